@@ -1,0 +1,45 @@
+# `make reports` and `make test` are the whole set-up: each creates .venv from pyproject.toml when missing.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-stamp
+EXTRAS ?= test
+
+.PHONY: test reports verify bench lint crosscheck gradcheck train notes-check clean
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[$(EXTRAS)]'
+	touch $(STAMP)
+
+test: $(STAMP)
+	$(PY) -m ruff check .
+	$(PY) -m pytest -q
+
+reports: $(STAMP)
+	$(PY) -m reports build
+
+verify: $(STAMP)
+	$(PY) -m derivations verify
+
+crosscheck: $(STAMP)
+	$(PY) -m numeric.crosscheck
+
+gradcheck: $(STAMP)
+	$(PY) -m numeric.gradcheck
+
+train: $(STAMP)
+	$(PY) -m numeric.train
+
+bench: $(STAMP)
+	$(PY) -m numeric.bench
+
+notes-check: $(STAMP)
+	$(PY) -m reports.notes check ../shared/notes
+
+lint: $(STAMP)
+	$(PY) -m ruff check .
+
+clean:
+	rm -rf reports/build .pytest_cache .ruff_cache
