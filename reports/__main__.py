@@ -1,0 +1,50 @@
+"""``python -m reports build [--out DIR] [--data JSON] [--no-pdf] [--no-cache]``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from reports import build, collect, katex, latex, model
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m reports")
+    sub = parser.add_subparsers(dest="command", required=True)
+    b = sub.add_parser("build", help="render the report to HTML, LaTeX and PDF")
+    b.add_argument("--out", type=Path, default=build.DEFAULT_OUT,
+                   help="output directory (default: %(default)s)")
+    b.add_argument("--data", type=Path,
+                   help="render this JSON report data instead of running the derivations")
+    b.add_argument("--no-pdf", action="store_true", help="skip the XeLaTeX stage")
+    b.add_argument("--no-cache", action="store_true",
+                   help="recompute derivations and cross-checks even if cached")
+    b.add_argument("--cache-dir", type=Path, default=build.DEFAULT_CACHE,
+                   help="result cache (default: %(default)s)")
+    args = parser.parse_args(argv)
+
+    try:
+        data = build.load_data(args.data) if args.data else None
+        build.build(
+            args.out,
+            data=data,
+            data_source=str(args.data or ""),
+            pdf=not args.no_pdf,
+            cache=build.Cache(args.cache_dir, enabled=not args.no_cache),
+        )
+    except (
+        katex.FormulaError,
+        model.ReportDataError,
+        latex.LatexError,
+        collect.ProducerMissing,
+        katex.NodeMissing,
+    ) as exc:
+        print(f"reports: error: {exc}", file=sys.stderr)
+        print("reports: build failed; previous output (if any) left untouched", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

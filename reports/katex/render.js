@@ -1,0 +1,45 @@
+#!/usr/bin/env node
+// Typesets every formula of one report build in a single process, so the page needs no
+// JavaScript at view time. stdin: JSON [{tex, display, label?}]; stdout: JSON [html].
+// Any formula KaTeX rejects stops the build: exit 2 with the formula's label and TeX on stderr.
+"use strict";
+
+const katex = require("katex");
+
+function readStdin() {
+  return require("fs").readFileSync(0, "utf8");
+}
+
+function fail(message) {
+  process.stderr.write(message + "\n");
+  process.exit(2);
+}
+
+let items;
+try {
+  items = JSON.parse(readStdin());
+} catch (err) {
+  fail("render.js: stdin is not JSON: " + err.message);
+}
+if (!Array.isArray(items)) fail("render.js: expected a JSON list of {tex, display}, got " + typeof items);
+
+const out = [];
+items.forEach((item, i) => {
+  const label = item.label || "formula #" + i;
+  if (typeof item.tex !== "string") fail(`render.js: ${label}: expected "tex" string, got ${typeof item.tex}`);
+  try {
+    out.push(
+      katex.renderToString(item.tex, {
+        displayMode: Boolean(item.display),
+        throwOnError: true,
+        // Unknown or unicode-in-math input is an error, not a silent fallback.
+        strict: (code) => (code === "unicodeTextInMathMode" ? "error" : "warn"),
+        trust: false,
+        output: "htmlAndMathml",
+      }),
+    );
+  } catch (err) {
+    fail(`KaTeX cannot typeset ${label}: ${err.message}\n  TeX: ${item.tex}`);
+  }
+});
+process.stdout.write(JSON.stringify(out));

@@ -1,0 +1,161 @@
+r"""LaTeX renderer: the report view -> ``report.tex``, and ``latexmk -xelatex`` -> PDF.
+
+Templates use TeX-safe delimiters (``\BLOCK{...}``, ``\VAR{...}``, ``\#{...}``). Every
+``\VAR{}`` is escaped for TeX unless it is a :class:`LatexSafe` string; SymPy's LaTeX
+reaches the page only through the ``math`` filter, which returns LatexSafe.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, PackageLoader, StrictUndefined
+
+from reports.katex import Tex
+
+TEMPLATE = "report.tex.j2"
+TEX_HINT = (
+    "PDF needs XeLaTeX (Debian: apt-get install --no-install-recommends texlive-xetex "
+    "texlive-lang-chinese texlive-fonts-recommended fonts-noto-cjk latexmk), "
+    "then rerun `make reports`"
+)
+
+_SPECIAL = {
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+}
+_SPECIAL_RE = re.compile("|".join(re.escape(c) for c in _SPECIAL))
+
+
+class LatexSafe(str):
+    """Text that is already TeX and must reach the output untouched."""
+
+
+class LatexMissing(RuntimeError):
+    """latexmk or xelatex is not on PATH."""
+
+
+class LatexError(RuntimeError):
+    """latexmk failed; the message carries the error lines of the log."""
+
+
+def tex_escape(text: Any) -> LatexSafe:
+    """Escape TeX's special characters in plain ``text`` (idempotent for LatexSafe)."""
+    if isinstance(text, LatexSafe):
+        return text
+    return LatexSafe(_SPECIAL_RE.sub(lambda m: _SPECIAL[m.group(0)], str(text)))
+
+
+def math(tex: Tex, displaystyle: bool = False) -> LatexSafe:
+    """A formula as TeX: ``\\[...\\]`` for display, ``$...$`` inline (``$\\displaystyle ...$``
+    with ``displaystyle``, for table cells); the formula itself passes untouched."""
+    if not isinstance(tex, Tex):
+        raise TypeError(f"math filter: expected Tex, got {type(tex).__name__} {tex!r:.60}")
+    if tex.display:
+        return LatexSafe("\\[\n" + tex.tex + "\n\\]")
+    return LatexSafe("$" + ("\\displaystyle " if displaystyle else "") + tex.tex + "$")
+
+
+_BADGES = {"proved": r"\proved", "numeric": r"\numericonly", "failed": r"\failed"}
+
+
+def badge(status: str) -> LatexSafe:
+    """The coloured status macro for a claim or step status."""
+    if status not in _BADGES:
+        raise ValueError(f"badge filter: expected one of {list(_BADGES)}, got {status!r}")
+    return LatexSafe(_BADGES[status])
+
+
+def environment() -> Environment:
+    env = Environment(
+        loader=PackageLoader("reports", "templates"),
+        undefined=StrictUndefined,
+        autoescape=False,
+        block_start_string=r"\BLOCK{",
+        block_end_string="}",
+        variable_start_string=r"\VAR{",
+        variable_end_string="}",
+        comment_start_string=r"\#{",
+        comment_end_string="}",
+        line_comment_prefix="%#",
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        # Escaping by default: whatever is not LatexSafe is text.
+        finalize=tex_escape,
+    )
+    env.filters["math"] = math
+    env.filters["badge"] = badge
+    env.filters["raw"] = LatexSafe
+    env.filters["e"] = tex_escape
+    return env
+
+
+def render(view: dict, out_dir: Path, figure_dir: str = "figures") -> Path:
+    """Write ``report.tex`` into ``out_dir``; figures as ``out_dir/<figure_dir>/<name>.pdf``."""
+    text = environment().get_template(TEMPLATE).render(view=view, figure_dir=figure_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path = out_dir / "report.tex"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def tex_available() -> bool:
+    return shutil.which("latexmk") is not None and shutil.which("xelatex") is not None
+
+
+def _log_errors(log: Path) -> str:
+    if not log.is_file():
+        return "(no log written)"
+    lines = log.read_text(encoding="utf-8", errors="replace").splitlines()
+    hits = [i for i, line in enumerate(lines) if line.startswith("!") or ":error:" in line
+            or re.match(r"^\S+\.tex:\d+:", line)]
+    if not hits:
+        return "\n".join(lines[-20:])
+    first = hits[0]
+    return "\n".join(lines[first : first + 12])
+
+
+def compile_pdf(tex_path: Path, pdf_path: Path, work_dir: Path) -> Path:
+    """Compile ``tex_path`` with latexmk/XeLaTeX in ``work_dir`` and copy the PDF to ``pdf_path``.
+
+    SOURCE_DATE_EPOCH and FORCE_SOURCE_DATE pass through from the environment, which makes
+    the PDF byte-identical across runs when they are set.
+    """
+    if not tex_available():
+        raise LatexMissing(TEX_HINT)
+    work_dir.mkdir(parents=True, exist_ok=True)
+    cmd = [
+        shutil.which("latexmk") or "latexmk",
+        "-xelatex",
+        "-interaction=nonstopmode",
+        "-halt-on-error",
+        "-file-line-error",
+        "-quiet",
+        f"-outdir={work_dir}",
+        tex_path.name,
+    ]
+    proc = subprocess.run(cmd, cwd=tex_path.parent, capture_output=True, text=True,
+                          env=dict(os.environ), check=False)
+    built = work_dir / (tex_path.stem + ".pdf")
+    if proc.returncode != 0 or not built.is_file():
+        raise LatexError(
+            f"latexmk failed on {tex_path} (exit {proc.returncode}):\n"
+            + _log_errors(work_dir / (tex_path.stem + ".log"))
+        )
+    pdf_path.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(built, pdf_path)
+    return pdf_path
