@@ -1,0 +1,55 @@
+"""Machine-checked derivations of the math behind Transformers.
+
+``from derivations import softmax`` gives a module with its final results as SymPy objects and its
+claims (``CLAIMS``); :func:`claims` lists every claim; :func:`verify_all` checks them.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from derivations.core import (
+    Assumption,
+    ChainResult,
+    Derivation,
+    DerivationError,
+    Domain,
+    Step,
+    verify,
+)
+from derivations.stochastic import E, Var
+
+MODULES = ("attention_scaling", "softmax", "cross_entropy", "linear", "adam", "attention")
+
+__all__ = [
+    "Assumption", "ChainResult", "Derivation", "DerivationError", "Domain", "E", "Step", "Var",
+    "MODULES", "claims", "get", "verify", "verify_all",
+]
+
+
+def claims() -> list[Derivation]:
+    """Every claim of every module, in a fixed order."""
+    out = []
+    for name in MODULES:
+        try:
+            module = importlib.import_module(f"derivations.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"derivations.{name}":
+                raise
+            continue
+        for d in module.CLAIMS:
+            object.__setattr__(d, "_module", name)
+            out.append(d)
+    return out
+
+
+def get(name: str) -> Derivation:
+    known = {d.id: d for d in claims()}
+    if name not in known:
+        raise KeyError(f"unknown claim {name!r}; known claims: {', '.join(known)}")
+    return known[name]
+
+
+def verify_all(names=None, progress=None) -> list[ChainResult]:
+    chosen = [get(n) for n in names] if names else claims()
+    return [verify(d, progress=progress) for d in chosen]

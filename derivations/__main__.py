@@ -1,0 +1,68 @@
+"""python -m derivations [list] | verify [--json] [NAME ...]"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+import derivations
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m derivations",
+                                description="List or verify the machine-checked derivations.")
+    sub = p.add_subparsers(dest="command")
+    sub.add_parser("list", help="list the claims (the default)")
+    v = sub.add_parser("verify", help="check every step of the named claims (all by default)")
+    v.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    v.add_argument("names", nargs="*", metavar="NAME")
+    return p
+
+
+def _list() -> int:
+    for d in derivations.claims():
+        print(f"{d.id:34s} {d.title}")
+    return 0
+
+
+def _verify(names: list[str], as_json: bool) -> int:
+    known = [d.id for d in derivations.claims()]
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        print(f"error: unknown claim(s) {', '.join(unknown)}; known claims: {', '.join(known)}",
+              file=sys.stderr)
+        return 2
+    start = time.perf_counter()
+    results = derivations.verify_all(names or None,
+                                     progress=lambda line: print(line, file=sys.stderr, flush=True))
+    total = time.perf_counter() - start
+    if as_json:
+        print(json.dumps({"claims": [
+            {"id": r.id, "status": r.status, "steps": len(r.steps),
+             "seconds": round(r.seconds, 3), "failed_step": r.failed_step} for r in results]},
+            indent=2))
+    else:
+        print(f"{'claim':34s} {'steps':>5s} {'status':8s} {'seconds':>8s}")
+        for r in results:
+            print(f"{r.id:34s} {len(r.steps):5d} {r.status:8s} {r.seconds:8.2f}")
+            for s in r.steps:
+                if s.status == "failed":
+                    ce = s.counterexample
+                    print(f"  step {s.index} ({s.rule}) failed at {ce['point']}: "
+                          f"previous {ce['previous']} vs this step {ce['current']}")
+        print(f"{len(results)} claims in {total:.1f} s")
+    statuses = {r.status for r in results}
+    return 1 if "failed" in statuses else 0 if statuses <= {"proved"} else 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    if args.command == "verify":
+        return _verify(args.names, args.json)
+    return _list()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

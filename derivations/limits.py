@@ -1,0 +1,34 @@
+"""Time limits for SymPy calls, which can run for minutes on an unlucky expression."""
+
+from __future__ import annotations
+
+import signal
+import threading
+from contextlib import contextmanager
+
+
+class SymbolicTimeout(Exception):
+    """A symbolic computation ran past its time limit."""
+
+
+@contextmanager
+def time_limit(seconds: float):
+    """Raise SymbolicTimeout in the body after ``seconds`` of wall time.
+
+    SymPy is pure Python, so a SIGALRM interrupts it between bytecodes.  Signals reach only the
+    main thread; elsewhere the limit is enforced by refusing to start rather than by running
+    unbounded.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        raise SymbolicTimeout("time limits need the main thread; symbolic check not run")
+
+    def _raise(signum, frame):
+        raise SymbolicTimeout(f"symbolic check exceeded {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, _raise)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
