@@ -187,9 +187,7 @@ def render_all(data: dict, work: Path, progress: Progress, *, pdf: bool = True) 
         elif not latex.tex_available():
             note.append(f"skipped: {latex.TEX_HINT}")
         else:
-            texwork = work / ".texwork"
-            out = latex.compile_pdf(tex, work / "pdf" / "report.pdf", texwork)
-            shutil.rmtree(texwork)
+            out = latex.compile_pdf(tex, work / "pdf" / "report.pdf")
             note.append(str(out.relative_to(work)))
 
 

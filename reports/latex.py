@@ -19,6 +19,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from reports.katex import Tex
 
 TEMPLATE = "report.tex.j2"
+WORK_DIR = ".texwork"
 TEX_HINT = (
     "PDF needs XeLaTeX (Debian: apt-get install --no-install-recommends texlive-xetex "
     "texlive-lang-chinese texlive-fonts-recommended fonts-noto-cjk latexmk), "
@@ -129,15 +130,16 @@ def _log_errors(log: Path) -> str:
     return "\n".join(lines[first : first + 12])
 
 
-def compile_pdf(tex_path: Path, pdf_path: Path, work_dir: Path) -> Path:
-    """Compile ``tex_path`` with latexmk/XeLaTeX in ``work_dir`` and copy the PDF to ``pdf_path``.
+def compile_pdf(tex_path: Path, pdf_path: Path) -> Path:
+    """Compile ``tex_path`` with latexmk/XeLaTeX and copy the PDF to ``pdf_path``.
 
     SOURCE_DATE_EPOCH and FORCE_SOURCE_DATE pass through from the environment, which makes
-    the PDF byte-identical across runs when they are set.
+    the PDF byte-identical across runs when they are set. The scratch directory has a fixed
+    name relative to the source, because xdvipdfmx hashes the output path into the PDF's /ID.
     """
     if not tex_available():
         raise LatexMissing(TEX_HINT)
-    work_dir.mkdir(parents=True, exist_ok=True)
+    work_dir = tex_path.parent / WORK_DIR
     cmd = [
         shutil.which("latexmk") or "latexmk",
         "-xelatex",
@@ -145,7 +147,7 @@ def compile_pdf(tex_path: Path, pdf_path: Path, work_dir: Path) -> Path:
         "-halt-on-error",
         "-file-line-error",
         "-quiet",
-        f"-outdir={work_dir}",
+        f"-outdir={WORK_DIR}",
         tex_path.name,
     ]
     proc = subprocess.run(cmd, cwd=tex_path.parent, capture_output=True, text=True,
@@ -158,4 +160,5 @@ def compile_pdf(tex_path: Path, pdf_path: Path, work_dir: Path) -> Path:
         )
     pdf_path.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(built, pdf_path)
+    shutil.rmtree(work_dir)
     return pdf_path

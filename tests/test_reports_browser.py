@@ -31,14 +31,24 @@ def expected_formulas(data: dict) -> int:
     return n
 
 
-@pytest.fixture(scope="module")
-def page_report(tmp_path_factory):
-    sync_api = pytest.importorskip("playwright.sync_api")
-    data = json.loads(FIXTURE.read_text(encoding="utf-8"))
-    out = tmp_path_factory.mktemp("browser") / "build"
-    build.build(out, data=data, pdf=False, log=lambda line: None)
-    index = out / "html" / "index.html"
+PROBE = """() => ({
+  text: document.body.innerText,
+  formulas: document.querySelectorAll('.katex').length,
+  displayFormulas: document.querySelectorAll('.katex-display').length,
+  errors: document.querySelectorAll('.katex-error').length,
+  scripts: document.querySelectorAll('script').length,
+  figures: [...document.querySelectorAll('figure img')].map(
+      i => ({src: i.getAttribute('src'), w: i.naturalWidth})),
+  fonts: [...document.fonts].filter(f => f.status === 'loaded').map(f => f.family),
+  failedSections: [...document.querySelectorAll('section.claim-failed')].map(
+      s => ({id: s.id, color: getComputedStyle(s).borderTopColor})),
+  quote: (document.querySelector('#erratum-note1-scale blockquote') || {}).innerText,
+})"""
+RAW_TEX = ("\\frac", "\\begin", "\\operatorname", "\\mathbb", "\\top")
 
+
+def probe(sync_api, index: Path, screenshot: Path | None = None) -> dict:
+    """Open ``index`` offline in Chromium; return page facts and every non-file request."""
     outside: list[str] = []
     requested: list[str] = []
 
@@ -54,56 +64,94 @@ def page_report(tmp_path_factory):
         try:
             page = browser.new_page(viewport={"width": 1100, "height": 900})
             page.on("request", lambda req: requested.append(req.url))
-            # file:// requests are not routed by Chromium; everything else is aborted and kept.
+            # Chromium does not route file:// requests; everything else is aborted and kept.
             page.route(lambda url: not url.startswith("file://"), guard)
             page.goto(index.as_uri(), wait_until="load")
             page.evaluate("document.fonts.ready.then(() => true)")
-            facts = page.evaluate(
-                """() => ({
-                  text: document.body.innerText,
-                  formulas: document.querySelectorAll('.katex').length,
-                  displayFormulas: document.querySelectorAll('.katex-display').length,
-                  errors: document.querySelectorAll('.katex-error').length,
-                  scripts: document.querySelectorAll('script').length,
-                  figures: [...document.querySelectorAll('figure img')].map(
-                      i => ({src: i.getAttribute('src'), w: i.naturalWidth})),
-                  fonts: [...document.fonts].filter(f => f.status === 'loaded').map(f => f.family),
-                  failedSections: [...document.querySelectorAll('section.claim-failed')].map(
-                      s => ({id: s.id, color: getComputedStyle(s).borderTopColor})),
-                  quote: document.querySelector('#erratum-note1-scale blockquote').innerText,
-                })"""
-            )
-            shot = out / "screenshot.png"
-            page.screenshot(path=str(shot), full_page=True)
+            facts = page.evaluate(PROBE)
+            if screenshot is not None:
+                page.screenshot(path=str(screenshot), full_page=True)
         finally:
             browser.close()
-    return {"facts": facts, "outside": outside, "requested": requested, "data": data,
-            "screenshot": shot}
+    return {"facts": facts, "outside": outside, "requested": requested}
 
 
-def test_no_outside_requests(page_report):
-    assert page_report["outside"] == []
+def page_problems(result: dict, n_formulas: int) -> list[str]:
+    """What is wrong with a probed page, as readable lines (empty when all is well)."""
+    facts = result["facts"]
+    problems = [f"outside request: {u}" for u in result["outside"]]
+    problems += [f"raw TeX visible: {r}" for r in RAW_TEX if r in facts["text"]]
+    if facts["errors"]:
+        problems.append(f"KaTeX error elements: {facts['errors']}")
+    if facts["formulas"] != n_formulas:
+        problems.append(f"formulas: expected {n_formulas}, got {facts['formulas']}")
+    if facts["scripts"]:
+        problems.append(f"script elements: {facts['scripts']}")
+    for family in ("KaTeX_Main", "KaTeX_Math"):
+        if family not in facts["fonts"]:
+            problems.append(f"font not loaded: {family} (loaded: {facts['fonts']})")
+    return problems
+
+
+@pytest.fixture(scope="module")
+def sync_api():
+    return pytest.importorskip("playwright.sync_api")
+
+
+@pytest.fixture(scope="module")
+def data():
+    return json.loads(FIXTURE.read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory, data):
+    out = tmp_path_factory.mktemp("browser") / "build"
+    build.build(out, data=data, pdf=False, log=lambda line: None)
+    return out
+
+
+@pytest.fixture(scope="module")
+def page_report(sync_api, built, data):
+    shot = built / "screenshot.png"
+    result = probe(sync_api, built / "html" / "index.html", screenshot=shot)
+    return {**result, "data": data, "screenshot": shot}
+
+
+def test_page_has_no_problems(page_report):
+    assert page_problems(page_report, expected_formulas(page_report["data"])) == []
+
+
+def test_checker_catches_a_broken_page(sync_api, built, data, tmp_path):
+    """The same checks on a page with raw TeX, an outside stylesheet and no KaTeX CSS."""
+    broken = tmp_path / "html"
+    shutil.copytree(built / "html", broken)
+    index = broken / "index.html"
+    page = index.read_text(encoding="utf-8")
+    page = page.replace('<link rel="stylesheet" href="katex/katex.min.css">',
+                        '<link rel="stylesheet" href="http://127.0.0.1:9/katex.css">')
+    page = page.replace("<main>", "<main><p>\\frac{a}{b} \\begin{aligned}</p>"
+                        '<span class="katex-error">x</span>')
+    index.write_text(page, encoding="utf-8")
+    problems = page_problems(probe(sync_api, index), expected_formulas(data))
+    text = "\n".join(problems)
+    assert "outside request: http://127.0.0.1:9/katex.css" in text
+    assert "raw TeX visible: \\frac" in text and "raw TeX visible: \\begin" in text
+    assert "KaTeX error elements: 1" in text
+    assert "font not loaded: KaTeX_Main" in text
+
+
+def test_all_requests_were_local_files(page_report):
+    assert page_report["requested"], "no request recorded at all"
     assert all(u.startswith("file://") for u in page_report["requested"]), page_report["requested"]
+    woff2 = [u for u in page_report["requested"] if u.endswith(".woff2")]
+    assert woff2, "no KaTeX font file was requested"
 
 
-def test_math_is_typeset_not_raw(page_report):
+def test_math_typeset_with_chinese_text(page_report):
     facts = page_report["facts"]
-    for raw in ("\\frac", "\\begin", "\\operatorname", "\\mathbb", "\\top"):
-        assert raw not in facts["text"], f"raw TeX {raw!r} visible on the page"
-    assert facts["errors"] == 0
-    assert facts["formulas"] == expected_formulas(page_report["data"])
     assert facts["displayFormulas"] > 0
-    assert facts["scripts"] == 0
     # \text{中文} survives typesetting as visible text.
     assert "二元情形即" in facts["text"]
-
-
-def test_katex_fonts_loaded_from_files(page_report):
-    facts = page_report["facts"]
-    assert "KaTeX_Main" in facts["fonts"], facts["fonts"]
-    assert "KaTeX_Math" in facts["fonts"], facts["fonts"]
-    woff2 = [u for u in page_report["requested"] if u.endswith(".woff2")]
-    assert woff2 and all(u.startswith("file://") for u in woff2)
 
 
 def test_figures_displayed(page_report):

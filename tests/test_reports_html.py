@@ -1,0 +1,153 @@
+"""HTML renderer: static KaTeX markup, escaping, assets, and the errors it must raise."""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+import shutil
+from pathlib import Path
+
+import jinja2
+import pytest
+
+from reports import html, katex, model, plots
+from reports.katex import FormulaError, Tex
+
+FIXTURE = Path(__file__).parent / "fixtures" / "report_data.json"
+
+pytestmark = pytest.mark.skipif(shutil.which("node") is None,
+                                reason="Node.js is needed to typeset the HTML report")
+
+
+@pytest.fixture(scope="module")
+def data() -> dict:
+    return json.loads(FIXTURE.read_text(encoding="utf-8"))
+
+
+def figures() -> list[dict]:
+    return [{"name": n, "title": t, "caption": c} for n, t, c, _ in plots.FIGURES]
+
+
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory, data) -> tuple[Path, str]:
+    out = tmp_path_factory.mktemp("html")
+    index = html.render(model.build_view(data, figures()), out)
+    return out, index.read_text(encoding="utf-8")
+
+
+def visible_markup(page: str) -> str:
+    """The page without MathML annotations (KaTeX keeps the source TeX there, hidden)."""
+    return re.sub(r"<annotation[^>]*>.*?</annotation>", "", page, flags=re.S)
+
+
+def test_every_formula_is_static_katex_markup(rendered, data):
+    _, page = rendered
+    view = model.build_view(data, figures())
+    assert page.count('<span class="katex">') == len(model.formulas(view))
+    shown = visible_markup(page)
+    for raw in ("\\frac", "\\begin{", "\\operatorname", "\\mathbb", "\\top"):
+        assert raw not in shown, f"raw TeX {raw!r} outside KaTeX annotations"
+    assert "katex-error" not in page
+    assert "<script" not in page.lower()
+
+
+def test_quote_with_markup_and_percent_is_escaped(rendered):
+    _, page = rendered
+    assert "&lt;script&gt;alert(1)&lt;/script&gt; 约 100%" in page
+    assert "缩放因子取 1/d_k" in page
+
+
+def test_no_reference_leaves_the_folder(rendered):
+    out, page = rendered
+    refs = re.findall(r'(?:href|src)="([^"]+)"', page)
+    assert refs
+    for ref in refs:
+        assert not re.match(r"^[a-z]+:", ref) and not ref.startswith("//"), ref
+        if not ref.startswith("#") and not ref.startswith("figures/"):
+            assert (out / ref).is_file(), f"{ref} referenced but not written"
+
+
+def test_katex_assets_are_woff2_only_and_present(rendered):
+    out, _ = rendered
+    css = (out / "katex" / "katex.min.css").read_text(encoding="utf-8")
+    urls = re.findall(r"url\(([^)]+)\)", css)
+    assert urls and all(u.endswith(".woff2") for u in urls), urls
+    for url in urls:
+        assert (out / "katex" / url).is_file(), url
+
+
+def test_summary_links_each_claim_and_flags_failure(rendered, data):
+    _, page = rendered
+    for claim in data["claims"]:
+        assert f'href="#claim-{claim["id"]}"' in page
+        assert f'id="claim-{claim["id"]}"' in page
+    assert '<section class="claim claim-failed" id="claim-scaled_variance_wrong">' in page
+    assert 'class="alert" role="alert"' in page
+    assert "FAILED at step 2" in page
+    assert "Counterexample" in page and "<code>d_k = 4</code>" in page
+
+
+def test_malformed_formula_fails_naming_it(data, tmp_path):
+    bad = copy.deepcopy(data)
+    bad["claims"][1]["steps"][2]["latex"] = r"\frac{\mathbb{E}[q_i^2]"
+    with pytest.raises(FormulaError) as err:
+        html.render(model.build_view(bad, figures()), tmp_path)
+    message = str(err.value)
+    assert "claim 'dot_product_variance' step 2" in message
+    assert r"\frac{\mathbb{E}[q_i^2]" in message
+    assert not (tmp_path / "index.html").exists()
+
+
+def test_unknown_command_and_bare_unicode_are_errors():
+    with pytest.raises(FormulaError, match="nosuchmacro"):
+        katex.render_all([Tex(r"x + \nosuchmacro{y}", False, "probe")])
+    with pytest.raises(FormulaError, match="probe-cjk"):
+        katex.render_all([Tex("中文 = 1", False, "probe-cjk")])
+    ok = katex.render_all([Tex(r"\text{中文} \operatorname*{argmax}_x \sim \mathbb{R}", True)])
+    assert "katex-display" in ok[0] and "中文" in ok[0]
+
+
+def test_environment_is_strict_and_autoescaping():
+    env = html.environment()
+    with pytest.raises(jinja2.UndefinedError):
+        env.from_string("{{ missing }}").render()
+    assert env.from_string("{{ x }}").render(x="<b>&") == "&lt;b&gt;&amp;"
+    assert env.autoescape("report.html.j2") is True
+
+
+def test_math_filter_rejects_plain_strings(data, tmp_path):
+    view = model.build_view(data, figures())
+    view["claims"][0]["statement"] = r"\frac{a}{b}"
+    with pytest.raises(TypeError, match="expected Tex"):
+        html.render(view, tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("mutate", "expected"),
+    [
+        (lambda d: d.pop("errata"), "missing key 'errata'"),
+        (lambda d: d["claims"][0].update(status="ok"),
+         "claims[0].status: expected one of ['proved', 'numeric', 'failed'], got 'ok'"),
+        (lambda d: d["claims"][4].update(failed_step=None), "status 'failed' needs failed_step"),
+        (lambda d: d["claims"][0]["steps"][0].update(points="8"),
+         "claims[0].steps[0].points: expected int, got str"),
+        (lambda d: d["crosschecks"][0].update(claim="nope"),
+         "crosschecks[0].claim: expected one of the claim ids, got 'nope'"),
+        (lambda d: d["crosschecks"][0].update(passed=1),
+         "crosschecks[0].passed: expected bool, got int"),
+        (lambda d: d["errata"]["records"][0].update(verdict="wrong"),
+         "errata.records[0].verdict: expected one of"),
+        (lambda d: d["claims"].append(copy.deepcopy(d["claims"][0])), "duplicate id"),
+    ],
+)
+def test_bad_report_data_names_expected_and_got(data, mutate, expected):
+    bad = copy.deepcopy(data)
+    mutate(bad)
+    with pytest.raises(model.ReportDataError) as err:
+        model.validate(bad)
+    assert expected in str(err.value)
+
+
+def test_fixture_is_valid(data):
+    model.validate(data)

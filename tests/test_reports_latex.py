@@ -1,0 +1,137 @@
+"""LaTeX renderer: escaping by default, SymPy TeX untouched, and a real XeLaTeX PDF."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from reports import build, latex, model, plots
+from reports.katex import Tex
+from reports.latex import LatexSafe, tex_escape
+
+FIXTURE = Path(__file__).parent / "fixtures" / "report_data.json"
+SPECIALS = {
+    "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{", "}": r"\}",
+    "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "\\": r"\textbackslash{}",
+}
+needs_tex = pytest.mark.skipif(not latex.tex_available(), reason=latex.TEX_HINT)
+
+
+@pytest.fixture(scope="module")
+def data() -> dict:
+    return json.loads(FIXTURE.read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def tex_source(tmp_path_factory, data) -> str:
+    figs = [{"name": n, "title": t, "caption": c} for n, t, c, _ in plots.FIGURES]
+    path = latex.render(model.build_view(data, figs), tmp_path_factory.mktemp("tex"))
+    return path.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(("char", "escaped"), sorted(SPECIALS.items()))
+def test_each_special_character_is_escaped(char, escaped):
+    assert tex_escape(f"a{char}b") == f"a{escaped}b"
+
+
+def test_escape_is_single_pass_and_leaves_safe_text_alone():
+    # A naive chain of str.replace would re-escape the braces of \textbackslash{}.
+    assert tex_escape("\\{") == r"\textbackslash{}\{"
+    assert tex_escape(LatexSafe(r"\frac{1}{2}")) == r"\frac{1}{2}"
+    assert tex_escape("中文 <script>") == "中文 <script>"
+
+
+def test_template_escapes_by_default_and_math_passes_through():
+    env = latex.environment()
+    t = env.from_string(r"\VAR{text} | \VAR{f | math} | \VAR{g | math(True)} | \VAR{raw | raw}")
+    out = t.render(text="50% & $x_1$", f=Tex(r"\frac{a}{b}", True), g=Tex("x^2"),
+                   raw=r"\ok")
+    assert out == "50\\% \\& \\$x\\_1\\$ | \\[\n\\frac{a}{b}\n\\] | $\\displaystyle x^2$ | \\ok"
+
+
+def test_math_filter_and_badge_reject_wrong_input():
+    with pytest.raises(TypeError, match="expected Tex, got str"):
+        latex.math(r"\frac{a}{b}")
+    with pytest.raises(ValueError, match="expected one of"):
+        latex.badge("maybe")
+
+
+def test_report_tex_content(tex_source, data):
+    src = tex_source
+    assert r"\documentclass[a4paper,11pt,fontset=none,scheme=plain]{ctexart}" in src
+    # Quoted note: markup kept as text, % escaped, Chinese untouched.
+    assert r"缩放因子取 1/d\_k，使方差为 1 <script>alert(1)</script> 约 100\%" in src
+    # SymPy's LaTeX arrives untouched.
+    for claim in data["claims"]:
+        for step in claim["steps"]:
+            assert step["latex"] in src
+    assert r"\begin{aligned}" in src and r"\begin{pmatrix}" in src and r"\text{（二元" in src
+    assert r"Variance of the dot product q\textasciicircum{}T k" in src
+    assert r"\failbox{FAILED: step 2 does not follow" in src
+    assert r"\label{claim-scaled_variance_wrong}" in src
+
+
+def pdf_text(path: Path) -> str:
+    from pypdf import PdfReader
+
+    reader = PdfReader(str(path))
+    assert len(reader.pages) > 0
+    return "".join(page.extract_text() or "" for page in reader.pages)
+
+
+def squash(text: str) -> str:
+    return "".join(text.split())
+
+
+@pytest.fixture(scope="module")
+def pdf_build(tmp_path_factory, data):
+    if not latex.tex_available():
+        pytest.skip(latex.TEX_HINT)
+    saved = {k: os.environ.get(k) for k in ("SOURCE_DATE_EPOCH", "FORCE_SOURCE_DATE")}
+    os.environ.update(SOURCE_DATE_EPOCH="1700000000", FORCE_SOURCE_DATE="1")
+    try:
+        out = tmp_path_factory.mktemp("pdf") / "build"
+        build.build(out, data=data, log=lambda line: None)
+        # A second compile in another folder: the PDF must not depend on where it was built.
+        elsewhere = out.parent / "elsewhere"
+        shutil.copytree(out / "latex", elsewhere)
+        again = latex.compile_pdf(elsewhere / "report.tex", out.parent / "again.pdf")
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+    return out / "pdf" / "report.pdf", again
+
+
+@needs_tex
+def test_pdf_has_every_section(pdf_build, data):
+    pdf, _ = pdf_build
+    text = squash(pdf_text(pdf))
+    titles = [c["title"] for c in data["claims"]]
+    titles += ["Verdict at a glance", "Figures", "Errata in the lecture notes", "FAILED"]
+    titles += [title for _, title, _, _ in plots.FIGURES]
+    missing = [t for t in titles if squash(t) not in text]
+    assert missing == []
+    assert "缩放因子" in text
+
+
+@needs_tex
+def test_pdf_is_reproducible_under_source_date_epoch(pdf_build):
+    first, second = pdf_build
+    assert first.read_bytes() == second.read_bytes()
+
+
+@needs_tex
+def test_latex_error_is_reported_with_log_lines(tmp_path):
+    tex = tmp_path / "broken.tex"
+    tex.write_text("\\documentclass{article}\\begin{document}$\\frac{a$\\end{document}\n")
+    with pytest.raises(latex.LatexError, match="latexmk failed") as err:
+        latex.compile_pdf(tex, tmp_path / "out.pdf")
+    assert "broken.tex" in str(err.value)
+    assert not (tmp_path / "out.pdf").exists()

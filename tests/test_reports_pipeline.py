@@ -1,0 +1,188 @@
+"""The build pipeline: determinism, atomic swap, error naming, cache, missing tools, CLI."""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from reports import build, collect
+from reports.__main__ import main
+from reports.katex import FormulaError
+
+FIXTURE = Path(__file__).parent / "fixtures" / "report_data.json"
+needs_node = pytest.mark.skipif(shutil.which("node") is None,
+                                reason="Node.js is needed to typeset the HTML report")
+
+
+@pytest.fixture(scope="module")
+def data() -> dict:
+    return json.loads(FIXTURE.read_text(encoding="utf-8"))
+
+
+def tree(root: Path) -> dict[str, str]:
+    """Relative path -> sha256 of every file under ``root``."""
+    return {
+        p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(root.rglob("*"))
+        if p.is_file()
+    }
+
+
+@pytest.fixture(scope="module")
+def first_build(tmp_path_factory, data):
+    out = tmp_path_factory.mktemp("pipe") / "build"
+    lines: list[str] = []
+    build.build(out, data=data, pdf=False, log=lines.append)
+    return out, lines
+
+
+@needs_node
+def test_two_builds_are_byte_identical(first_build, data, tmp_path):
+    out, _ = first_build
+    second = tmp_path / "build"
+    build.build(second, data=data, pdf=False, log=lambda line: None)
+    a, b = tree(out), tree(second)
+    assert any(k.startswith("html/") for k in a) and "latex/report.tex" in a
+    assert a == b
+
+
+@needs_node
+def test_progress_has_one_timed_line_per_stage(first_build):
+    _, lines = first_build
+    stages = [line.split()[1] for line in lines]
+    assert stages == ["data", "plots", "html", "latex", "pdf", "total"]
+    assert all(line.split()[3] == "s" and float(line.split()[2]) >= 0 for line in lines)
+
+
+@needs_node
+def test_failed_build_leaves_previous_output_intact(first_build, data):
+    out, _ = first_build
+    before = tree(out)
+    bad = copy.deepcopy(data)
+    bad["errata"]["records"][2]["correction_latex"] = r"\prod_{l=1}^{L} \left(I + F"
+    with pytest.raises(FormulaError, match="erratum 'note3-residual' correction"):
+        build.build(out, data=bad, pdf=False, log=lambda line: None)
+    assert tree(out) == before
+    leftovers = [p.name for p in out.parent.iterdir() if p.name.startswith(".")]
+    assert leftovers == []
+
+
+@needs_node
+def test_cli_malformed_formula_exits_1_naming_it(data, tmp_path, capsys):
+    bad = copy.deepcopy(data)
+    bad["claims"][0]["statement"] = r"\frac{\partial s_i}{\partial z_j"
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(bad), encoding="utf-8")
+    code = main(["build", "--data", str(path), "--out", str(tmp_path / "out"), "--no-pdf"])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert "claim 'softmax_jacobian' statement" in err
+    assert r"\frac{\partial s_i}{\partial z_j" in err
+    assert not (tmp_path / "out").exists()
+
+
+@needs_node
+def test_failed_claim_is_prominent_in_html_and_tex(first_build):
+    out, _ = first_build
+    page = (out / "html" / "index.html").read_text(encoding="utf-8")
+    tex = (out / "latex" / "report.tex").read_text(encoding="utf-8")
+    # Near the top (before the first claim section) and on the claim's own section.
+    top = page[: page.index("<main>")]
+    assert 'href="#claim-scaled_variance_wrong">' in top and "FAILED at step 2" in top
+    assert 'class="claim claim-failed" id="claim-scaled_variance_wrong"' in page
+    assert 'class="failed-banner"' in page
+    assert '<li class="step step-failed"' in page
+    head = tex[: tex.index(r"\tableofcontents")]
+    assert "FAILED at step 2" in head
+    assert r"\textcolor{failred}{Scaling by 1/d\_k" in tex
+
+
+def test_missing_node_and_tex_still_write_tex_and_say_how(data, tmp_path, monkeypatch):
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    lines: list[str] = []
+    out = tmp_path / "build"
+    build.build(out, data=data, log=lines.append)
+    assert (out / "latex" / "report.tex").is_file()
+    assert (out / "latex" / "figures" / "variance_vs_dk.pdf").is_file()
+    assert not (out / "html").exists() and not (out / "pdf").exists()
+    html_line = next(line for line in lines if line.split()[1] == "html")
+    pdf_line = next(line for line in lines if line.split()[1] == "pdf")
+    assert "skipped" in html_line and "apt-get install nodejs npm" in html_line
+    assert "skipped" in pdf_line and "texlive-xetex" in pdf_line
+
+
+def test_source_hash_follows_source_bytes_only(tmp_path):
+    pkg = tmp_path / "pkg"
+    (pkg / "__pycache__").mkdir(parents=True)
+    (pkg / "a.py").write_text("x = 1\n")
+    key = build.source_hash("derive", [pkg])
+    (pkg / "__pycache__" / "a.cpython-311.pyc").write_bytes(b"junk")
+    assert build.source_hash("derive", [pkg]) == key
+    assert build.source_hash("crosscheck", [pkg]) != key
+    (pkg / "a.py").write_text("x = 2\n")
+    assert build.source_hash("derive", [pkg]) != key
+
+
+def test_stages_are_cached_by_source_hash(data, tmp_path, monkeypatch):
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "mod.py").write_text("v = 1\n")
+    calls: list[str] = []
+
+    def producer(name, value):
+        def run():
+            calls.append(name)
+            return value
+        return run
+
+    stages = {
+        "derive": (producer("derive", data["claims"]), lambda: [src]),
+        "crosscheck": (producer("crosscheck", {"crosschecks": data["crosschecks"],
+                                               "plot_data": data["plot_data"]}), lambda: [src]),
+        "errata": (producer("errata", data["errata"]), lambda: [tmp_path / "nothing"]),
+        "training": (producer("training", data["training"]), lambda: [src]),
+    }
+    monkeypatch.setattr(build, "STAGES", stages)
+    cache = build.Cache(tmp_path / "cache")
+    lines: list[str] = []
+    cold = build.collect_data(cache, build.Progress(lines.append))
+    assert calls == ["derive", "crosscheck", "errata", "training"]
+    assert cold == data
+    warm = build.collect_data(cache, build.Progress(lines.append))
+    assert warm == cold and len(calls) == 4
+    assert all("cached" in line for line in lines[4:])
+    (src / "mod.py").write_text("v = 2\n")
+    build.collect_data(cache, build.Progress(lines.append))
+    assert calls[4:] == ["derive", "crosscheck", "training"]
+    assert len(list((tmp_path / "cache").glob("derive-*.json"))) == 1
+    disabled = build.Cache(tmp_path / "cache", enabled=False)
+    build.collect_data(disabled, build.Progress(lines.append))
+    assert len(calls) == 11
+
+
+def test_crosscheck_stage_shape_is_checked(data, tmp_path, monkeypatch):
+    monkeypatch.setattr(build, "STAGES", {
+        name: ((lambda: [1]), (lambda: [])) for name in ("derive", "crosscheck", "errata",
+                                                         "training")})
+    with pytest.raises(build.model.ReportDataError, match="'crosschecks' and 'plot_data'"):
+        build.collect_data(build.Cache(tmp_path, enabled=False), build.Progress(lambda s: None))
+
+
+def test_missing_producer_is_named():
+    with pytest.raises(collect.ProducerMissing, match=r"no_such_pkg_xyz\.run\(\)"):
+        collect._producer("derive", "no_such_pkg_xyz", "run")
+    with pytest.raises(collect.ProducerMissing, match="json lacks"):
+        collect._producer("derive", "json", "verify_all_missing")
+    assert collect._producer("derive", "json", "dumps") is json.dumps
+
+
+def test_cli_rejects_bad_json(tmp_path, capsys):
+    path = tmp_path / "data.json"
+    path.write_text("{not json", encoding="utf-8")
+    assert main(["build", "--data", str(path), "--out", str(tmp_path / "o")]) == 1
+    assert "expected JSON report data" in capsys.readouterr().err
