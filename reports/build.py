@@ -44,10 +44,16 @@ def _package_dir(name: str) -> Path | None:
     return Path(spec.origin) if spec.origin else None
 
 
+RENDERING = {"__init__.py", "__main__.py", "build.py", "collect.py", "html.py", "katex.py",
+             "latex.py", "model.py", "plots.py"}
+
+
 def _errata_inputs() -> list[Path]:
+    """The errata registry's code (reports/ minus this pipeline) and the notes it audits."""
     reports_dir = Path(__file__).resolve().parent
+    own = sorted(p for p in reports_dir.glob("*.py") if p.name not in RENDERING)
     notes = reports_dir.parent.parent / "shared" / "notes"
-    return [reports_dir / "errata", reports_dir / "notes.py", notes]
+    return [*own, reports_dir / "errata", notes]
 
 
 # Which sources a stage's result depends on: its cache key is their hash.
@@ -120,7 +126,11 @@ class Progress:
         """Time a stage; the body appends a note to the yielded list for the progress line."""
         note: list[str] = []
         start = time.perf_counter()
-        yield note
+        try:
+            yield note
+        except BaseException:
+            self.log(f"reports: {name:<10} {time.perf_counter() - start:7.2f} s  FAILED")
+            raise
         seconds = time.perf_counter() - start
         self.timings[name] = seconds
         self.log(f"reports: {name:<10} {seconds:7.2f} s  {' '.join(note)}".rstrip())

@@ -9,6 +9,8 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+from reports.model import ReportDataError
+
 
 class ProducerMissing(RuntimeError):
     """A stage's producer function cannot be imported."""
@@ -47,7 +49,23 @@ def crosscheck() -> dict:
 def training() -> dict:
     """The NumPy model's training curve: {"steps", "loss", "accuracy"}."""
     run = _producer("training", "numeric.train", "run")
-    return _plain(run())
+    return training_curve(_plain(run()))
+
+
+def training_curve(result: dict) -> dict:
+    """Accept both the report's shape and ``numeric.train.run``'s own
+    ({"loss_curve": [per step], "test_accuracy": float, ...})."""
+    if isinstance(result, dict) and "loss" in result and isinstance(result.get("steps"), list):
+        return {"steps": result["steps"], "loss": result["loss"],
+                "accuracy": result.get("accuracy")}
+    if not isinstance(result, dict) or not isinstance(result.get("loss_curve"), list):
+        raise ReportDataError(
+            "stage 'training': expected {'steps': [...], 'loss': [...]} or "
+            f"{{'loss_curve': [...], 'test_accuracy': ...}}, got {str(result)[:80]}"
+        )
+    losses = [float(x) for x in result["loss_curve"]]
+    return {"steps": list(range(1, len(losses) + 1)), "loss": losses,
+            "accuracy": result.get("test_accuracy")}
 
 
 def errata() -> dict:

@@ -186,3 +186,13 @@ def test_cli_rejects_bad_json(tmp_path, capsys):
     path.write_text("{not json", encoding="utf-8")
     assert main(["build", "--data", str(path), "--out", str(tmp_path / "o")]) == 1
     assert "expected JSON report data" in capsys.readouterr().err
+
+
+def test_training_curve_accepts_both_shapes():
+    own = {"loss_curve": [2.0, 1.5, 1.0], "test_accuracy": 0.97, "steps": 3}
+    assert collect.training_curve(own) == {"steps": [1, 2, 3], "loss": [2.0, 1.5, 1.0],
+                                           "accuracy": 0.97}
+    report = {"steps": [0, 10], "loss": [2.0, 1.0], "accuracy": 0.5}
+    assert collect.training_curve(report) == report
+    with pytest.raises(build.model.ReportDataError, match="expected"):
+        collect.training_curve({"steps": 3})
