@@ -17,11 +17,14 @@ numeric agreement without symbolic success is ``numeric``, never ``proved``.
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import operator
 import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import mpmath
 import sympy as sp
@@ -34,7 +37,7 @@ POINTS = 20
 DIGITS = 50
 # Agreement at 50 digits: differences of a correct step are rounding noise near 1e-45;
 # a wrong step differs in leading digits.  1e-30 leaves fifteen orders of margin both ways.
-NUMERIC_RTOL = sp.Float("1e-30", DIGITS)
+NUMERIC_RTOL = mpmath.mpf("1e-30")
 SYMBOLIC_SECONDS = 2.0
 MAX_DIM = 4
 
@@ -212,11 +215,20 @@ def _apply_rewrites(expr: sp.Basic, rewrites) -> sp.Basic:
     return expr
 
 
+def _matrix_diff(expr: sp.Basic, var: sp.MatrixSymbol) -> sp.Basic:
+    # SymPy's diff of a sum by a MatrixSymbol is a silent 0 ((Trace(A*F) + Trace(B*F)).diff(F)),
+    # so two wrong zeros could agree; linearity is applied here, term by term.
+    if isinstance(expr, sp.Add):
+        terms = [_matrix_diff(t, var) for t in expr.args if t.has(var)]
+        return functools.reduce(operator.add, terms) if terms else expr.diff(var)
+    return expr.diff(var)
+
+
 def _matrix_calculus(expr: sp.Basic) -> sp.Basic:
     """SymPy's own matrix derivative; the numeric route re-derives every such result entrywise."""
     return expr.replace(lambda x: isinstance(x, sp.Derivative)
                         and isinstance(x.variables[0], sp.MatrixSymbol),
-                        lambda x: x.expr.diff(*x.variables))
+                        lambda x: _matrix_diff(x.expr, x.variables[0]))
 
 
 def _normal_form(expr: sp.Basic, rewrites, random_bases) -> sp.Basic:
@@ -339,7 +351,7 @@ def _atom_key(atom):
     return _ENTRY_PARENT.get(atom, atom)
 
 
-def _draw(d: Derivation, point: int, atom) -> sp.Float:
+def _draw(d: Derivation, point: int, atom) -> mpmath.mpf:
     key = _atom_key(atom)
     if key in d.domain.ranges:
         lo, hi = d.domain.ranges[key]
@@ -349,7 +361,7 @@ def _draw(d: Derivation, point: int, atom) -> sp.Float:
     else:
         lo, hi = -2.0, 2.0
     rng = _seeded(d.id, "value", point, sp.srepr(atom))
-    return sp.Float(rng.uniform(float(lo), float(hi)), DIGITS)
+    return mpmath.mpf(rng.uniform(float(lo), float(hi)))
 
 
 def _value_atoms(expr) -> set:
@@ -359,36 +371,50 @@ def _value_atoms(expr) -> set:
     return {a for a in atoms if a not in labels}
 
 
-def evaluate(d: Derivation, expr: sp.Basic, point: int, structure: dict):
-    """The value of ``expr`` at numeric point ``point`` (a Float or a Matrix of Floats), and the
-    values drawn for its atoms."""
-    concrete = _explicit(expr.xreplace(structure)).doit()
-    concrete = expectation_value(concrete, d.domain.random)
+@lru_cache(maxsize=4096)
+def _compiled(expr: sp.Basic, structure: tuple, random: tuple):
+    """The concrete form of ``expr`` for one assignment of sizes and indices, compiled to mpmath:
+    points that share a structure share the (slow) SymPy work."""
+    concrete = _explicit(expr.xreplace(dict(structure))).doit()
+    concrete = expectation_value(concrete, dict(random))
     if isinstance(concrete, sp.MatrixBase):
         concrete = sp.ImmutableMatrix(concrete).doit()
-    values = {a: _draw(d, point, a) for a in _value_atoms(concrete)}
-    with mpmath.workdps(DIGITS + 10):
-        if isinstance(concrete, sp.MatrixBase):
-            return concrete.xreplace(values).evalf(DIGITS), values
-        return sp.N(concrete.xreplace(values), DIGITS), values
+    atoms = tuple(sorted(_value_atoms(concrete), key=sp.srepr))
+    return atoms, sp.lambdify(atoms, concrete, modules="mpmath", dummify=True)
+
+
+def evaluate(d: Derivation, expr: sp.Basic, point: int, structure: dict):
+    """The value of ``expr`` at numeric point ``point`` — an mpf, or a list of rows of mpf for a
+    matrix — and the values drawn for its atoms."""
+    key = tuple(sorted(structure.items(), key=str))
+    random_key = tuple(sorted(d.domain.random.items(), key=str))
+    atoms, fn = _compiled(expr, key, random_key)
+    values = {a: _draw(d, point, a) for a in atoms}
+    with mpmath.workdps(DIGITS):
+        out = fn(*(values[a] for a in atoms))
+        if isinstance(out, mpmath.matrix | sp.MatrixBase):
+            return [[mpmath.mpmathify(out[i, j]) for j in range(out.cols)]
+                    for i in range(out.rows)], values
+        return mpmath.mpmathify(out), values
 
 
 def _disagree(a, b) -> bool:
-    if isinstance(a, sp.MatrixBase) != isinstance(b, sp.MatrixBase):
+    if isinstance(a, list) != isinstance(b, list):
         return True
-    if isinstance(a, sp.MatrixBase):
-        return a.shape != b.shape or any(_disagree(x, y) for x, y in zip(a, b, strict=True))
-    if not (a.is_number and b.is_number):
-        return True
-    scale = max(sp.Abs(a), sp.Abs(b), sp.Integer(1))
-    return bool(sp.Abs(a - b) > NUMERIC_RTOL * scale)
+    if isinstance(a, list):
+        return (len(a) != len(b) or any(len(x) != len(y) for x, y in zip(a, b, strict=True))
+                or any(_disagree(x, y) for ra, rb in zip(a, b, strict=True)
+                       for x, y in zip(ra, rb, strict=True)))
+    with mpmath.workdps(DIGITS):
+        if not (mpmath.isfinite(a) and mpmath.isfinite(b)):
+            return True
+        return abs(a - b) > NUMERIC_RTOL * max(abs(a), abs(b), 1)
 
 
 def _show(v) -> str:
-    if isinstance(v, sp.MatrixBase):
-        return "[" + ", ".join("[" + ", ".join(_show(x) for x in row) + "]"
-                               for row in v.tolist()) + "]"
-    return sp.sstr(sp.N(v, 15)) if getattr(v, "is_number", False) else sp.sstr(v)
+    if isinstance(v, list):
+        return "[" + ", ".join("[" + ", ".join(_show(x) for x in row) + "]" for row in v) + "]"
+    return mpmath.nstr(v, 15)
 
 
 # --- the chain --------------------------------------------------------------------------------
