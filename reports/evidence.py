@@ -23,6 +23,10 @@ class Result:
     passed: bool
     detail: str
 
+    def __post_init__(self):
+        # numpy comparisons yield numpy.bool_, which JSON and the report schema reject
+        object.__setattr__(self, "passed", bool(self.passed))
+
 
 def pick(version: str, *, note, correction):
     """The candidate for ``version``; a bad version is a one-line error naming the choices."""
