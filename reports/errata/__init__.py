@@ -8,6 +8,7 @@ registry's version of the claim (the correction for errata, the note's statement
 
 from __future__ import annotations
 
+import inspect
 import re
 import tomllib
 from collections.abc import Callable
@@ -42,14 +43,21 @@ class ErrataError(ValueError):
     """The registry does not have the documented shape."""
 
 
+def _is_check(fn: object, module) -> bool:
+    """A public function of ``module`` whose only parameter is ``version="correction"``."""
+    if not callable(fn) or getattr(fn, "__module__", "") != module.__name__:
+        return False
+    params = list(inspect.signature(fn).parameters.values())
+    return len(params) == 1 and params[0].name == "version" and params[0].default == "correction"
+
+
 def evidence_function(name: str) -> tuple[Callable, str]:
     """The evidence computation called ``name`` and its dotted reference."""
-    for module in EVIDENCE_MODULES:
-        fn = getattr(module, name, None)
-        if callable(fn) and not name.startswith("_") and getattr(fn, "__module__", "") == (
-            module.__name__
-        ):
-            return fn, f"{module.__name__}.{name}"
+    if not name.startswith("_"):
+        for module in EVIDENCE_MODULES:
+            fn = getattr(module, name, None)
+            if _is_check(fn, module):
+                return fn, f"{module.__name__}.{name}"
     raise KeyError(name)
 
 
