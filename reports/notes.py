@@ -9,6 +9,7 @@ directory, a note file or the registry cannot be used. Nothing is written.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -38,6 +39,8 @@ def stale_quotes(directory: Path, records: list[dict]) -> list[dict]:
     """Records whose quote does not occur in their note file."""
     if not directory.is_dir():
         raise NotesError(f"notes directory: expected a directory, got {str(directory)!r}")
+    if not os.access(directory, os.R_OK | os.X_OK):
+        raise NotesError(f"notes directory {str(directory)!r}: cannot read (permission denied)")
     texts: dict[str, str] = {}
     for rec in records:
         if rec["note"] not in texts:
