@@ -371,16 +371,32 @@ def _value_atoms(expr) -> set:
     return {a for a in atoms if a not in labels}
 
 
+# Above this many nodes, compiling to mpmath beats substituting into the SymPy tree per point.
+COMPILE_NODES = 2000
+
+
 @lru_cache(maxsize=4096)
 def _compiled(expr: sp.Basic, structure: tuple, random: tuple):
-    """The concrete form of ``expr`` for one assignment of sizes and indices, compiled to mpmath:
-    points that share a structure share the (slow) SymPy work."""
+    """The concrete form of ``expr`` for one assignment of sizes and indices: points that share a
+    structure share the (slow) SymPy work."""
     concrete = _explicit(expr.xreplace(dict(structure))).doit()
     concrete = expectation_value(concrete, dict(random))
     if isinstance(concrete, sp.MatrixBase):
         concrete = sp.ImmutableMatrix(concrete).doit()
     atoms = tuple(sorted(_value_atoms(concrete), key=sp.srepr))
-    return atoms, sp.lambdify(atoms, concrete, modules="mpmath", dummify=True)
+    if sum(1 for _ in sp.preorder_traversal(concrete)) > COMPILE_NODES:
+        return atoms, sp.lambdify(atoms, concrete, modules="mpmath", dummify=True)
+
+    def substitute(*values):
+        filled = concrete.xreplace({a: sp.Float(v, DIGITS) for a, v in zip(atoms, values,
+                                                                            strict=True)})
+        return filled.evalf(DIGITS)
+    return atoms, substitute
+
+
+def _mpf(x):
+    return x if isinstance(x, mpmath.mpf) else mpmath.mpmathify(sp.N(x, DIGITS)) \
+        if isinstance(x, sp.Basic) else mpmath.mpmathify(x)
 
 
 def evaluate(d: Derivation, expr: sp.Basic, point: int, structure: dict):
@@ -393,9 +409,8 @@ def evaluate(d: Derivation, expr: sp.Basic, point: int, structure: dict):
     with mpmath.workdps(DIGITS):
         out = fn(*(values[a] for a in atoms))
         if isinstance(out, mpmath.matrix | sp.MatrixBase):
-            return [[mpmath.mpmathify(out[i, j]) for j in range(out.cols)]
-                    for i in range(out.rows)], values
-        return mpmath.mpmathify(out), values
+            return [[_mpf(out[i, j]) for j in range(out.cols)] for i in range(out.rows)], values
+        return _mpf(out), values
 
 
 def _disagree(a, b) -> bool:
