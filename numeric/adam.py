@@ -62,8 +62,10 @@ class Adam:
     def step(self, params: dict[str, np.ndarray], grads: dict[str, np.ndarray]) -> None:
         """Update every array in ``params`` in place from ``grads`` (same keys, shapes, dtypes)."""
         if set(grads) != set(params):
-            missing = sorted(set(params) ^ set(grads))[:3]
-            raise ValueError(f"Adam.step: grads keys expected == params keys, differ at {missing}")
+            raise ValueError(
+                f"Adam.step: grads keys expected {sorted(params)[:4]}..., "
+                f"got {sorted(grads)[:4]}..."
+            )
         for name, p in params.items():
             g = grads[name]
             if not isinstance(g, np.ndarray) or g.shape != p.shape or g.dtype != p.dtype:

@@ -86,7 +86,12 @@ def _time_worker(name: str, threads: int, repeats: int) -> dict:
             times[key].append(time.perf_counter() - start)
     gc.enable()
     med = {k: float(np.median(v)) * 1e3 for k, v in times.items()}
-    return {"ours_ms": med["ours"], "torch_ms": med["torch"], "ratio": med["ours"] / med["torch"],
+    import torch
+
+    from numeric.threads import get_blas_threads
+
+    return {"blas_threads": get_blas_threads(), "torch_threads": torch.get_num_threads(),
+            "ours_ms": med["ours"], "torch_ms": med["torch"], "ratio": med["ours"] / med["torch"],
             "ours_all_ms": [t * 1e3 for t in times["ours"]],
             "torch_all_ms": [t * 1e3 for t in times["torch"]]}
 
@@ -129,6 +134,9 @@ def run(threads: int = 1, repeats: int = 15, names: tuple[str, ...] = tuple(CONF
                     "--threads", str(threads)], threads)
         mem = {w: _spawn(["--worker", f"mem-{w}", "--config", name, "--threads", str(threads)],
                          threads)["peak_mb"] for w in ("ours", "torch")}
+        if t["blas_threads"] not in (None, threads) or t["torch_threads"] != threads:
+            raise RuntimeError(f"thread counts differ: {t['blas_threads']=} "
+                               f"{t['torch_threads']=} expected {threads}")
         configs.append({"name": name, **CONFIGS[name], "vocab_size": VOCAB, "n_head": N_HEAD,
                         "ratio": t["ratio"], "ours_ms": t["ours_ms"], "torch_ms": t["torch_ms"],
                         "ours_peak_mb": mem["ours"], "torch_peak_mb": mem["torch"],

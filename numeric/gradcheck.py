@@ -22,6 +22,7 @@ import numpy as np
 
 from numeric import model
 from numeric.config import GPTConfig
+from numeric.threads import blas_threads
 
 # 10⁴× tighter than torch.autograd.gradcheck's default rtol of 1e-3.
 RTOL = 1e-8
@@ -96,6 +97,11 @@ def check_model(cfg: GPTConfig, params: dict, idx: np.ndarray, targets: np.ndarr
     """Compare model.backward with finite differences for every parameter and for x0."""
     if cfg.np_dtype != np.float64:
         raise ValueError(f"check_model: dtype expected float64, got {cfg.dtype}")
+    with blas_threads(1):  # thousands of tiny forwards: a second BLAS thread only waits
+        return _check_model(cfg, params, idx, targets, max_entries, seed)
+
+
+def _check_model(cfg, params, idx, targets, max_entries, seed):
     rng = np.random.default_rng(seed)
     _, _, cache = model.forward(params, cfg, idx, targets)
     grads = model.backward(cache, params)

@@ -22,6 +22,7 @@ import numpy as np
 from numeric import model
 from numeric.adam import Adam
 from numeric.config import GPTConfig
+from numeric.threads import blas_threads
 
 SEQ_LEN = 8
 N_SYMBOLS = 10
@@ -64,11 +65,12 @@ def accuracy(params: dict, cfg: GPTConfig, inputs: np.ndarray, targets: np.ndarr
 
 def run(config: GPTConfig | None = None, steps: int = 3000, seed: int = 0, batch: int = 64,
         lr: float = 3e-3, eval_every: int = 100, n_heldout: int = 1024,
-        log=None) -> dict:
+        log=None, threads: int = 1) -> dict:
     """Train until the validation accuracy reaches TARGET_ACCURACY or ``steps`` run out.
 
     Validation (for stopping) and test (for the reported accuracy) sets are disjoint, held out,
-    and excluded from every training batch. Returns the curves and the figures for the reports.
+    and excluded from every training batch. ``threads`` BLAS threads (see numeric.threads).
+    Returns the curves and the figures for the reports.
     """
     cfg = config or default_config(seed)
     if cfg.vocab_size < N_SYMBOLS + 1 or cfg.block_size < 2 * SEQ_LEN:
@@ -79,6 +81,11 @@ def run(config: GPTConfig | None = None, steps: int = 3000, seed: int = 0, batch
     if steps < 1 or batch < 1 or eval_every < 1:
         raise ValueError(f"run: steps/batch/eval_every expected ≥ 1, got {steps}/{batch}/"
                          f"{eval_every}")
+    with blas_threads(threads):
+        return _train(cfg, steps, seed, batch, lr, eval_every, n_heldout, log)
+
+
+def _train(cfg, steps, seed, batch, lr, eval_every, n_heldout, log) -> dict:
     data_rng = np.random.default_rng([seed, 1])
     val_x, val_y = make_batch(np.random.default_rng([seed, 2]), n_heldout)
     test_x, test_y = make_batch(np.random.default_rng([seed, 3]), n_heldout)
@@ -124,19 +131,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="loss-curve JSON path")
     parser.add_argument("--steps", type=int, default=3000, help="maximum training steps")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--threads", type=int, default=1, help="BLAS threads")
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:
         return 0 if exc.code == 0 else 2
-    if args.steps < 1:
-        print(f"error: --steps expected ≥ 1, got {args.steps}", file=sys.stderr)
+    if args.steps < 1 or args.threads < 1:
+        print(f"error: --steps and --threads expected ≥ 1, got {args.steps} and {args.threads}",
+              file=sys.stderr)
         return 2
     try:
         args.out.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         print(f"error: --out directory not writable: {exc}", file=sys.stderr)
         return 2
-    result = run(steps=args.steps, seed=args.seed, log=None if args.json else print)
+    result = run(steps=args.steps, seed=args.seed, log=None if args.json else print,
+                 threads=args.threads)
     tmp = args.out.with_suffix(args.out.suffix + ".tmp")
     tmp.write_text(json.dumps(result, indent=1))
     tmp.replace(args.out)
