@@ -1,0 +1,165 @@
+"""The engine itself: what makes a step proved, numeric or failed, and what it refuses to build."""
+
+import json
+
+import pytest
+import sympy as sp
+
+import derivations
+from derivations import Assumption, Derivation, DerivationError, Domain, E, Step, Var, verify
+from derivations.core import symbolic_check
+from derivations.stochastic import expectation_value, normal_raw_moment
+
+n = sp.Symbol("n", integer=True, positive=True)
+i, j, k = sp.symbols("i j k", integer=True)
+z = sp.IndexedBase("z")
+x, y = sp.symbols("x y", real=True)
+
+
+def softmax_i(a):
+    return sp.exp(z[a]) / sp.Sum(sp.exp(z[k]), (k, 1, n))
+
+
+SOFTMAX_DOMAIN = Domain(dims=(n,), indices={i: (1, n), j: (1, n)})
+
+
+def jacobian_claim(rhs, middle=None):
+    steps = [Step(middle, "quotient rule")] if middle is not None else []
+    return Derivation("test_jacobian", "softmax Jacobian",
+                      sp.Eq(sp.Derivative(softmax_i(i), z[j]), rhs, evaluate=False), (),
+                      (*steps, Step(rhs, "factor")), SOFTMAX_DOMAIN)
+
+
+def test_correct_chain_is_proved():
+    quotient = (sp.exp(z[i]) * sp.KroneckerDelta(i, j) / sp.Sum(sp.exp(z[k]), (k, 1, n))
+                - sp.exp(z[i]) * sp.exp(z[j]) / sp.Sum(sp.exp(z[k]), (k, 1, n)) ** 2)
+    result = verify(jacobian_claim(softmax_i(i) * (sp.KroneckerDelta(i, j) - softmax_i(j)),
+                                   quotient))
+    assert result.status == "proved"
+    assert [s.symbolic for s in result.steps] == ["zero", "zero"]
+    assert all(s.numeric == "agree" and s.points >= 20 for s in result.steps)
+
+
+def test_wrong_step_fails_with_counterexample():
+    result = verify(jacobian_claim(softmax_i(i) * (1 - softmax_i(j))))  # Kronecker delta dropped
+    assert result.status == "failed"
+    assert result.failed_step == 1
+    counter = result.steps[0].counterexample
+    assert set(counter) == {"point", "previous", "current"}
+    assert {"n", "i", "j"} <= set(counter["point"])
+    assert counter["previous"] != counter["current"]
+
+
+def test_sympy_silent_zero_is_caught():
+    # SymPy returns 0 for this matrix derivative; the entrywise numeric route gives 2F.
+    F = sp.MatrixSymbol("F", 3, 3)
+    claim = Derivation("silent_zero", "trusting SymPy",
+                       sp.Eq(sp.Derivative(sp.Trace(F.T * F) - 3, F), sp.ZeroMatrix(3, 3),
+                             evaluate=False), (), (Step(sp.ZeroMatrix(3, 3), "matrix calculus"),))
+    sympy_says = (sp.Trace(F.T * F) - 3).diff(F)  # the bug this test guards against
+    assert sympy_says == 0 or sympy_says == sp.ZeroMatrix(3, 3)
+    result = verify(claim)
+    assert result.status == "failed"
+    assert result.steps[0].counterexample["previous"] != result.steps[0].counterexample["current"]
+
+
+def test_symbolic_timeout_ends_numeric_never_proved():
+    poly = (x + y + 1) ** 6
+    claim = Derivation("slow", "binomial", sp.Eq(poly, sp.expand(poly), evaluate=False), (),
+                       (Step(sp.expand(poly), "binomial expansion"),))
+    result = verify(claim, symbolic_seconds=1e-4)
+    assert result.steps[0].symbolic == "timeout"
+    assert result.status == "numeric"
+
+
+def test_deliberately_slow_simplification_hits_the_default_limit():
+    a, b, c, d = sp.symbols("a b c d", real=True)
+    poly = (a + b + c + d + 1) ** 12  # simplify() on its difference runs far past 2 s
+    assert symbolic_check(poly, sp.expand(poly)) == "timeout"
+
+
+def test_inconclusive_symbolic_still_needs_numeric_agreement():
+    # sign(x)**2 = 1 only away from 0; SymPy cannot simplify it, numbers on [-2, 2] agree.
+    claim = Derivation("sign_square", "sign squared", sp.Eq(sp.sign(x) ** 2 * 1, sp.Integer(1)),
+                       (), (Step(sp.Integer(1), "sign is ±1"),))
+    result = verify(claim)
+    assert result.steps[0].symbolic in {"inconclusive", "zero"}
+    assert result.status in {"numeric", "proved"} and result.steps[0].numeric == "agree"
+
+
+@pytest.mark.parametrize("cite", [True, False])
+def test_assumption_rewrite_is_used_only_when_cited(cite):
+    q = sp.IndexedBase("q")
+    m = sp.Symbol("m", integer=True)
+    mu = sp.Symbol("mu", real=True)
+    w = sp.Wild("w")
+    stationary = Assumption("stationary", "E[q_m] = mu for every m", rewrites=((E(q[w]), mu),))
+    claim = Derivation("mean_of_sum", "mean of a sum",
+                       sp.Eq(E(sp.Sum(q[m], (m, 1, n))), n * mu), (stationary,),
+                       (Step(sp.Sum(E(q[m]), (m, 1, n)), "linearity of expectation"),
+                        Step(n * mu, "assumption" if cite else "sum of a constant",
+                             ("stationary",) if cite else ())),
+                       Domain(dims=(n,), random={q: (mu, sp.Integer(1))}))
+    result = verify(claim)
+    # without the citation the symbolic side cannot know E[q_m] = mu: numeric only
+    assert result.status == ("proved" if cite else "numeric")
+
+
+def test_undeclared_assumption_is_refused_naming_claim_and_step():
+    with pytest.raises(DerivationError, match=r"claim 'c'.*step 1.*undeclared.*'independence'"):
+        Derivation("c", "t", sp.Eq(x, x, evaluate=False), (),
+                   (Step(x, "independence", ("independence",)),))
+
+
+def test_assumption_rule_without_citation_is_refused():
+    with pytest.raises(DerivationError, match=r"claim 'c', step 1 .*must cite"):
+        Derivation("c", "t", sp.Eq(x, x, evaluate=False), (Assumption("a", "text"),),
+                   (Step(x, "independence"),))
+
+
+def test_shape_mismatch_is_refused_naming_claim_and_step():
+    X = sp.MatrixSymbol("X", n, 3)
+    G = sp.MatrixSymbol("G", n, 2)
+    with pytest.raises(DerivationError, match=r"claim 'c', step 1 .*shape mismatch.*\(3, 2\).*"
+                                              r"\(2, 3\)"):
+        Derivation("c", "t", sp.Eq(X.T * G, G.T * X, evaluate=False), (),
+                   (Step(G.T * X, "transpose"),))
+
+
+def test_non_sympy_step_is_refused():
+    with pytest.raises(DerivationError, match=r"step 1 .*expected a SymPy expression.*float"):
+        Derivation("c", "t", sp.Eq(x, x, evaluate=False), (), (Step(1.5, "a number"),))
+
+
+def test_chain_must_end_at_the_statement():
+    with pytest.raises(DerivationError, match="right-hand side"):
+        Derivation("c", "t", sp.Eq(x + x, 2 * x, evaluate=False), (),
+                   (Step(2 * x, "r"), Step(3 * x, "r")))
+
+
+def test_normal_moments_match_sympy_stats():
+    from sympy.stats import E as stats_E
+    from sympy.stats import Normal
+
+    mu, s = sp.Symbol("mu", real=True), sp.Symbol("s", positive=True)
+    X = Normal("X", mu, s)
+    for power in range(1, 6):
+        assert sp.simplify(normal_raw_moment(mu, s**2, power) - stats_E(X**power)) == 0
+
+
+def test_expectation_value_uses_independence_of_distinct_atoms():
+    q = sp.IndexedBase("q")
+    value = expectation_value(Var(q[1] + q[2]), {q: (sp.Integer(0), sp.Integer(3))})
+    assert value == 6
+
+
+def test_to_dict_is_json_ready():
+    result = verify(jacobian_claim(softmax_i(i) * (1 - softmax_i(j))))
+    data = json.loads(json.dumps(result.to_dict()))
+    assert data["status"] == "failed" and data["failed_step"] == 1
+    assert data["steps"][0]["counterexample"]["point"]
+
+
+def test_unknown_claim_names_the_known_ones():
+    with pytest.raises(KeyError, match="known claims"):
+        derivations.get("no_such_claim")
