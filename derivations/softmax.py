@@ -156,16 +156,31 @@ SOFTMAX_JACOBIAN_ROWS_SUM_ZERO = Derivation(
     ROW,
 )
 
+_DEV = x[i] - MEAN_X
+XBAR = sp.Symbol("xbar", real=True)
+ZSUM = sp.Symbol("Z", positive=True)
+
+# Sums with a symbolic bound make SymPy try closed forms (Gosper) for every Sum in sight; naming
+# the weighted mean and the normalizer by symbols keeps each step's check well inside its time
+# limit.  Replacing a subterm by a fresh symbol on both sides only generalizes the identity.
+NAMES = Assumption(
+    "names for constants",
+    "xbar = sum_l s_l x_l names the s-weighted mean of x and Z = sum_k e^{z_k} > 0 the "
+    "normalizer; neither depends on the summation index i.",
+    r"\bar x = \sum_{l=1}^{n} s_l x_l,\quad Z = \sum_{k=1}^{n} e^{z_k} > 0",
+    rewrites=((MEAN_X, XBAR), (Z, ZSUM)),
+)
+
 _SJX = sp.Sum(softmax(j) * x[j], (j, 1, n))
 
 SOFTMAX_JACOBIAN_VECTOR_PRODUCT = Derivation(
     "softmax_jacobian_vector_product",
     "Softmax backward: (Jx)_i = s_i(x_i − x̄) with x̄ = Σ_l s_l x_l",
     sp.Eq(sp.Sum(_entry(i, j) * x[j], (j, 1, n)), JACOBIAN_VECTOR_PRODUCT, evaluate=False),
-    (_dummy_index((_SJX, l)),),
+    (NAMES, _dummy_index((_SJX, l))),
     (
         Step(softmax(i) * sp.Sum(delta(i, j) * x[j], (j, 1, n)) - softmax(i) * _SJX,
-             "linearity of the sum"),
+             "linearity of the sum", ("names for constants",)),
         Step(softmax(i) * x[i] - softmax(i) * _SJX, "Σ_j δ_ij x_j = x_i for 1 ≤ i ≤ n"),
         Step(softmax(i) * x[i] - softmax(i) * MEAN_X, "Σ_j s_j x_j = x̄",
              ("bound index renaming",)),
@@ -174,34 +189,21 @@ SOFTMAX_JACOBIAN_VECTOR_PRODUCT = Derivation(
     ROW,
 )
 
-_DEV = x[i] - MEAN_X
-XBAR = sp.Symbol("xbar", real=True)
-
-# Sums with a symbolic bound make SymPy try closed forms (Gosper) for every Sum in sight; naming
-# the weighted mean by a symbol keeps each step's check well inside its time limit.  Replacing a
-# subterm by a fresh symbol on both sides only generalizes the identity checked.
-WEIGHTED_MEAN = Assumption(
-    "weighted mean",
-    "xbar = sum_l s_l x_l names the s-weighted mean of x; it does not depend on any index.",
-    r"\bar x = \sum_{l=1}^{n} s_l x_l",
-    rewrites=((MEAN_X, XBAR),),
-)
-
 SOFTMAX_JACOBIAN_PSD = Derivation(
     "softmax_jacobian_psd",
     "xᵀJx is a variance under s, so the softmax Jacobian is positive semi-definite",
     sp.Eq(sp.Sum(x[i] * sp.Sum(_entry(i, j) * x[j], (j, 1, n)), (i, 1, n)), QUADRATIC_FORM,
           evaluate=False),
-    (_lemma(SOFTMAX_JACOBIAN_VECTOR_PRODUCT), WEIGHTED_MEAN,
+    (_lemma(SOFTMAX_JACOBIAN_VECTOR_PRODUCT), NAMES,
      _dummy_index((sp.Sum(softmax(i) * x[i], (i, 1, n)), l), (sp.Sum(sp.exp(z[i]), (i, 1, n)), k))),
     (
         Step(sp.Sum(x[i] * JACOBIAN_VECTOR_PRODUCT, (i, 1, n)), "(Jx)_i = s_i(x_i − x̄)",
              ("softmax_jacobian_vector_product",)),
         Step(QUADRATIC_FORM + MEAN_X * sp.Sum(softmax(i) * _DEV, (i, 1, n)),
-             "x_i = (x_i − x̄) + x̄; linearity of the sum", ("weighted mean",)),
+             "x_i = (x_i − x̄) + x̄; linearity of the sum", ("names for constants",)),
         Step(QUADRATIC_FORM + MEAN_X * (sp.Sum(softmax(i) * x[i], (i, 1, n))
                                          - MEAN_X * sp.Sum(sp.exp(z[i]), (i, 1, n)) / Z),
-             "linearity of the sum", ("weighted mean",)),
+             "linearity of the sum", ("names for constants",)),
         Step(QUADRATIC_FORM + MEAN_X * (MEAN_X - MEAN_X * Z / Z),
              "Σ_i s_i x_i = x̄ and Σ_i e^{z_i} = Σ_k e^{z_k}", ("bound index renaming",)),
         Step(QUADRATIC_FORM, "cancel"),
