@@ -1,0 +1,244 @@
+"""Attention derivations: each claim proved, each result re-computed another way (NumPy, PyTorch
+autograd, finite differences, explicit SymPy Jacobians), and realistic mistakes rejected."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import sympy as sp
+import torch
+
+import derivations
+from derivations import Derivation, Domain, Step, verify
+from derivations import attention as T
+
+# float64 against 50-digit SymPy values or float64 PyTorch: rounding only
+FLOAT_ATOL = 1e-12
+# central differences with step 1e-6 on tanh/exp of O(1) inputs: truncation ~1e-12, rounding ~1e-10
+FD_STEP = 1e-6
+FD_ATOL = 1e-8
+
+ATT_SHAPES = [(1, 1, 1, 1), (2, 3, 2, 1), (3, 2, 1, 4)]  # (n, m, d_k, d_v)
+
+
+def _rand(rng, *shape):
+    return rng.normal(size=shape)
+
+
+def _np_softmax_rows(S):
+    E = np.exp(S - S.max(axis=1, keepdims=True))
+    return E / E.sum(axis=1, keepdims=True)
+
+
+def _explicit_value(expr, sizes, arrays):
+    sub = dict(sizes)
+    sub.update({M.xreplace(sizes): sp.ImmutableMatrix(arr) for M, arr in arrays.items()})
+    return np.array(sp.ImmutableMatrix(expr.xreplace(sizes).xreplace(sub).doit()).evalf(30),
+                    dtype=float)
+
+
+@pytest.mark.parametrize("claim", [c.id for c in T.CLAIMS])
+def test_claim_is_proved(claim):
+    result = verify(derivations.get(claim))
+    assert result.status == "proved", result.to_dict()
+
+
+@pytest.mark.parametrize("n,m,dk,dv", ATT_SHAPES)
+def test_attention_matches_numpy_and_torch(n, m, dk, dv):
+    # variables
+    rng = np.random.default_rng(n * 100 + m * 10 + dv)
+    Qv, Kv, Vv = _rand(rng, n, dk), _rand(rng, m, dk), _rand(rng, m, dv)
+    sizes = {T.n: n, T.m: m, T.d_k: dk, T.d_v: dv}
+    # forward, three ways
+    ours = _explicit_value(T.ATTENTION, sizes, {T.Q: Qv, T.K: Kv, T.V: Vv})
+    numpy_ref = _np_softmax_rows(Qv @ Kv.T / np.sqrt(dk)) @ Vv
+    torch_ref = torch.nn.functional.scaled_dot_product_attention(
+        *(torch.tensor(a)[None] for a in (Qv, Kv, Vv)))[0].numpy()
+    # check
+    assert ours.shape == (n, dv)
+    np.testing.assert_allclose(ours, numpy_ref, atol=FLOAT_ATOL)
+    np.testing.assert_allclose(ours, torch_ref, atol=FLOAT_ATOL)
+    assert T.Attention(T.Q, T.K, T.V).shape == (T.n, T.d_v)
+
+
+def test_attention_rejects_mismatched_inputs():
+    K_wide = sp.MatrixSymbol("K", T.m, T.d_k + 1)
+    with pytest.raises(T.AttentionShapeError, match=r"same width d_k.*Q \(n, d_k\).*K"):
+        T.Attention(T.Q, K_wide, T.V)
+    V_short = sp.MatrixSymbol("V", T.n, T.d_v)
+    with pytest.raises(T.AttentionShapeError, match=r"expected V with m rows, got V \(n, d_v\)"):
+        T.Attention(T.Q, T.K, V_short)
+
+
+def test_misplaced_bracket_is_a_shape_error_for_general_shapes():
+    with pytest.raises(sp.ShapeError, match=r"shape \(rows, m\).*got \(n, d_v\)"):
+        T.misplaced_attention(T.Q, T.K, T.V)
+    with pytest.raises(T.AttentionShapeError, match=r"got \(2, 3\)"):
+        T.softmax_over_keys(sp.ones(2, 3), 4)
+    # the product itself is well-typed: only the key-wise softmax of it is not
+    assert (T.Q * T.K.T * T.V).shape == (T.n, T.d_v)
+
+
+def test_misplaced_bracket_where_it_type_checks_differs_and_is_not_convex():
+    # variables: d_v = m, so softmax(QKᵀV/√d_k) type-checks; V's entries all lie in [5, 6]
+    n, m, dk = 2, 3, 2
+    Q_, K_, V_ = (sp.MatrixSymbol(s, r, c) for s, r, c in (("Q", n, dk), ("K", m, dk), ("V", m, m)))
+    rng = np.random.default_rng(3)
+    arrays = {Q_: _rand(rng, n, dk), K_: _rand(rng, m, dk), V_: rng.uniform(5, 6, size=(m, m))}
+    # forward
+    right = _explicit_value(T.softmax_over_keys(Q_ * K_.T / sp.sqrt(dk), m) * V_, {}, arrays)
+    wrong = _explicit_value(T.misplaced_attention(Q_, K_, V_), {}, arrays)
+    # check: correct rows are convex combinations of V's rows, the misplaced rows are softmax rows
+    assert np.all((right >= 5) & (right <= 6))
+    np.testing.assert_allclose(wrong.sum(axis=1), 1.0, atol=FLOAT_ATOL)
+    assert np.all(wrong < 1) and np.abs(right - wrong).max() > 1
+
+
+def test_v_moved_inside_the_softmax_fails():
+    k = sp.Symbol("k", integer=True, positive=True)  # d_v = m = k: the only case that type-checks
+    Q_, K_, V_ = sp.MatrixSymbol("Q", T.n, T.d_k), sp.MatrixSymbol("K", k, T.d_k), \
+        sp.MatrixSymbol("V", k, k)
+    wrong = T.misplaced_attention(Q_, K_, V_)
+    d = Derivation("v_inside", "V inside the softmax", sp.Eq(T.Attention(Q_, K_, V_), wrong,
+                   evaluate=False), (), (Step(wrong, "move V into the softmax"),),
+                   Domain(dims=(T.n, T.d_k, k), max_dim=3))
+    result = verify(d)
+    assert result.status == "failed" and result.failed_step == 1
+    assert result.steps[0].counterexample is not None
+
+
+@pytest.mark.parametrize("dim,hidden", [(1, 2), (2, 3), (3, 1)])
+def test_residual_jacobian_by_explicit_sympy_and_finite_differences(dim, hidden):
+    # variables
+    rng = np.random.default_rng(dim * 10 + hidden)
+    vals = {T.W_1: _rand(rng, hidden, dim), T.b_1: _rand(rng, hidden, 1),
+            T.W_2: _rand(rng, dim, hidden), T.x: _rand(rng, dim, 1)}
+    sizes = {T.d: dim, T.h: hidden}
+    # forward
+    W1, b1, W2, x0 = (vals[k] for k in (T.W_1, T.b_1, T.W_2, T.x))
+
+    def residual(xv):
+        return (xv + W2 @ np.tanh(W1 @ xv + b1)).ravel()
+
+    # backward: central differences, and SymPy's jacobian of the explicit map
+    shifts = [FD_STEP * e[:, None] for e in np.eye(dim)]
+    fd = np.column_stack([(residual(x0 + s) - residual(x0 - s)) / (2 * FD_STEP) for s in shifts])
+    xs = sp.Matrix(dim, 1, lambda r, c: sp.Symbol(f"x{r}"))
+    explicit_map = xs + sp.Matrix(W2) * (sp.Matrix(W1) * xs + sp.Matrix(b1)).applyfunc(sp.tanh)
+    sym_jac = np.array(explicit_map.jacobian(list(xs)).subs(
+        {xs[r]: x0[r, 0] for r in range(dim)}).evalf(30), dtype=float)
+    # check the module's closed form I + W₂ diag(1 − tanh²) W₁ and the claim's Jacobian object
+    closed = np.eye(dim) + _explicit_value(T.JACOBIAN_F, sizes, vals)
+    # the Jacobian object differentiates by x, so x stays symbolic until after doit
+    at_x = {xs[r]: x0[r, 0] for r in range(dim)}
+    others = {k.xreplace(sizes): sp.ImmutableMatrix(v) for k, v in vals.items() if k != T.x}
+    claimed = np.array(sp.ImmutableMatrix(T.RESIDUAL_JACOBIAN.xreplace(sizes).xreplace(
+        {**others, T.x.xreplace(sizes): sp.ImmutableMatrix(xs)}).doit()).subs(at_x).evalf(30),
+        dtype=float)
+    np.testing.assert_allclose(closed, sym_jac, atol=FLOAT_ATOL)
+    np.testing.assert_allclose(claimed, sym_jac, atol=FLOAT_ATOL)
+    np.testing.assert_allclose(fd, sym_jac, atol=FD_ATOL)
+
+
+def test_residual_jacobian_without_the_identity_fails():
+    wrong = T.Jacobian(T.F, T.x)
+    d = Derivation("no_identity", "skip path forgotten",
+                   sp.Eq(T.Jacobian(T.x + T.F, T.x), wrong, evaluate=False), (),
+                   (Step(wrong, "the Jacobian of the sum"),), T.residual_jacobian.domain)
+    result = verify(d)
+    assert result.status == "failed" and result.failed_step == 1
+
+
+@pytest.mark.parametrize("dim,hidden", [(1, 2), (3, 2)])
+def test_mlp_collapse_numerically(dim, hidden):
+    rng = np.random.default_rng(11)
+    vals = {T.W_1: _rand(rng, hidden, dim), T.b_1: _rand(rng, hidden, 1),
+            T.W_2: _rand(rng, dim, hidden), T.b_2: _rand(rng, dim, 1), T.x: _rand(rng, dim, 1)}
+    W1, b1, W2, b2, x0 = (vals[k] for k in (T.W_1, T.b_1, T.W_2, T.b_2, T.x))
+    two_layers = W2 @ (W1 @ x0 + b1) + b2
+    one_layer = _explicit_value(T.MLP_COLLAPSED, {T.d: dim, T.h: hidden}, vals)
+    np.testing.assert_allclose(one_layer, two_layers, atol=FLOAT_ATOL)
+
+
+def test_mlp_collapse_without_w2_b1_fails():
+    wrong = (T.W_2 * T.W_1) * T.x + T.b_2
+    d = Derivation("collapse_no_w2b1", "bias not carried through W₂",
+                   sp.Eq(T.MLP, wrong, evaluate=False), (),
+                   (Step(wrong, "group"),), T.mlp_collapse.domain)
+    result = verify(d)
+    assert result.status == "failed" and result.failed_step == 1
+
+
+@pytest.mark.parametrize("heads", [1, 2, 3])
+def test_multihead_typing_and_values(heads):
+    n, dk, dv = sp.symbols("n d_k d_v", integer=True, positive=True)
+    d_model = heads * dk
+    X_ = sp.MatrixSymbol("X", n, d_model)
+    wq = [sp.MatrixSymbol(f"Wq{e}", d_model, dk) for e in range(heads)]
+    wk = [sp.MatrixSymbol(f"Wk{e}", d_model, dk) for e in range(heads)]
+    wv = [sp.MatrixSymbol(f"Wv{e}", d_model, dv) for e in range(heads)]
+    wo = [sp.MatrixSymbol(f"Wo{e}", dv, d_model) for e in range(heads)]
+    out = T.multihead(X_, wq, wk, wv, wo)
+    assert out.shape == (n, d_model)
+    assert (X_ + out).shape == (n, d_model)  # the residual add type-checks
+    # numeric: n = 2, d_k = 1, d_v = 2 against NumPy's concatenate-then-project
+    sizes = {n: 2, dk: 1, dv: 2}
+    rng = np.random.default_rng(heads)
+    arrays = {M: _rand(rng, *(int(s) for s in M.xreplace(sizes).shape))
+              for M in [X_, *wq, *wk, *wv, *wo]}
+    Xv = arrays[X_]
+    head_vals = [_np_softmax_rows((Xv @ arrays[q]) @ (Xv @ arrays[k]).T / np.sqrt(1))
+                 @ (Xv @ arrays[v]) for q, k, v in zip(wq, wk, wv, strict=True)]
+    reference = np.hstack(head_vals) @ np.vstack([arrays[o] for o in wo])
+    np.testing.assert_allclose(_explicit_value(out, sizes, arrays), reference, atol=FLOAT_ATOL)
+
+
+def test_multihead_rejects_a_wrong_projection_block():
+    n, dk, dv = sp.symbols("n d_k d_v", integer=True, positive=True)
+    H = [sp.MatrixSymbol(f"H{e}", n, dv) for e in range(2)]
+    with pytest.raises(T.AttentionShapeError, match=r"block 0 must have d_v = d_v rows"):
+        T.MultiHead(H, [sp.MatrixSymbol(f"Wo{e}", dk, 2 * dk) for e in range(2)])
+    with pytest.raises(T.AttentionShapeError, match=r"one W_O block per head.*2 heads and 1"):
+        T.MultiHead(H, [sp.MatrixSymbol("Wo0", dv, 2 * dk)])
+
+
+@pytest.mark.parametrize("rows,keys", [(1, 1), (2, 3), (3, 4)])
+def test_softmax_backward_matches_torch_autograd(rows, keys):
+    # variables
+    rng = np.random.default_rng(rows * 10 + keys)
+    S, dA = _rand(rng, rows, keys), _rand(rng, rows, keys)
+    # forward and backward in PyTorch
+    S_t = torch.tensor(S, requires_grad=True)
+    A_t = torch.softmax(S_t, dim=1)
+    A_t.backward(torch.tensor(dA))
+    # the module's matrix form, at these sizes
+    Av = A_t.detach().numpy()
+    ours = _explicit_value(T.SOFTMAX_BACKWARD, {T.n: rows, T.m: keys}, {T.A_: Av, T.dA: dA})
+    np.testing.assert_allclose(ours, S_t.grad.numpy(), atol=FLOAT_ATOL)
+
+
+def test_softmax_backward_row_form_by_finite_differences():
+    N = 4
+    rng = np.random.default_rng(5)
+    zv, av = rng.normal(size=N), rng.normal(size=N)
+
+    def upstream(zz):  # the scalar whose gradient is dS: L = Σ_i a_i s_i(z)
+        return float(av @ _np_softmax_rows(zz[None])[0])
+
+    fd = np.array([(upstream(zv + FD_STEP * e) - upstream(zv - FD_STEP * e)) / (2 * FD_STEP)
+                   for e in np.eye(N)])
+    row = T.SOFTMAX_BACKWARD_ROW.xreplace({T.N: N})
+    values = {T.z[q + 1]: zv[q] for q in range(N)} | {T.a[q + 1]: av[q] for q in range(N)}
+    ours = np.array([float(row.xreplace({T.j: jj}).doit().xreplace(values))
+                     for jj in range(1, N + 1)])
+    np.testing.assert_allclose(ours, fd, atol=FD_ATOL)
+
+
+def test_softmax_backward_without_the_rowsum_fails():
+    claim = T.attention_softmax_backward
+    wrong = T._s(T.j) * T.a[T.j]  # dS = A ⊙ dA, the rowsum term dropped
+    steps = (*claim.steps[:2], Step(wrong, "the Kronecker delta keeps the term i = j"))
+    d = Derivation("no_rowsum", "rowsum dropped", sp.Eq(claim.lhs, wrong), (), steps,
+                   claim.domain)
+    result = verify(d)
+    assert result.status == "failed" and result.failed_step == 3
