@@ -45,6 +45,8 @@ QKV_GRAD_X = G_Q * W_Q.T + G_K * W_K.T + G_V * W_V.T
 # Entrywise derivatives of explicit matrices grow fast with the sizes; 1..3 covers the
 # non-square cases (d ≠ m, n ≠ d) that catch a transpose placed on the wrong factor.
 DOMAIN = Domain(dims=(n, d, m), max_dim=3)
+# six explicit matrices per point: sizes 1..2 still give d ≠ m and n ≠ d
+QKV_DOMAIN = Domain(dims=(n, d, m), max_dim=2)
 
 
 def _d(expr, var):
@@ -103,7 +105,7 @@ qkv_accumulation = Derivation(
         Step((W_Q * G_Q.T + W_K * G_K.T + W_V * G_V.T).T, "∂tr(AX)/∂X = Aᵀ"),
         Step(QKV_GRAD_X, "the transpose of a sum is the sum of the transposes"),
     ),
-    domain=DOMAIN,
+    domain=QKV_DOMAIN,
 )
 
 CLAIMS = (linear_grad_weight, linear_grad_input, linear_grad_bias, qkv_accumulation)
