@@ -82,13 +82,25 @@ def _fmt(x: float) -> str:
     return f"{x:9.2e}"
 
 
+class _UsageError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line on stderr instead of usage plus message
+        raise _UsageError(message)
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m numeric.crosscheck",
-                                     description="cross-check the derivations on the live model")
+    parser = _Parser(prog="python -m numeric.crosscheck",
+                     description="cross-check the derivations on the live model")
     parser.add_argument("--json", action="store_true", help='print {"records": [...]}')
     try:
         args = parser.parse_args(argv)
-    except SystemExit as exc:
+    except _UsageError as exc:
+        print(f"error: {exc} (usage: python -m numeric.crosscheck [--json])", file=sys.stderr)
+        return 2
+    except SystemExit as exc:  # --help
         return 0 if exc.code == 0 else 2
     records = run_all()
     if args.json:
