@@ -8,6 +8,7 @@ only when every stage succeeded, so a failed build leaves the previous one intac
 from __future__ import annotations
 
 import hashlib
+import importlib.metadata
 import importlib.util
 import json
 import os
@@ -19,7 +20,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from reports import collect, html, katex, latex, model, plots
+from reports import collect, html, katex, latex, model
 
 CACHE_VERSION = "1"
 DEFAULT_OUT = Path("reports/build")
@@ -116,6 +117,70 @@ class Cache:
         os.replace(tmp, target)
 
 
+    def get_dir(self, stage: str, key: str, dest: Path) -> bool:
+        """Copy a cached directory of files to ``dest``; False on a miss."""
+        src = self.root / f"{stage}-{key[:32]}.d"
+        if not self.enabled or not (src / ".complete").is_file():
+            return False
+        shutil.copytree(src, dest, dirs_exist_ok=True, ignore=shutil.ignore_patterns(".complete"))
+        return True
+
+    def put_dir(self, stage: str, key: str, src: Path) -> None:
+        if not self.enabled:
+            return
+        self.root.mkdir(parents=True, exist_ok=True)
+        for old in self.root.glob(f"{stage}-*.d"):
+            shutil.rmtree(old, ignore_errors=True)
+        target = self.root / f"{stage}-{key[:32]}.d"
+        shutil.copytree(src, target)
+        (target / ".complete").touch()  # written last: a half-copied entry is a miss
+
+
+def content_hash(stage: str, values: list[object], files: list[Path]) -> str:
+    """sha256 of JSON ``values`` and the bytes of ``files``: the key of a rendering cache."""
+    h = hashlib.sha256(f"{CACHE_VERSION}\0{stage}\0".encode())
+    h.update(json.dumps(values, sort_keys=True, ensure_ascii=False).encode())
+    for path in files:
+        h.update(b"\0" + path.name.encode() + b"\0" + path.read_bytes())
+    return h.hexdigest()
+
+
+def _plots(data: dict, work: Path, cache: Cache, note: list[str]) -> list[dict]:
+    """Figures into work/figures (SVG and PDF), reused from the cache when data and code match."""
+    here = Path(__file__).resolve().parent
+    key = content_hash(
+        "plots",
+        [data["plot_data"], data["training"], importlib.metadata.version("matplotlib")],
+        [here / "plots.py"],
+    )
+    staged = work / "figures"
+    if cache.get_dir("plots", key, staged):
+        note.append("cached")
+    else:
+        from reports import plots  # matplotlib is slow to import; only on a miss
+
+        figures = plots.render(data, staged, staged)
+        (staged / "figures.json").write_text(json.dumps(figures), encoding="utf-8")
+        cache.put_dir("plots", key, staged)
+    return json.loads((staged / "figures.json").read_text(encoding="utf-8"))
+
+
+def _pdf(tex: Path, pdf: Path, cache: Cache, note: list[str]) -> None:
+    """Compile ``tex`` unless the same source, figures and date settings were compiled before."""
+    here = Path(__file__).resolve().parent
+    figures = sorted((tex.parent / "figures").glob("*"))
+    env = [os.environ.get(k) for k in ("SOURCE_DATE_EPOCH", "FORCE_SOURCE_DATE")]
+    key = content_hash("pdf", [env, shutil.which("xelatex")],
+                       [tex, here / "latex.py", *figures])
+    if cache.get_dir("pdf", key, pdf.parent):
+        note.append("cached")
+        return
+    compiled = latex.compile_pdf(tex, pdf)
+    if compiled.missing:
+        note.append(f"warning: the fonts lack {' '.join(compiled.missing)} (left out of the PDF)")
+    cache.put_dir("pdf", key, pdf.parent)
+
+
 @dataclass
 class Progress:
     log: Log = _stdout
@@ -173,14 +238,22 @@ def load_data(path: Path) -> dict:
         raise model.ReportDataError(f"{path}: expected JSON report data, got: {exc}") from exc
 
 
-def render_all(data: dict, work: Path, progress: Progress, *, pdf: bool = True) -> None:
+def render_all(data: dict, work: Path, progress: Progress, cache: Cache,
+               *, pdf: bool = True) -> None:
     """Plots, HTML, LaTeX and PDF of ``data`` into ``work`` (html/, latex/, pdf/)."""
     model.validate(data)
     have_node = katex.node_available()
     with progress.stage("plots") as note:
-        figures = plots.render(data, work / "html" / "figures" if have_node else None,
-                               work / "latex" / "figures")
-        note.append(f"{len(figures)} figures")
+        figures = _plots(data, work, cache, note)
+        note.insert(0, f"{len(figures)} figures")
+        for f in figures:
+            for ext, sub in (("svg", "html"), ("pdf", "latex")):
+                if sub == "html" and not have_node:
+                    continue
+                (work / sub / "figures").mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(work / "figures" / f"{f['name']}.{ext}",
+                                work / sub / "figures" / f"{f['name']}.{ext}")
+        shutil.rmtree(work / "figures")
     view = model.build_view(data, figures)
     with progress.stage("html") as note:
         if have_node:
@@ -197,8 +270,8 @@ def render_all(data: dict, work: Path, progress: Progress, *, pdf: bool = True) 
         elif not latex.tex_available():
             note.append(f"skipped: {latex.TEX_HINT}")
         else:
-            out = latex.compile_pdf(tex, work / "pdf" / "report.pdf")
-            note.append(str(out.relative_to(work)))
+            _pdf(tex, work / "pdf" / "report.pdf", cache, note)
+            note.insert(0, "pdf/report.pdf")
 
 
 def _swap(tmp: Path, out: Path) -> None:
@@ -231,13 +304,14 @@ def build(
         shutil.rmtree(tmp)
     tmp.mkdir()
     total = time.perf_counter()
+    cache = cache or Cache(DEFAULT_CACHE)
     try:
         if data is None:
-            data = collect_data(cache or Cache(DEFAULT_CACHE), progress)
+            data = collect_data(cache, progress)
         else:
             with progress.stage("data") as note:
                 note.append(f"from {data_source or 'caller'} (derive/crosscheck not run)")
-        render_all(data, tmp, progress, pdf=pdf)
+        render_all(data, tmp, progress, cache, pdf=pdf)
         _swap(tmp, out)
     finally:
         if tmp.exists():

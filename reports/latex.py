@@ -12,7 +12,7 @@ import re
 import shutil
 import subprocess
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
@@ -130,7 +130,16 @@ def _log_errors(log: Path) -> str:
     return "\n".join(lines[first : first + 12])
 
 
-def compile_pdf(tex_path: Path, pdf_path: Path) -> Path:
+class Compiled(NamedTuple):
+    path: Path
+    missing: list[str]  # characters the fonts lack: XeTeX drops them with only a log line
+
+
+def missing_glyphs(log_text: str) -> list[str]:
+    return sorted(set(re.findall(r"Missing character: There is no (\S+)", log_text)))
+
+
+def compile_pdf(tex_path: Path, pdf_path: Path) -> Compiled:
     """Compile ``tex_path`` with latexmk/XeLaTeX and copy the PDF to ``pdf_path``.
 
     SOURCE_DATE_EPOCH and FORCE_SOURCE_DATE pass through from the environment, which makes
@@ -158,7 +167,8 @@ def compile_pdf(tex_path: Path, pdf_path: Path) -> Path:
             f"latexmk failed on {tex_path} (exit {proc.returncode}):\n"
             + _log_errors(work_dir / (tex_path.stem + ".log"))
         )
+    log = (work_dir / (tex_path.stem + ".log")).read_text(encoding="utf-8", errors="replace")
     pdf_path.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(built, pdf_path)
     shutil.rmtree(work_dir)
-    return pdf_path
+    return Compiled(pdf_path, missing_glyphs(log))

@@ -106,7 +106,8 @@ def data():
 @pytest.fixture(scope="module")
 def built(tmp_path_factory, data):
     out = tmp_path_factory.mktemp("browser") / "build"
-    build.build(out, data=data, pdf=False, log=lambda line: None)
+    build.build(out, data=data, pdf=False, log=lambda line: None,
+                cache=build.Cache(out.parent / "cache", enabled=False))
     return out
 
 

@@ -70,7 +70,7 @@ def test_report_tex_content(tex_source, data):
         for step in claim["steps"]:
             assert step["latex"] in src
     assert r"\begin{aligned}" in src and r"\begin{pmatrix}" in src and r"\text{（二元" in src
-    assert r"Variance of the dot product q\textasciicircum{}T k" in src
+    assert r"Variance of the dot product qᵀk = q₁k₁ + ... + q\_dk\_d is d\_k" in src
     assert r"\failbox{FAILED: step 2 does not follow" in src
     assert r"\label{claim-scaled_variance_wrong}" in src
 
@@ -95,24 +95,28 @@ def pdf_build(tmp_path_factory, data):
     os.environ.update(SOURCE_DATE_EPOCH="1700000000", FORCE_SOURCE_DATE="1")
     try:
         out = tmp_path_factory.mktemp("pdf") / "build"
-        build.build(out, data=data, log=lambda line: None)
+        cache = build.Cache(out.parent / "cache")
+        build.build(out, data=data, log=lambda line: None, cache=cache)
         # A second compile in another folder: the PDF must not depend on where it was built.
         elsewhere = out.parent / "elsewhere"
         shutil.copytree(out / "latex", elsewhere)
         again = latex.compile_pdf(elsewhere / "report.tex", out.parent / "again.pdf")
+        lines: list[str] = []
+        build.build(out.parent / "warm", data=data, log=lines.append, cache=cache)
     finally:
         for key, value in saved.items():
             if value is None:
                 os.environ.pop(key, None)
             else:
                 os.environ[key] = value
-    return out / "pdf" / "report.pdf", again
+    pdf_line = next(line for line in lines if line.split()[1] == "pdf")
+    return {"pdf": out / "pdf" / "report.pdf", "again": again.path, "missing": again.missing,
+            "warm": out.parent / "warm" / "pdf" / "report.pdf", "warm_line": pdf_line}
 
 
 @needs_tex
 def test_pdf_has_every_section(pdf_build, data):
-    pdf, _ = pdf_build
-    text = squash(pdf_text(pdf))
+    text = squash(pdf_text(pdf_build["pdf"]))
     titles = [c["title"] for c in data["claims"]]
     titles += ["Verdict at a glance", "Figures", "Errata in the lecture notes", "FAILED"]
     titles += [title for _, title, _, _ in plots.FIGURES]
@@ -123,8 +127,27 @@ def test_pdf_has_every_section(pdf_build, data):
 
 @needs_tex
 def test_pdf_is_reproducible_under_source_date_epoch(pdf_build):
-    first, second = pdf_build
-    assert first.read_bytes() == second.read_bytes()
+    assert pdf_build["pdf"].read_bytes() == pdf_build["again"].read_bytes()
+
+
+@needs_tex
+def test_unchanged_report_reuses_the_cached_pdf(pdf_build):
+    assert "cached" in pdf_build["warm_line"]
+    assert pdf_build["warm"].read_bytes() == pdf_build["pdf"].read_bytes()
+
+
+@needs_tex
+def test_fonts_cover_every_character(pdf_build):
+    # Titles carry ᵀ ₁ ∂ ≤ β; XeTeX would drop an unsupported glyph with only a log line.
+    assert pdf_build["missing"] == []
+
+
+def test_missing_glyphs_are_read_from_the_log():
+    log = ("Missing character: There is no ᵀ (U+1D40) in font [lmroman10-regular]!\n"
+           "Missing character: There is no ₁ (U+2081) in font [lmroman10-regular]!\n"
+           "Missing character: There is no ᵀ (U+1D40) in font [lmroman10-regular]!\n")
+    assert latex.missing_glyphs(log) == ["ᵀ", "₁"]
+    assert latex.missing_glyphs("Output written on report.xdv") == []
 
 
 @needs_tex

@@ -37,18 +37,34 @@ def tree(root: Path) -> dict[str, str]:
 def first_build(tmp_path_factory, data):
     out = tmp_path_factory.mktemp("pipe") / "build"
     lines: list[str] = []
-    build.build(out, data=data, pdf=False, log=lines.append)
+    build.build(out, data=data, pdf=False, log=lines.append, cache=build.Cache(out.parent / "c"))
     return out, lines
+
+
+def no_cache(tmp: Path) -> build.Cache:
+    return build.Cache(tmp / "cache", enabled=False)
 
 
 @needs_node
 def test_two_builds_are_byte_identical(first_build, data, tmp_path):
     out, _ = first_build
     second = tmp_path / "build"
-    build.build(second, data=data, pdf=False, log=lambda line: None)
+    build.build(second, data=data, pdf=False, log=lambda line: None, cache=no_cache(tmp_path))
     a, b = tree(out), tree(second)
     assert any(k.startswith("html/") for k in a) and "latex/report.tex" in a
     assert a == b
+
+
+@needs_node
+def test_rebuild_reuses_cached_figures_with_identical_output(first_build, data, tmp_path):
+    out, first_lines = first_build
+    lines: list[str] = []
+    again = tmp_path / "again"
+    build.build(again, data=data, pdf=False, log=lines.append, cache=build.Cache(out.parent / "c"))
+    plots_line = next(line for line in lines if line.split()[1] == "plots")
+    assert "cached" in plots_line
+    assert "cached" not in next(line for line in first_lines if line.split()[1] == "plots")
+    assert tree(again) == tree(out)
 
 
 @needs_node
@@ -66,7 +82,7 @@ def test_failed_build_leaves_previous_output_intact(first_build, data):
     bad = copy.deepcopy(data)
     bad["errata"]["records"][2]["correction_latex"] = r"\prod_{l=1}^{L} \left(I + F"
     with pytest.raises(FormulaError, match="erratum 'note3-residual' correction"):
-        build.build(out, data=bad, pdf=False, log=lambda line: None)
+        build.build(out, data=bad, pdf=False, log=lambda line: None, cache=no_cache(out.parent))
     assert tree(out) == before
     leftovers = [p.name for p in out.parent.iterdir() if p.name.startswith(".")]
     assert leftovers == []
@@ -78,7 +94,8 @@ def test_cli_malformed_formula_exits_1_naming_it(data, tmp_path, capsys):
     bad["claims"][0]["statement"] = r"\frac{\partial s_i}{\partial z_j"
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(bad), encoding="utf-8")
-    code = main(["build", "--data", str(path), "--out", str(tmp_path / "out"), "--no-pdf"])
+    code = main(["build", "--data", str(path), "--out", str(tmp_path / "out"), "--no-pdf",
+                 "--no-cache"])
     err = capsys.readouterr().err
     assert code == 1
     assert "claim 'softmax_jacobian' statement" in err
@@ -106,7 +123,7 @@ def test_missing_node_and_tex_still_write_tex_and_say_how(data, tmp_path, monkey
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
     lines: list[str] = []
     out = tmp_path / "build"
-    build.build(out, data=data, log=lines.append)
+    build.build(out, data=data, log=lines.append, cache=no_cache(tmp_path))
     assert (out / "latex" / "report.tex").is_file()
     assert (out / "latex" / "figures" / "variance_vs_dk.pdf").is_file()
     assert not (out / "html").exists() and not (out / "pdf").exists()
@@ -184,7 +201,7 @@ def test_missing_producer_is_named():
 def test_cli_rejects_bad_json(tmp_path, capsys):
     path = tmp_path / "data.json"
     path.write_text("{not json", encoding="utf-8")
-    assert main(["build", "--data", str(path), "--out", str(tmp_path / "o")]) == 1
+    assert main(["build", "--data", str(path), "--out", str(tmp_path / "o"), "--no-cache"]) == 1
     assert "expected JSON report data" in capsys.readouterr().err
 
 
