@@ -334,7 +334,7 @@ def _explicit(expr: sp.Basic) -> sp.Basic:
             if isinstance(f, sp.MatrixBase):  # vector by column vector: the Jacobian
                 return sp.ImmutableMatrix(f).jacobian(list(entries))
             return sp.ImmutableMatrix(*entries.shape, lambda i, j: sp.diff(f, entries[i, j]))
-        return sp.diff(f, var)
+        return sp.diff(f.doit(), var)
 
     expr = expr.replace(lambda x: isinstance(x, sp.Derivative), derivative)
     sub = {m: _entries(m) for m in expr.atoms(sp.MatrixSymbol)}

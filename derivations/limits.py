@@ -13,11 +13,12 @@ class SymbolicTimeout(Exception):
 
 @contextmanager
 def time_limit(seconds: float):
-    """Raise SymbolicTimeout in the body after ``seconds`` of wall time.
+    """Raise SymbolicTimeout in the body after ``seconds`` of this process's CPU time.
 
-    SymPy is pure Python, so a SIGALRM interrupts it between bytecodes.  Signals reach only the
-    main thread; elsewhere the limit is enforced by refusing to start rather than by running
-    unbounded.
+    CPU time rather than wall time, so that a busy machine does not turn a proof into a timeout.
+    SymPy is pure Python and CPU-bound, so a SIGPROF interrupts it between bytecodes.  Signals reach
+    only the main thread; elsewhere the limit is enforced by refusing to start rather than by
+    running unbounded.
     """
     if threading.current_thread() is not threading.main_thread():
         raise SymbolicTimeout("time limits need the main thread; symbolic check not run")
@@ -25,10 +26,10 @@ def time_limit(seconds: float):
     def _raise(signum, frame):
         raise SymbolicTimeout(f"symbolic check exceeded {seconds} s")
 
-    previous = signal.signal(signal.SIGALRM, _raise)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    previous = signal.signal(signal.SIGPROF, _raise)
+    signal.setitimer(signal.ITIMER_PROF, seconds)
     try:
         yield
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, previous)
