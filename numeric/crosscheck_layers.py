@@ -216,7 +216,7 @@ def adam_records(seed_live: Live) -> list[Record]:
            compare("adam_epsilon_placement", "step_alg1", "θ − αm̂/(√v̂ + ε) from the closed-form "
                    "moments vs the optimiser's θ_t", *stack("theta"), MODEL_RTOL),
            compare("adam_epsilon_placement", "gap_closed_form", "closed-form gap vs the "
-                   "optimiser's θ_t minus the ε-inside step", *stack("gap"), FD_RTOL),
+                   "optimiser's θ_t minus the ε-inside step", *stack("gap"), MODEL_RTOL),
            compare("adam_efficient_step", "efficient_vs_optimizer", "θ − α_t m/(√v + ε√(1−β₂ᵗ)) "
                    "vs the optimiser's θ_t", *stack("eff"), MODEL_RTOL)]
     out.extend(_constant_gradient(history[0], b1, b2, lr, corr1, e_m, e_v, unbiased))
