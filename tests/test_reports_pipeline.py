@@ -213,3 +213,20 @@ def test_training_curve_accepts_both_shapes():
     assert collect.training_curve(report) == report
     with pytest.raises(build.model.ReportDataError, match="expected"):
         collect.training_curve({"steps": 3})
+
+
+@pytest.mark.parametrize(
+    ("section", "key", "value", "expected"),
+    [
+        ("depth_gradnorm", "with_residual", [1.0, 0.9], "expected equal, non-zero lengths"),
+        ("saturation", "grad_norm_scaled", ["0.3"] * 4, "expected list of numbers"),
+    ],
+)
+def test_bad_plot_series_is_named(data, section, key, value, expected):
+    from reports import plots
+
+    bad = copy.deepcopy(data)
+    bad["plot_data"][section][key] = value
+    with pytest.raises(build.model.ReportDataError, match=expected) as err:
+        plots.render(bad, None, None)
+    assert f"plot_data.{section}" in str(err.value)
