@@ -29,12 +29,18 @@ N_SYMBOLS = 10
 SEP = N_SYMBOLS
 IGNORE = -100
 TARGET_ACCURACY = 0.99
+# Stop on validation above the target so that the disjoint test set clears it with margin.
+STOP_ACCURACY = 0.997
 DEFAULT_OUT = Path("build/numeric/train_curve.json")
 
 
 def default_config(seed: int = 0) -> GPTConfig:
+    # Reversal is a lookup by absolute position. With RoPE, seed 1 stalled at one answer position
+    # at chance (loss ln(10)/8, 88.9 % accuracy after 3000 steps); sinusoidal reached 100 % for
+    # seeds 0-4 in 300-400 steps.
     return GPTConfig(vocab_size=N_SYMBOLS + 1, block_size=2 * SEQ_LEN, n_layer=2, n_head=4,
-                     n_embd=64, pos="rope", dtype="float64", seed=seed, ignore_index=IGNORE)
+                     n_embd=64, pos="sinusoidal", dtype="float64", seed=seed,
+                     ignore_index=IGNORE)
 
 
 def make_batch(rng: np.random.Generator, batch: int, exclude: set | None = None):
@@ -66,7 +72,7 @@ def accuracy(params: dict, cfg: GPTConfig, inputs: np.ndarray, targets: np.ndarr
 def run(config: GPTConfig | None = None, steps: int = 3000, seed: int = 0, batch: int = 64,
         lr: float = 3e-3, eval_every: int = 100, n_heldout: int = 1024,
         log=None, threads: int = 1) -> dict:
-    """Train until the validation accuracy reaches TARGET_ACCURACY or ``steps`` run out.
+    """Train until the validation accuracy reaches STOP_ACCURACY or ``steps`` run out.
 
     Validation (for stopping) and test (for the reported accuracy) sets are disjoint, held out,
     and excluded from every training batch. ``threads`` BLAS threads (see numeric.threads).
@@ -108,7 +114,7 @@ def _train(cfg, steps, seed, batch, lr, eval_every, n_heldout, log) -> dict:
             if log:
                 log(f"step {step:5d}  loss {loss:.4f}  val acc {acc:.4f}  "
                     f"{time.perf_counter() - start:6.1f}s")
-            if acc >= TARGET_ACCURACY:
+            if acc >= STOP_ACCURACY:
                 break
     seconds = time.perf_counter() - start
     test_acc = accuracy(params, cfg, test_x, test_y)
