@@ -1,0 +1,72 @@
+"""Every claim has realistic wrong twins, and the engine passes none of them.
+
+A mutant replaces one step (the last one together with the statement's right-hand side) by a
+plausible mistake; see derivations/mutants.py.  Killed means: ``failed`` at exactly the replaced
+step, with a counterexample whose two sides differ; or, for a mistake that changes a shape, the
+definition refused with a DerivationError naming claim and step.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import derivations
+from derivations import mutants
+
+# A step fails iff the numeric route finds a counterexample; the symbolic limit decides only
+# between proved and numeric.  A short limit for the whole chain keeps the file fast, and the
+# replaced step's symbolic check is rerun at the engine's full limit (see mutants.run).
+MUTANT_SYMBOLIC_SECONDS = 0.25
+# Two cores on the test machine: one worker per core.
+JOBS = 2
+
+CLAIMS = [d.id for d in derivations.claims()]
+
+
+@pytest.fixture(scope="module")
+def outcomes() -> dict[tuple[str, str], dict]:
+    table = mutants.kill_table(CLAIMS, jobs=JOBS, symbolic_seconds=MUTANT_SYMBOLIC_SECONDS)
+    return {(o["claim"], o["mutant"]): o for o in table}
+
+
+@pytest.mark.parametrize("claim", CLAIMS)
+def test_every_claim_has_enough_mutants(claim):
+    assert len(mutants.registry().get(claim, ())) >= mutants.MIN_MUTANTS, (
+        f"claim {claim!r} needs at least {mutants.MIN_MUTANTS} mutants in derivations/mutants.py")
+
+
+def test_no_mutant_names_a_missing_claim():
+    assert set(mutants.registry()) <= set(CLAIMS)
+
+
+PAIRS = [(c, m.name) for c in CLAIMS for m in mutants.registry().get(c, ())]
+
+
+@pytest.mark.parametrize(("claim", "mutant"), PAIRS, ids=[f"{c}:{m}" for c, m in PAIRS])
+def test_mutant_is_killed_at_the_replaced_step(outcomes, claim, mutant):
+    o = outcomes[(claim, mutant)]
+    if o["verdict"] == "refused":
+        assert f"claim {claim!r}, step {o['step']}" in o["detail"]
+        assert "shape" in o["detail"]
+        return
+    assert o["status"] == "failed", o
+    assert o["failed_step"] == o["step"], o
+    counter = o["counterexample"]
+    assert counter["point"] and counter["previous"] != counter["current"], counter
+    # SymPy must not call a wrong step an identity (the numeric route would mask it)
+    assert o["symbolic"] != "zero", o
+
+
+def test_mutant_of_an_unknown_step_is_rejected():
+    original = derivations.get("softmax_jacobian")
+    wrong = mutants.Mutant("softmax_jacobian", "no such step", 9, lambda: original.rhs)
+    with pytest.raises(IndexError, match="steps 1..3"):
+        wrong.build(original)
+
+
+def test_the_unmutated_claim_would_pass_the_same_check():
+    # the kill criterion must be able to say no: a 'mutant' that replaces a step by itself is
+    # verified like any other and is not killed
+    original = derivations.get("softmax_shift_invariance")
+    same = mutants.Mutant(original.id, "identity", 2, lambda: original.steps[1].expr)
+    assert mutants.run(same, original, MUTANT_SYMBOLIC_SECONDS)["verdict"] == "SURVIVED"
