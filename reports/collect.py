@@ -70,5 +70,5 @@ def training_curve(result: dict) -> dict:
 
 def errata() -> dict:
     """The errata registry's audit of the lecture notes: {"records", "summary"}."""
-    collect = _producer("errata", "reports.errata", "collect")
-    return _plain(collect())
+    load = _producer("errata", "reports.errata", "load")
+    return _plain(load())

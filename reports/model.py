@@ -215,6 +215,7 @@ def _erratum_view(rec: dict) -> dict:
         "verdict": rec["verdict"],
         "correction": Tex(corr, False, f"erratum {rec['id']!r} correction") if corr else None,
         "correction_text": rec["correction_text"] or "",
+        "reason": rec.get("reason") or "",
         "evidence": dict(rec["evidence"]),
     }
 

@@ -151,3 +151,9 @@ def test_bad_report_data_names_expected_and_got(data, mutate, expected):
 
 def test_fixture_is_valid(data):
     model.validate(data)
+
+
+def test_erratum_reason_is_shown_when_given(rendered):
+    _, page = rendered
+    assert '<p class="reason">The note&#39;s Jacobian matches the derived one entry by entry.</p>' \
+        in page
