@@ -8,11 +8,17 @@ import sys
 import time
 
 import derivations
+from derivations.core import DerivationError
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line on stderr instead of usage plus message
+        self.exit(2, f"{self.prog}: error: {message}\n")
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m derivations",
-                                description="List or verify the machine-checked derivations.")
+    p = _Parser(prog="python -m derivations",
+                description="List or verify the machine-checked derivations.")
     sub = p.add_subparsers(dest="command")
     sub.add_parser("list", help="list the claims (the default)")
     v = sub.add_parser("verify", help="check every step of the named claims (all by default)")
@@ -59,9 +65,13 @@ def _verify(names: list[str], as_json: bool) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    if args.command == "verify":
-        return _verify(args.names, args.json)
-    return _list()
+    try:
+        if args.command == "verify":
+            return _verify(args.names, args.json)
+        return _list()
+    except DerivationError as exc:  # a malformed claim is refused when its module loads
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

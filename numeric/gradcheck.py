@@ -38,6 +38,11 @@ STEP = 3e-4
 MAX_ENTRIES = 64
 
 
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line on stderr instead of usage plus message
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
 def check_config(pos: str = "sinusoidal") -> GPTConfig:
     """The small float64 model the CLI checks; init_std large enough that every path matters."""
     return GPTConfig(vocab_size=11, block_size=6, n_layer=2, n_head=2, n_embd=8, pos=pos,
@@ -135,7 +140,7 @@ def _fmt(x: float | None) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m numeric.gradcheck",
+    parser = _Parser(prog="python -m numeric.gradcheck",
                                      description="finite-difference check of model gradients")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument("--max-entries", type=int, default=MAX_ENTRIES,

@@ -9,8 +9,13 @@ from pathlib import Path
 from reports import build, collect, katex, latex, model
 
 
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line on stderr instead of usage plus message
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m reports")
+    parser = _Parser(prog="python -m reports")
     sub = parser.add_subparsers(dest="command", required=True)
     b = sub.add_parser("build", help="render the report to HTML, LaTeX and PDF")
     b.add_argument("--out", type=Path, default=build.DEFAULT_OUT,
@@ -26,6 +31,11 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         data = build.load_data(args.data) if args.data else None
+    except (OSError, model.ReportDataError) as exc:  # bad input: nothing was started
+        what = f"{args.data}: cannot read ({exc.strerror})" if isinstance(exc, OSError) else exc
+        print(f"reports: error: --data {what}", file=sys.stderr)
+        return 2
+    try:
         build.build(
             args.out,
             data=data,

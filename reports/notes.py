@@ -20,6 +20,11 @@ class NotesError(Exception):
     """A note or the registry cannot be read; the message is one line."""
 
 
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line on stderr instead of usage plus message
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
 def read_note(directory: Path, name: str) -> str:
     path = directory / name
     if not path.is_file():
@@ -62,7 +67,7 @@ def check(directory: Path | str, registry: Path | str | None = None) -> tuple[in
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m reports.notes", description=__doc__.split(
+    parser = _Parser(prog="python -m reports.notes", description=__doc__.split(
         "\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("check", help="verify that every registry quote occurs in its note")

@@ -201,7 +201,7 @@ def test_missing_producer_is_named():
 def test_cli_rejects_bad_json(tmp_path, capsys):
     path = tmp_path / "data.json"
     path.write_text("{not json", encoding="utf-8")
-    assert main(["build", "--data", str(path), "--out", str(tmp_path / "o"), "--no-cache"]) == 1
+    assert main(["build", "--data", str(path), "--out", str(tmp_path / "o"), "--no-cache"]) == 2
     assert "expected JSON report data" in capsys.readouterr().err
 
 
