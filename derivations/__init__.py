@@ -15,6 +15,7 @@ from derivations.core import (
     DerivationError,
     Domain,
     Step,
+    lemma,
     verify,
 )
 from derivations.stochastic import E, Var
@@ -23,7 +24,7 @@ MODULES = ("attention_scaling", "softmax", "cross_entropy", "linear", "adam", "a
 
 __all__ = [
     "Assumption", "ChainResult", "Derivation", "DerivationError", "Domain", "E", "Step", "Var",
-    "MODULES", "claims", "get", "verify", "verify_all",
+    "MODULES", "claims", "get", "lemma", "verify", "verify_all",
 ]
 
 
@@ -52,4 +53,6 @@ def get(name: str) -> Derivation:
 
 def verify_all(names=None, progress=None) -> list[ChainResult]:
     chosen = [get(n) for n in names] if names else claims()
-    return [verify(d, progress=progress) for d in chosen]
+    done: dict[str, ChainResult] = {}  # a claim cited as a lemma is verified once
+    return [done[d.id] if d.id in done else verify(d, progress=progress, done=done)
+            for d in chosen]

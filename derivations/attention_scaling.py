@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from derivations.core import Assumption, Derivation, Domain, Step
+from derivations.core import Assumption, Derivation, Domain, Step, lemma
 from derivations.stochastic import E, Var
 
 d_k = sp.Symbol("d_k", integer=True, positive=True)
@@ -87,12 +87,6 @@ STANDARDIZED = Assumption(
 )
 
 
-def _lemma(claim_id: str, lhs: sp.Basic, rhs: sp.Basic) -> Assumption:
-    """A result proved as its own claim, cited by later claims as a rewrite lhs -> rhs."""
-    return Assumption(claim_id, f"Proved as claim {claim_id}: {sp.sstr(lhs)} = {sp.sstr(rhs)}.",
-                      rf"{sp.latex(lhs)} = {sp.latex(rhs)}", rewrites=((lhs, rhs),))
-
-
 # Normal entries with the declared moments are one distribution satisfying the assumptions; the
 # numeric check evaluates every E and Var exactly over them.
 GENERAL = Domain(dims=(d_k,), random={q: (mu_q, sigma_q**2), k: (mu_k, sigma_k**2)})
@@ -149,7 +143,7 @@ SCALED_DOT_PRODUCT_VARIANCE = Derivation(
     "scaled_dot_product_variance",
     "Dividing by √d_k makes the variance of the logit 1",
     sp.Eq(Var(SCALED), SCALED_UNIT_VARIANCE, evaluate=False),
-    (INDEPENDENT, STANDARDIZED, _lemma("unit_dot_product_variance", Var(DOT), UNIT_VARIANCE)),
+    (INDEPENDENT, STANDARDIZED, lemma(UNIT_DOT_PRODUCT_VARIANCE)),
     (
         Step((1 / sp.sqrt(d_k)) ** 2 * Var(DOT), "Var(cX) = c^2 Var(X) for a constant c"),
         Step(Var(DOT) / d_k, "(1/√d_k)^2 = 1/d_k"),
@@ -163,7 +157,7 @@ NONZERO_MEAN_GROWTH = Derivation(
     "nonzero_mean_growth",
     "With non-zero means the scaled logit's mean still grows like √d_k",
     sp.Eq(E(SCALED), SCALED_MEAN, evaluate=False),
-    (INDEPENDENT, MOMENTS, _lemma("dot_product_mean", E(DOT), MEAN)),
+    (INDEPENDENT, MOMENTS, lemma(DOT_PRODUCT_MEAN)),
     (
         Step(E(DOT) / sp.sqrt(d_k), "E[cX] = c E[X] for a constant c"),
         Step(MEAN / sp.sqrt(d_k), "E[qᵀk] = d_k μ_q μ_k", ("dot_product_mean",)),
@@ -176,8 +170,8 @@ SCALED_SECOND_MOMENT_CLAIM = Derivation(
     "scaled_dot_product_second_moment",
     "The scaled logit's second moment grows like d_k μ_q²μ_k² when means are non-zero",
     sp.Eq(E(SCALED**2), SCALED_SECOND_MOMENT, evaluate=False),
-    (INDEPENDENT, MOMENTS, _lemma("dot_product_mean", E(DOT), MEAN),
-     _lemma("dot_product_variance", Var(DOT), VARIANCE)),
+    (INDEPENDENT, MOMENTS, lemma(DOT_PRODUCT_MEAN),
+     lemma(DOT_PRODUCT_VARIANCE)),
     (
         Step(Var(SCALED) + E(SCALED) ** 2, "E[X^2] = Var(X) + E[X]^2"),
         Step(Var(DOT) / d_k + E(DOT) ** 2 / d_k, "Var(cX) = c^2 Var(X), E[cX] = c E[X]"),

@@ -31,8 +31,8 @@ from derivations.symbolic import SYMBOLIC_SECONDS, symbolic_check
 
 __all__ = [
     "ASSUMPTION_RULES", "DIGITS", "MAX_DIM", "NUMERIC_RTOL", "POINTS", "STATUSES",
-    "SYMBOLIC_SECONDS", "Assumption", "ChainResult", "Derivation", "DerivationError", "Domain",
-    "Step", "StepResult", "symbolic_check", "verify",
+    "SYMBOLIC_SECONDS", "KINDS", "Assumption", "ChainResult", "Derivation", "DerivationError",
+    "Domain", "Step", "StepResult", "lemma", "symbolic_check", "verify",
 ]
 
 
@@ -48,13 +48,30 @@ class DerivationError(ValueError):
 
 @dataclass(frozen=True)
 class Assumption:
-    """A named hypothesis.  ``rewrites`` are (pattern, replacement) pairs — SymPy ``Wild`` allowed —
-    that the symbolic check applies to steps citing it; the numeric check never uses them."""
+    """A named premise.  ``rewrites`` are (pattern, replacement) pairs — SymPy ``Wild`` allowed —
+    that the symbolic check applies to steps citing it; the numeric check never uses them.
+
+    kind: "hypothesis" (assumed, e.g. independence) or "lemma" (a true identity or an earlier
+    claim).  A lemma with a ``source`` claim is only as good as that claim: a chain citing it is
+    ``proved`` only if the source is too (see :func:`lemma`).
+    """
 
     name: str
     text: str
     latex: str = ""
     rewrites: tuple[tuple[sp.Basic, sp.Basic], ...] = ()
+    kind: str = "hypothesis"
+    source: Derivation | None = field(default=None, compare=False, repr=False)
+
+
+KINDS = ("hypothesis", "lemma")
+
+
+def lemma(claim: Derivation) -> Assumption:
+    """Cite a claim as the rewrite lhs -> rhs; verifying the citing chain verifies the claim too."""
+    return Assumption(claim.id, f"Proved as claim {claim.id}: {sp.sstr(claim.lhs)} = "
+                      f"{sp.sstr(claim.rhs)}.", sp.latex(claim.statement),
+                      rewrites=((claim.lhs, claim.rhs),), kind="lemma", source=claim)
 
 
 @dataclass(frozen=True)
@@ -129,6 +146,7 @@ class ChainResult:
     derivation: Derivation
     steps: list[StepResult]
     seconds: float
+    premises: dict[str, str] = field(default_factory=dict)  # cited claim id -> its status
 
     @property
     def id(self) -> str:
@@ -137,7 +155,11 @@ class ChainResult:
     @property
     def status(self) -> str:
         states = {s.status for s in self.steps}
-        return "failed" if "failed" in states else "numeric" if "numeric" in states else "proved"
+        if "failed" in states:
+            return "failed"
+        if "numeric" in states or set(self.premises.values()) - {"proved"}:
+            return "numeric"  # a chain resting on an unproved premise is not proved
+        return "proved"
 
     @property
     def failed_step(self) -> int | None:
@@ -148,8 +170,9 @@ class ChainResult:
         return {
             "id": d.id, "title": d.title, "module": _module_of(d),
             "statement": sp.latex(d.statement),
-            "assumptions": [{"name": a.name, "text": a.text, "latex": a.latex}
+            "assumptions": [{"name": a.name, "text": a.text, "latex": a.latex, "kind": a.kind}
                             for a in d.assumptions],
+            "premises": dict(self.premises),
             "status": self.status, "seconds": round(self.seconds, 3),
             "failed_step": self.failed_step, "steps": [s.to_dict() for s in self.steps],
         }
@@ -181,6 +204,10 @@ def _validate(d: Derivation) -> None:
     if not d.steps:
         raise DerivationError(f"{where}: a derivation needs at least one step, got none")
     declared = {a.name for a in d.assumptions}
+    for a in d.assumptions:
+        if a.kind not in KINDS:
+            raise DerivationError(f"{where}: assumption {a.name!r} has kind {a.kind!r}, "
+                                  f"expected one of {KINDS}")
     expected_shape = _shape(d.lhs)
     for n, step in enumerate(d.steps, start=1):
         at = f"{where}, step {n} ({step.rule!r})"
@@ -205,7 +232,16 @@ def _validate(d: Derivation) -> None:
 # --- the chain --------------------------------------------------------------------------------
 
 def verify(d: Derivation, symbolic_seconds: float = SYMBOLIC_SECONDS,
-           progress: Callable[[str], None] | None = None) -> ChainResult:
+           progress: Callable[[str], None] | None = None,
+           done: dict[str, ChainResult] | None = None) -> ChainResult:
+    """Check every step of ``d``, and every claim it cites as a lemma (``done`` memoizes them)."""
+    done = {} if done is None else done
+    premises = {}
+    for a in d.assumptions:
+        if a.source is not None:
+            if a.source.id not in done:
+                done[a.source.id] = verify(a.source, symbolic_seconds, progress, done)
+            premises[a.source.id] = done[a.source.id].status
     start = time.perf_counter()
     structures = structures_of(d)
     random_bases = tuple(d.domain.random)
@@ -225,7 +261,8 @@ def verify(d: Derivation, symbolic_seconds: float = SYMBOLIC_SECONDS,
             numeric="disagree" if counter else "agree", status=status, points=len(structures),
             counterexample=counter, seconds=time.perf_counter() - t0))
         prev_expr, prev_vals = step.expr, vals
-    result = ChainResult(d, results, time.perf_counter() - start)
+    result = ChainResult(d, results, time.perf_counter() - start, premises)
+    done[d.id] = result
     if progress:
         progress(f"{d.id}: {result.status} ({len(results)} steps, {result.seconds:.2f} s)")
     return result

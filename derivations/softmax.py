@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from derivations.core import Assumption, Derivation, Domain, Step
+from derivations.core import Assumption, Derivation, Domain, Step, lemma
 
 n = sp.Symbol("n", integer=True, positive=True)
 i, j = sp.symbols("i j", integer=True, positive=True)
@@ -64,14 +64,7 @@ def _dummy_index(*sums: tuple[sp.Sum, sp.Symbol]) -> Assumption:
     listed = "; ".join(f"{sp.sstr(a)} = {sp.sstr(b)}" for a, b in pairs)
     return Assumption("bound index renaming", f"A summation index is a bound name: {listed}.",
                       r",\ ".join(f"{sp.latex(a)} = {sp.latex(b)}" for a, b in pairs),
-                      rewrites=pairs)
-
-
-def _lemma(claim: Derivation) -> Assumption:
-    """A claim proved above, cited by a later claim as the rewrite lhs -> rhs."""
-    lhs, rhs = claim.lhs, claim.rhs
-    return Assumption(claim.id, f"Proved as claim {claim.id}: {sp.sstr(lhs)} = {sp.sstr(rhs)}.",
-                      rf"{sp.latex(lhs)} = {sp.latex(rhs)}", rewrites=((lhs, rhs),))
+                      rewrites=pairs, kind="lemma")
 
 
 def _has_delta(e: sp.Basic) -> bool:
@@ -90,6 +83,7 @@ SIFTING = Assumption(
     "replaced by j: delta_ij f(i) = delta_ij f(j).",
     r"\delta_{ij} f(i) = \delta_{ij} f(j)",
     rewrites=((_has_delta, _sift),),
+    kind="lemma",
 )
 
 JACOBIAN = softmax(i) * (delta(i, j) - softmax(j))
@@ -169,6 +163,7 @@ NAMES = Assumption(
     "normalizer; neither depends on the summation index i.",
     r"\bar x = \sum_{l=1}^{n} s_l x_l,\quad Z = \sum_{k=1}^{n} e^{z_k} > 0",
     rewrites=((MEAN_X, XBAR), (Z, ZSUM)),
+    kind="lemma",
 )
 
 _SJX = sp.Sum(softmax(j) * x[j], (j, 1, n))
@@ -194,7 +189,7 @@ SOFTMAX_JACOBIAN_PSD = Derivation(
     "xᵀJx is a variance under s, so the softmax Jacobian is positive semi-definite",
     sp.Eq(sp.Sum(x[i] * sp.Sum(_entry(i, j) * x[j], (j, 1, n)), (i, 1, n)), QUADRATIC_FORM,
           evaluate=False),
-    (_lemma(SOFTMAX_JACOBIAN_VECTOR_PRODUCT), NAMES,
+    (lemma(SOFTMAX_JACOBIAN_VECTOR_PRODUCT), NAMES,
      _dummy_index((sp.Sum(softmax(i) * x[i], (i, 1, n)), l), (sp.Sum(sp.exp(z[i]), (i, 1, n)), k))),
     (
         Step(sp.Sum(x[i] * JACOBIAN_VECTOR_PRODUCT, (i, 1, n)), "(Jx)_i = s_i(x_i − x̄)",

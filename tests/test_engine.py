@@ -6,7 +6,17 @@ import pytest
 import sympy as sp
 
 import derivations
-from derivations import Assumption, Derivation, DerivationError, Domain, E, Step, Var, verify
+from derivations import (
+    Assumption,
+    Derivation,
+    DerivationError,
+    Domain,
+    E,
+    Step,
+    Var,
+    lemma,
+    verify,
+)
 from derivations.core import symbolic_check
 from derivations.stochastic import expectation_value, normal_raw_moment
 
@@ -163,3 +173,28 @@ def test_to_dict_is_json_ready():
 def test_unknown_claim_names_the_known_ones():
     with pytest.raises(KeyError, match="known claims"):
         derivations.get("no_such_claim")
+
+
+def _doubling(rhs):
+    return Derivation("doubling", "x + x", sp.Eq(x + x, rhs, evaluate=False), (),
+                      (Step(rhs, "collect"),))
+
+
+@pytest.mark.parametrize(("premise_rhs", "expected"), [(2 * x, "proved"), (3 * x, "numeric")])
+def test_a_chain_is_only_as_proved_as_the_lemmas_it_cites(premise_rhs, expected):
+    premise = _doubling(premise_rhs)
+    cited = lemma(premise)
+    claim = Derivation("uses_doubling", "y + x + x", sp.Eq(y + x + x, y + 2 * x, evaluate=False),
+                       (cited,), (Step(y + 2 * x, "lemma", (cited.name,)),))
+    result = verify(claim)
+    # the chain's own step is true either way; a failed premise must still block 'proved'
+    assert result.steps[0].numeric == "agree"
+    assert result.premises == {"doubling": "proved" if expected == "proved" else "failed"}
+    assert result.status == expected
+    assert result.to_dict()["assumptions"][0]["kind"] == "lemma"
+
+
+def test_unknown_assumption_kind_is_refused():
+    with pytest.raises(DerivationError, match=r"kind 'axiom', expected one of"):
+        Derivation("c", "t", sp.Eq(x, x, evaluate=False), (Assumption("a", "t", kind="axiom"),),
+                   (Step(x, "r"),))
