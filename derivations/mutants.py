@@ -99,25 +99,26 @@ def _attention_scaling(M) -> dict:
     q, k, m, d_k = M.q, M.k, M.m, M.d_k
     mu_q, mu_k, s_q, s_k = M.mu_q, M.mu_k, M.sigma_q, M.sigma_k
 
-    def S(f):  # noqa: N802 - a sum over the d_k entries
+    def total(f):  # a sum over the d_k entries
         return sp.Sum(f, (m, 1, d_k))
 
     return {
         "dot_product_mean": [
-            ("sign flip", 3, lambda: S(-mu_q * mu_k)),
-            ("second moment used for the mean", 3, lambda: S((s_q**2 + mu_q**2) * mu_k)),
+            ("sign flip", 3, lambda: total(-mu_q * mu_k)),
+            ("second moment used for the mean", 3, lambda: total((s_q**2 + mu_q**2) * mu_k)),
             ("squared factor d_k", 4, lambda: d_k**2 * mu_q * mu_k),
         ],
         "dot_product_variance": [
             ("sign flip in Var = E[X²] − E[X]²", 2,
-             lambda: S(E(q[m] ** 2 * k[m] ** 2) + E(q[m] * k[m]) ** 2)),
+             lambda: total(E(q[m] ** 2 * k[m] ** 2) + E(q[m] * k[m]) ** 2)),
             ("missing square on the means", 3,
-             lambda: S(E(q[m] ** 2) * E(k[m] ** 2) - E(q[m]) * E(k[m]))),
+             lambda: total(E(q[m] ** 2) * E(k[m] ** 2) - E(q[m]) * E(k[m]))),
             ("mean terms dropped", 5, lambda: d_k * s_q**2 * s_k**2),
         ],
         "unit_dot_product_variance": [
-            ("variance of a product as a sum of variances", 1, lambda: S(Var(q[m]) + Var(k[m]))),
-            ("zero means taken to kill every term", 3, lambda: S(sp.Integer(0))),
+            ("variance of a product as a sum of variances", 1,
+             lambda: total(Var(q[m]) + Var(k[m]))),
+            ("zero means taken to kill every term", 3, lambda: total(sp.Integer(0))),
             ("squared factor d_k", 4, lambda: d_k**2),
         ],
         "scaled_dot_product_variance": [
