@@ -1,0 +1,97 @@
+"""Two runs give byte-identical outputs, whatever Python's hash seed.
+
+The report is built twice by the CLI, from the fixture data, in processes with different
+PYTHONHASHSEED (set and dict iteration order, SymPy's argument order can depend on it); the HTML
+and TeX trees must match byte for byte.  The derivation results that feed the report — statuses,
+LaTeX of every step, counterexamples of a failing chain — must match the same way.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURE = ROOT / "tests" / "fixtures" / "report_data.json"
+HASH_SEEDS = ("0", "4242")
+# Building from fixture data or verifying a few claims takes seconds; a hang is not.
+RUN_TIMEOUT = 600
+
+
+def run(args: list[str], seed: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONHASHSEED": seed}
+    proc = subprocess.run([sys.executable, *args], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=RUN_TIMEOUT, check=False)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return proc
+
+
+def tree(root: Path) -> dict[str, str]:
+    return {p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def builds(tmp_path_factory) -> list[Path]:
+    outs = []
+    for seed in HASH_SEEDS:
+        out = tmp_path_factory.mktemp(f"seed{seed}") / "build"
+        run(["-m", "reports", "build", "--data", str(FIXTURE), "--out", str(out), "--no-pdf"],
+            seed)
+        outs.append(out)
+    return outs
+
+
+def test_tex_is_byte_identical(builds):
+    a, b = (tree(out / "latex") for out in builds)
+    assert "report.tex" in a and any(k.startswith("figures/") for k in a)
+    assert a == b
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js typesets the HTML report")
+def test_html_is_byte_identical(builds):
+    a, b = (tree(out / "html") for out in builds)
+    assert "index.html" in a and any(k.startswith("figures/") for k in a)
+    assert a == b
+
+
+def test_tree_comparison_sees_a_one_byte_change(builds, tmp_path):
+    # control: the comparison above can fail
+    copy = tmp_path / "copy"
+    shutil.copytree(builds[0] / "latex", copy)
+    tex = copy / "report.tex"
+    tex.write_bytes(tex.read_bytes() + b" ")
+    assert tree(copy) != tree(builds[0] / "latex")
+
+
+VERIFY = textwrap.dedent("""
+    import json
+    import derivations
+    from derivations import mutants
+
+    def plain(result):
+        d = result.to_dict()
+        d.pop("seconds")
+        return d
+
+    out = [plain(r) for r in derivations.verify_all(
+        ["softmax_jacobian", "linear_grad_weight", "dot_product_variance"])]
+    original = derivations.get("softmax_jacobian")
+    wrong = next(m for m in mutants.registry()["softmax_jacobian"]
+                 if m.name == "missing Kronecker delta")
+    out.append(plain(derivations.verify(wrong.build(original))))
+    print(json.dumps(out, sort_keys=True))
+""")
+
+
+def test_derivation_results_are_identical_across_hash_seeds():
+    first, second = (run(["-c", VERIFY], seed).stdout for seed in HASH_SEEDS)
+    assert '"status": "failed"' in first and '"counterexample": {' in first
+    assert first == second
