@@ -178,6 +178,9 @@ def _pdf(tex: Path, pdf: Path, cache: Cache, note: list[str]) -> None:
     compiled = latex.compile_pdf(tex, pdf)
     if compiled.missing:
         note.append(f"warning: the fonts lack {' '.join(compiled.missing)} (left out of the PDF)")
+    if compiled.overfull:
+        note.append(f"warning: {len(compiled.overfull)} overfull lines run into the margin, "
+                    f"first: {compiled.overfull[0]}")
     cache.put_dir("pdf", key, pdf.parent)
 
 

@@ -70,11 +70,35 @@ def math(tex: Tex, displaystyle: bool = False) -> LatexSafe:
     return LatexSafe("$" + ("\\displaystyle " if displaystyle else "") + tex.tex + "$")
 
 
-_BADGES = {"proved": r"\proved", "numeric": r"\numericonly", "failed": r"\failed"}
+# Identifiers, dotted paths and formula-like text have no spaces to break at; a narrow table
+# column would let them run into the margin. These get a zero-cost break after them.
+_BREAK_AFTER = frozenset("._-/=+,;:*×·−")
+_BREAK_BEFORE = frozenset("([{")
+ALLOW_BREAK = r"\allowbreak{}"
+
+
+def breakable(text: Any) -> LatexSafe:
+    """Escape ``text`` and allow line breaks after ``._-/=+,`` and similar and before
+    opening brackets, so long identifiers and references wrap inside their column."""
+    if isinstance(text, LatexSafe):
+        raise TypeError(f"breakable filter: expected plain text, got LatexSafe {text!r:.60}")
+    out: list[str] = []
+    for ch in str(text):
+        if ch in _BREAK_BEFORE and out:
+            out.append(ALLOW_BREAK)
+        out.append(_SPECIAL.get(ch, ch))
+        if ch in _BREAK_AFTER:
+            out.append(ALLOW_BREAK)
+    return LatexSafe("".join(out))
+
+
+_BADGES = {"proved": r"\proved", "numeric": r"\numericonly", "failed": r"\failed",
+           "correct": r"\vcorrect", "error": r"\verror", "imprecise": r"\vimprecise",
+           "out-of-scope": r"\voutofscope"}
 
 
 def badge(status: str) -> LatexSafe:
-    """The coloured status macro for a claim or step status."""
+    """The coloured status macro for a claim or step status, or an erratum's verdict."""
     if status not in _BADGES:
         raise ValueError(f"badge filter: expected one of {list(_BADGES)}, got {status!r}")
     return LatexSafe(_BADGES[status])
@@ -102,6 +126,7 @@ def environment() -> Environment:
     env.filters["badge"] = badge
     env.filters["raw"] = LatexSafe
     env.filters["e"] = tex_escape
+    env.filters["breakable"] = breakable
     return env
 
 
@@ -133,10 +158,16 @@ def _log_errors(log: Path) -> str:
 class Compiled(NamedTuple):
     path: Path
     missing: list[str]  # characters the fonts lack: XeTeX drops them with only a log line
+    overfull: list[str]  # lines that run into the margin, also only in the log
 
 
 def missing_glyphs(log_text: str) -> list[str]:
     return sorted(set(re.findall(r"Missing character: There is no (\S+)", log_text)))
+
+
+def overfull_boxes(log_text: str) -> list[str]:
+    """Each ``Overfull \\hbox (...pt too wide) ... at lines a--b`` of the log, in order."""
+    return re.findall(r"^Overfull \\hbox \([0-9.]+pt too wide\) .*$", log_text, flags=re.M)
 
 
 def compile_pdf(tex_path: Path, pdf_path: Path) -> Compiled:
@@ -171,4 +202,4 @@ def compile_pdf(tex_path: Path, pdf_path: Path) -> Compiled:
     pdf_path.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(built, pdf_path)
     shutil.rmtree(work_dir)
-    return Compiled(pdf_path, missing_glyphs(log))
+    return Compiled(pdf_path, missing_glyphs(log), overfull_boxes(log))

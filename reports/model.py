@@ -132,6 +132,9 @@ def validate(data: Any) -> None:
         for key in ("kind", "ref", "detail"):
             _get(ev, key, str, f"{w}.evidence")
         _get(ev, "passed", bool, f"{w}.evidence")
+        see_also = rec.get("see_also", [])  # optional: claim ids to link to
+        if not isinstance(see_also, list) or not all(isinstance(i, str) for i in see_also):
+            raise ReportDataError(f"{w}.see_also: expected list of claim ids, got {see_also!r:.60}")
     _get(errata, "summary", dict, "errata")
 
 
@@ -204,20 +207,65 @@ def _claim_view(claim: dict, checks: list[dict]) -> dict:
     }
 
 
-def _erratum_view(rec: dict) -> dict:
+# Errors and imprecisions are shown in full, side by side; the claims found correct or out of
+# scope only as one row each, so a reader sees they were checked without paging through them.
+FULL_VERDICTS = ("error", "imprecise")
+
+
+def _erratum_anchor(rec_id: str) -> str:
+    return "erratum-" + re.sub(r"[^A-Za-z0-9_-]", "-", rec_id)
+
+
+def _links(rec: dict, claims: dict[str, dict]) -> list[dict]:
+    """Claims of this report that back the record: its evidence if that is a claim, then
+    its ``see_also`` derivations (those not in the report have nowhere to link to)."""
+    ids = [rec["evidence"]["ref"]] if rec["evidence"]["kind"] == "claim" else []
+    ids += [i for i in rec.get("see_also") or [] if i not in ids]
+    return [{"id": i, "anchor": claims[i]["anchor"], "title": claims[i]["title"]}
+            for i in ids if i in claims]
+
+
+def _erratum_view(rec: dict, claims: dict[str, dict]) -> dict:
     corr = rec["correction_latex"]
     return {
         "id": rec["id"],
-        "anchor": "erratum-" + re.sub(r"[^A-Za-z0-9_-]", "-", rec["id"]),
+        "anchor": _erratum_anchor(rec["id"]),
         "note": rec["note"],
         "quote": rec["quote"],
         "claim": Tex(rec["claim_latex"], False, f"erratum {rec['id']!r} claim"),
         "verdict": rec["verdict"],
         "correction": Tex(corr, False, f"erratum {rec['id']!r} correction") if corr else None,
-        "correction_text": rec["correction_text"] or "",
+        # The registry explains an erratum in its correction text, and sometimes adds a reason.
+        "why": [t for t in (rec["correction_text"], rec.get("reason")) if t],
+        "evidence": dict(rec["evidence"]),
+        "links": _links(rec, claims),
+    }
+
+
+def _checked_view(rec: dict, claims: dict[str, dict]) -> dict:
+    """One compact row: no formulas, the quote serves as the locator in the note."""
+    return {
+        "id": rec["id"],
+        "anchor": _erratum_anchor(rec["id"]),
+        "note": rec["note"],
+        "quote": rec["quote"],
+        "verdict": rec["verdict"],
         "reason": rec.get("reason") or "",
         "evidence": dict(rec["evidence"]),
+        "links": _links(rec, claims),
     }
+
+
+def _errata_views(records: list[dict], claims: dict[str, dict]) -> tuple[list[dict], list[dict]]:
+    """Errors before imprecisions, each in registry order; checked rows grouped by note."""
+    full = [_erratum_view(r, claims) for v in FULL_VERDICTS for r in records if r["verdict"] == v]
+    notes = list(dict.fromkeys(r["note"] for r in records if r["verdict"] not in FULL_VERDICTS))
+    checked = [
+        {"note": note, "rows": [_checked_view(r, claims) for r in records
+                                if r["note"] == note and r["verdict"] not in FULL_VERDICTS]}
+        for note in sorted(notes)
+    ]
+    return full, checked
 
 
 def build_view(data: dict, figures: list[dict]) -> dict:
@@ -233,6 +281,8 @@ def build_view(data: dict, figures: list[dict]) -> dict:
     counts = {s: sum(c["status"] == s for c in claims) for s in CLAIM_STATUS}
     checks = data["crosschecks"]
     summary = data["errata"]["summary"]
+    errata_full, errata_checked = _errata_views(data["errata"]["records"],
+                                                {c["id"]: c for c in claims})
     verdict_cols = [v for v in VERDICTS if any(v in row for row in summary.values())]
     return {
         "title": "Transformer derivations: verification report",
@@ -243,13 +293,15 @@ def build_view(data: dict, figures: list[dict]) -> dict:
         "crosschecks_total": len(checks),
         "crosschecks_failed": [c for c in checks if not c["passed"]],
         "figures": figures,
-        "errata": [_erratum_view(r) for r in data["errata"]["records"]],
+        "errata": errata_full,
+        "errata_checked": errata_checked,
         "errata_summary": {
             "columns": verdict_cols,
             "rows": [
                 {"note": note, "counts": [row.get(v, 0) for v in verdict_cols]}
                 for note, row in sorted(summary.items())
             ],
+            "totals": [sum(row.get(v, 0) for row in summary.values()) for v in verdict_cols],
         },
         "training_accuracy": data["training"].get("accuracy"),
     }

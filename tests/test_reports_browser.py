@@ -27,8 +27,14 @@ def expected_formulas(data: dict) -> int:
     for claim in data["claims"]:
         n += 1 + len(claim["assumptions"]) + len(claim["steps"]) + 1  # statement, ..., result
     for rec in data["errata"]["records"]:
-        n += 1 + (1 if rec["correction_latex"] else 0)
+        if rec["verdict"] in ("error", "imprecise"):  # the rest are compact rows, no formulas
+            n += 1 + (1 if rec["correction_latex"] else 0)
     return n
+
+
+def checked_ids(data: dict) -> list[str]:
+    records = data["errata"]["records"]
+    return [r["id"] for r in records if r["verdict"] not in ("error", "imprecise")]
 
 
 PROBE = """() => ({
@@ -43,6 +49,10 @@ PROBE = """() => ({
   failedSections: [...document.querySelectorAll('section.claim-failed')].map(
       s => ({id: s.id, color: getComputedStyle(s).borderTopColor})),
   quote: (document.querySelector('#erratum-note1-scale blockquote') || {}).innerText,
+  checkedRows: [...document.querySelectorAll('table.errata-checked tr[id]')].map(
+      r => ({id: r.id, cells: r.cells.length, quote: r.querySelector('q').innerText})),
+  pageWidth: document.documentElement.scrollWidth,
+  viewWidth: document.documentElement.clientWidth,
 })"""
 RAW_TEX = ("\\frac", "\\begin", "\\operatorname", "\\mathbb", "\\top")
 
@@ -177,3 +187,13 @@ def test_screenshot_saved(page_report):
     shot = page_report["screenshot"]
     assert shot.is_file()
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_checked_claims_are_one_row_each_and_nothing_overflows(page_report):
+    facts = page_report["facts"]
+    rows = facts["checkedRows"]
+    assert [r["id"] for r in rows] == [f"erratum-{i}" for i in checked_ids(page_report["data"])]
+    assert all(r["cells"] == 5 for r in rows)
+    # The Chinese quote is rendered as text inside the browser's quotation marks.
+    assert "softmax 的导数是 s_i(δ_ij − s_j) & 对角阵减外积" in rows[0]["quote"]
+    assert facts["pageWidth"] <= facts["viewWidth"], "the page scrolls sideways"

@@ -139,6 +139,8 @@ def test_math_filter_rejects_plain_strings(data, tmp_path):
         (lambda d: d["errata"]["records"][0].update(verdict="wrong"),
          "errata.records[0].verdict: expected one of"),
         (lambda d: d["claims"].append(copy.deepcopy(d["claims"][0])), "duplicate id"),
+        (lambda d: d["errata"]["records"][0].update(see_also="softmax_jacobian"),
+         "errata.records[0].see_also: expected list of claim ids, got 'softmax_jacobian'"),
     ],
 )
 def test_bad_report_data_names_expected_and_got(data, mutate, expected):
@@ -153,7 +155,64 @@ def test_fixture_is_valid(data):
     model.validate(data)
 
 
-def test_erratum_reason_is_shown_when_given(rendered):
+def section(page: str, start: str, end: str) -> str:
+    assert start in page, f"expected {start!r} in the page"
+    return page.split(start, 1)[1].split(end, 1)[0]
+
+
+def test_correct_claim_is_one_compact_row_with_its_reason(rendered):
     _, page = rendered
-    assert '<p class="reason">The note&#39;s Jacobian matches the derived one entry by entry.</p>' \
-        in page
+    table = section(page, '<table class="errata-checked">', "</table>")
+    rows = re.findall(r'<tr id="(erratum-[^"]+)" class="verdict-([a-z-]+)">(.*?)</tr>', table, re.S)
+    assert [(a, v) for a, v, _ in rows] == [("erratum-note2-softmax", "correct")]
+    row = rows[0][2]
+    reason = "The note&#39;s Jacobian matches the derived one entry by entry."
+    assert f'<td class="reason">{reason}</td>' in row
+    # The quote is the locator: shown escaped, & included, next to note, verdict and pass/fail.
+    assert '<q lang="zh">softmax 的导数是 s_i(δ_ij − s_j) &amp; 对角阵减外积</q>' in row
+    assert "badge-correct" in row and "badge-pass" in row
+    assert '<a href="#claim-softmax_jacobian"' in row  # its evidence is a claim of the report
+    assert "katex" not in row
+    assert "<code>lecture2.md</code>" in section(table, '<tr class="group">', "</tr>")
+    assert page.count('id="erratum-note2-softmax"') == 1
+    assert '<article class="erratum verdict-correct"' not in page
+
+
+def test_errors_and_imprecisions_are_shown_side_by_side_in_full(rendered):
+    _, page = rendered
+    full = section(page, '<h3 id="errata-corrections">', '<h3 id="errata-checked">')
+    articles = re.findall(r'<article class="erratum verdict-([a-z-]+)" id="([^"]+)">', full)
+    assert articles == [("error", "erratum-note1-scale"), ("imprecise", "erratum-note3-residual")]
+    for body in full.split("<article")[1:]:
+        heads = re.findall(r"<h5>([^<]+)</h5>", body)
+        assert heads == ["The notes say", "Correction", "Why", "Evidence"]
+        assert body.count('<span class="katex">') == 2  # the note's formula and the correction
+    scale = section(full, 'id="erratum-note1-scale"', "</article>")
+    assert "The scale is 1/sqrt(d_k); dividing by d_k gives variance 1/d_k." in scale
+    assert '<a href="#claim-scaled_variance_wrong">' in scale
+
+
+def test_errata_summary_counts_verdicts_per_note(rendered):
+    _, page = rendered
+    table = section(page, '<table class="errata-summary">', "</table>")
+    assert re.findall(r'<th class="num">([a-z-]+)</th>', table) == ["correct", "error", "imprecise"]
+    cells = re.findall(r'<tr><td><code>([^<]+)</code></td>(.*?)</tr>', table)
+    counts = {note: re.findall(r'<td class="num">(\d+)</td>', rest) for note, rest in cells}
+    assert counts == {"lecture1.md": ["0", "1", "0"], "lecture2.md": ["1", "0", "0"],
+                      "lecture3.md": ["0", "0", "1"]}
+    assert re.findall(r'<td class="num">(\d+)</td>', section(table, "<tfoot>", "</tfoot>")) == \
+        ["1", "1", "1"]
+
+
+def test_errata_views_put_errors_first_and_group_checked_rows_by_note(data):
+    bad = copy.deepcopy(data)
+    first = copy.deepcopy(bad["errata"]["records"][2])  # an imprecision, now listed first
+    bad["errata"]["records"].insert(0, dict(first, id="note0-first", note="lecture9.md"))
+    bad["errata"]["records"].append(dict(bad["errata"]["records"][2], id="note1-out",
+                                         verdict="out-of-scope", note="lecture1.md"))
+    view = model.build_view(bad, figures())
+    assert [(e["verdict"], e["id"]) for e in view["errata"]] == [
+        ("error", "note1-scale"), ("imprecise", "note0-first"), ("imprecise", "note3-residual")]
+    assert [(g["note"], [r["id"] for r in g["rows"]]) for g in view["errata_checked"]] == [
+        ("lecture1.md", ["note1-out"]), ("lecture2.md", ["note2-softmax"])]
+    assert all("claim" not in r for g in view["errata_checked"] for r in g["rows"])

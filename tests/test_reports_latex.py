@@ -60,11 +60,26 @@ def test_math_filter_and_badge_reject_wrong_input():
         latex.badge("maybe")
 
 
+def test_breakable_escapes_and_allows_breaks_inside_long_tokens():
+    brk = latex.ALLOW_BREAK
+    assert latex.breakable("reports.errata.qk_entry") == (
+        f"reports.{brk}errata.{brk}qk\\_{brk}entry")
+    assert latex.breakable("a&b%c") == r"a\&b\%c"  # no break point, escaped all the same
+    assert latex.breakable("f(x)") == f"f{brk}(x)"
+    assert latex.breakable("无空格的中文") == "无空格的中文"
+
+
+def test_breakable_rejects_text_that_is_already_tex():
+    with pytest.raises(TypeError, match="expected plain text, got LatexSafe"):
+        latex.breakable(LatexSafe(r"\frac{a}{b}"))
+
+
 def test_report_tex_content(tex_source, data):
     src = tex_source
     assert r"\documentclass[a4paper,11pt,fontset=none,scheme=plain]{ctexart}" in src
-    # Quoted note: markup kept as text, % escaped, Chinese untouched.
-    assert r"缩放因子取 1/d\_k，使方差为 1 <script>alert(1)</script> 约 100\%" in src
+    # Quoted note: markup kept as text, % escaped, Chinese untouched (break points aside).
+    assert r"缩放因子取 1/d\_k，使方差为 1 <script>alert(1)</script> 约 100\%" in \
+        src.replace(latex.ALLOW_BREAK, "")
     # SymPy's LaTeX arrives untouched.
     for claim in data["claims"]:
         for step in claim["steps"]:
@@ -73,6 +88,23 @@ def test_report_tex_content(tex_source, data):
     assert r"Variance of the dot product qᵀk = q₁k₁ + ... + q\_dk\_d is d\_k" in src
     assert r"\failbox{FAILED: step 2 does not follow" in src
     assert r"\label{claim-scaled_variance_wrong}" in src
+
+
+def test_errata_in_full_then_checked_claims_one_row_each(tex_source):
+    full = tex_source.split(r"\label{errata-corrections}")[1].split(r"\label{errata-checked}")[0]
+    checked = tex_source.split(r"\label{errata-checked}")[1]
+    error, imprecise = r"\label{erratum-note1-scale}", r"\label{erratum-note3-residual}"
+    assert full.index(error) < full.index(imprecise)
+    assert "note2-softmax" not in full and full.count(r"\begin{tabular}") == 2
+    for head in ("The notes say", "Correction", "Why", "Evidence"):
+        assert full.count(rf"\textbf{{{head}}}") == 2
+    row = next(line for line in checked.splitlines() if r"\label{erratum-note2-softmax}" in line)
+    assert row.count(" & ") == 4 and r"\vcorrect" in row and r"\passed" in row
+    assert r"The note's Jacobian matches the derived one entry by entry." in row
+    assert "$" not in row  # no formula in a compact row
+    assert r"\texttt{lecture2.md}" in checked
+    assert "Audited claims by verdict, per note" in tex_source
+    assert "all notes & 1 & 1 & 1" in tex_source
 
 
 def pdf_text(path: Path) -> str:
@@ -111,6 +143,7 @@ def pdf_build(tmp_path_factory, data):
                 os.environ[key] = value
     pdf_line = next(line for line in lines if line.split()[1] == "pdf")
     return {"pdf": out / "pdf" / "report.pdf", "again": again.path, "missing": again.missing,
+            "overfull": again.overfull,
             "warm": out.parent / "warm" / "pdf" / "report.pdf", "warm_line": pdf_line}
 
 
@@ -140,6 +173,24 @@ def test_unchanged_report_reuses_the_cached_pdf(pdf_build):
 def test_fonts_cover_every_character(pdf_build):
     # Titles carry ᵀ ₁ ∂ ≤ β; XeTeX would drop an unsupported glyph with only a log line.
     assert pdf_build["missing"] == []
+
+
+@needs_tex
+def test_no_line_runs_into_the_margin(pdf_build):
+    # Long ids, dotted evidence paths and wide note formulas must wrap or shrink to fit.
+    assert pdf_build["overfull"] == []
+
+
+def test_overfull_boxes_are_read_from_the_log():
+    log = ("Overfull \\hbox (103.04137pt too wide) in paragraph at lines 1619--1619\n"
+           "\\TU/DejaVuSansMono(0)/m/n/10.95 reports.errata.checks_misc.boltzmann_softmax\n"
+           "Underfull \\hbox (badness 10000) in paragraph at lines 5--6\n"
+           "Overfull \\hbox (3.4809pt too wide) in alignment at lines 136--147\n")
+    assert latex.overfull_boxes(log) == [
+        "Overfull \\hbox (103.04137pt too wide) in paragraph at lines 1619--1619",
+        "Overfull \\hbox (3.4809pt too wide) in alignment at lines 136--147",
+    ]
+    assert latex.overfull_boxes("Underfull \\hbox (badness 10000) in paragraph") == []
 
 
 def test_missing_glyphs_are_read_from_the_log():
