@@ -185,6 +185,9 @@ def _claim_view(claim: dict, checks: list[dict]) -> dict:
             {
                 "name": a["name"],
                 "text": a["text"],
+                # a lemma is a true identity or an earlier claim, not something assumed
+                "kind": a.get("kind", "hypothesis"),
+                "premise": claim.get("premises", {}).get(a["name"]),
                 "tex": Tex(a["latex"], False, f"claim {cid!r} assumption {a['name']!r}"),
             }
             for a in claim["assumptions"]
