@@ -69,8 +69,7 @@ KINDS = ("hypothesis", "lemma")
 
 def lemma(claim: Derivation) -> Assumption:
     """Cite a claim as the rewrite lhs -> rhs; verifying the citing chain verifies the claim too."""
-    return Assumption(claim.id, f"Proved as claim {claim.id}: {sp.sstr(claim.lhs)} = "
-                      f"{sp.sstr(claim.rhs)}.", sp.latex(claim.statement),
+    return Assumption(claim.id, f"Proved as claim {claim.id}.", sp.latex(claim.statement),
                       rewrites=((claim.lhs, claim.rhs),), kind="lemma", source=claim)
 
 

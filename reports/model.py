@@ -23,6 +23,9 @@ SECTIONS = ("claims", "crosschecks", "plot_data", "training", "errata")
 _ID = re.compile(r"^[A-Za-z0-9_.-]+$")
 
 
+LONG_INLINE_TEX = 90  # characters of LaTeX source
+
+
 class ReportDataError(ValueError):
     """Report data does not have the documented shape."""
 
@@ -188,7 +191,9 @@ def _claim_view(claim: dict, checks: list[dict]) -> dict:
                 # a lemma is a true identity or an earlier claim, not something assumed
                 "kind": a.get("kind", "hypothesis"),
                 "premise": claim.get("premises", {}).get(a["name"]),
-                "tex": Tex(a["latex"], False, f"claim {cid!r} assumption {a['name']!r}"),
+                # a long premise gets a display line: inline \left(...\right) cannot break
+                "tex": Tex(a["latex"], len(a["latex"]) > LONG_INLINE_TEX,
+                           f"claim {cid!r} assumption {a['name']!r}"),
             }
             for a in claim["assumptions"]
         ],
