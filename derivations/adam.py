@@ -90,7 +90,7 @@ _T_DOMAIN = Domain(dims=(t,), ranges=_BETAS, random={g: (mu, sigma**2)}, max_dim
 
 adam_first_moment_closed_form = Derivation(
     id="adam_first_moment_closed_form",
-    title="Adam: m_t = (1−β₁) Σ β₁^{t−i} g_i solves m_t = β₁ m_{t−1} + (1−β₁) g_t, m_0 = 0",
+    title="Adam: m_t = (1−β₁) Σ β₁^(t−i) g_i solves m_t = β₁ m_(t−1) + (1−β₁) g_t, m_0 = 0",
     statement=sp.Eq(_M([ema_closed(beta_1, g[i], 0), M_CLOSED]),
                     _M([0, beta_1 * ema_closed(beta_1, g[i], t - 1) + (1 - beta_1) * g[t]]),
                     evaluate=False),

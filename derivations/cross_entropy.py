@@ -99,7 +99,7 @@ ONE_EXAMPLE = Domain(dims=(n,), indices={j: (1, n), k: (1, n)})
 
 CROSS_ENTROPY_LOG_SOFTMAX = Derivation(
     "cross_entropy_log_softmax",
-    "Cross-entropy of softmax is −z_k + log Σ_l e^{z_l}",
+    "Cross-entropy of softmax is −z_k + log Σ_l exp(z_l)",
     sp.Eq(LOSS, LOG_SOFTMAX_LOSS, evaluate=False),
     (),
     (

@@ -222,7 +222,7 @@ SOFTMAX_SHIFT_INVARIANCE = Derivation(
 
 LOG_SUM_EXP_CLAIM = Derivation(
     "log_sum_exp",
-    "log Σ e^{z_k} = c + log Σ e^{z_k − c} for every c (c = max z keeps exponents ≤ 0)",
+    "log Σ exp(z_k) = c + log Σ exp(z_k − c) for every c (c = max z keeps exponents ≤ 0)",
     sp.Eq(sp.log(Z), LOG_SUM_EXP, evaluate=False),
     (),
     (
