@@ -37,6 +37,9 @@ _SPECIAL = {
     "}": r"\}",
     "~": r"\textasciitilde{}",
     "^": r"\textasciicircum{}",
+    # braced, so text starting with "[" after \\ or \item is not read as an optional argument
+    "[": "{[}",
+    "]": "{]}",
 }
 _SPECIAL_RE = re.compile("|".join(re.escape(c) for c in _SPECIAL))
 
