@@ -155,16 +155,27 @@ def figures() -> list[dict]:
     return [{"name": n, "title": t, "caption": c} for n, t, c, _ in plots.FIGURES]
 
 
+FIELDS = ("quote", "correction_text", "detail", "title", "rule", "assumption")
+
+
 def hostile_data() -> dict:
+    """The fixture with PAYLOAD, tagged by field name, in every plain-text field."""
     data = copy.deepcopy(json.loads(FIXTURE.read_text(encoding="utf-8")))
     rec = data["errata"]["records"][0]
-    rec["quote"] = PAYLOAD
-    rec["correction_text"] = PAYLOAD
-    rec["evidence"]["detail"] = PAYLOAD
+    assert rec["verdict"] == "error"  # shown in full, correction included
+
+    def tagged(field):
+        return f"[{field}] {PAYLOAD}"
+
+    rec["quote"] = tagged("quote")
+    rec["correction_text"] = tagged("correction_text")
+    rec["evidence"]["detail"] = tagged("detail")
     claim = data["claims"][0]
-    claim["title"] = PAYLOAD
-    claim["steps"][0]["rule"] = PAYLOAD
-    claim["assumptions"] = [{"name": "hostile", "text": PAYLOAD, "latex": "x"}]
+    claim["title"] = tagged("title")
+    claim["steps"][0]["rule"] = tagged("rule")
+    claim["assumptions"] = [{**claim["assumptions"][0], "text": tagged("assumption")}] \
+        if claim["assumptions"] else [{"name": "hostile", "text": tagged("assumption"),
+                                       "latex": "x"}]
     return data
 
 
@@ -178,10 +189,14 @@ def tex_dir(tmp_path_factory) -> Path:
 
 
 def test_latex_escapes_quoted_text(tex_dir):
-    tex = (tex_dir / "report.tex").read_text(encoding="utf-8")
-    assert tex.count(TEX_ESCAPED) >= 6  # quote, correction, detail, title, rule, assumption
+    # line-break hints between characters are layout, not content
+    tex = (tex_dir / "report.tex").read_text(encoding="utf-8").replace(latex.ALLOW_BREAK, "")
     assert r"\input{/etc/passwd}" not in tex
-    assert "<script>" in tex  # harmless in TeX, shown as text
+    # every field the report shows is escaped; the errata's quote and correction are shown,
+    # and their leading "[" is braced so that it cannot become an optional argument
+    assert tex.count("/etc/passwd") == tex.count(TEX_ESCAPED) >= 2
+    for field in ("quote", "correction\\_text"):
+        assert f"{{[}}{field}{{]}} <script>alert(1)</script> {TEX_ESCAPED}" in tex, field
 
 
 def test_latex_escaping_control_raw_text_would_reach_tex():
@@ -207,4 +222,6 @@ def test_html_escapes_quoted_text(tmp_path):
         encoding="utf-8")
     assert "<script" not in page.lower()
     escaped = "&lt;script&gt;alert(1)&lt;/script&gt; 100% \\input{/etc/passwd} } &amp; $x$"
-    assert page.count(escaped) >= 6
+    assert page.count("/etc/passwd") == page.count(escaped) >= 2
+    for field in ("quote", "correction_text"):
+        assert f"[{field}] {escaped}" in page, field
