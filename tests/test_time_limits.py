@@ -1,7 +1,9 @@
 """A SymPy call that runs past its limit ends as 'numeric', never 'proved', and the run goes on.
 
-The slow claim is (a + b + c + d + 1)¹² = its expansion: true (the numeric route agrees at every
-point) but simplify() on the difference of 1820 terms runs far past the engine's limit.
+The deliberately slow expression is ``Hang(x)``: numerically it is x, but simplifying it never
+ends (the hooks simplify() calls spin in pure Python, which the limit's signal interrupts).  So the
+claim Hang(x) = x is true at every numeric point and cannot be decided symbolically — on any
+machine, with any SymPy cache state.
 """
 
 from __future__ import annotations
@@ -16,14 +18,30 @@ from derivations import Derivation, Step, verify
 from derivations.core import SYMBOLIC_SECONDS
 from derivations.symbolic import symbolic_check
 
-a, b, c, d = sp.symbols("a b c d", real=True)
 x = sp.Symbol("x", real=True)
-POWER = 12
 
-SLOW = Derivation("slow_expansion", "a 12th power equals its expansion",
-                  sp.Eq((a + b + c + d + 1) ** POWER, sp.expand((a + b + c + d + 1) ** POWER),
-                        evaluate=False), (),
-                  (Step(sp.expand((a + b + c + d + 1) ** POWER), "binomial expansion"),))
+
+class Hang(sp.Function):
+    """x at numbers; a simplification that never returns."""
+
+    nargs = 1
+
+    @classmethod
+    def eval(cls, arg):
+        if arg.is_Number:
+            return arg
+        return None
+
+    def _spin(self, *args, **kwargs):
+        while True:
+            pass
+
+    # simplify() calls these on every node (normal() via bottom_up, _eval_simplify on the top)
+    normal = _eval_simplify = _spin
+
+
+SLOW = Derivation("slow_simplification", "Hang(x) = x",
+                  sp.Eq(Hang(x), x, evaluate=False), (), (Step(x, "definition of Hang"),))
 FAST = Derivation("fast_square", "(x + 1)² = x² + 2x + 1",
                   sp.Eq((x + 1) ** 2, x**2 + 2 * x + 1, evaluate=False), (),
                   (Step(x**2 + 2 * x + 1, "expand"),))
@@ -32,26 +50,37 @@ FAST = Derivation("fast_square", "(x + 1)² = x² + 2x + 1",
 def test_a_hang_in_one_claim_does_not_stop_the_next(monkeypatch):
     monkeypatch.setattr(derivations, "claims", lambda: [SLOW, FAST])
     slow, fast = derivations.verify_all()
-    assert slow.id == "slow_expansion" and slow.steps[0].symbolic == "timeout"
+    assert slow.id == "slow_simplification" and slow.steps[0].symbolic == "timeout"
     assert slow.status == "numeric" and slow.steps[0].numeric == "agree"
     assert fast.id == "fast_square" and fast.status == "proved"
     assert fast.steps[0].symbolic == "zero"
 
 
-def test_the_limit_is_the_engines_default():
-    # no shortened limit: the same call at SYMBOLIC_SECONDS times out
-    assert symbolic_check(SLOW.lhs, SLOW.rhs, seconds=SYMBOLIC_SECONDS) == "timeout"
+def test_the_default_limit_stops_the_hang():
+    result = symbolic_check(Hang(x), x, seconds=SYMBOLIC_SECONDS)
+    assert result == "timeout", result
 
 
-def test_the_timer_and_handler_are_restored_after_a_timeout():
-    marker = signal.getsignal(signal.SIGALRM)
-    assert symbolic_check(SLOW.lhs, SLOW.rhs, seconds=0.05) == "timeout"
-    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
-    assert signal.getsignal(signal.SIGALRM) is marker
+def test_a_hang_that_is_wrong_still_fails():
+    # the time limit decides only proved vs numeric; a counterexample still fails the step
+    wrong = Derivation("slow_and_wrong", "Hang(x) = x + 1", sp.Eq(Hang(x), x + 1, evaluate=False),
+                       (), (Step(x + 1, "wrong"),))
+    result = verify(wrong)
+    assert result.status == "failed" and result.steps[0].symbolic == "timeout"
+
+
+def test_timers_and_handlers_are_restored_after_a_timeout():
+    # whichever clock the limit uses (wall or CPU), nothing of it outlives the call
+    timers = (signal.ITIMER_REAL, signal.ITIMER_PROF, signal.ITIMER_VIRTUAL)
+    signals = (signal.SIGALRM, signal.SIGPROF, signal.SIGVTALRM)
+    handlers = [signal.getsignal(s) for s in signals]
+    assert symbolic_check(Hang(x), x, seconds=0.05) == "timeout"
+    assert all(signal.getitimer(t) == (0.0, 0.0) for t in timers)
+    assert [signal.getsignal(s) for s in signals] == handlers
 
 
 def test_outside_the_main_thread_a_claim_is_never_proved():
-    # SIGALRM reaches only the main thread, so there the check is not run at all
+    # the limit's signal reaches only the main thread, so there the check is not run at all
     out = {}
     worker = threading.Thread(target=lambda: out.setdefault("r", verify(FAST)))
     worker.start()
