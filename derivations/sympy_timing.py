@@ -5,7 +5,8 @@
 Wraps the engine's two SymPy entry points while ``verify_all`` runs: every symbolic check (run
 under the ``SYMBOLIC_SECONDS`` limit) and every numeric evaluation of a step at one point (the
 first point of each size assignment builds the explicit form; no limit).  Prints the slowest
-calls of each kind.  Wall times on a shared machine vary; rerun to compare.
+calls of each kind in wall time, which is at least the CPU time the limit counts; on a shared
+machine it varies, so rerun to compare.
 """
 
 from __future__ import annotations
