@@ -36,15 +36,15 @@ class AttentionShapeError(sp.ShapeError):
 
 
 def _is_number(x) -> bool:
-    return bool(sp.sympify(x).is_Integer)
+    return bool(sp.sympify(x, strict=True).is_Integer)
 
 
 class KeySoftmax(sp.MatrixExpr):
     """Row-wise softmax over the key axis of an n×m score matrix."""
 
     def __new__(cls, scores, keys):
-        scores, keys = sp.sympify(scores), sp.sympify(keys)
-        if sp.sympify(scores.shape[1]) != keys:
+        scores, keys = sp.sympify(scores, strict=True), sp.sympify(keys, strict=True)
+        if sp.sympify(scores.shape[1], strict=True) != keys:
             raise AttentionShapeError(
                 f"softmax over keys: expected scores of shape (rows, {keys}) — one column per "
                 f"key — got {tuple(scores.shape)}")
@@ -82,11 +82,11 @@ class Attention(sp.MatrixExpr):
     """softmax(QKᵀ/√d_k)V, typed by its own rule: Q n×d_k, K m×d_k, V m×d_v → n×d_v."""
 
     def __new__(cls, Q, K, V):
-        Q, K, V = (sp.sympify(a) for a in (Q, K, V))
-        if sp.sympify(Q.shape[1]) != sp.sympify(K.shape[1]):
+        Q, K, V = (sp.sympify(a, strict=True) for a in (Q, K, V))
+        if sp.sympify(Q.shape[1], strict=True) != sp.sympify(K.shape[1], strict=True):
             raise AttentionShapeError(f"attention: queries and keys need the same width d_k, got "
                                       f"Q {tuple(Q.shape)} and K {tuple(K.shape)}")
-        if sp.sympify(K.shape[0]) != sp.sympify(V.shape[0]):
+        if sp.sympify(K.shape[0], strict=True) != sp.sympify(V.shape[0], strict=True):
             raise AttentionShapeError(f"attention: one value row per key, expected V with "
                                       f"{K.shape[0]} rows, got V {tuple(V.shape)}")
         return super().__new__(cls, Q, K, V)
@@ -112,7 +112,7 @@ class Jacobian(sp.MatrixExpr):
     f and x are explicit the Jacobian is computed entry by entry."""
 
     def __new__(cls, f, var):
-        f, var = sp.sympify(f), sp.sympify(var)
+        f, var = sp.sympify(f, strict=True), sp.sympify(var, strict=True)
         if f.shape[1] != 1 or var.shape[1] != 1:
             raise AttentionShapeError(f"Jacobian: expected column vectors, got f {tuple(f.shape)}"
                                       f" by x {tuple(var.shape)}")
@@ -153,7 +153,7 @@ class MultiHead(sp.MatrixExpr):
                 raise AttentionShapeError(f"multi-head: head {e} is {tuple(H.shape)} and its block "
                                           f"{tuple(B.shape)}; expected {tuple(heads[0].shape)} "
                                           f"and {tuple(blocks[0].shape)} like head 0")
-            if sp.sympify(H.shape[1]) != sp.sympify(B.shape[0]):
+            if sp.sympify(H.shape[1], strict=True) != sp.sympify(B.shape[0], strict=True):
                 raise AttentionShapeError(f"multi-head: block {e} must have d_v = {H.shape[1]} "
                                           f"rows, got {tuple(B.shape)}")
         return super().__new__(cls, heads, blocks)

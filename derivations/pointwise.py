@@ -45,7 +45,8 @@ def structures(d: Derivation) -> list[dict]:
         rng = _seeded(d.id, "structure", p)
         sub = {s: sp.Integer(rng.randint(1, d.domain.max_dim)) for s in dims}
         for idx, (lo, hi) in d.domain.indices.items():
-            lo_v, hi_v = int(sp.sympify(lo).xreplace(sub)), int(sp.sympify(hi).xreplace(sub))
+            lo_v = int(sp.sympify(lo, strict=True).xreplace(sub))
+            hi_v = int(sp.sympify(hi, strict=True).xreplace(sub))
             sub[idx] = sp.Integer(rng.randint(lo_v, hi_v))
         out.append(sub)
     return out

@@ -55,7 +55,7 @@ def _within_ranges(expr: sp.Basic, indices: dict) -> sp.Basic:
     range makes them true."""
     facts = {}
     for idx, (lo, hi) in indices.items():
-        lo, hi = sp.sympify(lo), sp.sympify(hi)
+        lo, hi = sp.sympify(lo, strict=True), sp.sympify(hi, strict=True)
         for rel in (sp.Ge(idx, lo), sp.Le(lo, idx), sp.Le(idx, hi), sp.Ge(hi, idx)):
             facts[rel] = sp.true
     return expr.xreplace(facts) if facts else expr
