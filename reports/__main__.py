@@ -45,6 +45,7 @@ def main(argv: list[str] | None = None) -> int:
         )
     except (
         katex.FormulaError,
+        katex.UnsafeFormula,
         model.ReportDataError,
         latex.LatexError,
         collect.ProducerMissing,

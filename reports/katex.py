@@ -35,13 +35,35 @@ class NodeMissing(RuntimeError):
     """Node.js or npm is not on PATH."""
 
 
+# TeX primitives and commands that do I/O, run code or redefine things; math never needs them.
+UNSAFE_TEX = re.compile(
+    r"\\(input|include|openin|openout|read|readline|write|immediate|catcode|def|edef|gdef|"
+    r"xdef|let|futurelet|csname|newcommand|renewcommand|providecommand|usepackage|"
+    r"RequirePackage|special|directlua|write18|ShellEscape|newwrite|newread|jobname|"
+    r"endinput|errmessage|message|typeout|makeatletter)(?![A-Za-z])")
+
+
+class UnsafeFormula(ValueError):
+    """A formula contains a command that reads or writes files or redefines TeX."""
+
+
 @dataclass(frozen=True)
 class Tex:
-    """A formula to typeset. ``label`` says where it comes from, for error messages."""
+    """A formula to typeset. ``label`` says where it comes from, for error messages.
+
+    Formulas reach the LaTeX source untouched, so a formula that could read or write files or
+    redefine TeX (from a ``--data`` file, say) is refused here rather than trusted.
+    """
 
     tex: str
     display: bool = False
     label: str = ""
+
+    def __post_init__(self) -> None:
+        found = UNSAFE_TEX.search(self.tex)
+        if found:
+            raise UnsafeFormula(f"{self.label or 'formula'}: expected math only, got the "
+                                f"command {found.group(0)} in {self.tex[:60]!r}")
 
 
 def node_available() -> bool:

@@ -193,8 +193,10 @@ def compile_pdf(tex_path: Path, pdf_path: Path) -> Compiled:
         f"-outdir={WORK_DIR}",
         tex_path.name,
     ]
-    proc = subprocess.run(cmd, cwd=tex_path.parent, capture_output=True, text=True,
-                          env=dict(os.environ), check=False)
+    # paranoid file access: TeX may read and write only below the build folder, no shell escape
+    env = {**os.environ, "openin_any": "p", "openout_any": "p", "shell_escape": "f"}
+    proc = subprocess.run(cmd, cwd=tex_path.parent, capture_output=True, text=True, env=env,
+                          check=False)
     built = work_dir / (tex_path.stem + ".pdf")
     if proc.returncode != 0 or not built.is_file():
         raise LatexError(

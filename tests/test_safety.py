@@ -219,3 +219,46 @@ def test_html_escapes_quoted_text(tmp_path):
     assert page.count("/etc/passwd") == page.count(escaped) >= 2
     for field in ("quote", "correction_text"):
         assert f"[{field}] {escaped}" in page, field
+
+
+@pytest.mark.parametrize("payload", [r"\input{/etc/passwd}", r"x \immediate\write18{ls}",
+                                     r"\def\x{1} \x", r"\catcode`\@=11"])
+def test_a_formula_that_does_io_or_redefines_tex_is_refused(payload):
+    from reports.katex import Tex, UnsafeFormula
+
+    with pytest.raises(UnsafeFormula, match=r"claim 'c' statement: expected math only"):
+        Tex(payload, True, "claim 'c' statement")
+    # ordinary math with look-alike names still passes
+    assert Tex(r"\operatorname{Var}\left(\delta_{ij}\right) \leq \det A", True).tex
+
+
+def test_report_build_refuses_a_data_file_with_a_tex_payload(tmp_path):
+    data = json.loads((ROOT / "tests" / "fixtures" / "report_data.json").read_text("utf-8"))
+    data["claims"][0]["statement"] = r"x = \input{/etc/hostname}"
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data), encoding="utf-8")
+    out = tmp_path / "out"
+    proc = subprocess.run([sys.executable, "-m", "reports", "build", "--data", str(bad),
+                           "--out", str(out), "--no-pdf", "--cache-dir", str(tmp_path / "c")],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 1
+    assert "expected math only" in proc.stderr and "\\input" in proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert not out.exists()
+
+
+def test_tex_runs_with_paranoid_file_access(monkeypatch, tmp_path):
+    from reports import latex
+
+    seen = {}
+
+    def fake_run(cmd, **kwargs):
+        seen.update(kwargs["env"])
+        raise RuntimeError("stop before compiling")
+
+    monkeypatch.setattr(latex, "tex_available", lambda: True)
+    monkeypatch.setattr(latex.subprocess, "run", fake_run)
+    (tmp_path / "r.tex").write_text("x", encoding="utf-8")
+    with pytest.raises(RuntimeError, match="stop before compiling"):
+        latex.compile_pdf(tmp_path / "r.tex", tmp_path / "r.pdf")
+    assert (seen["openin_any"], seen["openout_any"], seen["shell_escape"]) == ("p", "p", "f")
