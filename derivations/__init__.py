@@ -17,6 +17,7 @@ from derivations.core import (
     Step,
     lemma,
     verify,
+    with_step,
 )
 from derivations.stochastic import E, Var
 
@@ -24,24 +25,38 @@ MODULES = ("attention_scaling", "softmax", "cross_entropy", "linear", "adam", "a
 
 __all__ = [
     "Assumption", "ChainResult", "Derivation", "DerivationError", "Domain", "E", "Step", "Var",
-    "MODULES", "claims", "get", "lemma", "verify", "verify_all",
+    "MODULES", "claims", "get", "lemma", "modules", "unknown_names", "verify", "verify_all",
+    "with_step",
 ]
+
+
+def modules():
+    """(name, module) for every module of MODULES that is present, in order."""
+    for name in MODULES:
+        try:
+            yield name, importlib.import_module(f"derivations.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"derivations.{name}":
+                raise
 
 
 def claims() -> list[Derivation]:
     """Every claim of every module, in a fixed order."""
     out = []
-    for name in MODULES:
-        try:
-            module = importlib.import_module(f"derivations.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"derivations.{name}":
-                raise
-            continue
+    for name, module in modules():
         for d in module.CLAIMS:
             object.__setattr__(d, "_module", name)
             out.append(d)
     return out
+
+
+def unknown_names(names) -> str | None:
+    """None if every name is a claim id, else a one-line message listing the known ones."""
+    known = [d.id for d in claims()]
+    unknown = [n for n in names if n not in known]
+    if not unknown:
+        return None
+    return f"unknown claim(s) {', '.join(unknown)}; known claims: {', '.join(known)}"
 
 
 def get(name: str) -> Derivation:

@@ -34,11 +34,9 @@ def _list() -> int:
 
 
 def _verify(names: list[str], as_json: bool) -> int:
-    known = [d.id for d in derivations.claims()]
-    unknown = [n for n in names if n not in known]
-    if unknown:
-        print(f"error: unknown claim(s) {', '.join(unknown)}; known claims: {', '.join(known)}",
-              file=sys.stderr)
+    problem = derivations.unknown_names(names)
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
         return 2
     start = time.perf_counter()
     results = derivations.verify_all(names or None,

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import sympy as sp
 
@@ -32,7 +32,7 @@ from derivations.symbolic import SYMBOLIC_SECONDS, symbolic_check
 __all__ = [
     "ASSUMPTION_RULES", "DIGITS", "MAX_DIM", "NUMERIC_RTOL", "POINTS", "STATUSES",
     "SYMBOLIC_SECONDS", "KINDS", "Assumption", "ChainResult", "Derivation", "DerivationError",
-    "Domain", "Step", "StepResult", "lemma", "symbolic_check", "verify",
+    "Domain", "Step", "StepResult", "lemma", "symbolic_check", "verify", "with_step",
 ]
 
 
@@ -65,6 +65,17 @@ class Assumption:
 
 
 KINDS = ("hypothesis", "lemma")
+
+
+def with_step(d: Derivation, index: int, expr: sp.Basic) -> Derivation:
+    """``d`` with step ``index`` (1-based) replaced by ``expr``, rule and citations kept; replacing
+    the last step replaces the statement's right-hand side too.  The result is validated anew."""
+    if not 1 <= index <= len(d.steps):
+        raise IndexError(f"claim {d.id!r} has steps 1..{len(d.steps)}, got {index}")
+    steps = list(d.steps)
+    steps[index - 1] = replace(steps[index - 1], expr=expr)
+    statement = sp.Eq(d.lhs, expr, evaluate=False) if index == len(steps) else d.statement
+    return replace(d, statement=statement, steps=tuple(steps))
 
 
 def lemma(claim: Derivation) -> Assumption:

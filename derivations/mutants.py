@@ -15,9 +15,7 @@ survives or a claim has fewer than ``MIN_MUTANTS``.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import functools
-import importlib
 import multiprocessing
 import sys
 from collections.abc import Callable
@@ -34,6 +32,7 @@ from derivations.core import (
     DerivationError,
     symbolic_check,
     verify,
+    with_step,
 )
 
 MIN_MUTANTS = 3
@@ -54,14 +53,7 @@ class Mutant:
             expr = self.expr()
         except sp.ShapeError as exc:
             raise DerivationError(f"{where}: shape mismatch while building: {exc}") from exc
-        steps = list(original.steps)
-        if not 1 <= self.step <= len(steps):
-            raise IndexError(f"{where}: the claim has steps 1..{len(steps)}")
-        steps[self.step - 1] = dataclasses.replace(steps[self.step - 1], expr=expr)
-        statement = original.statement
-        if self.step == len(steps):
-            statement = sp.Eq(original.lhs, expr, evaluate=False)
-        return dataclasses.replace(original, statement=statement, steps=tuple(steps))
+        return with_step(original, self.step, expr)
 
 
 def run(mutant: Mutant, original: Derivation,
@@ -100,13 +92,7 @@ def run(mutant: Mutant, original: Derivation,
 def registry() -> dict[str, tuple[Mutant, ...]]:
     """claim id -> its mutants, for every module of ``derivations.MODULES`` that is present."""
     out: dict[str, tuple[Mutant, ...]] = {}
-    for name in derivations.MODULES:
-        try:
-            module = importlib.import_module(f"derivations.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"derivations.{name}":
-                raise
-            continue
+    for name, module in derivations.modules():
         if name not in mutant_specs.SPECS:
             continue
         for claim, specs in mutant_specs.SPECS[name](module).items():

@@ -53,11 +53,9 @@ def timed_engine():
 
 def main(argv: list[str] | None = None) -> int:
     names = sys.argv[1:] if argv is None else argv
-    known = [d.id for d in derivations.claims()]
-    unknown = [n for n in names if n not in known]
-    if unknown:
-        print(f"error: unknown claim(s) {', '.join(unknown)}; known claims: {', '.join(known)}",
-              file=sys.stderr)
+    problem = derivations.unknown_names(names)
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
         return 2
     start = time.perf_counter()
     with timed_engine() as calls:

@@ -12,7 +12,7 @@ import sympy as sp
 from sympy.stats import Expectation, Normal, variance
 
 import derivations
-from derivations import Step, verify
+from derivations import Step, verify, with_step
 from derivations import attention_scaling as A
 
 # Monte Carlo: relative error of a sample mean of N draws is ~ sd/sqrt(N); with N = 200_000 a
@@ -109,13 +109,8 @@ def test_monte_carlo(d):
 
 # --- wrong derivations fail at the wrong step --------------------------------------------------
 
-def _variant(d, index: int, expr, rule: str = "wrong step"):
-    """``d`` with step ``index`` (1-based) replaced; a replaced last step becomes the rhs."""
-    steps = list(d.steps)
-    steps[index - 1] = Step(expr, rule, steps[index - 1].by)
-    rhs = steps[-1].expr
-    return replace(d, id=f"{d.id}_wrong", statement=sp.Eq(d.lhs, rhs, evaluate=False),
-                   steps=tuple(steps))
+def _variant(d, index: int, expr):
+    return with_step(d, index, expr)
 
 
 def _assert_fails_at(d, index: int):
@@ -152,7 +147,7 @@ def test_missing_cross_term_fails():
     # forgetting σ_q²μ_k² (variance of a product taken as the product of variances plus nothing)
     wrong_term = A.sigma_q**2 * A.sigma_k**2 + A.mu_q**2 * A.sigma_k**2
     wrong = _variant(A.DOT_PRODUCT_VARIANCE, 4,
-                     sp.Sum(wrong_term, (A.m, 1, A.d_k)), "moments")
+                     sp.Sum(wrong_term, (A.m, 1, A.d_k)))
     steps = list(wrong.steps)
     steps[-1] = Step(A.d_k * wrong_term, "sum of d_k equal terms")
     wrong = replace(wrong, statement=sp.Eq(wrong.lhs, steps[-1].expr, evaluate=False),

@@ -3,15 +3,13 @@ NumPy finite differences and by PyTorch autograd; wrong gradients caught with a 
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 import pytest
 import sympy as sp
 
 import derivations
-from derivations import Step, verify
 from derivations import cross_entropy as C
+from derivations import verify, with_step
 
 SEED = 11
 H = 1e-5
@@ -107,10 +105,7 @@ def test_explicit_gradient_rejects_mismatched_targets():
 # --- wrong derivations fail, naming the step ------------------------------------------------------
 
 def _variant(d, index: int, expr):
-    steps = list(d.steps)
-    steps[index - 1] = Step(expr, "wrong step", steps[index - 1].by)
-    return replace(d, id=f"{d.id}_wrong", steps=tuple(steps),
-                   statement=sp.Eq(d.lhs, steps[-1].expr, evaluate=False))
+    return with_step(d, index, expr)
 
 
 def _assert_fails_at(d, index: int):

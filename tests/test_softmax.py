@@ -4,15 +4,13 @@ caught with a counterexample."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 import pytest
 import sympy as sp
 
 import derivations
-from derivations import Step, verify
 from derivations import softmax as S
+from derivations import verify, with_step
 
 SEED = 7
 # central differences with step H: truncation error ~ H² |s'''| and rounding ~ eps/H, both far
@@ -165,11 +163,7 @@ def test_temperature_jacobian_against_finite_differences(temperature):
 # --- wrong derivations fail, naming the step ------------------------------------------------------
 
 def _variant(d, index: int, expr):
-    """``d`` with step ``index`` (1-based) replaced; a replaced last step becomes the rhs."""
-    steps = list(d.steps)
-    steps[index - 1] = Step(expr, "wrong step", steps[index - 1].by)
-    return replace(d, id=f"{d.id}_wrong", steps=tuple(steps),
-                   statement=sp.Eq(d.lhs, steps[-1].expr, evaluate=False))
+    return with_step(d, index, expr)
 
 
 def _assert_fails_at(d, index: int):
