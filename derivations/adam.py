@@ -88,23 +88,36 @@ _BETAS = {beta_1: (0.05, 0.95), beta_2: (0.05, 0.95)}
 # t = 1..5: up to five unrolled steps of the recursion at each numeric point (the tests go to 6).
 _T_DOMAIN = Domain(dims=(t,), ranges=_BETAS, random={g: (mu, sigma**2)}, max_dim=5)
 
-adam_first_moment_closed_form = Derivation(
-    id="adam_first_moment_closed_form",
-    title="Adam: m_t = (1−β₁) Σ β₁^(t−i) g_i solves m_t = β₁ m_(t−1) + (1−β₁) g_t, m_0 = 0",
-    statement=sp.Eq(_M([ema_closed(beta_1, g[i], 0), M_CLOSED]),
-                    _M([0, beta_1 * ema_closed(beta_1, g[i], t - 1) + (1 - beta_1) * g[t]]),
-                    evaluate=False),
-    assumptions=(BETA1_RANGE, T_POSITIVE),
-    steps=(
-        Step(_M([0, (1 - beta_1) * (sp.Sum(beta_1 ** (t - i) * g[i], (i, 1, t - 1)) + g[t])]),
-             "assumption", ("t >= 1",)),
-        Step(_M([0, (1 - beta_1) * beta_1 * sp.Sum(beta_1 ** (t - 1 - i) * g[i], (i, 1, t - 1))
-                 + (1 - beta_1) * g[t]]), "factor one β₁ out of every remaining term"),
-        Step(_M([0, beta_1 * ema_closed(beta_1, g[i], t - 1) + (1 - beta_1) * g[t]]),
-             "the closed form at t − 1"),
-    ),
-    domain=_T_DOMAIN,
-)
+def _closed_form(claim_id, title, beta, x, beta_range):
+    """The EMA x̄_t = (1−β) Σ β^{t−i} x_i solves x̄_t = β x̄_{t−1} + (1−β) x_t with x̄_0 = 0."""
+    tail = sp.Sum(beta ** (t - i) * x, (i, 1, t - 1))
+    x_t = x.xreplace({i: t})
+    return Derivation(
+        id=claim_id, title=title,
+        statement=sp.Eq(_M([ema_closed(beta, x, 0), ema_closed(beta, x, t)]),
+                        _M([0, beta * ema_closed(beta, x, t - 1) + (1 - beta) * x_t]),
+                        evaluate=False),
+        assumptions=(beta_range, T_POSITIVE),
+        steps=(
+            Step(_M([0, (1 - beta) * (tail + x_t)]), "assumption", ("t >= 1",)),
+            Step(_M([0, (1 - beta) * beta * sp.Sum(beta ** (t - 1 - i) * x, (i, 1, t - 1))
+                     + (1 - beta) * x_t]),
+                 f"factor one {sp.pretty(beta)} out of every remaining term"),
+            Step(_M([0, beta * ema_closed(beta, x, t - 1) + (1 - beta) * x_t]),
+                 "the closed form at t − 1"),
+        ),
+        domain=_T_DOMAIN,
+    )
+
+
+adam_first_moment_closed_form = _closed_form(
+    "adam_first_moment_closed_form",
+    "Adam: m_t = (1−β₁) Σ β₁^(t−i) g_i solves m_t = β₁ m_(t−1) + (1−β₁) g_t, m_0 = 0",
+    beta_1, g[i], BETA1_RANGE)
+adam_second_moment_closed_form = _closed_form(
+    "adam_second_moment_closed_form",
+    "Adam: v_t = (1−β₂) Σ β₂^(t−i) g_i² solves v_t = β₂ v_(t−1) + (1−β₂) g_t², v_0 = 0",
+    beta_2, g[i] ** 2, BETA2_RANGE)
 
 
 def _moment_bias(claim_id, title, beta, power, rng, expected):
@@ -171,5 +184,6 @@ adam_efficient_step = Derivation(
     domain=Domain(dims=(t,), ranges=_BETAS, max_dim=3),
 )
 
-CLAIMS = (adam_first_moment_closed_form, adam_first_moment_bias, adam_second_moment_bias,
+CLAIMS = (adam_first_moment_closed_form, adam_second_moment_closed_form, adam_first_moment_bias,
+          adam_second_moment_bias,
           adam_epsilon_placement, adam_efficient_step)

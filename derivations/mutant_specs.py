@@ -189,14 +189,18 @@ def _adam(M) -> dict:
     second[1] = ("E[g²] taken as μ²", 2, lambda: Mx([
         (1 - b2) * sp.Sum(b2 ** (t - i) * mu**2, (i, 1, t)),
         (1 - b2) * sp.Sum(b2 ** (t - i) * mu**2, (i, 1, t)) / (1 - b2**t)]))
-    tail = sp.Sum(b1 ** (t - i) * g[i], (i, 1, t - 1))
+    def closed_form(beta, x):
+        tail, x_t = sp.Sum(beta ** (t - i) * x, (i, 1, t - 1)), x.xreplace({i: t})
+        return [
+            ("newest term weighted by β", 1, lambda: Mx([0, (1 - beta) * (tail + beta * x_t)])),
+            ("exponent not lowered after factoring β", 2,
+             lambda: Mx([0, (1 - beta) * beta * tail + (1 - beta) * x_t])),
+            ("dropped factor (1 − β)", 3, lambda: Mx([0, beta * ema(beta, x, t - 1) + x_t])),
+        ]
+
     return {
-        "adam_first_moment_closed_form": [
-            ("newest gradient weighted by β₁", 1, lambda: Mx([0, (1 - b1) * (tail + b1 * g[t])])),
-            ("exponent not lowered after factoring β₁", 2,
-             lambda: Mx([0, (1 - b1) * b1 * tail + (1 - b1) * g[t]])),
-            ("dropped factor (1 − β₁)", 3, lambda: Mx([0, b1 * ema(b1, g[i], t - 1) + g[t]])),
-        ],
+        "adam_first_moment_closed_form": closed_form(b1, g[i]),
+        "adam_second_moment_closed_form": closed_form(b2, g[i] ** 2),
         "adam_first_moment_bias": bias(b1, 1, mu),
         "adam_second_moment_bias": second,
         "adam_epsilon_placement": [

@@ -211,7 +211,7 @@ def adam_records(seed_live: Live) -> list[Record]:
     out = [compare("adam_first_moment_closed_form", "optimizer_m", "(1−β₁)Σβ₁^(t−i)g_i over "
                    f"{ADAM_STEPS} recorded model gradients vs the optimiser's m_t", *stack("m"),
                    MODEL_RTOL),
-           compare("adam_second_moment_bias", "optimizer_v", "(1−β₂)Σβ₂^(t−i)g_i² over the "
+           compare("adam_second_moment_closed_form", "optimizer_v", "(1−β₂)Σβ₂^(t−i)g_i² over the "
                    "recorded gradients vs the optimiser's v_t", *stack("v"), MODEL_RTOL),
            compare("adam_epsilon_placement", "step_alg1", "θ − αm̂/(√v̂ + ε) from the closed-form "
                    "moments vs the optimiser's θ_t", *stack("theta"), MODEL_RTOL),
