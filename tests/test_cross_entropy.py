@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import sympy as sp
+from chain_asserts import assert_fails_at
 
 import derivations
 from derivations import cross_entropy as C
@@ -104,32 +105,20 @@ def test_explicit_gradient_rejects_mismatched_targets():
 
 # --- wrong derivations fail, naming the step ------------------------------------------------------
 
-def _variant(d, index: int, expr):
-    return with_step(d, index, expr)
-
-
-def _assert_fails_at(d, index: int):
-    result = verify(d)
-    assert result.status == "failed"
-    assert result.failed_step == index
-    ce = result.steps[index - 1].counterexample
-    assert ce is not None and ce["previous"] != ce["current"]
-
-
 def test_y_minus_p_fails():
     wrong = C.delta(C.j, C.k) - C.probability(C.j)
-    _assert_fails_at(_variant(C.CROSS_ENTROPY_GRADIENT, 3, wrong), 3)
+    assert_fails_at(with_step(C.CROSS_ENTROPY_GRADIENT, 3, wrong), 3)
 
 
 def test_missing_one_hot_fails():
-    _assert_fails_at(_variant(C.CROSS_ENTROPY_GRADIENT, 3, C.probability(C.j)), 3)
+    assert_fails_at(with_step(C.CROSS_ENTROPY_GRADIENT, 3, C.probability(C.j)), 3)
 
 
 def test_batch_gradient_without_one_over_b_fails():
     wrong = C.BATCH_GRADIENT * C.B
-    _assert_fails_at(_variant(C.CROSS_ENTROPY_BATCH_MEAN, 4, wrong), 4)
+    assert_fails_at(with_step(C.CROSS_ENTROPY_BATCH_MEAN, 4, wrong), 4)
 
 
 def test_batch_gradient_sign_flip_fails():
     wrong = -C.BATCH_GRADIENT
-    _assert_fails_at(_variant(C.CROSS_ENTROPY_BATCH_MEAN, 4, wrong), 4)
+    assert_fails_at(with_step(C.CROSS_ENTROPY_BATCH_MEAN, 4, wrong), 4)

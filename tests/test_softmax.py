@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import sympy as sp
+from chain_asserts import assert_fails_at
 
 import derivations
 from derivations import softmax as S
@@ -162,18 +163,6 @@ def test_temperature_jacobian_against_finite_differences(temperature):
 
 # --- wrong derivations fail, naming the step ------------------------------------------------------
 
-def _variant(d, index: int, expr):
-    return with_step(d, index, expr)
-
-
-def _assert_fails_at(d, index: int):
-    result = verify(d)
-    assert result.status == "failed"
-    assert result.failed_step == index
-    ce = result.steps[index - 1].counterexample
-    assert ce is not None and ce["previous"] != ce["current"]
-
-
 s_i, s_j = S.softmax(S.i), S.softmax(S.j)
 WRONG_JACOBIANS = {
     "s_i s_j inside the bracket": s_i * (S.delta(S.i, S.j) - s_i * s_j),
@@ -186,25 +175,25 @@ WRONG_JACOBIANS = {
 
 @pytest.mark.parametrize("name", list(WRONG_JACOBIANS))
 def test_wrong_jacobian_fails(name):
-    _assert_fails_at(_variant(S.SOFTMAX_JACOBIAN, 3, WRONG_JACOBIANS[name]), 3)
+    assert_fails_at(with_step(S.SOFTMAX_JACOBIAN, 3, WRONG_JACOBIANS[name]), 3)
 
 
 def test_wrong_delta_sum_fails():
     # Σ_j δ_ij taken as n instead of 1
     wrong = S.n * s_i - s_i * sp.Sum(s_j, (S.j, 1, S.n))
-    _assert_fails_at(_variant(S.SOFTMAX_JACOBIAN_ROWS_SUM_ZERO, 2, wrong), 2)
+    assert_fails_at(with_step(S.SOFTMAX_JACOBIAN_ROWS_SUM_ZERO, 2, wrong), 2)
 
 
 def test_uncentred_quadratic_form_fails():
     wrong = sp.Sum(s_i * S.x[S.i] ** 2, (S.i, 1, S.n))
-    _assert_fails_at(_variant(S.SOFTMAX_JACOBIAN_PSD, 5, wrong), 5)
+    assert_fails_at(with_step(S.SOFTMAX_JACOBIAN_PSD, 5, wrong), 5)
 
 
 def test_temperature_without_one_over_t_fails():
     wrong = S.TEMPERATURE_JACOBIAN * S.T
-    _assert_fails_at(_variant(S.SOFTMAX_TEMPERATURE, 2, wrong), 2)
+    assert_fails_at(with_step(S.SOFTMAX_TEMPERATURE, 2, wrong), 2)
 
 
 def test_log_sum_exp_sign_error_fails():
     wrong = -S.c + sp.log(S.normalizer(shift=-S.c))
-    _assert_fails_at(_variant(S.LOG_SUM_EXP_CLAIM, 4, wrong), 4)
+    assert_fails_at(with_step(S.LOG_SUM_EXP_CLAIM, 4, wrong), 4)
