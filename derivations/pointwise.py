@@ -12,8 +12,8 @@ Agreement is decided without an absolute floor: each side is evaluated along a l
 precisions (``LADDER``: 50, 90, 130, 170 digits) from the same exactly representable inputs.
 Rounding noise shrinks as the precision rises; a real difference, however tiny, does not.  Two
 sides agree when their difference is exactly zero at a precision above 50 digits, or shrinks by at
-least 1/``NOISE_RATIO`` at two consecutive rises — whatever the magnitudes involved.  A difference
-hidden under the 50-digit noise shows at 90 digits and then stops shrinking.
+least 1/``NOISE_RATIO`` at two consecutive rises of the ladder — whatever the magnitudes involved.
+A difference hidden under the 50-digit noise shows at 90 digits and then stops shrinking.
 """
 
 from __future__ import annotations
@@ -64,8 +64,11 @@ def _free_symbols(d: Derivation) -> set:
 
 
 def dims_of(d: Derivation) -> list:
+    """The declared dims, else every free integer symbol that cannot be negative and is not an
+    index (an integer symbol that may be negative is a value, drawn with both signs)."""
     return list(d.domain.dims) or sorted(
-        (s for s in _free_symbols(d) if s.is_integer and s not in d.domain.indices), key=str)
+        (s for s in _free_symbols(d) if s.is_integer and s.is_nonnegative
+         and s not in d.domain.indices), key=str)
 
 
 def _draw_indices(d: Derivation, sub: dict, rng: random.Random) -> dict | None:
@@ -172,10 +175,15 @@ def draw(d: Derivation, point: int, atom) -> mpmath.mpf:
     positive, nonneg = _assumed(key, "positive"), _assumed(key, "nonnegative")
     if nonneg and not positive and rng.random() < 0.2:
         return mpmath.mpf(0)
+    # stratified: over the POINTS an atom takes every 1/POINTS slice of the log-magnitude range
+    # once, in an order of its own, so the extremes are always reached
+    stratum = (point + int(hashlib.sha256(sp.srepr(atom).encode()).hexdigest(), 16)) % POINTS
+    u = (stratum + rng.random()) / POINTS
     if _assumed(key, "integer"):
-        value = int(round(10 ** rng.uniform(0, 2)))
+        value = int(round(10 ** (2 * u)))
     else:
-        value = 10 ** rng.uniform(*LOG10_RANGE)
+        lo, hi = LOG10_RANGE
+        value = 10 ** (lo + (hi - lo) * u)
     if not (positive or nonneg) and rng.random() < 0.5:
         value = -value
     return mpmath.mpf(value)
@@ -263,7 +271,7 @@ def _flat(v):
 
 
 # precisions tried in turn while a difference is exactly zero at one and not at the next
-LADDER = (DIGITS, HIGH_DIGITS, HIGH_DIGITS + 40, HIGH_DIGITS + 80)
+LADDER = (DIGITS, HIGH_DIGITS, HIGH_DIGITS + 40, HIGH_DIGITS + 80, HIGH_DIGITS + 120)
 
 
 def _entry_disagrees(a: Value, b: Value, k: int) -> bool:
@@ -279,13 +287,13 @@ def _entry_disagrees(a: Value, b: Value, k: int) -> bool:
             d_lo, d_hi = x_lo - y_lo, x_hi - y_hi
             if d_hi == 0:
                 return False
-            if d_lo == 0:  # no scale to compare with yet: go one precision higher
+            if d_lo == 0 or abs(d_hi) > NOISE_RATIO * abs(d_lo):
+                # no scale yet, or no shrinking: a real difference, or noise of an evaluation
+                # that lost most of its digits to cancellation; a higher precision tells
                 shrunk = 0
                 continue
-            if abs(d_hi) > NOISE_RATIO * abs(d_lo):
-                return True
             shrunk += 1
-            if shrunk == 2:  # noise at the lower precision cannot hide a real difference twice
+            if shrunk == 2:  # a real difference cannot shrink twice in a row
                 return False
     return True  # never decided along the ladder: not agreed
 
