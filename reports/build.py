@@ -20,7 +20,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from reports import collect, html, katex, latex, model
+from reports import collect, model
+from reports.render import html, katex, latex
 
 CACHE_VERSION = "1"
 DEFAULT_OUT = Path("reports/build")
@@ -45,16 +46,16 @@ def _package_dir(name: str) -> Path | None:
     return Path(spec.origin) if spec.origin else None
 
 
-RENDERING = {"__init__.py", "__main__.py", "build.py", "collect.py", "html.py", "katex.py",
-             "latex.py", "model.py", "plots.py"}
+RENDERING = {"__init__.py", "__main__.py", "build.py", "collect.py", "model.py"}
 
 
 def _errata_inputs() -> list[Path]:
-    """The errata registry's code (reports/ minus this pipeline) and the notes it audits."""
+    """The audit's code (reports/ minus this pipeline and render/) and the notes it audits."""
     reports_dir = Path(__file__).resolve().parent
     own = sorted(p for p in reports_dir.glob("*.py") if p.name not in RENDERING)
+    subpackages = [reports_dir / d for d in ("audit", "errata") if (reports_dir / d).is_dir()]
     notes = reports_dir.parent.parent / "shared" / "notes"
-    return [*own, reports_dir / "errata", notes]
+    return [*own, *subpackages, notes]
 
 
 # Which sources a stage's result depends on: its cache key is their hash.
@@ -151,13 +152,13 @@ def _plots(data: dict, work: Path, cache: Cache, note: list[str]) -> list[dict]:
     key = content_hash(
         "plots",
         [data["plot_data"], data["training"], importlib.metadata.version("matplotlib")],
-        [here / "plots.py"],
+        [here / "render" / "plots.py"],
     )
     staged = work / "figures"
     if cache.get_dir("plots", key, staged):
         note.append("cached")
     else:
-        from reports import plots  # matplotlib is slow to import; only on a miss
+        from reports.render import plots  # matplotlib is slow to import; only on a miss
 
         figures = plots.render(data, staged, staged)
         (staged / "figures.json").write_text(json.dumps(figures), encoding="utf-8")
@@ -171,7 +172,7 @@ def _pdf(tex: Path, pdf: Path, cache: Cache, note: list[str]) -> None:
     figures = sorted((tex.parent / "figures").glob("*"))
     env = [os.environ.get(k) for k in ("SOURCE_DATE_EPOCH", "FORCE_SOURCE_DATE")]
     key = content_hash("pdf", [env, shutil.which("xelatex")],
-                       [tex, here / "latex.py", *figures])
+                       [tex, here / "render" / "latex.py", *figures])
     if cache.get_dir("pdf", key, pdf.parent):
         note.append("cached")
         return

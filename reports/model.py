@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from reports.katex import Tex
+from reports.render.katex import Tex
 
 CLAIM_STATUS = ("proved", "numeric", "failed")
 SYMBOLIC = ("zero", "inconclusive", "timeout", "error")

@@ -11,8 +11,9 @@ from pathlib import Path
 import jinja2
 import pytest
 
-from reports import html, katex, model, plots
-from reports.katex import FormulaError, Tex
+from reports import model
+from reports.render import html, katex, plots
+from reports.render.katex import FormulaError, Tex
 
 FIXTURE = Path(__file__).parent / "fixtures" / "report_data.json"
 

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from reports import build, latex, model, plots
-from reports.katex import Tex
-from reports.latex import LatexSafe, tex_escape
+from reports import build, model
+from reports.render import latex, plots
+from reports.render.katex import Tex
+from reports.render.latex import LatexSafe, tex_escape
 
 FIXTURE = Path(__file__).parent / "fixtures" / "report_data.json"
 SPECIALS = {

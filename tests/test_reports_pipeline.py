@@ -12,7 +12,7 @@ import pytest
 
 from reports import build, collect
 from reports.__main__ import main
-from reports.katex import FormulaError
+from reports.render.katex import FormulaError
 
 FIXTURE = Path(__file__).parent / "fixtures" / "report_data.json"
 needs_node = pytest.mark.skipif(shutil.which("node") is None,
@@ -223,7 +223,7 @@ def test_training_curve_accepts_both_shapes():
     ],
 )
 def test_bad_plot_series_is_named(data, section, key, value, expected):
-    from reports import plots
+    from reports.render import plots
 
     bad = copy.deepcopy(data)
     bad["plot_data"][section][key] = value

@@ -22,7 +22,8 @@ from pathlib import Path
 import pytest
 import sympy
 
-from reports import html, latex, model, notes, plots
+from reports import model, notes
+from reports.render import html, latex, plots
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("derivations", "numeric", "reports")
@@ -224,7 +225,7 @@ def test_html_escapes_quoted_text(tmp_path):
 @pytest.mark.parametrize("payload", [r"\input{/etc/passwd}", r"x \immediate\write18{ls}",
                                      r"\def\x{1} \x", r"\catcode`\@=11"])
 def test_a_formula_that_does_io_or_redefines_tex_is_refused(payload):
-    from reports.katex import Tex, UnsafeFormula
+    from reports.render.katex import Tex, UnsafeFormula
 
     with pytest.raises(UnsafeFormula, match=r"claim 'c' statement: expected math only"):
         Tex(payload, True, "claim 'c' statement")
@@ -248,7 +249,7 @@ def test_report_build_refuses_a_data_file_with_a_tex_payload(tmp_path):
 
 
 def test_tex_runs_with_paranoid_file_access(monkeypatch, tmp_path):
-    from reports import latex
+    from reports.render import latex
 
     seen = {}
 

@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
-from reports.katex import Tex
+from reports.render.katex import Tex
 
 TEMPLATE = "report.tex.j2"
 WORK_DIR = ".texwork"
@@ -109,7 +109,7 @@ def badge(status: str) -> LatexSafe:
 
 def environment() -> Environment:
     env = Environment(
-        loader=PackageLoader("reports", "templates"),
+        loader=PackageLoader("reports.render", "templates"),
         undefined=StrictUndefined,
         autoescape=False,
         block_start_string=r"\BLOCK{",

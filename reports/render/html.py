@@ -8,9 +8,9 @@ from pathlib import Path
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
-from reports import katex
-from reports.katex import Tex
 from reports.model import formulas
+from reports.render import katex
+from reports.render.katex import Tex
 
 TEMPLATE = "report.html.j2"
 STYLESHEET = "report.css"
@@ -18,7 +18,7 @@ STYLESHEET = "report.css"
 
 def environment() -> Environment:
     return Environment(
-        loader=PackageLoader("reports", "templates"),
+        loader=PackageLoader("reports.render", "templates"),
         undefined=StrictUndefined,
         autoescape=select_autoescape(enabled_extensions=("html", "html.j2"), default=True),
         trim_blocks=True,
