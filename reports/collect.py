@@ -72,3 +72,34 @@ def errata() -> dict:
     """The errata registry's audit of the lecture notes: {"records", "summary"}."""
     load = _producer("errata", "reports.errata", "load")
     return _plain(load())
+
+
+# Which cross-checks compute the quantity another way (independent) and which confirm that
+# the model evaluates the same formula (identity). numeric/ may state it as "kind"; older
+# records do not, so it is read from how the record describes its comparison.
+CHECK_KINDS = ("finite-difference", "monte-carlo", "pytorch", "closed-form", "identity")
+
+
+def crosscheck_kind(rec: dict) -> str:
+    kind = rec.get("kind")
+    if kind is not None:
+        if kind not in CHECK_KINDS:
+            raise ReportDataError(f"crosscheck {rec.get('id')!r}.kind: expected one of "
+                                  f"{list(CHECK_KINDS)}, got {kind!r}")
+        return kind
+    compared, ident = rec.get("compared", ""), rec.get("id", "")
+    if compared.startswith("Monte Carlo"):
+        return "monte-carlo"
+    if "torch" in compared.lower() or "torch" in ident.lower():
+        return "pytorch"
+    if "FD" in compared or ident.endswith(("fd", ".fd")) or "finite diff" in compared:
+        return "finite-difference"
+    if "closed-form" in compared or ("Σ" in compared and "optimiser" in compared):
+        return "closed-form"  # a sum over the history against the optimiser's recursion
+    return "identity"
+
+
+def with_kinds(data: dict) -> dict:
+    """``data`` with every cross-check record carrying its kind."""
+    return {**data, "crosschecks": [{**r, "kind": crosscheck_kind(r)}
+                                    for r in data["crosschecks"]]}

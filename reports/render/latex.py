@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
-from reports.render.katex import Tex
+from reports.render.katex import Prose, Tex
 
 TEMPLATE = "report.tex.j2"
 WORK_DIR = ".texwork"
@@ -86,13 +86,37 @@ def breakable(text: Any) -> LatexSafe:
     if isinstance(text, LatexSafe):
         raise TypeError(f"breakable filter: expected plain text, got LatexSafe {text!r:.60}")
     out: list[str] = []
-    for ch in str(text):
+    text = str(text)
+    for i, ch in enumerate(text):
         if ch in _BREAK_BEFORE and out:
             out.append(ALLOW_BREAK)
         out.append(_SPECIAL.get(ch, ch))
-        if ch in _BREAK_AFTER:
+        # never inside a number: 0.000999, 1e-05, −0.5 stay on one line
+        nxt = text[i + 1 : i + 2]
+        if ch in _BREAK_AFTER and not nxt.isdigit() and not (i and text[i - 1].isdigit()
+                                                               and ch in ".,"):
             out.append(ALLOW_BREAK)
     return LatexSafe("".join(out))
+
+
+def prose(p: Prose) -> LatexSafe:
+    """Text with inline math: text escaped (and breakable), math as ``$...$``; English shown
+    for want of a translation is marked with ``\\untranslated``."""
+    if not isinstance(p, Prose):
+        raise TypeError(f"prose filter: expected Prose, got {type(p).__name__} {p!r:.60}")
+    body = "".join(math(x) if isinstance(x, Tex) else breakable(x) for x in p.parts)
+    return LatexSafe("\\untranslated{" + body + "}" if p.missing else body)
+
+
+_TEX_COMMAND = re.compile(r"\\[A-Za-z]+|[{}^_\\]")
+
+
+def bookmark(p: Prose) -> LatexSafe:
+    """Plain text for a PDF bookmark: math reduced to its letters (bookmarks cannot hold math)."""
+    if not isinstance(p, Prose):
+        raise TypeError(f"bookmark filter: expected Prose, got {type(p).__name__}")
+    return tex_escape("".join(x if isinstance(x, str) else _TEX_COMMAND.sub("", x.tex)
+                              for x in p.parts))
 
 
 _BADGES = {"proved": r"\proved", "numeric": r"\numericonly", "failed": r"\failed",
@@ -130,6 +154,8 @@ def environment() -> Environment:
     env.filters["raw"] = LatexSafe
     env.filters["e"] = tex_escape
     env.filters["breakable"] = breakable
+    env.filters["prose"] = prose
+    env.filters["bookmark"] = bookmark
     return env
 
 
