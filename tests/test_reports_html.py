@@ -27,7 +27,7 @@ def data() -> dict:
 
 
 def figures() -> list[dict]:
-    return [{"name": n, "title": t, "caption": c} for n, t, c, _ in plots.FIGURES]
+    return [{"name": n} for n, _ in plots.FIGURES]
 
 
 @pytest.fixture(scope="module")

@@ -29,7 +29,7 @@ def data() -> dict:
 
 @pytest.fixture(scope="module")
 def tex_source(tmp_path_factory, data) -> str:
-    figs = [{"name": n, "title": t, "caption": c} for n, t, c, _ in plots.FIGURES]
+    figs = [{"name": n} for n, _ in plots.FIGURES]
     path = latex.render(model.build_view(data, figs), tmp_path_factory.mktemp("tex"))
     return path.read_text(encoding="utf-8")
 

@@ -147,7 +147,7 @@ TEX_ESCAPED = (r"100\% \textbackslash{}input\{/etc/passwd\} \} \& \$x\$ \#1 "
 
 
 def figures() -> list[dict]:
-    return [{"name": n, "title": t, "caption": c} for n, t, c, _ in plots.FIGURES]
+    return [{"name": n} for n, _ in plots.FIGURES]
 
 
 FIELDS = ("quote", "correction_text", "detail", "title", "rule", "assumption")
