@@ -317,10 +317,11 @@ def render_all(data: dict, work: Path, progress: Progress, cache: Cache,
     env = [os.environ.get(k) for k in ("SOURCE_DATE_EPOCH", "FORCE_SOURCE_DATE")]
     key = content_hash("render", [data, meta, have_node, have_tex, env,
                                   importlib.metadata.version("matplotlib")], _render_sources())
-    with progress.stage("render") as note:
-        if cache.get_dir("render", key, work):
-            note.append(f"cached (key {key[:12]}): html, latex, pdf of {', '.join(LANGS)}")
-            return
+    start = time.perf_counter()
+    if cache.get_dir("render", key, work):
+        progress.log(f"reports: {'render':<10} {time.perf_counter() - start:7.2f} s  cached "
+                     f"(key {key[:12]}): html, latex, pdf of {', '.join(LANGS)}")
+        return
     with progress.stage("plots") as note:
         figures = _plots(data, work, cache, note)
         note.insert(0, f"{len(figures)} figures")

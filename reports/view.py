@@ -19,6 +19,8 @@ FILES = {"en": "index.html", "zh": "index.zh.html"}
 
 
 def _text(t: i18n.Text, label: str) -> Prose:
+    if t.engine:  # the engine's own words: shown as written, a $ is a dollar
+        return Prose((t.text,), t.missing)
     return prose(t.text, label, t.missing)
 
 
@@ -77,7 +79,7 @@ def _claim(claim: dict, checks: list[dict], cited_by: list[dict], lang: str, t: 
         name, text = i18n.assumption(cid, a["name"], a["text"], lang)
         names[a["name"]] = _text(name, f"claim {cid!r} assumption name")
         if a["name"] in premises:  # a cited claim: the text names it
-            text = i18n.Text(f"{t['claim']['proved_as']} {a['name']}.")
+            text = i18n.Text(f"{t['claim']['proved_as']} {a['name']}.", engine=True)
         assumptions.append({**av, "name": names[a["name"]],
                             "kind_label": t["claim"].get(av["kind"], av["kind"]),
                             "text": _text(text, f"claim {cid!r} assumption text")})
@@ -217,8 +219,9 @@ def build_view(data: dict, figures: list[dict], lang: str = "en",
             if r["verdict"] == v]
     checked = []
     for note in sorted(dict.fromkeys(r["note"] for r in records)):
-        rows = [_erratum(r, by_id, lang, t) for r in records
-                if r["note"] == note and r["verdict"] not in FULL_VERDICTS]
+        # compact rows: the quote is the locator, no formulas
+        rows = [{**_erratum(r, by_id, lang, t), "claim": None, "correction": None}
+                for r in records if r["note"] == note and r["verdict"] not in FULL_VERDICTS]
         if rows:
             checked.append({"note": note, "title": _note(note, t), "rows": rows,
                             "anchor": _anchor("note-", note)})

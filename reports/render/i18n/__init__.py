@@ -48,22 +48,25 @@ def ui(lang: str) -> dict:
 
 @dataclass(frozen=True)
 class Text:
-    """A translated string; ``missing`` when it is the English fallback for want of ``lang``."""
+    """A translated string; ``missing`` when it is the English fallback for want of ``lang``;
+    ``engine`` when it is the engine's own text (plain: never parsed for ``$...$`` math)."""
 
     text: str
     missing: bool = False
+    engine: bool = False
 
 
 def _pick(record: object, english: str, lang: str) -> Text:
     """``record`` is {en?, zh?}: en (if given) is the English display form of ``english``."""
     if not isinstance(record, dict):
-        return Text(english, missing=lang != "en")
+        return Text(english, missing=lang != "en", engine=True)
+    engine = "en" not in record
     en = record.get("en", english)
     if lang == "en":
-        return Text(en)
+        return Text(en, engine=engine)
     if lang in record:
         return Text(record[lang])
-    return Text(en, missing=True)
+    return Text(en, missing=True, engine=engine)
 
 
 def _claim(claim_id: str) -> dict:
