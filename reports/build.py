@@ -48,6 +48,7 @@ def _package_dir(name: str) -> Path | None:
     return Path(spec.origin) if spec.origin else None
 
 
+NOTES_DIR = Path(__file__).resolve().parent.parent.parent / "shared" / "notes"
 RENDERING = {"__init__.py", "__main__.py", "build.py", "collect.py", "model.py", "view.py"}
 
 
@@ -56,8 +57,7 @@ def _errata_inputs() -> list[Path]:
     reports_dir = Path(__file__).resolve().parent
     own = sorted(p for p in reports_dir.glob("*.py") if p.name not in RENDERING)
     subpackages = [reports_dir / d for d in ("audit", "errata") if (reports_dir / d).is_dir()]
-    notes = reports_dir.parent.parent / "shared" / "notes"
-    return [*own, *subpackages, notes]
+    return [*own, *subpackages, NOTES_DIR]
 
 
 # Which sources a stage's result depends on: its cache key is their hash.
@@ -400,7 +400,8 @@ def build(
         else:
             with progress.stage("data") as note:
                 note.append(f"from {data_source or 'caller'} (derive/crosscheck not run)")
-        render_all(collect.with_kinds(data), tmp, progress, cache, pdf=pdf)
+        data = collect.with_locations(collect.with_kinds(data), NOTES_DIR)
+        render_all(data, tmp, progress, cache, pdf=pdf)
         _swap(tmp, out)
     finally:
         if tmp.exists():

@@ -7,6 +7,7 @@ them, and a producer that does not exist yet fails with a message naming it.
 from __future__ import annotations
 
 import importlib
+from pathlib import Path
 from typing import Any
 
 from reports.model import ReportDataError
@@ -103,3 +104,21 @@ def with_kinds(data: dict) -> dict:
     """``data`` with every cross-check record carrying its kind."""
     return {**data, "crosschecks": [{**r, "kind": crosscheck_kind(r)}
                                     for r in data["crosschecks"]]}
+
+
+def with_locations(data: dict, notes_dir: Path) -> dict:
+    """Each erratum with the line of its note where its quote stands (``line``, 1-based),
+    when the note is there to read; a quote not found keeps no line rather than a guess."""
+    texts: dict[str, list[str] | None] = {}
+    records = []
+    for rec in data["errata"]["records"]:
+        if "line" not in rec:
+            if rec["note"] not in texts:
+                path = notes_dir / rec["note"]
+                texts[rec["note"]] = (path.read_text(encoding="utf-8", errors="replace")
+                                      .splitlines() if path.is_file() else None)
+            lines = texts[rec["note"]] or []
+            found = next((i for i, line in enumerate(lines, 1) if rec["quote"] in line), None)
+            rec = {**rec, "line": found}
+        records.append(rec)
+    return {**data, "errata": {**data["errata"], "records": records}}

@@ -159,7 +159,8 @@ def _erratum(rec: dict, claims: dict[str, dict], lang: str, t: dict) -> dict:
     return {
         "id": rec["id"], "anchor": _anchor("erratum-", rec["id"]),
         "note": rec["note"], "note_title": _note(rec["note"], t),
-        "quote": rec["quote"], "line": rec.get("line"),
+        "quote": rec["quote"],
+        "location": t["errata"]["line"].format(rec["line"]) if rec.get("line") else None,
         "claim": Tex(rec["claim_latex"], False, f"erratum {rec['id']!r} claim"),
         "verdict": rec["verdict"], "verdict_label": t["verdict"][rec["verdict"]],
         "correction": Tex(corr, False, f"erratum {rec['id']!r} correction") if corr else None,
