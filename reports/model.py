@@ -97,6 +97,26 @@ def _validate_claim(claim: Any, where: str) -> None:
             _get(cx, "current", str, f"{sw}.counterexample")
 
 
+EVIDENCE_VERSIONS = ("note", "correction", "independent")
+
+
+def _validate_evidence_view(view: dict, where: str) -> None:
+    """The audit's evidence view, when present: rows of {version, label{en,zh}, value, math,
+    passed} and a summary {en, zh}."""
+    if "rows" not in view:
+        return
+    for i, row in enumerate(_get(view, "rows", list, where)):
+        rw = f"{where}.rows[{i}]"
+        _choice(row, "version", EVIDENCE_VERSIONS, rw)
+        label = _get(row, "label", dict, rw)
+        _get(label, "en", str, f"{rw}.label")
+        _get(row, "value", str, rw)
+        _get(row, "math", str, rw)
+        _get(row, "passed", bool, rw)
+    if "summary" in view:
+        _get(_get(view, "summary", dict, where), "en", str, f"{where}.summary")
+
+
 def validate(data: Any) -> None:
     """Raise ReportDataError naming the first field that is missing or of the wrong type."""
     if not isinstance(data, dict):
@@ -135,6 +155,7 @@ def validate(data: Any) -> None:
         for key in ("kind", "ref", "detail"):
             _get(ev, key, str, f"{w}.evidence")
         _get(ev, "passed", bool, f"{w}.evidence")
+        _validate_evidence_view(rec.get("evidence_view") or ev, f"{w}.evidence")
         see_also = rec.get("see_also", [])  # optional: claim ids to link to
         if not isinstance(see_also, list) or not all(isinstance(i, str) for i in see_also):
             raise ReportDataError(f"{w}.see_also: expected list of claim ids, got {see_also!r:.60}")

@@ -119,7 +119,8 @@ def _evidence(rec: dict, lang: str, t: dict) -> dict:
     version was not run separately.
     """
     ev = rec["evidence"]
-    rows_in = ev.get("rows")
+    audit_view = rec.get("evidence_view") or (ev if "rows" in ev else {})
+    rows_in = audit_view.get("rows")
     if rows_in:
         rows = []
         for r in rows_in:
@@ -130,7 +131,7 @@ def _evidence(rec: dict, lang: str, t: dict) -> dict:
                          "math": Tex(r["math"], False, f"erratum {rec['id']!r} evidence")
                          if r.get("math") else None,
                          "passed": r["passed"]})
-        summary = ev.get("summary") or {}
+        summary = audit_view.get("summary") or {}
         text = summary.get(lang) or summary.get("en") or ""
         missing = lang != "en" and bool(summary) and lang not in summary
         return {"rows": rows, "summary": Prose((text,), missing) if text else None,

@@ -227,3 +227,59 @@ def test_errata_views_put_errors_first_and_group_checked_rows_by_note(data):
         ("lecture1.md", ["note1-out"]), ("lecture2.md", ["note2-softmax"])]
     assert [g["anchor"] for g in view["errata_checked"]] == ["note-lecture1-md",
                                                                "note-lecture2-md"]
+
+
+def _with_evidence_view(data: dict) -> dict:
+    """The fixture's error record with the audit's evidence view: the note's version failing
+    next to the correction passing, each with its numbers."""
+    rich = copy.deepcopy(data)
+    rec = rich["errata"]["records"][0]
+    assert rec["verdict"] == "error"
+    rec["evidence"]["rows"] = [
+        {"version": "note", "label": {"en": "variance after dividing by d_k",
+                                      "zh": "除以 d_k 后的方差"},
+         "value": "0.0156 at d_k = 64 (should be 1)", "math": r"\operatorname{Var} = 1/d_k",
+         "passed": False},
+        {"version": "correction", "label": {"en": "variance after dividing by √d_k",
+                                            "zh": "除以 √d_k 后的方差"},
+         "value": "1.002 at d_k = 64", "math": "", "passed": True},
+    ]
+    rec["evidence"]["summary"] = {"en": "The note's scale fails; the correction holds.",
+                                  "zh": "讲义的缩放不成立；更正成立。"}
+    return rich
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_error_card_shows_the_note_failing_next_to_the_correction_passing(data, tmp_path, lang):
+    view = model.build_view(_with_evidence_view(data), figures(), lang)
+    html.render(view, tmp_path)
+    page = (tmp_path / view["file"]).read_text(encoding="utf-8")
+    card = section(page, 'id="erratum-note1-scale"', "</article>")
+    note = section(card, '<li class="ev-note">', "</li>")
+    corr = section(card, '<li class="ev-correction">', "</li>")
+    assert "badge-fail" in note and "0.0156 at d_k = 64" in note and "katex" in note
+    assert "badge-pass" in corr and "1.002 at d_k = 64" in corr
+    label = "除以 d_k 后的方差" if lang == "zh" else "variance after dividing by d_k"
+    assert label in note
+    assert ("讲义的缩放不成立" if lang == "zh" else "The note&#39;s scale fails") in card
+    assert "not run separately" not in card and "未单独运行" not in card
+
+
+def test_evidence_view_with_a_wrong_version_is_refused(data):
+    bad = _with_evidence_view(data)
+    bad["errata"]["records"][0]["evidence"]["rows"][0]["version"] = "paper"
+    with pytest.raises(model.ReportDataError,
+                       match=r"evidence.rows\[0\].version: expected one of \['note'"):
+        model.validate(bad)
+
+
+def test_monte_carlo_row_shows_its_power(data, tmp_path):
+    rich = copy.deepcopy(data)
+    rec = next(r for r in rich["crosschecks"] if r["claim"] == "dot_product_variance")
+    rec.update(kind="monte-carlo", power={"formula": "2d_k", "value": 8.03, "would_fail": True})
+    view = model.build_view(rich, figures())
+    row = next(x for c in view["claims"] for g in c["check_groups"] for x in g["rows"]
+               if x["id"] == rec["id"] and c["id"] == "dot_product_variance")
+    assert row["power"]["value"] == "8.03" and row["power"]["would_fail"]
+    page = html.render(view, tmp_path).read_text(encoding="utf-8")
+    assert "a wrong formula would give" in page and "= 8.03 and fail" in page

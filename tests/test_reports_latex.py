@@ -223,3 +223,18 @@ def test_latex_error_is_reported_with_log_lines(tmp_path):
         latex.compile_pdf(tex, tmp_path / "out.pdf")
     assert "broken.tex" in str(err.value)
     assert not (tmp_path / "out.pdf").exists()
+
+
+def test_pdf_error_card_has_both_versions_with_numbers(tmp_path, data):
+    from tests.test_reports_html import _with_evidence_view
+
+    figs = [{"name": n} for n, _ in plots.FIGURES]
+    for lang, (note, corr) in {"en": ("the note's version", "the correction"),
+                               "zh": ("讲义的版本", "更正后的版本")}.items():
+        tex = latex.render(model.build_view(_with_evidence_view(data), figs, lang),
+                           tmp_path / lang).read_text(encoding="utf-8")
+        card = tex.split(r"\label{erratum-note1-scale}")[1].split(r"\end{tabular}")[0]
+        flat = card.replace(latex.ALLOW_BREAK, "")
+        assert rf"\notpassed{{}} \textbf{{{note}}}" in flat and "0.0156 at d\\_k = 64" in flat
+        assert rf"\passed{{}} \textbf{{{corr}}}" in flat and "1.002 at d\\_k = 64" in flat
+        assert r"$\operatorname{Var} = 1/d_k$" in card
