@@ -37,13 +37,13 @@ def _number(x: float, digits: str = ".3e") -> str:
     return format(x, digits)
 
 
-def _crosscheck(rec: dict, t: dict) -> dict:
+def _crosscheck(rec: dict, t: dict, lang: str) -> dict:
     power = rec.get("power")
     return {
         "id": rec["id"],
         "kind": rec.get("kind", "identity"),
         "kind_label": t["check"].get(rec.get("kind", "identity"), rec.get("kind", "identity")),
-        "compared": _plain(rec["compared"]),
+        "compared": _zh_twin(rec, "compared", lang),
         "max_abs": _number(rec["max_abs"]),
         "max_rel": _number(rec["max_rel"]),
         "tolerance": _number(rec["tolerance"], ".1e"),
@@ -57,8 +57,8 @@ def _crosscheck(rec: dict, t: dict) -> dict:
     }
 
 
-def _check_groups(records: list[dict], t: dict) -> list[dict]:
-    rows = [_crosscheck(r, t) for r in records]
+def _check_groups(records: list[dict], t: dict, lang: str) -> list[dict]:
+    rows = [_crosscheck(r, t, lang) for r in records]
     groups = []
     for key, kinds in (("independent", INDEPENDENT_KINDS), ("identity", ("identity",))):
         members = [r for r in rows if r["kind"] in kinds]
@@ -80,6 +80,9 @@ def _claim(claim: dict, checks: list[dict], cited_by: list[dict], lang: str, t: 
         names[a["name"]] = _text(name, f"claim {cid!r} assumption name")
         if a["name"] in premises:  # a cited claim: the text names it
             text = i18n.Text(f"{t['claim']['proved_as']} {a['name']}.", engine=True)
+        formula = i18n.assumption_latex(cid, a["name"], a["latex"], lang)
+        if formula != a["latex"]:
+            av = {**av, "tex": Tex(formula, av["tex"].display, av["tex"].label)}
         assumptions.append({**av, "name": names[a["name"]],
                             "kind_label": t["claim"].get(av["kind"], av["kind"]),
                             "text": _text(text, f"claim {cid!r} assumption text")})
@@ -103,7 +106,7 @@ def _claim(claim: dict, checks: list[dict], cited_by: list[dict], lang: str, t: 
             "assumptions": assumptions, "steps": steps,
             "display_statement": tex("statement"), "display_result": tex("result"),
             "display_where": tex("where", display=False),
-            "check_groups": _check_groups(checks, t),
+            "check_groups": _check_groups(checks, t, lang),
             "cited_by": cited_by}
 
 

@@ -21,7 +21,7 @@ def claim_records() -> list[dict]:
             "id": d.id, "title": d.title,
             "steps": [{"index": i, "rule": s.rule, "latex": sp.latex(s.expr)}
                       for i, s in enumerate(d.steps, 1)],
-            "assumptions": [{"name": a.name, "text": a.text, "kind": a.kind}
+            "assumptions": [{"name": a.name, "text": a.text, "kind": a.kind, "latex": a.latex}
                             for a in d.assumptions],
             "premises": {a.name: "" for a in d.assumptions if a.source is not None},
             "statement_lhs": sp.latex(d.lhs),
@@ -133,3 +133,15 @@ def test_prose_splits_inline_math_and_refuses_an_open_dollar():
     assert p.parts == ("cancel ", Tex("d_k", False, ""), ", cost $5")
     with pytest.raises(FormulaError, match="unclosed"):
         prose("cancel $d_k")
+
+
+WORDS_IN_MATH = re.compile(r"\\text\{[^}]*[A-Za-z]{3,}[^}]*\}")
+
+
+def test_words_inside_assumption_formulas_are_translated(claims):
+    untranslated = [f"claim {c['id']}: assumption {a['name']!r} formula {a['latex'][:50]!r}"
+                    for c in claims for a in c["assumptions"]
+                    if WORDS_IN_MATH.search(i18n.assumption_latex(c["id"], a["name"],
+                                                                  a["latex"], "zh"))]
+    assert untranslated == [], "\n".join(untranslated)
+    assert WORDS_IN_MATH.search(r"x\ \text{mutually independent}")

@@ -94,6 +94,13 @@ def assumption(claim_id: str, name: str, text: str, lang: str) -> tuple[Text, Te
     return _pick(record.get("name"), name, lang), _pick(record.get("text"), text, lang)
 
 
+def assumption_latex(claim_id: str, name: str, latex: str, lang: str) -> str:
+    """The formula of an assumption; a translated one when its ``\\text{}`` carries words."""
+    record = _claim(claim_id).get("assumptions", {}).get(name) \
+        or _shared("assumptions").get(name, {})
+    return record.get("latex", {}).get(lang, latex)
+
+
 def display(claim_id: str) -> dict:
     """Display forms of one claim: {"statement", "result", "where", "steps": {index: tex}}."""
     record = _claim(claim_id).get("display", {})
