@@ -7,6 +7,7 @@ only when every stage succeeded, so a failed build leaves the previous one intac
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import importlib.metadata
 import importlib.util
@@ -180,7 +181,7 @@ def _pdf(tex: Path, pdf: Path, cache: Cache, note: list[str], stage: str = "pdf"
     if cache.get_dir(stage, key, staged):
         note.append("cached")
     else:
-        compiled = latex.compile_pdf(tex, staged / "report.pdf")
+        compiled = latex.compile_pdf(tex, staged / "report.pdf", edition_epoch())
         if compiled.missing:
             note.append(f"warning: the fonts lack {' '.join(compiled.missing)} "
                         "(left out of the PDF)")
@@ -298,6 +299,12 @@ def edition_meta() -> dict:
     return {"version": version, "date": str(date)}
 
 
+def edition_epoch() -> int:
+    """The edition's date as seconds since 1970 (UTC midnight), for SOURCE_DATE_EPOCH."""
+    day = datetime.date.fromisoformat(edition_meta()["date"])
+    return int(datetime.datetime(day.year, day.month, day.day, tzinfo=datetime.UTC).timestamp())
+
+
 def _render_sources() -> list[Path]:
     here = Path(__file__).resolve().parent
     render = here / "render"
@@ -335,31 +342,36 @@ def render_all(data: dict, work: Path, progress: Progress, cache: Cache,
                 shutil.copyfile(work / "figures" / name, dest / name)
         shutil.rmtree(work / "figures")
     views = {lang: model.build_view(data, figures, lang, meta) for lang in LANGS}
-    with progress.stage("html") as note:
-        if have_node:
-            for view in views.values():
-                index = html.render(view, work / "html")
-                note.append(f"{index.relative_to(work)} ({len(model.formulas(view))} formulas)")
-        else:
-            note.append(f"skipped: {katex.NODE_HINT}")
     with progress.stage("latex") as note:
         texs = {lang: latex.render(view, work / "latex" / lang) for lang, view in views.items()}
         note.append(" ".join(str(t.relative_to(work)) for t in texs.values()))
-    with progress.stage("pdf") as note:
-        if not pdf:
-            note.append("skipped (--no-pdf)")
-        elif not have_tex:
-            note.append(f"skipped: {latex.TEX_HINT}")
-        else:
-            notes: dict[str, list[str]] = {lang: [] for lang in LANGS}
-            # two XeLaTeX runs, one per edition, side by side (each is its own process)
-            with ThreadPoolExecutor(max_workers=len(LANGS)) as pool:
-                jobs = [pool.submit(_pdf, texs[lang], work / "pdf" / f"report.{lang}.pdf",
-                                    cache, notes[lang], f"pdf-{lang}") for lang in LANGS]
-                for job in jobs:
-                    job.result()
-            for lang in LANGS:
-                note.append(f"pdf/report.{lang}.pdf {' '.join(notes[lang])}".rstrip())
+    # XeLaTeX (one process per edition) runs while KaTeX typesets the pages: all subprocesses
+    with ThreadPoolExecutor(max_workers=len(LANGS)) as pool:
+        pdf_notes: dict[str, list[str]] = {lang: [] for lang in LANGS}
+        pdf_start = time.perf_counter()
+        jobs = [pool.submit(_pdf, texs[lang], work / "pdf" / f"report.{lang}.pdf", cache,
+                            pdf_notes[lang], f"pdf-{lang}")
+                for lang in LANGS if pdf and have_tex]
+        with progress.stage("html") as note:
+            if have_node:
+                for view in views.values():
+                    index = html.render(view, work / "html")
+                    note.append(f"{index.relative_to(work)} "
+                                f"({len(model.formulas(view))} formulas)")
+            else:
+                note.append(f"skipped: {katex.NODE_HINT}")
+        with progress.stage("pdf") as note:
+            for job in jobs:
+                job.result()
+            if not pdf:
+                note.append("skipped (--no-pdf)")
+            elif not have_tex:
+                note.append(f"skipped: {latex.TEX_HINT}")
+            else:
+                note.append(f"({time.perf_counter() - pdf_start:.2f} s since start, "
+                            "alongside html)")
+                note += [f"pdf/report.{lang}.pdf {' '.join(pdf_notes[lang])}".rstrip()
+                         for lang in LANGS]
     cache.put_dir("render", key, work)
 
 

@@ -238,3 +238,20 @@ def test_pdf_error_card_has_both_versions_with_numbers(tmp_path, data):
         assert rf"\notpassed{{}} \textbf{{{note}}}" in flat and "0.0156 at d\\_k = 64" in flat
         assert rf"\passed{{}} \textbf{{{corr}}}" in flat and "1.002 at d\\_k = 64" in flat
         assert r"$\operatorname{Var} = 1/d_k$" in card
+
+
+@needs_tex
+def test_rebuild_is_byte_identical_without_a_date_in_the_environment(tmp_path, data,
+                                                                    monkeypatch):
+    """`make reports` sets no SOURCE_DATE_EPOCH: the edition's fixed date stands in for it."""
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    monkeypatch.delenv("FORCE_SOURCE_DATE", raising=False)
+    outs = []
+    for name in ("one", "two"):
+        out = tmp_path / name / "build"
+        build.build(out, data=data, log=lambda line: None,
+                    cache=build.Cache(tmp_path / name / "cache", enabled=False))
+        outs.append(out)
+    for lang in ("en", "zh"):
+        a, b = (o / "pdf" / f"report.{lang}.pdf" for o in outs)
+        assert a.read_bytes() == b.read_bytes(), lang

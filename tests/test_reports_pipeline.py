@@ -81,7 +81,7 @@ def test_rebuild_reuses_cached_figures_with_identical_output(first_build, data, 
 def test_progress_has_one_timed_line_per_stage(first_build):
     _, lines = first_build
     stages = [line.split()[1] for line in lines]
-    assert stages == ["data", "plots", "html", "latex", "pdf", "total"]
+    assert stages == ["data", "plots", "latex", "html", "pdf", "total"]
     assert all(line.split()[3] == "s" and float(line.split()[2]) >= 0 for line in lines)
 
 

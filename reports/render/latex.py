@@ -199,11 +199,12 @@ def overfull_boxes(log_text: str) -> list[str]:
     return re.findall(r"^Overfull \\hbox \([0-9.]+pt too wide\) .*$", log_text, flags=re.M)
 
 
-def compile_pdf(tex_path: Path, pdf_path: Path) -> Compiled:
+def compile_pdf(tex_path: Path, pdf_path: Path, date_epoch: int | None = None) -> Compiled:
     """Compile ``tex_path`` with latexmk/XeLaTeX and copy the PDF to ``pdf_path``.
 
     SOURCE_DATE_EPOCH and FORCE_SOURCE_DATE pass through from the environment, which makes
-    the PDF byte-identical across runs when they are set. The scratch directory has a fixed
+    the PDF byte-identical across runs when they are set; without them ``date_epoch`` (the
+    edition's date) is used. The scratch directory has a fixed
     name relative to the source, because xdvipdfmx hashes the output path into the PDF's /ID.
     """
     if not tex_available():
@@ -221,6 +222,9 @@ def compile_pdf(tex_path: Path, pdf_path: Path) -> Compiled:
     ]
     # paranoid file access: TeX may read and write only below the build folder, no shell escape
     env = {**os.environ, "openin_any": "p", "openout_any": "p", "shell_escape": "f"}
+    if date_epoch is not None and "SOURCE_DATE_EPOCH" not in os.environ:
+        # the edition's date stands for the build time: the same source gives the same bytes
+        env.update(SOURCE_DATE_EPOCH=str(date_epoch), FORCE_SOURCE_DATE="1")
     proc = subprocess.run(cmd, cwd=tex_path.parent, capture_output=True, text=True, env=env,
                           check=False)
     built = work_dir / (tex_path.stem + ".pdf")
