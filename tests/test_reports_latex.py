@@ -255,3 +255,12 @@ def test_rebuild_is_byte_identical_without_a_date_in_the_environment(tmp_path, d
     for lang in ("en", "zh"):
         a, b = (o / "pdf" / f"report.{lang}.pdf" for o in outs)
         assert a.read_bytes() == b.read_bytes(), lang
+
+
+def test_numbers_never_break_across_lines():
+    brk = latex.ALLOW_BREAK
+    text = latex.breakable("paper step -0.000999, candidate 1e-05; x=2.5")
+    for number in ("-0.000999", "1e-05", "2.5"):
+        assert number in text.replace(brk + "-", "-"), number  # a break may precede, not split
+        assert brk not in text[text.index(number[1:]) : text.index(number[1:]) + len(number)]
+    assert latex.breakable("a.b") == f"a.{brk}b"  # words still break at their dots
