@@ -71,7 +71,10 @@ def training_curve(result: dict) -> dict:
 
 def errata() -> dict:
     """The errata registry's audit of the lecture notes: {"records", "summary"}."""
-    load = _producer("errata", "reports.errata", "load")
+    try:  # the audit's package; its first home was reports.errata
+        load = _producer("errata", "reports.audit.errata", "load")
+    except ProducerMissing:
+        load = _producer("errata", "reports.errata", "load")
     return _plain(load())
 
 
@@ -108,10 +111,14 @@ def with_kinds(data: dict) -> dict:
 
 def with_locations(data: dict, notes_dir: Path) -> dict:
     """Each erratum with the line of its note where its quote stands (``line``, 1-based),
-    when the note is there to read; a quote not found keeps no line rather than a guess."""
+    when the note is there to read; a quote not found keeps no line rather than a guess.
+    The audit's own ``locator`` ({line, column, context}) wins when the record has one."""
     texts: dict[str, list[str] | None] = {}
     records = []
     for rec in data["errata"]["records"]:
+        if isinstance(rec.get("locator"), dict):
+            rec = {**rec, "line": rec["locator"].get("line"),
+                   "context": rec["locator"].get("context")}
         if "line" not in rec:
             if rec["note"] not in texts:
                 path = notes_dir / rec["note"]

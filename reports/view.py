@@ -110,8 +110,9 @@ def _claim(claim: dict, checks: list[dict], cited_by: list[dict], lang: str, t: 
             "cited_by": cited_by}
 
 
-def _note(file: str, t: dict) -> str:
-    return t["notes"].get(file, file)
+def _note(file: str, t: dict, titles: dict[str, str] | None = None) -> str:
+    """A note by its title: the audit's, else the report's own list, else its file name."""
+    return (titles or {}).get(file) or t["notes"].get(file, file)
 
 
 def _evidence(rec: dict, lang: str, t: dict) -> dict:
@@ -122,17 +123,20 @@ def _evidence(rec: dict, lang: str, t: dict) -> dict:
     version was not run separately.
     """
     ev = rec["evidence"]
+    shown = {rec["claim_latex"], rec.get("correction_latex")}
     audit_view = rec.get("evidence_view") or (ev if "rows" in ev else {})
     rows_in = audit_view.get("rows")
     if rows_in:
         rows = []
         for r in rows_in:
-            label = r["label"].get(lang) or r["label"]["en"]
+            # the audit's label names the version in the reader's language
+            label = r["label"].get(lang)
             rows.append({"version": r["version"],
-                         "version_label": t["errata"][f"{r['version']}_version"],
-                         "label": _plain(label), "value": _plain(r["value"]),
+                         "version_label": label or t["errata"][f"{r['version']}_version"],
+                         "label": None, "value": _plain(r["value"]),
+                         # the card shows the note's and the corrected formula already
                          "math": Tex(r["math"], False, f"erratum {rec['id']!r} evidence")
-                         if r.get("math") else None,
+                         if r.get("math") and r["math"] not in shown else None,
                          "passed": r["passed"]})
         summary = audit_view.get("summary") or {}
         text = summary.get(lang) or summary.get("en") or ""
@@ -146,14 +150,18 @@ def _evidence(rec: dict, lang: str, t: dict) -> dict:
     return {"rows": [row], "summary": None, "note_run": False}
 
 
-def _zh_twin(rec: dict, key: str, lang: str) -> Prose | None:
+def _zh_twin(rec: dict, key: str, lang: str, math: bool = False) -> Prose | None:
+    """``rec[key]`` in ``lang`` (its ``_zh`` twin for Chinese); with ``math``, the registry's
+    prose convention: inline formulas between ``$`` (checked by KaTeX like every formula)."""
     english = rec.get(key)
     if not english:
         return None
-    if lang == "en":
-        return _plain(english)
-    twin = rec.get(f"{key}_zh")
-    return _plain(twin) if twin else Prose((english,), missing=True)
+    twin = english if lang == "en" else rec.get(f"{key}_zh")
+    text = twin or english
+    label = f"erratum {rec.get('id')!r} {key}"
+    if math:
+        return prose(text, label, missing=not twin)
+    return Prose((text,), missing=not twin)
 
 
 def _erratum(rec: dict, claims: dict[str, dict], lang: str, t: dict) -> dict:
@@ -162,27 +170,31 @@ def _erratum(rec: dict, claims: dict[str, dict], lang: str, t: dict) -> dict:
     ids += [i for i in rec.get("see_also") or [] if i not in ids]
     return {
         "id": rec["id"], "anchor": _anchor("erratum-", rec["id"]),
-        "note": rec["note"], "note_title": _note(rec["note"], t),
+        "note": rec["note"], "note_title": rec.get("note_title") or _note(rec["note"], t),
         "quote": rec["quote"],
         "location": t["errata"]["line"].format(rec["line"]) if rec.get("line") else None,
+        "context": rec.get("context"),
+        "scope": None if rec.get("scope", "transformer-math") == "transformer-math"
+        else t["scope"].get(rec["scope"], rec["scope"]),
         "claim": Tex(rec["claim_latex"], False, f"erratum {rec['id']!r} claim"),
         "verdict": rec["verdict"], "verdict_label": t["verdict"][rec["verdict"]],
         "correction": Tex(corr, False, f"erratum {rec['id']!r} correction") if corr else None,
-        "why": [p for p in (_zh_twin(rec, "correction_text", lang), _zh_twin(rec, "reason", lang))
-                if p],
+        "why": [p for p in (_zh_twin(rec, "correction_text", lang, math=True),
+                            _zh_twin(rec, "reason", lang, math=True)) if p],
         "evidence": _evidence(rec, lang, t),
         "links": [{"id": i, "anchor": claims[i]["anchor"], "title": claims[i]["title"]}
                   for i in ids if i in claims],
     }
 
 
-def _notes_summary(records: list[dict], t: dict) -> dict:
+def _notes_summary(records: list[dict], t: dict, titles: dict[str, str]) -> dict:
     verdicts = [v for v in model.VERDICTS if any(r["verdict"] == v for r in records)]
     notes = sorted(dict.fromkeys(r["note"] for r in records))
     rows = []
     for note in notes:
         mine = [r for r in records if r["note"] == note]
-        rows.append({"note": note, "title": _note(note, t), "anchor": _anchor("note-", note),
+        rows.append({"note": note, "title": _note(note, t, titles),
+                     "anchor": _anchor("note-", note),
                      "counts": [sum(r["verdict"] == v for r in mine) for v in verdicts],
                      "full": [{"id": r["id"], "anchor": _anchor("erratum-", r["id"]),
                                "verdict": r["verdict"]}
@@ -197,6 +209,9 @@ def build_view(data: dict, figures: list[dict], lang: str = "en",
     model.validate(data)
     t = i18n.ui(lang)
     records = data["errata"]["records"]
+    titles = {r["note"]: r["note_title"] for r in records if r.get("note_title")}
+    titles.update({n: v["title"] for n, v in (data["errata"].get("notes") or {}).items()
+                   if isinstance(v, dict) and v.get("title")})
     by_claim: dict[str, list[dict]] = {}
     for rec in data["crosschecks"]:
         by_claim.setdefault(rec["claim"], []).append(rec)
@@ -228,7 +243,7 @@ def build_view(data: dict, figures: list[dict], lang: str = "en",
         rows = [{**_erratum(r, by_id, lang, t), "claim": None, "correction": None}
                 for r in records if r["note"] == note and r["verdict"] not in FULL_VERDICTS]
         if rows:
-            checked.append({"note": note, "title": _note(note, t), "rows": rows,
+            checked.append({"note": note, "title": _note(note, t, titles), "rows": rows,
                             "anchor": _anchor("note-", note)})
     meta = meta or {}
     other = "zh" if lang == "en" else "en"
@@ -249,7 +264,7 @@ def build_view(data: dict, figures: list[dict], lang: str = "en",
                      "caption": _text(i18n.Text(t["figure"][f"{f['name']}_caption"]),
                                       f"figure {f['name']} caption")} for f in figures],
         "errata": full, "errata_checked": checked,
-        "notes_summary": _notes_summary(records, t),
+        "notes_summary": _notes_summary(records, t, titles),
         "training_accuracy": None if data["training"].get("accuracy") is None
         else f"{data['training']['accuracy']:.3f}",
     }

@@ -260,7 +260,7 @@ def test_error_card_shows_the_note_failing_next_to_the_correction_passing(data, 
     assert "badge-fail" in note and "0.0156 at d_k = 64" in note and "katex" in note
     assert "badge-pass" in corr and "1.002 at d_k = 64" in corr
     label = "除以 d_k 后的方差" if lang == "zh" else "variance after dividing by d_k"
-    assert label in note
+    assert f"<strong>{label}</strong>" in note
     assert ("讲义的缩放不成立" if lang == "zh" else "The note&#39;s scale fails") in card
     assert "not run separately" not in card and "未单独运行" not in card
 

@@ -229,8 +229,9 @@ def test_pdf_error_card_has_both_versions_with_numbers(tmp_path, data):
     from tests.test_reports_html import _with_evidence_view
 
     figs = [{"name": n} for n, _ in plots.FIGURES]
-    for lang, (note, corr) in {"en": ("the note's version", "the correction"),
-                               "zh": ("讲义的版本", "更正后的版本")}.items():
+    for lang, (note, corr) in {"en": ("variance after dividing by d\\_k",
+                                      "variance after dividing by √d\\_k"),
+                               "zh": ("除以 d\\_k 后的方差", "除以 √d\\_k 后的方差")}.items():
         tex = latex.render(model.build_view(_with_evidence_view(data), figs, lang),
                            tmp_path / lang).read_text(encoding="utf-8")
         card = tex.split(r"\label{erratum-note1-scale}")[1].split(r"\end{tabular}")[0]
