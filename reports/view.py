@@ -247,12 +247,20 @@ def build_view(data: dict, figures: list[dict], lang: str = "en",
                             "anchor": _anchor("note-", note)})
     meta = meta or {}
     other = "zh" if lang == "en" else "en"
+    counts = {st: sum(c["status"] == st for c in claims) for st in model.CLAIM_STATUS}
+    accuracy = data["training"].get("accuracy")
+    summary = [t["summary"]["claims_line"].format(n=len(claims), **counts),
+               t["summary"]["checks_line"].format(
+                   independent=f"{sum(c['passed'] for c in independent)}/{len(independent)}",
+                   identity=f"{sum(c['passed'] for c in identity)}/{len(identity)}")]
+    if accuracy is not None:
+        summary.append(t["summary"]["training_line"].format(accuracy=f"{accuracy:.3f}"))
     return {
         "lang": lang, "t": t, "title": t["meta"]["title"],
         "file": FILES[lang], "other_file": FILES[other],
         "date": meta.get("date", ""), "version": meta.get("version", ""),
         "claims": claims, "topics": topics,
-        "counts": {s: sum(c["status"] == s for c in claims) for s in model.CLAIM_STATUS},
+        "counts": counts, "summary": summary,
         "failed_claims": [c for c in claims if c["status"] == "failed"],
         "crosschecks_passed": sum(c["passed"] for c in checks),
         "crosschecks_total": len(checks),
