@@ -49,8 +49,10 @@ def _package_dir(name: str) -> Path | None:
     return Path(spec.origin) if spec.origin else None
 
 
+HERE = Path(__file__).resolve().parent
 NOTES_DIR = Path(__file__).resolve().parent.parent.parent / "shared" / "notes"
-RENDERING = {"__init__.py", "__main__.py", "build.py", "collect.py", "model.py", "view.py"}
+RENDERING = {"__init__.py", "__main__.py", "build.py", "collect.py", "model.py", "view.py",
+             "display.py"}
 
 
 def _errata_inputs() -> list[Path]:
@@ -63,7 +65,8 @@ def _errata_inputs() -> list[Path]:
 
 # Which sources a stage's result depends on: its cache key is their hash.
 STAGES: dict[str, tuple[Callable[[], object], Callable[[], list[Path | None]]]] = {
-    "derive": (collect.derive, lambda: [_package_dir("derivations")]),
+    "derive": (collect.derive, lambda: [_package_dir("derivations"), HERE / "display.py",
+                                         HERE / "collect.py"]),
     "crosscheck": (collect.crosscheck,
                    lambda: [_package_dir("derivations"), _package_dir("numeric")]),
     "errata": (collect.errata,

@@ -35,9 +35,21 @@ def _plain(obj: Any) -> Any:
 
 
 def derive() -> list[dict]:
-    """Every derivation chain, as ``ChainResult.to_dict()``."""
+    """Every derivation chain, as ``ChainResult.to_dict()``, with ``abbreviated``: the
+    statement and steps in named abbreviations where the claim's family has them (checked
+    against the expanded forms, see reports.display)."""
     verify_all = _producer("derive", "derivations", "verify_all")
-    return [_plain(result) for result in verify_all()]
+    get = _producer("derive", "derivations", "get")
+    from reports import display
+
+    out = []
+    for result in verify_all():
+        claim = _plain(result)
+        d = get(claim["id"])
+        claim["abbreviated"] = display.claim_display(claim.get("module", ""), d.statement,
+                                                     [step.expr for step in d.steps])
+        out.append(claim)
+    return out
 
 
 def crosscheck() -> dict:

@@ -87,8 +87,16 @@ def _claim(claim: dict, checks: list[dict], cited_by: list[dict], lang: str, t: 
                             "kind_label": t["claim"].get(av["kind"], av["kind"]),
                             "text": _text(text, f"claim {cid!r} assumption text")})
     steps = []
+    short = (claim.get("abbreviated") or {}).get("steps", {})
+    previous = claim["statement"].split(" = ")[0]
     for s, sv in zip(claim["steps"], base["steps"], strict=True):
         written = shown["steps"].get(s["index"])
+        named = short.get(str(s["index"]))
+        # as the author wrote it > in named abbreviations (unless it would look like the step
+        # before) > as SymPy prints it
+        if written is None and named is not None and named != previous:
+            sv = {**sv, "tex": Tex(named, True, f"claim {cid!r} step {s['index']}")}
+        previous = written or sv["tex"].tex
         steps.append({**sv,
                       "rule": _text(i18n.rule(cid, s["rule"], lang), f"claim {cid!r} rule"),
                       "by": [names.get(b, _plain(b)) for b in s["by"]],
@@ -97,6 +105,12 @@ def _claim(claim: dict, checks: list[dict], cited_by: list[dict], lang: str, t: 
                       "as_written": written is not None,
                       "tex": Tex(written, True, f"claim {cid!r} step {s['index']} as written")
                       if written else sv["tex"]})
+
+    abbreviated = claim.get("abbreviated") or {}
+    if shown["result"] is None and abbreviated.get("statement"):
+        shown = {**shown, "result": abbreviated["statement"]}
+    if shown["where"] is None and (abbreviated.get("statement") or short):
+        shown = {**shown, "where": shown["where"] or i18n.family_where(claim["module"])}
 
     def tex(key: str, display: bool = True) -> Tex | None:
         return Tex(shown[key], display, f"claim {cid!r} {key}") if shown[key] else None

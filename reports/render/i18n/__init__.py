@@ -101,6 +101,11 @@ def assumption_latex(claim_id: str, name: str, latex: str, lang: str) -> str:
     return record.get("latex", {}).get(lang, latex)
 
 
+def family_where(module: str) -> str | None:
+    """The legend of a family's abbreviations (LaTeX), e.g. s_i = e^{z_i}/Σ_k e^{z_k}."""
+    return claims_data().get("_families", {}).get(module, {}).get("where")
+
+
 def display(claim_id: str) -> dict:
     """Display forms of one claim: {"statement", "result", "where", "steps": {index: tex}}."""
     record = _claim(claim_id).get("display", {})
