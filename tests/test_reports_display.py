@@ -39,3 +39,43 @@ def test_numeric_check_fails_on_a_nonzero_difference():
     z, k, n = sp.IndexedBase("z"), sp.Symbol("k", integer=True), sp.Symbol("n", integer=True)
     assert display._numeric_zero(sp.Sum(z[k], (k, 1, n)) - sp.Sum(z[k], (k, 1, n)), 1)
     assert not display._numeric_zero(sp.Sum(z[k] ** 2, (k, 1, n)) + 1, 1)
+
+
+def chain_dicts() -> list[dict]:
+    """Every shipped claim as report data, from the derivation objects (nothing verified)."""
+    from derivations.core import _module_of
+
+    out = []
+    for d in derivations.claims():
+        module = _module_of(d)
+        out.append({
+            "id": d.id, "title": d.title, "module": module, "status": "proved",
+            "seconds": 0.0, "failed_step": None, "statement": sp.latex(d.statement),
+            "premises": {a.name: "proved" for a in d.assumptions if a.source is not None},
+            "assumptions": [{"name": a.name, "text": a.text, "latex": a.latex or "x",
+                             "kind": a.kind} for a in d.assumptions],
+            "steps": [{"index": i, "latex": sp.latex(s.expr), "rule": s.rule,
+                       "by": list(s.by), "symbolic": "zero", "numeric": "agree",
+                       "status": "proved", "points": 1, "counterexample": None}
+                      for i, s in enumerate(d.steps, 1)],
+            "abbreviated": display.claim_display(module, d.statement,
+                                                 [s.expr for s in d.steps]),
+        })
+    return out
+
+
+def test_no_two_consecutive_steps_look_alike_on_the_page():
+    from reports import model
+
+    data = {"claims": chain_dicts(), "crosschecks": [], "plot_data": {},
+            "training": {"steps": [], "loss": []}, "errata": {"records": [], "summary": {}}}
+    for lang in ("en", "zh"):
+        view = model.build_view(data, [], lang)
+        same = []
+        for c in view["claims"]:
+            texts = [c["statement"].tex.split(" = ")[0]] + [s["tex"].tex for s in c["steps"]]
+            same += [f"{c['id']} steps {i - 1}, {i}" for i in range(1, len(texts))
+                     if texts[i] == texts[i - 1]]
+        assert same == [], same
+        jac = next(c for c in view["claims"] if c["id"] == "softmax_jacobian")
+        assert "{s}_{i}" in jac["steps"][-1]["tex"].tex  # the textbook form is on the page
