@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from reports import errata, evidence, notes
+from reports.audit import errata, evidence, notes
 from reports.model import validate as validate_report
 
 REPO = Path(__file__).resolve().parents[1]
@@ -97,7 +97,7 @@ def test_crashing_evidence_is_reported_as_failed(monkeypatch):
         raise ZeroDivisionError("boom")
 
     broken.__module__ = evidence.__name__
-    monkeypatch.setattr(evidence, "exp_overflow", broken)
+    monkeypatch.setitem(evidence.CHECKS, "exp_overflow", broken)
     out = errata.run_evidence("exp_overflow")
     assert out["passed"] is False and "ZeroDivisionError: boom" in out["detail"]
 
@@ -151,6 +151,27 @@ def test_duplicate_ids_rejected():
         errata.validate({"record": [BASE, copy.deepcopy(BASE)]})
 
 
+def test_see_also_is_checked_against_the_real_claim_ids():
+    import derivations
+
+    real = derivations.claims()[0].id
+    (rec,) = errata.validate({"record": [BASE | {"see_also": [real]}]})
+    assert rec["see_also"] == [real]
+    with pytest.raises(errata.ErrataError, match=r"unknown \['softmax_jacobain'\]"):
+        errata.validate({"record": [BASE | {"see_also": [real, "softmax_jacobain"]}]})
+
+
+def test_evidence_registers_by_decorator_not_by_signature():
+    def lookalike(version="correction"):
+        return evidence.Result(True, "")
+
+    assert "lookalike" not in evidence.CHECKS
+    with pytest.raises(errata.ErrataError, match="registered with"):
+        errata.validate({"record": [BASE | {"evidence": "lookalike"}]})
+    with pytest.raises(ValueError, match="'misplaced_bracket': registered twice"):
+        evidence.check(evidence.misplaced_bracket)
+
+
 def test_valid_record_passes_validation():
     (rec,) = errata.validate({"record": [BASE]})
     assert rec["see_also"] == [] and rec["reason"] is None
@@ -170,7 +191,7 @@ def test_registry_file_errors(tmp_path):
 # ----------------------------------------------------------------------------- quote check CLI
 def _cli(*args, cwd=REPO):
     env = dict(os.environ, PYTHONPATH=str(REPO))
-    return subprocess.run([sys.executable, "-m", "reports.notes", *args], cwd=cwd, env=env,
+    return subprocess.run([sys.executable, "-m", "reports.audit.notes", *args], cwd=cwd, env=env,
                           capture_output=True, text=True, timeout=60)
 
 

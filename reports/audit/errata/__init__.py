@@ -8,31 +8,19 @@ registry's version of the claim (the correction for errata, the note's statement
 
 from __future__ import annotations
 
-import inspect
 import re
 import tomllib
 from collections.abc import Callable
 from pathlib import Path
 
-from reports import evidence as _evidence
-from reports.errata import checks_attention, checks_misc, checks_training
+# importing the check modules registers their evidence functions with evidence.check
+from reports.audit import evidence
+from reports.audit.errata import checks_attention, checks_misc, checks_training  # noqa: F401
 
 REGISTRY = Path(__file__).with_name("registry.toml")
 VERDICTS = ("correct", "error", "imprecise", "out-of-scope")
 NEEDS_CORRECTION = ("error", "imprecise")
 MAX_QUOTE = 60
-EVIDENCE_MODULES = (_evidence, checks_attention, checks_training, checks_misc)
-# Claim ids of the `derivations` package that records may point to as further reading.
-DERIVATION_IDS = frozenset("""
-    dot_product_mean dot_product_variance scaled_dot_product_variance nonzero_mean_growth
-    softmax_jacobian softmax_jacobian_symmetric softmax_jacobian_rows_sum_zero softmax_jacobian_psd
-    softmax_shift_invariance log_sum_exp softmax_temperature cross_entropy_gradient
-    cross_entropy_batch_mean linear_grad_weight linear_grad_input linear_grad_bias qkv_accumulation
-    adam_first_moment_closed_form adam_first_moment_bias adam_second_moment_bias
-    adam_epsilon_placement adam_efficient_step attention_shapes misplaced_bracket residual_jacobian
-    mlp_collapse multihead_shapes attention_softmax_backward
-""".split())
-
 _REQUIRED = ("id", "note", "quote", "claim_latex", "verdict", "evidence")
 _OPTIONAL = ("reason", "correction_latex", "correction_text", "see_also")
 _ID = re.compile(r"^[A-Za-z0-9_.-]+$")
@@ -43,22 +31,17 @@ class ErrataError(ValueError):
     """The registry does not have the documented shape."""
 
 
-def _is_check(fn: object, module) -> bool:
-    """A public function of ``module`` whose only parameter is ``version="correction"``."""
-    if not callable(fn) or getattr(fn, "__module__", "") != module.__name__:
-        return False
-    params = list(inspect.signature(fn).parameters.values())
-    return len(params) == 1 and params[0].name == "version" and params[0].default == "correction"
-
-
 def evidence_function(name: str) -> tuple[Callable, str]:
-    """The evidence computation called ``name`` and its dotted reference."""
-    if not name.startswith("_"):
-        for module in EVIDENCE_MODULES:
-            fn = getattr(module, name, None)
-            if _is_check(fn, module):
-                return fn, f"{module.__name__}.{name}"
-    raise KeyError(name)
+    """The evidence computation registered as ``name`` and its dotted reference."""
+    fn = evidence.CHECKS[name]
+    return fn, f"{fn.__module__}.{name}"
+
+
+def derivation_ids() -> frozenset[str]:
+    """Claim ids of the `derivations` package, which records may cite as further reading."""
+    import derivations  # the claim modules are heavy; only validation needs them
+
+    return frozenset(d.id for d in derivations.claims())
 
 
 def _text(rec: dict, key: str, where: str, *, required: bool) -> str | None:
@@ -78,6 +61,7 @@ def validate(raw: object) -> list[dict]:
         raise ErrataError("registry: expected a list of [[record]] tables, got "
                           f"{type(raw.get('record') if isinstance(raw, dict) else raw).__name__}")
     records, seen = [], set()
+    known_ids = derivation_ids()
     for i, rec in enumerate(raw["record"]):
         where = f"record #{i + 1}"
         if not isinstance(rec, dict):
@@ -115,12 +99,16 @@ def validate(raw: object) -> list[dict]:
         try:
             evidence_function(rec["evidence"])
         except KeyError:
-            raise ErrataError(f"{where}: evidence expected a function of "
-                              f"{[m.__name__ for m in EVIDENCE_MODULES]}, got "
-                              f"{rec['evidence']!r}") from None
+            raise ErrataError(f"{where}: evidence expected a function registered with "
+                              f"reports.audit.evidence.check, got {rec['evidence']!r}") from None
         see_also = rec.get("see_also", [])
-        if not isinstance(see_also, list) or any(s not in DERIVATION_IDS for s in see_also):
-            raise ErrataError(f"{where}: see_also expected derivation ids, got {see_also!r}")
+        if not isinstance(see_also, list) or not all(isinstance(s, str) for s in see_also):
+            raise ErrataError(f"{where}: see_also expected a list of derivation ids, "
+                              f"got {see_also!r}")
+        unknown_ids = [s for s in see_also if s not in known_ids]
+        if unknown_ids:
+            raise ErrataError(f"{where}: see_also expected derivation ids, got unknown "
+                              f"{unknown_ids}")
         records.append({k: rec.get(k) for k in _REQUIRED + _OPTIONAL} | {"see_also": see_also})
     return records
 

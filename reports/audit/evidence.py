@@ -10,6 +10,7 @@ judged correct both pass. ``detail`` carries the computed numbers.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -35,6 +36,42 @@ def pick(version: str, *, note, correction):
     return note if version == "note" else correction
 
 
+CHECKS: dict[str, Callable[[str], Result]] = {}
+
+
+def check(fn: Callable[[str], Result]) -> Callable[[str], Result]:
+    """Register ``fn`` as an evidence computation under its own name; a name is registered once."""
+    if fn.__name__ in CHECKS:
+        raise ValueError(f"evidence {fn.__name__!r}: registered twice "
+                         f"({CHECKS[fn.__name__].__module__} and {fn.__module__})")
+    CHECKS[fn.__name__] = fn
+    return fn
+
+
+def stated(version: str, value):
+    """Claims where the note and the correction agree: both versions get ``value``."""
+    return pick(version, note=value, correction=value)
+
+
+def num_grad(f, x: np.ndarray, h: float = 1e-6) -> np.ndarray:
+    """Central differences of a scalar function of an array."""
+    g = np.zeros_like(x)
+    for idx in np.ndindex(x.shape):
+        e = np.zeros_like(x)
+        e[idx] = h
+        g[idx] = (f(x + e) - f(x - e)) / (2 * h)
+    return g
+
+
+def num_jac(f, x: np.ndarray, h: float = 1e-6) -> np.ndarray:
+    cols = []
+    for i in range(x.size):
+        e = np.zeros_like(x)
+        e[i] = h
+        cols.append((f(x + e) - f(x - e)) / (2 * h))
+    return np.stack(cols, axis=1)
+
+
 def softmax(z: np.ndarray, axis: int = -1) -> np.ndarray:
     """Max-shifted softmax: exp never sees a positive argument, so it cannot overflow."""
     e = np.exp(z - np.max(z, axis=axis, keepdims=True))
@@ -56,6 +93,7 @@ def _qkv(n: int = 4, d_k: int = 3, d_v: int = 4, seed: int = 0):
 
 
 # ----------------------------------------------------------------------------- attention
+@check
 def misplaced_bracket(version: str = "correction") -> Result:
     """Softmax(QKᵀ/√d_k)V versus the bracket around V: only the first is attention."""
     formula = pick(
@@ -75,6 +113,7 @@ def misplaced_bracket(version: str = "correction") -> Result:
     )
 
 
+@check
 def attention_not_linear(version: str = "correction") -> Result:
     """For fixed A the map V -> AV is linear, but A = softmax(...) itself depends on X."""
     claims_linear_in_x = pick(version, note=True, correction=False)
@@ -96,6 +135,7 @@ def attention_not_linear(version: str = "correction") -> Result:
     )
 
 
+@check
 def zero_score_weight(version: str = "correction") -> Result:
     """Query (1,0) against keys (1,0), (0,1), (-1,0): the orthogonal key still gets weight."""
     claimed = pick(version, note=0.0, correction=1 / (math.e + 1 + 1 / math.e))
@@ -107,6 +147,7 @@ def zero_score_weight(version: str = "correction") -> Result:
     )
 
 
+@check
 def negative_score_weight(version: str = "correction") -> Result:
     """A negative score gives a smaller but positive weight, never a repelling (negative) one."""
     claimed_sign = pick(version, note=-1, correction=1)
@@ -117,6 +158,7 @@ def negative_score_weight(version: str = "correction") -> Result:
     )
 
 
+@check
 def attention_graph(version: str = "correction") -> Result:
     """Attention weights are directed and include self-loops: n² edges, not n(n-1)/2."""
     n = 4
@@ -134,6 +176,7 @@ def attention_graph(version: str = "correction") -> Result:
 
 
 # ----------------------------------------------------------------------------- dot products
+@check
 def dot_is_cosine(version: str = "correction") -> Result:
     """The dot product equals cosine similarity only for unit vectors."""
     similarity = pick(
@@ -163,6 +206,7 @@ def _score_scale_model(kind: str, d: int, rng) -> float:
     return float(np.sqrt(np.mean((s.sum(axis=1) / math.sqrt(d)) ** 2)))
 
 
+@check
 def sqrt_scaling_needs_zero_mean(version: str = "correction") -> Result:
     """Dividing by √d_k keeps the scale fixed only when components have mean 0."""
     model = pick(version, note="all_positive", correction="random_sign")
@@ -178,6 +222,7 @@ def sqrt_scaling_needs_zero_mean(version: str = "correction") -> Result:
     )
 
 
+@check
 def sum_growth_exponent(version: str = "correction") -> Result:
     """The raw score grows like d_k^p: p = 1/2 for zero-mean terms, p = 1 for same-sign terms."""
     model = pick(version, note="all_positive", correction="random_sign")
@@ -192,6 +237,7 @@ def sum_growth_exponent(version: str = "correction") -> Result:
     )
 
 
+@check
 def exp_overflow(version: str = "correction") -> Result:
     """e^1024 overflows, but softmax evaluated as exp(z - max z) never computes it."""
     impl = pick(
@@ -213,6 +259,7 @@ def exp_overflow(version: str = "correction") -> Result:
     )
 
 
+@check
 def scaled_1024(version: str = "correction") -> Result:
     """The note's 1024/√4096 = 1024/64 = 16 and the size of e^16."""
     claimed = pick(version, note=16, correction=16)
@@ -225,6 +272,7 @@ def scaled_1024(version: str = "correction") -> Result:
     )
 
 
+@check
 def small_dot_examples(version: str = "correction") -> Result:
     """0.5·0.5 + 0.5·0.5 = 0.5 and 4096 · 0.25 = 1024."""
     claimed = pick(version, note=(Fraction(1, 2), 1024), correction=(Fraction(1, 2), 1024))
@@ -234,6 +282,7 @@ def small_dot_examples(version: str = "correction") -> Result:
 
 
 # ----------------------------------------------------------------------------- softmax
+@check
 def softmax_amplification(version: str = "correction") -> Result:
     """Softmax is sharper than proportional normalisation for z=[1,2] but not for z=[0.1,0.2]."""
     claims_always_sharper = pick(version, note=True, correction=False)
@@ -247,6 +296,7 @@ def softmax_amplification(version: str = "correction") -> Result:
     return Result(all(sharper) == claims_always_sharper, "; ".join(rows))
 
 
+@check
 def softmax_12(version: str = "correction") -> Result:
     stated = ([0.27, 0.73], [0.33, 0.67])
     claimed = pick(version, note=stated, correction=stated)
@@ -261,6 +311,7 @@ def _sv(m: np.ndarray) -> np.ndarray:
     return np.linalg.svd(m, compute_uv=False)
 
 
+@check
 def residual_singular_value_below_one(version: str = "correction") -> Result:
     """I + ∂F/∂X can have a singular value below 1 even when ∂F/∂X is small."""
     bound = pick(
@@ -290,6 +341,7 @@ def _residual_gain(per_layer: float, depth: int) -> float:
     return float(_sv(m)[0])
 
 
+@check
 def residual_deep_product(version: str = "correction") -> Result:
     """Over 100 layers, small per-layer Jacobians of one sign compound: 0.95^100 ≈ 0.006."""
     depth, eps = 100, 0.05
@@ -302,6 +354,7 @@ def residual_deep_product(version: str = "correction") -> Result:
     )
 
 
+@check
 def residual_elevator(version: str = "correction") -> Result:
     """50 layers whose ∂F/∂X is 'close to 0' (0.02): the signal is scaled by 0.36 to 2.69."""
     depth, eps = 50, 0.02
@@ -315,6 +368,7 @@ def residual_elevator(version: str = "correction") -> Result:
     )
 
 
+@check
 def residual_can_cancel(version: str = "correction") -> Result:
     """With F(X) = -X the residual block outputs 0 and passes no gradient at all."""
     claims_never_zero = pick(version, note=True, correction=False)
@@ -326,6 +380,7 @@ def residual_can_cancel(version: str = "correction") -> Result:
     )
 
 
+@check
 def residual_toy_sign(version: str = "correction") -> Result:
     """The scalar toy 1 + 0.1 assumes F' > 0; with F' = -0.1 ten layers give 0.9^10 ≈ 0.35."""
     claims_no_decay = pick(version, note=True, correction=False)
@@ -336,6 +391,7 @@ def residual_toy_sign(version: str = "correction") -> Result:
     )
 
 
+@check
 def residual_explosion(version: str = "correction") -> Result:
     """Skip connections alone do not bound growth: per-layer gain 1.1 over 100 layers is 1.4e4."""
     claimed_bound = pick(version, note=10.0, correction=math.inf)
@@ -353,6 +409,7 @@ def residual_explosion(version: str = "correction") -> Result:
     )
 
 
+@check
 def powers_of_ten_layers(version: str = "correction") -> Result:
     """The note's 0.1^10 = 0.0000000001 and 1.1^10 ≈ 2.59."""
     claimed = pick(version, note=("0.0000000001", 2.59), correction=("0.0000000001", 2.59))
@@ -363,6 +420,7 @@ def powers_of_ten_layers(version: str = "correction") -> Result:
 
 
 # ----------------------------------------------------------------------------- cross-entropy
+@check
 def ce_example(version: str = "correction") -> Result:
     """The note's guessing game: y = [1,0,0], p = [0.2,0.5,0.3] gives p - y = [-0.8, 0.5, 0.3]."""
     claimed = pick(
@@ -394,6 +452,7 @@ def adam_steps(grads, *, lr=1e-3, b1=0.9, b2=0.999, eps=1e-8, eps_inside=False, 
     return out
 
 
+@check
 def adam_eps_inside(version: str = "correction") -> Result:
     """ε inside the root changes the step by 10x once |g| is near √ε."""
     inside = pick(version, note=True, correction=False)
@@ -406,6 +465,7 @@ def adam_eps_inside(version: str = "correction") -> Result:
     return Result(ok, "; ".join(rows))
 
 
+@check
 def adam_bias_correction(version: str = "correction") -> Result:
     """E[m̂_t] = E[g] needs m̂_t = m_t/(1-β1^t) and a stationary gradient mean."""
     corrected = pick(version, note=False, correction=True)
@@ -425,6 +485,7 @@ def adam_bias_correction(version: str = "correction") -> Result:
     )
 
 
+@check
 def adam_not_second_order(version: str = "correction") -> Result:
     """On f(x) = a·x²/2 Newton lands on 0 in one step; Adam's first step is -lr·sign(g), blind to
     both the curvature a and the distance x0."""

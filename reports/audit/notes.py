@@ -1,6 +1,6 @@
 """Check the errata registry against the lecture notes: every quote must occur verbatim.
 
-    python -m reports.notes check NOTES_DIR
+    python -m reports.audit.notes check NOTES_DIR
 
 Exit 0 when every quote is found; 1 naming each stale quote; 2 with a one-line message when the
 directory, a note file or the registry cannot be used. Nothing is written.
@@ -13,7 +13,7 @@ import os
 import sys
 from pathlib import Path
 
-from reports import errata
+from reports.audit import errata
 
 
 class NotesError(Exception):
@@ -67,7 +67,7 @@ def check(directory: Path | str, registry: Path | str | None = None) -> tuple[in
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = _Parser(prog="python -m reports.notes", description=__doc__.split(
+    parser = _Parser(prog="python -m reports.audit.notes", description=__doc__.split(
         "\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("check", help="verify that every registry quote occurs in its note")
