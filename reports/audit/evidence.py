@@ -245,17 +245,19 @@ def exp_overflow(version: str = "correction") -> Result:
         note=lambda z: np.exp(z) / np.exp(z).sum(),
         correction=softmax,
     )
-    z = np.array([1024.0, 1000.0, 0.0])
+    z = np.full(4, 1024.0)  # the note's example: every score is 0.25·4096 = 1024
     with np.errstate(over="ignore", invalid="ignore"):
         e64 = np.exp(np.float64(1024.0))
         e32 = np.exp(np.float32(1024.0))
         p = impl(z)
     lim64, lim32 = math.log(np.finfo(np.float64).max), math.log(np.finfo(np.float32).max)
-    finite = bool(np.all(np.isfinite(p))) and abs(float(np.sum(p)) - 1) < 1e-12
+    uniform = bool(np.all(np.isfinite(p))) and bool(np.allclose(p, 0.25, atol=1e-15))
+    shown = ", ".join(f"{v:.4g}" for v in p)
     return Result(
-        finite,
+        uniform,
         f"exp(1024) = {e64} in float64 and {e32} in float32 (exp overflows above "
-        f"{lim64:.2f} and {lim32:.2f}); softmax([1024, 1000, 0]) by this implementation = {p}",
+        f"{lim64:.2f} and {lim32:.2f}); softmax of four scores 1024 by this implementation = "
+        f"[{shown}] (exactly uniform: {'yes' if uniform else 'no'})",
     )
 
 

@@ -1,9 +1,11 @@
 """The errata registry: one audited claim of the lecture notes per record, with its evidence.
 
-:func:`load` validates ``registry.toml``, runs every record's evidence computation with the
-correction, and returns ``{"records": [...], "summary": {note: {verdict: count}}}`` in the shape
-the report renderer consumes. ``evidence.passed`` is True when the computation supports the
-registry's version of the claim (the correction for errata, the note's statement otherwise).
+:func:`read` parses and validates ``registry.toml``; :func:`read_nonclaims` the sentences marked
+as containing no checkable claim (``nonclaims.toml``); :func:`load` (in :mod:`.load`) runs the
+evidence and returns the report's data. A record has two independent classifications: its
+*scope* (transformer-math, history, other) and its *verdict* (correct, error, imprecise). Every
+human-language field comes in English and Chinese in the same record (``reason`` and
+``reason_zh``, ``correction_text`` and ``correction_text_zh``); math is shared.
 """
 
 from __future__ import annotations
@@ -15,14 +17,26 @@ from pathlib import Path
 
 # importing the check modules registers their evidence functions with evidence.check
 from reports.audit import evidence
-from reports.audit.errata import checks_attention, checks_misc, checks_training  # noqa: F401
+from reports.audit.errata import (  # noqa: F401
+    checks_attention,
+    checks_history,
+    checks_misc,
+    checks_new,
+    checks_training,
+)
 
 REGISTRY = Path(__file__).with_name("registry.toml")
-VERDICTS = ("correct", "error", "imprecise", "out-of-scope")
+NONCLAIMS = Path(__file__).with_name("nonclaims.toml")
+VERDICTS = ("correct", "error", "imprecise")
+SCOPES = ("transformer-math", "history", "other")
 NEEDS_CORRECTION = ("error", "imprecise")
 MAX_QUOTE = 60
-_REQUIRED = ("id", "note", "quote", "claim_latex", "verdict", "evidence")
-_OPTIONAL = ("reason", "correction_latex", "correction_text", "see_also")
+# English field -> its Chinese twin; a record carries both or neither.
+BILINGUAL = {"reason": "reason_zh", "correction_text": "correction_text_zh"}
+_REQUIRED = ("id", "note", "quote", "claim_latex", "scope", "verdict", "reason", "reason_zh",
+             "evidence")
+_OPTIONAL = ("correction_latex", "correction_text", "correction_text_zh", "see_also",
+             "cross_check")
 _ID = re.compile(r"^[A-Za-z0-9_.-]+$")
 _NOTE = re.compile(r"^[^/\\]+\.txt$")
 
@@ -55,6 +69,31 @@ def _text(rec: dict, key: str, where: str, *, required: bool) -> str | None:
     return val
 
 
+def _quote(rec: dict, where: str) -> None:
+    if not _NOTE.match(rec["note"]):
+        raise ErrataError(f"{where}: note expected a .txt file name, got {rec['note']!r}")
+    quote = rec["quote"]
+    if len(quote) > MAX_QUOTE:
+        raise ErrataError(f"{where}: quote expected at most {MAX_QUOTE} characters, "
+                          f"got {len(quote)}")
+    if "\n" in quote or quote != quote.strip():
+        raise ErrataError(f"{where}: quote expected one line without outer spaces, got {quote!r}")
+
+
+def _choice(rec: dict, key: str, choices: tuple, where: str) -> None:
+    if rec[key] not in choices:
+        raise ErrataError(f"{where}: {key} expected one of {list(choices)}, got {rec[key]!r}")
+
+
+def _check_name(rec: dict, key: str, where: str) -> None:
+    name = rec.get(key)
+    if name is None:
+        return
+    if not isinstance(name, str) or name not in evidence.CHECKS:
+        raise ErrataError(f"{where}: {key} expected a function registered with "
+                          f"reports.audit.evidence.check, got {name!r}")
+
+
 def validate(raw: object) -> list[dict]:
     """Check parsed registry data; return its records with every optional key present."""
     if not isinstance(raw, dict) or not isinstance(raw.get("record"), list):
@@ -77,30 +116,21 @@ def validate(raw: object) -> list[dict]:
         if unknown:
             raise ErrataError(f"{where}: unknown keys {unknown} (expected some of "
                               f"{list(_REQUIRED + _OPTIONAL)})")
-        for key in ("note", "quote", "claim_latex", "verdict", "evidence"):
+        for key in _REQUIRED[1:]:
             _text(rec, key, where, required=True)
-        if not _NOTE.match(rec["note"]):
-            raise ErrataError(f"{where}: note expected a .txt file name, got {rec['note']!r}")
-        quote = rec["quote"]
-        if len(quote) > MAX_QUOTE:
-            raise ErrataError(f"{where}: quote expected at most {MAX_QUOTE} characters, "
-                              f"got {len(quote)}")
-        if "\n" in quote or quote != quote.strip():
-            raise ErrataError(f"{where}: quote expected one line without outer spaces, "
-                              f"got {quote!r}")
-        verdict = rec["verdict"]
-        if verdict not in VERDICTS:
-            raise ErrataError(f"{where}: verdict expected one of {list(VERDICTS)}, got {verdict!r}")
-        needs = verdict in NEEDS_CORRECTION
-        for key in ("correction_latex", "correction_text"):
+        _quote(rec, where)
+        _choice(rec, "verdict", VERDICTS, where)
+        _choice(rec, "scope", SCOPES, where)
+        needs = rec["verdict"] in NEEDS_CORRECTION
+        for key in ("correction_latex", "correction_text", "correction_text_zh"):
             _text(rec, key, where, required=needs)
-        if not needs:
-            _text(rec, "reason", where, required=True)
-        try:
-            evidence_function(rec["evidence"])
-        except KeyError:
-            raise ErrataError(f"{where}: evidence expected a function registered with "
-                              f"reports.audit.evidence.check, got {rec['evidence']!r}") from None
+        for en, zh in BILINGUAL.items():
+            if (rec.get(en) is None) != (rec.get(zh) is None):
+                have, lack = (en, zh) if rec.get(en) is not None else (zh, en)
+                raise ErrataError(f"{where}: {have!r} expected its translation {lack!r}, "
+                                  "got none")
+        _check_name(rec, "evidence", where)
+        _check_name(rec, "cross_check", where)
         see_also = rec.get("see_also", [])
         if not isinstance(see_also, list) or not all(isinstance(s, str) for s in see_also):
             raise ErrataError(f"{where}: see_also expected a list of derivation ids, "
@@ -113,16 +143,58 @@ def validate(raw: object) -> list[dict]:
     return records
 
 
-def read(path: Path | str | None = None) -> list[dict]:
-    """Parse and validate the registry without running any evidence."""
-    path = Path(path) if path is not None else REGISTRY
+def _parse(path: Path) -> dict:
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        return tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise ErrataError(f"registry {path}: cannot read ({exc.strerror})") from None
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ErrataError(f"registry {path}: {exc}") from None
-    return validate(raw)
+
+
+def read(path: Path | str | None = None) -> list[dict]:
+    """Parse and validate the registry without running any evidence."""
+    return validate(_parse(Path(path) if path is not None else REGISTRY))
+
+
+def read_titles(path: Path | str | None = None) -> dict[str, str]:
+    """{note file: its title} from the registry's ``[notes]`` table."""
+    raw = _parse(Path(path) if path is not None else REGISTRY).get("notes", {})
+    if not isinstance(raw, dict) or not all(
+            isinstance(v, dict) and isinstance(v.get("title"), str) for v in raw.values()):
+        raise ErrataError(f"registry: [notes] expected {{file = {{title = str}}}}, got {raw!r:.80}")
+    return {name: v["title"] for name, v in raw.items()}
+
+
+def validate_nonclaims(raw: object) -> list[dict]:
+    """Sentences marked as holding no checkable claim: {id, note, quote, kind, reason(_zh)}."""
+    if not isinstance(raw, dict) or not isinstance(raw.get("kinds"), dict):
+        raise ErrataError("nonclaims: expected a [kinds] table")
+    kinds = raw["kinds"]
+    for key, kind in kinds.items():
+        if not (isinstance(kind, dict) and isinstance(kind.get("en"), str)
+                and isinstance(kind.get("zh"), str) and kind["en"] and kind["zh"]):
+            raise ErrataError(f"nonclaims: kind {key!r} expected en and zh reasons, got {kind!r}")
+    out = []
+    for group in raw.get("note", []):
+        note = group.get("name", "")
+        for i, mark in enumerate(group.get("marks", [])):
+            where = f"nonclaims {note} #{i + 1}"
+            if not (isinstance(mark, list) and len(mark) == 2 and all(
+                    isinstance(m, str) for m in mark)):
+                raise ErrataError(f"{where}: expected [quote, kind], got {mark!r}")
+            quote, kind = mark
+            if kind not in kinds:
+                raise ErrataError(f"{where}: kind expected one of {sorted(kinds)}, got {kind!r}")
+            rec = {"id": f"{note[:3]}-nc-{i + 1}", "note": note, "quote": quote, "kind": kind,
+                   "reason": kinds[kind]["en"], "reason_zh": kinds[kind]["zh"]}
+            _quote(rec, where)
+            out.append(rec)
+    return out
+
+
+def read_nonclaims(path: Path | str | None = None) -> list[dict]:
+    return validate_nonclaims(_parse(Path(path) if path is not None else NONCLAIMS))
 
 
 def run_evidence(name: str, version: str = "correction") -> dict:
@@ -136,26 +208,8 @@ def run_evidence(name: str, version: str = "correction") -> dict:
     return {"kind": "computation", "ref": ref, "passed": passed, "detail": detail}
 
 
-def load(path: Path | str | None = None) -> dict:
-    """Validated records with evidence run, plus per-note verdict counts."""
-    records = read(path)
-    cache: dict[str, dict] = {}
-    out, summary = [], {}
-    for rec in records:
-        if rec["evidence"] not in cache:
-            cache[rec["evidence"]] = run_evidence(rec["evidence"])
-        out.append({
-            "id": rec["id"],
-            "note": rec["note"],
-            "quote": rec["quote"],
-            "claim_latex": rec["claim_latex"],
-            "verdict": rec["verdict"],
-            "correction_latex": rec["correction_latex"],
-            "correction_text": rec["correction_text"],
-            "reason": rec["reason"],
-            "see_also": list(rec["see_also"]),
-            "evidence": dict(cache[rec["evidence"]]),
-        })
-        counts = summary.setdefault(rec["note"], {})
-        counts[rec["verdict"]] = counts.get(rec["verdict"], 0) + 1
-    return {"records": out, "summary": summary}
+def load(path: Path | str | None = None, notes_dir: Path | str | None = None) -> dict:
+    """Validated records with evidence run; see :func:`reports.audit.errata.load.load`."""
+    from reports.audit.errata.load import load as _load
+
+    return _load(path, notes_dir)

@@ -82,7 +82,9 @@ def history_chronology(version: str = "correction") -> Result:
     dates = stated(version, {"Boltzmann distribution": (1850, 1899), "Boltzmann machine": 1985,
                               "softmax (Bridle)": 1989})
     ok = dates["Boltzmann distribution"][1] < dates["Boltzmann machine"] < dates["softmax (Bridle)"]
-    return Result(ok, f"order of the notes' dates: {dates}")
+    order = ", ".join(f"{k} {v if isinstance(v, int) else f'{v[0]}–{v[1]}'}"
+                      for k, v in dates.items())
+    return Result(ok, f"order of the notes' dates: {order}")
 
 
 @check
