@@ -117,7 +117,8 @@ def test_note_numeric_examples_recomputed():
 # ----------------------------------------------------------------------------- validation
 BASE = {
     "id": "x-1", "note": "000_a.txt", "quote": "短句", "claim_latex": "a=b",
-    "verdict": "error", "correction_latex": "a=c", "correction_text": "Because.",
+    "scope": "transformer-math", "verdict": "error", "reason": "Why.", "reason_zh": "原因。",
+    "correction_latex": "a=c", "correction_text": "Because.", "correction_text_zh": "因为。",
     "evidence": "misplaced_bracket",
 }
 
@@ -130,7 +131,20 @@ BASE = {
         ({"quote": " lead"}, r"record 'x-1': quote expected one line"),
         ({"correction_latex": None}, r"record 'x-1': missing 'correction_latex'"),
         ({"correction_text": ""}, r"record 'x-1': 'correction_text' expected a non-empty"),
-        ({"verdict": "correct"}, r"record 'x-1': missing 'reason'"),
+        ({"reason": None}, r"record 'x-1': missing 'reason'"),
+        ({"reason_zh": None}, r"record 'x-1': missing 'reason_zh'"),
+        ({"correction_text_zh": None}, r"record 'x-1': missing 'correction_text_zh'"),
+        ({"verdict": "out-of-scope"}, r"record 'x-1': verdict expected one of"),
+        ({"scope": "maths"}, r"record 'x-1': scope expected one of .*got 'maths'"),
+        ({"cross_check": "no_such_check"}, r"record 'x-1': cross_check expected a function"),
+        ({"verdict": "correct", "correction_text": None, "correction_text_zh": None,
+          "correction_latex": None, "reason": "The note is wrong here."},
+         r"record 'x-1': reason says 'is wrong', which contradicts verdict 'correct'"),
+        ({"verdict": "correct", "correction_text": None, "correction_text_zh": None,
+          "correction_latex": None, "reason_zh": "讲义此处有误。"},
+         r"record 'x-1': reason_zh says '有误'"),
+        ({"verdict": "correct"}, r"record 'x-1': verdict 'correct' but a correction is given"),
+        ({"reason": "Recomputed: 2 = 2."}, r"reason says 'recomputed', which contradicts"),
         ({"evidence": "no_such_check"}, r"record 'x-1': evidence expected a function .*"
                                         r"got 'no_such_check'"),
         ({"evidence": "pick"}, r"record 'x-1': evidence expected a function"),
@@ -174,7 +188,7 @@ def test_evidence_registers_by_decorator_not_by_signature():
 
 def test_valid_record_passes_validation():
     (rec,) = errata.validate({"record": [BASE]})
-    assert rec["see_also"] == [] and rec["reason"] is None
+    assert rec["see_also"] == [] and rec["cross_check"] is None
 
 
 def test_registry_file_errors(tmp_path):
@@ -203,15 +217,20 @@ def _fake_notes(directory: Path, drop: str | None = None) -> None:
             by_note.setdefault(r["note"], []).append(r["quote"])
         else:
             by_note.setdefault(r["note"], [])
+    for mark in errata.read_nonclaims():
+        by_note.setdefault(mark["note"], []).append(mark["quote"])
+    titles = errata.read_titles()
     for name, quotes in by_note.items():
-        (directory / name).write_text("\n".join(quotes), encoding="utf-8")
+        (directory / name).write_text("\n".join([titles[name], *quotes]), encoding="utf-8")
 
 
 @pytest.mark.skipif(not SHARED_NOTES.is_dir(), reason="lecture notes not checked out")
 def test_cli_real_notes_all_quotes_found():
     proc = _cli("check", "../shared/notes")
     assert proc.returncode == 0, proc.stderr
-    assert f"ok: {len(RECORDS)} quotes" in proc.stdout
+    marks = errata.read_nonclaims()
+    assert f"ok: {len(RECORDS) + len(marks)} quotes" in proc.stdout
+    assert proc.stdout.count("coverage: ") == 3
 
 
 def test_cli_stale_quote_exit_1(tmp_path):

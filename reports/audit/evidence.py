@@ -131,7 +131,8 @@ def attention_not_linear(version: str = "correction") -> Result:
     return Result(
         fixed_a_linear and linear_in_x == claims_linear_in_x,
         f"fixed A: A(2V) == 2AV: {fixed_a_linear}; full attention: "
-        f"max |attn(2X) - 2·attn(X)| = {gap:.3g}, so linear in X: {linear_in_x}",
+        f"max |attn(2X) - 2·attn(X)| = {gap:.3g}, so linear in X: {linear_in_x}; claimed "
+        f"linear in X: {claims_linear_in_x}",
     )
 
 
@@ -295,7 +296,9 @@ def softmax_amplification(version: str = "correction") -> Result:
         ratio_ok = abs(s[1] / s[0] - math.exp(z[1] - z[0])) < 1e-9
         rows.append(f"z={z}: softmax max {s[1]:.4f}, proportional {lin[1]:.4f}, "
                     f"ratio e^Δz holds: {ratio_ok}")
-    return Result(all(sharper) == claims_always_sharper, "; ".join(rows))
+    claim = "always sharper" if claims_always_sharper else "sharper only for large gaps"
+    return Result(all(sharper) == claims_always_sharper,
+                  "; ".join(rows) + f"; claimed: softmax {claim} than proportional")
 
 
 @check
@@ -378,7 +381,8 @@ def residual_can_cancel(version: str = "correction") -> Result:
     smin_near = float(_sv(np.eye(3) - 0.99 * np.eye(3))[-1])
     return Result(
         (smin > 0) == claims_never_zero,
-        f"J = -I: σ_min(I + J) = {smin}; J = -0.99I: {smin_near:.3f}",
+        f"J = -I: σ_min(I + J) = {smin}; J = -0.99I: {smin_near:.3f}; claimed: I + J "
+        f"{'never singular' if claims_never_zero else 'singular for J = -I'}",
     )
 
 
@@ -389,7 +393,8 @@ def residual_toy_sign(version: str = "correction") -> Result:
     up, down, deep = 1.1**10, 0.9**10, 1.1**100
     return Result(
         (down >= 1) == claims_no_decay,
-        f"1.1^10 = {up:.4f}, 0.9^10 = {down:.4f}, 1.1^100 = {deep:.1f}",
+        f"1.1^10 = {up:.4f}, 0.9^10 = {down:.4f}, 1.1^100 = {deep:.1f}; claimed: "
+        f"{'no decay whatever the sign of F′' if claims_no_decay else 'decay when F′ < 0'}",
     )
 
 
@@ -509,4 +514,6 @@ def adam_not_second_order(version: str = "correction") -> Result:
         g = 100.0 * x
         m, v = 0.9 * m + 0.1 * g, 0.999 * v + 0.001 * g * g
         x -= lr * (m / (1 - 0.9**t)) / (math.sqrt(v / (1 - 0.999**t)) + 1e-8)
-    return Result(ok, "; ".join(rows) + f"; after 50 Adam steps (a=100) |x| = {abs(x):.3g}")
+    claim = "lands on the minimum like Newton" if version == "note" else "steps by -η·sign(g)"
+    return Result(ok, "; ".join(rows) + f"; after 50 Adam steps (a=100) |x| = {abs(x):.3g}; "
+                  f"claimed: Adam {claim}")

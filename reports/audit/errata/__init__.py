@@ -45,6 +45,45 @@ class ErrataError(ValueError):
     """The registry does not have the documented shape."""
 
 
+# Words by which a reason declares the note wrong (for a `correct` record) or right (for an
+# erratum); a reason may explain, qualify or recompute, but never contradict its own verdict.
+SAYS_WRONG = {
+    "en": ("is wrong", "are wrong", "incorrect", "mistake", "erroneous", "in error", "overstat",
+           "misleading", "should be", "not jointly", "rather than jointly", "fails", "typo"),
+    "zh": ("错误", "有误", "说法不对", "不正确", "并非", "言过其实", "夸大", "误导", "应为",
+           "不成立", "笔误", "漏掉"),
+}
+SAYS_RIGHT = {
+    "en": ("recomputed", "is correct", "holds as stated", "exactly right", "definition of"),
+    "zh": ("重算", "完全正确", "说法正确", "的定义"),
+}
+
+
+# ASCII stand-ins for math (mu_q, sqrt(d_k), m_hat, q^T k, E^T e_i, \\frac outside $…$):
+# prose must put math in $…$ LaTeX so that HTML and PDF typeset it.
+_MATH = re.compile(r"\$[^$]*\$")
+_PSEUDO_TEX = re.compile(r"(?<![\w])(?:[A-Za-z]+_(?:\{|[A-Za-z0-9]+)|sqrt\(|[A-Za-z]\^(?:\{|\w)"
+                         r"|\\[A-Za-z]+)")
+
+
+def pseudo_tex(text: str) -> list[str]:
+    """ASCII pseudo-TeX found outside the ``$…$`` spans of ``text``."""
+    return _PSEUDO_TEX.findall(_MATH.sub(" ", text or ""))
+
+
+def contradiction(rec: dict) -> str | None:
+    """The first word of ``rec``'s reason that contradicts its verdict, or None."""
+    words = SAYS_WRONG if rec["verdict"] == "correct" else SAYS_RIGHT
+    for lang, key in (("en", "reason"), ("zh", "reason_zh")):
+        text = (rec.get(key) or "").lower()
+        hit = next((w for w in words[lang] if w in text), None)
+        if hit:
+            return f"{key} says {hit!r}, which contradicts verdict {rec['verdict']!r}"
+    if rec["verdict"] == "correct" and (rec.get("correction_text") or rec.get("correction_latex")):
+        return "verdict 'correct' but a correction is given"
+    return None
+
+
 def evidence_function(name: str) -> tuple[Callable, str]:
     """The evidence computation registered as ``name`` and its dotted reference."""
     fn = evidence.CHECKS[name]
@@ -129,6 +168,13 @@ def validate(raw: object) -> list[dict]:
                 have, lack = (en, zh) if rec.get(en) is not None else (zh, en)
                 raise ErrataError(f"{where}: {have!r} expected its translation {lack!r}, "
                                   "got none")
+        for key in (*BILINGUAL, *BILINGUAL.values()):
+            found = pseudo_tex(rec.get(key))
+            if found:
+                raise ErrataError(f"{where}: {key} expected math as $…$ LaTeX, got ASCII {found}")
+        clash = contradiction(rec)
+        if clash:
+            raise ErrataError(f"{where}: {clash}")
         _check_name(rec, "evidence", where)
         _check_name(rec, "cross_check", where)
         see_also = rec.get("see_also", [])
@@ -209,7 +255,7 @@ def run_evidence(name: str, version: str = "correction") -> dict:
 
 
 def load(path: Path | str | None = None, notes_dir: Path | str | None = None) -> dict:
-    """Validated records with evidence run; see :func:`reports.audit.errata.load.load`."""
-    from reports.audit.errata.load import load as _load
+    """Validated records with evidence run; see :func:`reports.audit.errata.view.load`."""
+    from reports.audit.errata.view import load as _load
 
     return _load(path, notes_dir)

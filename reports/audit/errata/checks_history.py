@@ -44,7 +44,8 @@ def history_boltzmann_joint(version: str = "correction") -> Result:
     span = sorted({p[0] for p in _by("Maxwell") + _by("Boltzmann")})
     return Result(bool(joint) == claims_joint and 1850 <= span[0] and span[-1] < 1900,
                   f"Maxwell: {_cite(_by('Maxwell'))}; Boltzmann: {_cite(_by('Boltzmann'))}; "
-                  f"joint publications: {len(joint)}")
+                  f"joint publications: {len(joint)}; claimed joint: "
+                  f"{'yes' if claims_joint else 'no'}")
 
 
 @check
@@ -55,7 +56,7 @@ def history_boltzmann_machine(version: str = "correction") -> Result:
     first = min(papers)
     return Result(set(first[1]) == inventors,
                   f"Boltzmann-machine papers: {_cite(papers)}; the first ({first[0]}) is by "
-                  f"{' and '.join(first[1])}")
+                  f"{' and '.join(first[1])}; claimed: {' and '.join(sorted(inventors))}")
 
 
 @check

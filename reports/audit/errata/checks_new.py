@@ -185,7 +185,8 @@ def attention_stack_nonlinear(version: str = "correction") -> Result:
 
     gap = float(np.max(np.abs(net(2 * x) - 2 * net(x))))
     return Result((gap < 1e-9) == claims_linear,
-                  f"two attention layers, no activation: max |f(2X) - 2f(X)| = {gap:.3g}")
+                  f"two attention layers, no activation: max |f(2X) - 2f(X)| = {gap:.3g}; "
+                  f"claimed linear: {'yes' if claims_linear else 'no'}")
 
 
 @check

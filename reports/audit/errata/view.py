@@ -41,9 +41,11 @@ def notes_dir(given: Path | str | None = None) -> Path | None:
 
 
 def plain(detail: str) -> str:
-    """A computed detail as prose: yes/no for booleans, lists without Python quotes."""
+    """A computed detail as prose: yes/no for booleans, ∞ and NaN, lists without quotes."""
     detail = _LIST_REPR.sub(lambda m: "[" + m.group(1).replace("'", "") + "]", detail)
-    return re.sub(r"\bTrue\b", "yes", re.sub(r"\bFalse\b", "no", detail))
+    for word, text in (("True", "yes"), ("False", "no"), ("inf", "∞"), ("nan", "NaN")):
+        detail = re.sub(rf"\b{word}\b", text, detail)
+    return detail
 
 
 def _derivation_status(ids: list[str], cache: dict) -> dict[str, str]:
