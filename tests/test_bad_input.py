@@ -170,13 +170,18 @@ def test_numeric_bad_input_names_expected_and_got(case):
 # --- notes ------------------------------------------------------------------------------------
 
 REGISTRY = textwrap.dedent('''
+    [notes]
+    "a.txt" = { title = "前文 缩放因子取 1/√d_k 后文" }
+
     [[record]]
     id = "t-quote"
     note = "a.txt"
     quote = "缩放因子取 1/√d_k"
     claim_latex = "x"
-    verdict = "out-of-scope"
+    scope = "other"
+    verdict = "correct"
     reason = "a test record"
+    reason_zh = "测试记录"
     evidence = "boltzmann_softmax"
 ''')
 

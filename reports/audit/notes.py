@@ -130,7 +130,8 @@ def check(directory: Path | str, registry: Path | str | None = None,
     directory = Path(directory)
     try:
         records = errata.read(registry)
-        marks = errata.read_nonclaims(nonclaims)
+        audited = {r["note"] for r in records}
+        marks = [m for m in errata.read_nonclaims(nonclaims) if m["note"] in audited]
         titles = errata.read_titles(registry)
         stale = stale_quotes(directory, records + marks)
         texts = {n: read_note(directory, n) for n in sorted({r["note"] for r in records})}
