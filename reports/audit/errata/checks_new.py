@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from reports.audit.evidence import Result, check, pick, softmax
+from reports.audit.evidence import Result, check, num_jac, pick, softmax, stated
 
 
 def _attention(x: np.ndarray, wq, wk, wv) -> np.ndarray:
@@ -208,3 +208,67 @@ def rnn_gpu_parallel(version: str = "correction") -> Result:
                   f"B = {b} sequences, H = {hdim}: one step is {b * hdim} independent dot products "
                   f"(batched equals per-sequence: {'yes' if same else 'no'}); input projections of "
                   f"all {t} steps in one product; claimed parallel work per step {claimed}")
+
+
+# ----------------------------------------------------------------------------- second checks
+@check
+def attention_jacobian_varies(version: str = "correction") -> Result:
+    """A linear map has one Jacobian everywhere; self-attention's Jacobian (finite differences)
+    changes with X."""
+    claims_linear = stated(version, False)
+    rng = np.random.default_rng(65)
+    x, w = rng.normal(size=(3, 4)), _weights(rng, 4, 2)
+
+    def f(v):
+        return _attention(v.reshape(3, 4), *w).ravel()
+
+    j1, j2 = num_jac(f, x.ravel()), num_jac(f, 2 * x.ravel())
+    gap = float(np.max(np.abs(j1 - j2)))
+    return Result((gap < 1e-6) == claims_linear,
+                  f"max |J(X) - J(2X)| = {gap:.3g} by central differences (0 for a linear map)")
+
+
+@check
+def softmax_weights_positive(version: str = "correction") -> Result:
+    """1000 random score vectors with entries in [-30, 30]: every weight is positive, and a score
+    of 0 gets exactly 1/Σ e^{s_l}."""
+    stated(version, None)
+    rng = np.random.default_rng(66)
+    z = rng.uniform(-30, 30, size=(1000, 6))
+    z[:, 0] = 0.0
+    p = softmax(z)
+    exact = 1 / np.exp(z).sum(axis=1)
+    gap = float(np.max(np.abs(p[:, 0] - exact)))
+    return Result(bool(np.all(p > 0)) and gap < 1e-15,
+                  f"smallest weight {p.min():.3g} > 0; weight of the zero score vs 1/Σe^s: "
+                  f"max gap {gap:.2g}")
+
+
+@check
+def adam_diagonal_preconditioner(version: str = "correction") -> Result:
+    """On a quadratic with a non-diagonal Hessian Newton's first step points at the minimum;
+    Adam's first step is -η·sign(g), at an angle to it: no curvature information."""
+    stated(version, None)
+    h = np.array([[2.0, 1.5], [1.5, 2.0]])
+    x0 = np.array([1.0, -0.2])
+    g = h @ x0
+    newton = -np.linalg.solve(h, g)
+    adam = -0.1 * g / (np.abs(g) + 1e-8)
+    cos = float(newton @ adam / (np.linalg.norm(newton) * np.linalg.norm(adam)))
+    return Result(np.allclose(x0 + newton, 0) and cos < 0.99,
+                  f"Newton step {np.round(newton, 4).tolist()} lands on 0; Adam step "
+                  f"{np.round(adam, 4).tolist()}; cosine between them {cos:.3f}")
+
+
+@check
+def attention_edges_per_query(version: str = "correction") -> Result:
+    """Weights computed one query at a time: n² positive weights, a_ij ≠ a_ji, self-weights > 0."""
+    stated(version, None)
+    rng = np.random.default_rng(67)
+    n, q, k = 5, rng.normal(size=(5, 3)), rng.normal(size=(5, 3))
+    a = np.array([softmax(np.array([q[i] @ k[j] for j in range(n)]) / 1.0) for i in range(n)])
+    positive = int(np.sum(a > 0))
+    asym = float(np.max(np.abs(a - a.T)))
+    return Result(positive == n * n and asym > 1e-3 and bool(np.all(np.diag(a) > 0)),
+                  f"n = {n}: {positive} positive weights, max |a_ij - a_ji| = {asym:.3f}, "
+                  f"smallest self-weight {np.min(np.diag(a)):.3f}")
