@@ -116,6 +116,11 @@ def load(path: Path | str | None = None, notes_path: Path | str | None = None) -
                               (rec["cross_check"], "correction")):
             if name and (name, version) not in runs:
                 runs[(name, version)] = errata.run_evidence(name, version)
+    for name, text in texts.items():  # the note's own title wins; the registry's is the fallback
+        try:
+            titles[name] = notes.title(text)
+        except notes.NotesError:
+            pass
     statuses = _derivation_status(sorted({c for r in records for c in r["see_also"]}), {})
     out, summary = [], {}
     for rec in records:
