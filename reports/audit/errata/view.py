@@ -48,6 +48,17 @@ def plain(detail: str) -> str:
     return detail
 
 
+def _compact(value: str, limit: int = 160) -> str:
+    """The leading clauses of ``value`` that fit in ``limit`` characters (at least one)."""
+    clauses = value.split("; ")
+    out = clauses[0]
+    for clause in clauses[1:]:
+        if len(out) + 2 + len(clause) > limit:
+            return out + "; …"
+        out += "; " + clause
+    return out
+
+
 def _derivation_status(ids: list[str], cache: dict) -> dict[str, str]:
     todo = [i for i in ids if i not in cache]
     if todo:
@@ -91,7 +102,7 @@ def evidence_view(rec: dict, runs: dict, statuses: dict[str, str]) -> dict:
                   f"{word_zh[rows[1]['passed']]}{tail_zh}。",
         }
     else:
-        head = rows[0]["value"].split("; ")[0]
+        head = _compact(rows[0]["value"])
         summary = {"en": f"{'Holds' if rows[0]['passed'] else 'Fails'}: {head}{tail_en}.",
                    "zh": f"{'成立' if rows[0]['passed'] else '不成立'}：{head}{tail_zh}。"}
     return {"rows": rows, "summary": summary}
