@@ -22,6 +22,7 @@ from reports.audit.errata import (  # noqa: F401
     checks_history,
     checks_misc,
     checks_new,
+    checks_optim,
     checks_training,
 )
 

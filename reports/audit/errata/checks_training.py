@@ -10,9 +10,9 @@ import math
 import mpmath
 import numpy as np
 
+from reports.audit.errata.checks_optim import adam_steps
 from reports.audit.evidence import (
     Result,
-    adam_steps,
     check,
     num_grad,
     num_jac,
