@@ -51,16 +51,11 @@ def _package_dir(name: str) -> Path | None:
 
 HERE = Path(__file__).resolve().parent
 NOTES_DIR = Path(__file__).resolve().parent.parent.parent / "shared" / "notes"
-RENDERING = {"__init__.py", "__main__.py", "build.py", "collect.py", "model.py", "view.py",
-             "display.py"}
 
 
 def _errata_inputs() -> list[Path]:
-    """The audit's code (reports/ minus this pipeline and render/) and the notes it audits."""
-    reports_dir = Path(__file__).resolve().parent
-    own = sorted(p for p in reports_dir.glob("*.py") if p.name not in RENDERING)
-    subpackages = [reports_dir / d for d in ("audit", "errata") if (reports_dir / d).is_dir()]
-    return [*own, *subpackages, NOTES_DIR]
+    """The audit's code (reports/audit) and the notes it audits."""
+    return [HERE / "audit", NOTES_DIR]
 
 
 # Which sources a stage's result depends on: its cache key is their hash.

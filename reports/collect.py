@@ -83,10 +83,7 @@ def training_curve(result: dict) -> dict:
 
 def errata() -> dict:
     """The errata registry's audit of the lecture notes: {"records", "summary"}."""
-    try:  # the audit's package; its first home was reports.errata
-        load = _producer("errata", "reports.audit.errata", "load")
-    except ProducerMissing:
-        load = _producer("errata", "reports.errata", "load")
+    load = _producer("errata", "reports.audit.errata", "load")
     return _plain(load())
 
 

@@ -22,7 +22,8 @@ from pathlib import Path
 import pytest
 import sympy
 
-from reports import model, notes
+from reports import model
+from reports.audit import notes
 from reports.render import html, latex, plots
 
 ROOT = Path(__file__).resolve().parent.parent
