@@ -14,16 +14,19 @@ import sympy as sp
 import derivations
 from derivations import attention_scaling as sc
 from numeric import adam as adam_mod
-from numeric import crosscheck, crosscheck_layers, crosscheck_softmax, crosscheck_stats, ops
-from numeric.crosscheck_core import (
+from numeric import crosscheck, ops
+from numeric.crosscheck import layers as crosscheck_layers
+from numeric.crosscheck import softmax as crosscheck_softmax
+from numeric.crosscheck import stats as crosscheck_stats
+from numeric.crosscheck.core import (
     MODEL_RTOL,
     Record,
     compare,
     matrix_fn,
     one_based,
 )
-from numeric.crosscheck_live import check_config
-from numeric.crosscheck_live import run as run_live
+from numeric.crosscheck.live import check_config
+from numeric.crosscheck.live import run as run_live
 
 RECORD_KEYS = {"claim", "id", "compared", "max_abs", "max_rel", "tolerance", "passed"}
 # A mutation changes a gradient at O(0.1) relative; it must miss its tolerance by far.

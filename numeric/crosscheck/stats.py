@@ -22,8 +22,8 @@ import sympy as sp
 from derivations import attention_scaling as sc
 from numeric import model, ops
 from numeric.config import GPTConfig
-from numeric.crosscheck_core import Record, stat_record
-from numeric.crosscheck_live import Live
+from numeric.crosscheck.core import Record, stat_record
+from numeric.crosscheck.live import Live
 
 D_KS = (4, 16, 64, 256, 1024, 4096)
 # Sample counts: relative standard errors of a variance ≈ √(2/S) — 4.5 % (i.i.d.) and 14 %

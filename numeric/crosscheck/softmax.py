@@ -15,7 +15,7 @@ from derivations import attention as att
 from derivations import cross_entropy as ce
 from derivations import softmax as sm
 from numeric import ops
-from numeric.crosscheck_core import (
+from numeric.crosscheck.core import (
     FD_RTOL,
     FD_STEP,
     MODEL_RTOL,
@@ -26,7 +26,7 @@ from numeric.crosscheck_core import (
     matrix_fn,
     one_based,
 )
-from numeric.crosscheck_live import Live
+from numeric.crosscheck.live import Live
 
 # Logits moved this far from 0: exp of the unshifted logits overflows float64 (e^1000 = inf),
 # so only a shifted log-sum-exp can match the model's loss there.

@@ -16,7 +16,7 @@ import numpy as np
 
 from numeric import model, ops
 from numeric.config import GPTConfig
-from numeric.crosscheck_core import FD_STEP
+from numeric.crosscheck.core import FD_STEP
 from numeric.gradcheck import make_problem
 
 # Entries of an intermediate tensor differentiated numerically (a seeded sample beyond this).

@@ -15,7 +15,7 @@ from derivations import attention as att
 from derivations import linear as lin
 from numeric import model
 from numeric.adam import Adam
-from numeric.crosscheck_core import (
+from numeric.crosscheck.core import (
     FD_RTOL,
     MODEL_RTOL,
     Record,
@@ -24,8 +24,8 @@ from numeric.crosscheck_core import (
     indexed_fn,
     matrix_fn,
 )
-from numeric.crosscheck_live import Live, check_config, loss_grad_at, loss_grad_params, patched
-from numeric.crosscheck_live import run as run_live
+from numeric.crosscheck.live import Live, check_config, loss_grad_at, loss_grad_params, patched
+from numeric.crosscheck.live import run as run_live
 
 LINEARS = ("attn.w_q", "attn.w_k", "attn.w_v", "attn.w_o", "mlp.w_fc", "mlp.w_proj")
 # Forward op whose output is the input of each linear layer, and its call number in one layer

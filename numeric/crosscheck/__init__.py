@@ -18,12 +18,11 @@ import json
 import sys
 
 import derivations
-from numeric import crosscheck_layers as layers
-from numeric import crosscheck_softmax as soft
-from numeric import crosscheck_stats as stats
-from numeric.crosscheck_core import Record
-from numeric.crosscheck_live import loss_grad_at
-from numeric.crosscheck_live import run as run_live
+from numeric.crosscheck import layers, stats
+from numeric.crosscheck import softmax as soft
+from numeric.crosscheck.core import Record
+from numeric.crosscheck.live import loss_grad_at
+from numeric.crosscheck.live import run as run_live
 from numeric.threads import blas_threads
 
 __all__ = ["NOT_CROSS_CHECKED", "Record", "main", "plot_data", "run_all"]
