@@ -124,7 +124,7 @@ def test_cross_entropy_without_batch_mean_fails(monkeypatch):
         return original(dloss, cache) * cache[3]  # undo the 1/N
     monkeypatch.setattr(ops, "cross_entropy_backward", summed)
     live = run_live()
-    recs = crosscheck_softmax.cross_entropy_records(live, crosscheck._fd_logits(live))
+    recs = crosscheck_softmax.cross_entropy_records(live, crosscheck.fd_logits(live))
     _assert_broken(recs, "cross_entropy_batch_mean", "model_backward")
     assert _by_id(recs, "cross_entropy_batch_mean")["fd"].passed
 

@@ -143,5 +143,5 @@ def depth_gradnorm(layers: int = DEPTH_LAYERS) -> dict:
         idx = rng.integers(0, cfg.vocab_size, (2, cfg.block_size))
         net = model.GPT(cfg)
         _, _, cache = net.loss_and_grads(idx, rng.integers(0, cfg.vocab_size, idx.shape))
-        out[key] = [float(np.linalg.norm(cache[f"h.{i}.dx_in"])) for i in range(layers)]
+        out[key] = [float(np.linalg.norm(cache[f"h.{i}.din"])) for i in range(layers)]
     return out
