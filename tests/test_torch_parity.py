@@ -77,12 +77,13 @@ def test_grad_comparison_catches_a_wrong_gradient():
     assert grad_mismatches(grads, twin.grads()) == ["h.0.attn.b_k", "h.1.attn.w_v"]
 
 
-@pytest.mark.parametrize("pos", ["sinusoidal", "rope"])
-def test_fifty_adamw_steps_track_torch(pos):
+@pytest.mark.parametrize("pos, decay", [("sinusoidal", "matrices"), ("rope", "matrices"),
+                                        ("rope", "all")])
+def test_fifty_adamw_steps_track_torch(pos, decay):
     cfg, params, idx, targets = problem(pos)
     twin = TorchGPT(cfg, params)
-    opt = Adam(lr=1e-2, weight_decay=0.01, clip_norm=1.0)
-    t_opt = twin.optimizer(lr=1e-2, weight_decay=0.01)
+    opt = Adam(lr=1e-2, weight_decay=0.01, clip_norm=1.0, decay=decay)
+    t_opt = twin.optimizer(lr=1e-2, weight_decay=0.01, decay=decay)
     losses, t_losses = [], []
     for _ in range(ADAM_STEPS):
         loss, _, cache = model.forward(params, cfg, idx, targets)
