@@ -78,7 +78,7 @@ PRESETS: dict[str, dict] = {
     "check": dict(vocab_size=11, block_size=6, n_layer=2, n_head=2, n_embd=8, seed=1234,
                   init_std=0.3, ignore_index=-100),
     "test": dict(vocab_size=7, block_size=5, n_layer=2, n_head=2, n_embd=8, seed=3, init_std=0.3),
-    "train": dict(vocab_size=11, block_size=16, n_layer=2, n_head=4, n_embd=64,
+    "train": dict(vocab_size=11, block_size=16, n_layer=1, n_head=4, n_embd=32,
                   pos="sinusoidal", ignore_index=-100),
     "bench-small": dict(vocab_size=256, block_size=32, n_layer=2, n_head=4, n_embd=64),
     "bench-medium": dict(vocab_size=256, block_size=128, n_layer=4, n_head=4, n_embd=256),
