@@ -275,7 +275,12 @@ def block_backward(dy: np.ndarray, cache: dict):
         dn = rec(f"attn.w_{n}.out", ops.merge_heads(dn))  # (B, T, C)
         dxn, g[f"attn.w_{n}"], g[f"attn.b_{n}"] = ops.linear_backward(dn, o[n])  # (B, T, C)
         rec(f"attn.w_{n}.in", dxn)
-        dh1 = dxn if dh1 is None else dh1 + dxn  # (B, T, C)
+        if dh1 is None:
+            dh1 = dxn  # (B, T, C)
+        elif n == "k":
+            dh1 = dh1 + dxn  # (B, T, C)   new: dxq is recorded as w_q.din
+        else:
+            dh1 += dxn  # (B, T, C)
     rec("ln_1.out", dh1)
     dln1, g["ln_1.g"], g["ln_1.b"] = ops.layernorm_backward(dh1, o["ln_1"])  # (B, T, C)
     rec("ln_1.in", dln1)
