@@ -139,9 +139,9 @@ def test_mlp_collapse_fails_with_a_nonlinearity():
     ("UNIT_VARIANCE", sc.d_k * 6 / 5),  # a 20 % error
     ("VARIANCE", sc.d_k * sc.sigma_q**2 * sc.sigma_k**2),  # the zero-mean formula at μ ≠ 0
 ])
-def test_monte_carlo_rejects_a_wrong_formula(monkeypatch, name, wrong):
-    monkeypatch.setattr(sc, name, wrong)
-    recs = crosscheck_stats.scaling_records(run_live())
+def test_monte_carlo_rejects_a_wrong_formula(monkeypatch, name, wrong, live):
+    monkeypatch.setattr(sc, name, wrong)  # a derived formula, not an op: the live model is fine
+    recs = crosscheck_stats.scaling_records(live)
     claim = {"SCALED_UNIT_VARIANCE": "scaled_dot_product_variance",
              "UNIT_VARIANCE": "unit_dot_product_variance",
              "VARIANCE": "dot_product_variance"}[name]

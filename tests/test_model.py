@@ -9,7 +9,7 @@ import pytest
 
 from numeric import finite_diff as fd
 from numeric import gradcheck, model, ops
-from numeric.config import GPTConfig
+from numeric.config import GPTConfig, preset
 from numeric.gradcheck import RTOL, check_model, make_problem
 
 # Entries sampled per tensor in tests: enough to hit every tensor, small enough to stay fast.
@@ -21,9 +21,7 @@ BROKEN_MIN_REL = 1e-3
 
 
 def tiny(pos="sinusoidal", **kw) -> GPTConfig:
-    base = dict(vocab_size=7, block_size=5, n_layer=2, n_head=2, n_embd=8, pos=pos,
-                init_std=0.3, seed=3)
-    return GPTConfig(**{**base, **kw})
+    return preset("test", pos=pos, **kw)
 
 
 def run_check(cfg: GPTConfig, entries: int = TEST_ENTRIES) -> list[dict]:

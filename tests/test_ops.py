@@ -29,11 +29,6 @@ def fd_grad(forward, arrays: list[np.ndarray], which: int, dout: np.ndarray) -> 
     return num.reshape(arr.shape)
 
 
-@pytest.fixture
-def rng():
-    return np.random.default_rng(0)
-
-
 @pytest.mark.parametrize("shape", SHAPES)
 def test_linear_grads(rng, shape):
     x = rng.standard_normal(shape)  # (..., C_in)

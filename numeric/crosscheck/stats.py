@@ -21,7 +21,7 @@ import sympy as sp
 
 from derivations import attention_scaling as sc
 from numeric import model, ops
-from numeric.config import GPTConfig
+from numeric.config import preset
 from numeric.crosscheck.core import Record, stat_record
 from numeric.crosscheck.live import Live
 
@@ -137,8 +137,7 @@ def depth_gradnorm(layers: int = DEPTH_LAYERS) -> dict:
     """‖∂loss/∂(block input)‖ per layer at initialisation, with and without skip connections."""
     out: dict = {"layer": list(range(layers))}
     for key, residual in (("with_residual", True), ("without_residual", False)):
-        cfg = GPTConfig(vocab_size=16, block_size=8, n_layer=layers, n_head=2, n_embd=16,
-                        seed=7, ignore_index=None, residual=residual)
+        cfg = preset("depth", n_layer=layers, residual=residual)
         rng = np.random.default_rng(SEED + 2)
         idx = rng.integers(0, cfg.vocab_size, (2, cfg.block_size))
         net = model.GPT(cfg)
