@@ -92,6 +92,11 @@ def derivative(f: Callable[[np.ndarray], np.ndarray], x: np.ndarray,
     return combine(f(x[None] + offsets(x.shape, entries, h, order)), h, order)
 
 
+def rowwise(f: Callable[[np.ndarray], np.ndarray]) -> Callable[[np.ndarray], np.ndarray]:
+    """Turn a function of one array into the stack-mapping form :func:`derivative` takes."""
+    return lambda stack: np.stack([np.asarray(f(x), dtype=np.float64) for x in stack])
+
+
 def jacobian(f: Callable[[np.ndarray], np.ndarray], x: np.ndarray, h: float | None = None,
              order: int = 2) -> np.ndarray:
     """(out.size, x.size) Jacobian of a stack-mapping f (see :func:`derivative`)."""
