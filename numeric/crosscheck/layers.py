@@ -203,7 +203,7 @@ def adam_records(seed_live: Live) -> list[Record]:
                                                eps_hat(ADAM_EPS, b2, t))))
 
     def stack(key):
-        return np.stack([a for a, _ in worst[key]]), np.stack([b for _, b in worst[key]])
+        return _stacked(worst[key])
     out = [compare("adam_first_moment_closed_form", "optimizer_m", "(1−β₁)Σβ₁^(t−i)g_i over "
                    f"{ADAM_STEPS} recorded model gradients vs the optimiser's m_t", *stack("m"),
                    MODEL_RTOL),
@@ -217,6 +217,11 @@ def adam_records(seed_live: Live) -> list[Record]:
                    "vs the optimiser's θ_t", *stack("eff"), MODEL_RTOL)]
     out.extend(_constant_gradient(history[0], b1, b2, lr, corr1, e_m, e_v, unbiased))
     return out
+
+
+def _stacked(pairs: list) -> tuple[np.ndarray, np.ndarray]:
+    """[(got, want), ...] per step → (stacked got, stacked want)."""
+    return np.stack([a for a, _ in pairs]), np.stack([b for _, b in pairs])
 
 
 def _constant_gradient(g, b1, b2, lr, corr1, e_m, e_v, unbiased) -> list[Record]:
@@ -234,7 +239,7 @@ def _constant_gradient(g, b1, b2, lr, corr1, e_m, e_v, unbiased) -> list[Record]
         rows["gap"].append((np.abs(g - opt.m["theta"]), np.abs(g) * (1 - corr1(b1, t))))
 
     def stack(key):
-        return np.stack([a for a, _ in rows[key]]), np.stack([b for _, b in rows[key]])
+        return _stacked(rows[key])
     return [compare("adam_first_moment_bias", "constant_m", "(1−β₁ᵗ)g vs the optimiser's m_t "
                     "for a constant real gradient g", *stack("m"), MODEL_RTOL),
             compare("adam_first_moment_bias", "constant_m_hat", "m̂_t = g vs the optimiser's "
