@@ -123,7 +123,7 @@ def _named(cache: dict, perturb: dict, name: str, x: np.ndarray) -> np.ndarray:
     """Record ``x`` as ``name``, shifted first by ``perturb[name]`` if given (consumed)."""
     offset = perturb.pop(name, None)
     if offset is not None:
-        offset = np.asarray(offset)
+        offset = np.asarray(offset)  # (broadcastable to x)
         try:
             fits = np.broadcast_shapes(offset.shape, x.shape) == x.shape
         except ValueError:
@@ -237,53 +237,53 @@ def block_backward(dy: np.ndarray, cache: dict):
         return arr
 
     g: dict = {}
-    rec("out", dy)
+    rec("out", dy)  # (B, T, C)
     if cfg.residual:
         dx1, dm = ops.residual_backward(dy, o["res_2"])  # (B, T, C) x2
     else:
         dx1, dm = 0.0, dy
-    rec("mlp.w_proj.out", dm)
+    rec("mlp.w_proj.out", dm)  # (B, T, C)
     dact, g["mlp.w_proj"], g["mlp.b_proj"] = ops.linear_backward(dm, o["mlp_proj"])  # (B, T, 4C)
-    rec("mlp.act", rec("mlp.w_proj.in", dact))
+    rec("mlp.act", rec("mlp.w_proj.in", dact))  # (B, T, 4C)
     if cfg.activation == "gelu":
         dhid = ops.gelu_backward(dact, o["act"])  # (B, T, 4C)
     else:
         dhid = ops.identity_backward(dact, o["act"])  # (B, T, 4C)
-    rec("mlp.w_fc.out", dhid)
+    rec("mlp.w_fc.out", dhid)  # (B, T, 4C)
     dh2, g["mlp.w_fc"], g["mlp.b_fc"] = ops.linear_backward(dhid, o["fc"])  # (B, T, C)
-    rec("ln_2.out", rec("mlp.w_fc.in", dh2))
+    rec("ln_2.out", rec("mlp.w_fc.in", dh2))  # (B, T, C)
     dln2, g["ln_2.g"], g["ln_2.b"] = ops.layernorm_backward(dh2, o["ln_2"])  # (B, T, C)
-    rec("ln_2.in", dln2)
+    rec("ln_2.in", dln2)  # (B, T, C)
     dx1 = rec("mid", dx1 + dln2)  # (B, T, C)
     if cfg.residual:
         dx, da = ops.residual_backward(dx1, o["res_1"])  # (B, T, C) x2
     else:
         dx, da = 0.0, dx1
-    rec("attn.w_o.out", da)
+    rec("attn.w_o.out", da)  # (B, T, C)
     datt, g["attn.w_o"], g["attn.b_o"] = ops.linear_backward(da, o["proj"])  # (B, T, C)
-    rec("attn.y", rec("attn.w_o.in", datt))
+    rec("attn.y", rec("attn.w_o.in", datt))  # (B, T, C)
     datt = ops.split_heads(datt, cfg.n_head)  # (B, H, T, D)
     dprobs, dv = ops.attention_values_backward(datt, o["values"])  # (B,H,T,T), (B,H,T,D)
-    rec("attn.probs", dprobs)
+    rec("attn.probs", dprobs)  # (B, H, T, T)
     dscores = rec("attn.scores", ops.softmax_backward(dprobs, o["softmax"]))  # (B, H, T, T)
     dq, dk = ops.attention_scores_backward(dscores, o["scores"])  # (B, H, T, D) x2
     dh1 = None
     for n, dn in zip("qkv", (dq, dk, dv), strict=True):
-        rec(f"attn.{n}", dn)
+        rec(f"attn.{n}", dn)  # (B, H, T, D)
         if "rope_" + n in o:
             dn = ops.rope_backward(dn, o["rope_" + n])  # (B, H, T, D)
         dn = rec(f"attn.w_{n}.out", ops.merge_heads(dn))  # (B, T, C)
         dxn, g[f"attn.w_{n}"], g[f"attn.b_{n}"] = ops.linear_backward(dn, o[n])  # (B, T, C)
-        rec(f"attn.w_{n}.in", dxn)
+        rec(f"attn.w_{n}.in", dxn)  # (B, T, C)
         if dh1 is None:
             dh1 = dxn  # (B, T, C)
         elif n == "k":
             dh1 = dh1 + dxn  # (B, T, C)   new: dxq is recorded as w_q.din
         else:
             dh1 += dxn  # (B, T, C)
-    rec("ln_1.out", dh1)
+    rec("ln_1.out", dh1)  # (B, T, C)
     dln1, g["ln_1.g"], g["ln_1.b"] = ops.layernorm_backward(dh1, o["ln_1"])  # (B, T, C)
-    rec("ln_1.in", dln1)
+    rec("ln_1.in", dln1)  # (B, T, C)
     dx = rec("in", dx + dln1)  # (B, T, C)
     return dx, {pre + k: val for k, val in g.items()}
 
@@ -343,14 +343,16 @@ def forward(params: dict, cfg: GPTConfig, idx: np.ndarray, targets=None,
 def backward(cache: dict, params: dict) -> dict[str, np.ndarray]:
     """Gradients of the mean loss for every parameter, keyed like ``params``.
 
-    Also records in ``cache`` the gradient of every named activation (module docstring).
+    cross_entropy_batch_mean: dlogits = (P − Y)/N; linear_grad_weight / linear_grad_input for the
+    head; the blocks as in :func:`block_backward`.  Also records in ``cache`` the gradient of
+    every named activation (module docstring).
     """
     if "_ce" not in cache:
         raise ValueError("backward: expected a cache from forward(..., targets), got no loss")
     grads: dict = {}
     dlogits = ops.cross_entropy_backward(1.0, cache["_ce"])  # (B, T, V)
     dxf, grads["lm_head.w"], _ = ops.linear_backward(dlogits, cache["_head"])  # (B, T, C)
-    dx, grads["ln_f.g"], grads["ln_f.b"] = ops.layernorm_backward(dxf, cache["_ln_f"])
+    dx, grads["ln_f.g"], grads["ln_f.b"] = ops.layernorm_backward(dxf, cache["_ln_f"])  # (B, T, C)
     cache.update({"dlogits": dlogits, "ln_f.dout": dxf, "ln_f.din": dx})
     for bc in reversed(cache["_blocks"]):
         dx, g = block_backward(dx, bc)  # (B, T, C)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from numeric import crosscheck, model
+from numeric import crosscheck, model, profile
 from numeric.config import GPTConfig
 from numeric.crosscheck.core import FD_RTOL
 from numeric.crosscheck.live import loss_grad_at
@@ -128,3 +128,14 @@ def test_unknown_or_misshaped_perturbation_is_refused(live):
         model.forward(live.params, live.cfg, live.idx, perturb={"logits": np.ones((3, 1, 1))})
     with pytest.raises(ValueError, match="loss_grad_at: name expected"):
         loss_grad_at(live, "h.0.attn.out")
+
+
+def test_profile_times_every_matrix_product_of_a_step(live):
+    """numeric.profile's BLAS share counts each product once, on the step's named tensors."""
+    prods = profile.products(live.cfg, live.params, live.cache)
+    # per layer: 6 linears × 3 products + 6 attention products; the head: 3
+    assert len(prods) == live.cfg.n_layer * (6 * 3 + 6) + 3
+    x, w = live.cache["h.0.attn.w_q.in"], live.params["h.0.attn.w_q"]
+    assert np.array_equal(prods[0](), x.reshape(-1, w.shape[0]) @ w)
+    dlogits = live.cache["dlogits"].reshape(-1, live.cfg.vocab_size)  # (N, V)
+    assert np.array_equal(prods[-1](), dlogits @ live.params["lm_head.w"].T)
