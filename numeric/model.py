@@ -147,9 +147,18 @@ def block_forward(params: dict, cfg: GPTConfig, layer: int, x: np.ndarray, rope=
                   perturb: dict | None = None):
     """One pre-LN block: x + Attn(LN(x)), then + MLP(LN(·)). Returns (y, cache).
 
-    ``perturb`` maps names of this block (``h.<layer>.…``) to offsets; names are consumed from
-    the dict, so a caller can tell which were unknown.
+    ``perturb`` maps names of this block (``h.<layer>.…``) to offsets; any other name is refused.
     """
+    pending = dict(perturb or {})
+    y, cache = _block_forward(params, cfg, layer, x, rope, pending)
+    _unused(pending)
+    return y, cache
+
+
+def _block_forward(params: dict, cfg: GPTConfig, layer: int, x: np.ndarray, rope,
+                   perturb: dict):
+    """block_forward, consuming the names it shifts from ``perturb`` (the whole model's
+    pending perturbations, checked once by the caller)."""
     ops.check_float("block_forward", "x", x, ndim=3)
     if x.shape[-1] != cfg.n_embd or x.dtype != cfg.np_dtype:
         raise ValueError(
@@ -159,8 +168,6 @@ def block_forward(params: dict, cfg: GPTConfig, layer: int, x: np.ndarray, rope=
     t = x.shape[1]
     if rope is None:
         rope = _tables(cfg, t)
-    own = perturb is None
-    perturb = {} if perturb is None else perturb
     pre = f"h.{layer}."
     c: dict = {"_ops": {}, "_layer": layer, "_cfg": cfg}
     o = c["_ops"]
@@ -214,8 +221,6 @@ def block_forward(params: dict, cfg: GPTConfig, layer: int, x: np.ndarray, rope=
         y = m  # (B, T, C)
     y = nm("out", y)  # (B, T, C)
     c["mask"] = mask
-    if own:
-        _unused(perturb)
     return y, c
 
 
@@ -312,7 +317,7 @@ def forward_from_embeddings(params: dict, cfg: GPTConfig, x0: np.ndarray, target
     cache: dict = {"targets": targets, "_cfg": cfg, "_blocks": []}
     x = _named(cache, perturb, "emb.out", x0)  # (B, T, C)
     for i in range(cfg.n_layer):
-        x, bc = block_forward(params, cfg, i, x, rope, perturb)  # (B, T, C)
+        x, bc = _block_forward(params, cfg, i, x, rope, perturb)  # (B, T, C)
         cache["_blocks"].append(bc)
         cache.update({k: val for k, val in bc.items() if not k.startswith("_")})
     x = _named(cache, perturb, "ln_f.in", x)  # (B, T, C)

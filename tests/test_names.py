@@ -126,6 +126,9 @@ def test_unknown_or_misshaped_perturbation_is_refused(live):
         model.forward(live.params, live.cfg, live.idx, perturb={"h.0.x_mid": 1.0})
     with pytest.raises(ValueError, match=r"perturb\['logits'\]: expected an offset"):
         model.forward(live.params, live.cfg, live.idx, perturb={"logits": np.ones((3, 1, 1))})
+    with pytest.raises(ValueError, match=r"unknown \['h.1.in'\]"):
+        model.block_forward(live.params, live.cfg, 0, live.cache["h.0.in"],
+                            perturb={"h.0.in": 1.0, "h.1.in": 1.0})
     with pytest.raises(ValueError, match="loss_grad_at: name expected"):
         loss_grad_at(live, "h.0.attn.out")
 
