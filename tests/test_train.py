@@ -67,3 +67,9 @@ def test_blas_thread_control_restores_previous_count():
     with threads.blas_threads(1):
         assert threads.get_blas_threads() == 1
     assert threads.get_blas_threads() == before
+
+
+@pytest.mark.parametrize("n", [0, -1, 1.5, True])
+def test_blas_thread_count_must_be_a_positive_int(n):
+    with pytest.raises(ValueError, match="blas_threads: n expected a positive int"):
+        threads.blas_threads(n)
