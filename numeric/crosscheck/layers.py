@@ -101,7 +101,8 @@ def _block_jacobians(params, cfg, x, branch_of=None):
     if branch_of == "ln_1":
         dx = cache["h.0.ln_1.din"]  # (T·C, T, C)
     elif branch_of == "ln_2":
-        dx = ops.residual_backward(cache["h.0.ln_2.din"], cache["_ops"]["res_1"])[0]
+        # the residual op's cache is the shape of its skip input, h.0.in
+        dx = ops.residual_backward(cache["h.0.ln_2.din"], cache["h.0.in"].shape)[0]
     jac_model = dx.reshape(size, size)  # row r = (∂y/∂x)ᵀ e_r, i.e. J[r, :]
 
     def f(stack):
