@@ -1,0 +1,217 @@
+"""Softmax, attention and cross-entropy results evaluated on the live model's tensors.
+
+Attention rows come from both layers of the check model: scores (B, H, T, T), probabilities s,
+upstream gradients g = dprobs and the model's softmax backward dscores.  Masked keys enter the
+index-form formulas as logits −∞, whose exponential is exactly 0, so a row of the causal mask is a
+softmax over its visible keys, as in the model.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import sympy as sp
+
+from derivations import attention as att
+from derivations import cross_entropy as ce
+from derivations import softmax as sm
+from numeric import finite_diff as fd
+from numeric import ops
+from numeric.crosscheck.core import (
+    FD_RTOL,
+    MODEL_RTOL,
+    Record,
+    batched,
+    compare,
+    indexed_fn,
+    matrix_fn,
+    one_based,
+)
+from numeric.crosscheck.live import Live
+
+# Logits moved this far from 0: exp of the unshifted logits overflows float64 (e^1000 = inf),
+# so only a shifted log-sum-exp can match the model's loss there.
+LSE_SHIFT = 1000.0
+
+
+def _rows(live: Live, layer: int):
+    c, pre = live.cache, f"h.{layer}.attn."
+    z = np.where(c["mask"], c[pre + "scores"], -np.inf)  # (B, H, T, T) masked logits
+    return z, c[pre + "probs"], c[pre + "dprobs"], c[pre + "dscores"], c[pre + "scores"]
+
+
+def _fd_jacobian(scores: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """FD[..., i, j] = ∂s_i/∂z_j of the model's softmax_forward, every row at once: the j-th
+    stencil shifts logit j of every row together (rows are independent)."""
+    n = scores.shape[-1]
+
+    def f(shift):  # (K, n) shifts → (K, *scores.shape) probabilities
+        return ops.softmax_forward(scores[None] + shift.reshape(-1, *[1] * (scores.ndim - 1), n),
+                                   mask)[0]
+    cols = fd.derivative(f, np.zeros(n))  # (n, *scores.shape): cols[j] = ∂s/∂z_j
+    return np.moveaxis(cols, 0, -1)
+
+
+def _index_matrix(fn, n: int, *bases) -> np.ndarray:
+    """Evaluate an (i, j) index-form result for i, j = 1..n over the batched bases."""
+    return np.stack([np.stack([np.broadcast_to(fn(*bases, i, j, n), bases[0].shape[1:])
+                               for j in range(1, n + 1)], -1) for i in range(1, n + 1)], -2)
+
+
+def _index_vector(fn, n: int, *bases) -> np.ndarray:
+    return np.stack([np.broadcast_to(fn(*bases, i, n), bases[0].shape[1:])
+                     for i in range(1, n + 1)], -1)
+
+
+def softmax_records(live: Live) -> list[Record]:
+    n = live.cfg.block_size
+    svec = sp.symbols(f"s1:{n + 1}")
+    jac_s = sp.lambdify(svec, list(sm.jacobian(svec)), modules="numpy")
+    jac_z = indexed_fn(sm.JACOBIAN, (sm.z, sm.i, sm.j, sm.n))
+    sym_z = indexed_fn(sm.SOFTMAX_JACOBIAN_SYMMETRIC.rhs, (sm.z, sm.i, sm.j, sm.n))
+    jvp = indexed_fn(sm.JACOBIAN_VECTOR_PRODUCT, (sm.z, sm.x, sm.i, sm.n))
+    quad = indexed_fn(sm.QUADRATIC_FORM, (sm.z, sm.x, sm.n))
+    shifted = indexed_fn(sm.softmax(sm.i, shift=sm.c), (sm.z, sm.c, sm.i, sm.n))
+    temp = indexed_fn(sm.TEMPERATURE_JACOBIAN, (sm.z, sm.T, sm.i, sm.j, sm.n))
+    row_bw = indexed_fn(att.SOFTMAX_BACKWARD_ROW, (att.z, att.a, att.j, att.N))
+    mat_bw = matrix_fn(att.SOFTMAX_BACKWARD, (att.A_, att.dA), {att.n: n, att.m: n})
+    out: list[Record] = []
+    mask = live.cache["mask"]
+    t_val = np.sqrt(live.cfg.head_dim)
+    for layer in range(live.cfg.n_layer):
+        z, s, g, ds, scores = _rows(live, layer)
+        zp, gp = one_based(z), one_based(g)
+        tag = f"L{layer}"
+        fd = _fd_jacobian(scores, mask)
+        j_s = np.stack([np.broadcast_to(e, s.shape[:-1]) for e in jac_s(*np.moveaxis(s, -1, 0))],
+                       -1).reshape(*s.shape, n)
+        out.append(compare("softmax_jacobian", f"{tag}.jvp_vs_model",
+                           "(diag(s) − ssᵀ)ᵀg on live attention rows vs the model's softmax "
+                           "backward", ds, np.einsum("...ij,...i->...j", j_s, g), MODEL_RTOL))
+        out.append(compare("softmax_jacobian", f"{tag}.index_form_vs_fd",
+                           "s_i(δ_ij − s_j) at the live logits vs the FD Jacobian of the model's "
+                           "softmax", fd, _index_matrix(jac_z, n, zp), FD_RTOL))
+        out.append(compare("softmax_jacobian_symmetric", f"{tag}.transposed_vs_fd",
+                           "s_j(δ_ji − s_i) vs ∂s_i/∂z_j of the model's softmax by FD",
+                           fd, _index_matrix(sym_z, n, zp), FD_RTOL))
+        ones_bw = ops.softmax_backward(np.ones_like(s), s)
+        out.append(compare("softmax_jacobian_rows_sum_zero", f"{tag}.model_backward_of_ones",
+                           "the model's softmax backward of g = 1 vs the derived J·1 = 0 "
+                           "(scale: max s)", ones_bw, np.zeros_like(s) + float(
+                               sm.SOFTMAX_JACOBIAN_ROWS_SUM_ZERO.rhs), MODEL_RTOL,
+                           scale=float(s.max())))
+        out.append(compare("softmax_jacobian_vector_product", f"{tag}.model_backward",
+                           "s_i(g_i − ḡ), ḡ = Σ s_l g_l, at live rows vs the model's softmax "
+                           "backward", ds, _index_vector(jvp, n, zp, gp), MODEL_RTOL))
+        out.append(compare("softmax_jacobian_psd", f"{tag}.quadratic_form",
+                           "Σ s_i(g_i − ḡ)² vs gᵀ·(model's softmax backward of g), all ≥ 0",
+                           np.einsum("...i,...i->...", g, ds),
+                           np.broadcast_to(quad(zp, gp, n), g.shape[:-1]), MODEL_RTOL))
+        shift = -np.max(scores, axis=-1)  # the model subtracts the row max; c is any constant
+        for c_name, c in (("row_max", shift), ("c=50", np.full_like(shift, 50.0))):
+            out.append(compare("softmax_shift_invariance", f"{tag}.shift_{c_name}",
+                               f"softmax(z + c) with c = {c_name} vs the model's probabilities",
+                               s, _index_vector(lambda *a, c=c: shifted(a[0], c, *a[1:]), n, zp),
+                               MODEL_RTOL))
+        # The 1/√D scale is a temperature: d loss/d(qkᵀ) = Σ_i g_i ∂s_i/∂z_j with z = qkᵀ, T = √D.
+        tj = _index_matrix(lambda zz, i, j, nn: temp(zz, t_val, i, j, nn), n, one_based(z * t_val))
+        out.append(compare("softmax_temperature", f"{tag}.raw_logit_grad",
+                           "Σ_i g_i (1/T)s_i(δ_ij − s_j) at z = qkᵀ, T = √d_k vs the model's "
+                           "dscores/√d_k", ds / t_val, np.einsum("...ij,...i->...j", tj, g),
+                           MODEL_RTOL))
+        row = _index_vector(lambda zz, aa, jj, nn: row_bw(zz, aa, jj, nn), n, zp, gp)
+        out.append(compare("attention_softmax_backward", f"{tag}.row_form_vs_model",
+                           "s_j(dA_j − Σ_i dA_i s_i) vs the model's softmax backward", ds, row,
+                           MODEL_RTOL))
+        out.append(compare("attention_softmax_backward", f"{tag}.matrix_form_vs_model",
+                           "A ⊙ (dA − (dA ⊙ A)11ᵀ) vs the model's softmax backward", ds,
+                           batched(mat_bw, s, g), MODEL_RTOL))
+        out.append(compare("attention_softmax_backward", f"{tag}.row_form_vs_fd",
+                           "s_j(dA_j − Σ_i dA_i s_i) vs (FD Jacobian)ᵀ·dA",
+                           np.einsum("...ij,...i->...j", fd, g), row, FD_RTOL))
+    return out
+
+
+def attention_records(live: Live) -> list[Record]:
+    """The attention formula, the bracket and the head concatenation on live q, k, v."""
+    cfg, c = live.cfg, live.cache
+    t, d = cfg.block_size, cfg.head_dim
+    sizes = {att.n: t, att.m: t, att.d_k: d, att.d_v: d}
+    scores_v = matrix_fn(att.SCORES * att.V, (att.Q, att.K, att.V), sizes)
+    misplaced = matrix_fn(att.misplaced_bracket.lhs, (att.Q, att.K, att.V), sizes)
+    # one query row (n = 1): the expanded formula grows with n·m·d_k and one row is what the
+    # causal model computes without a mask
+    attention = matrix_fn(att.ATTENTION, (att.Q, att.K, att.V), {**sizes, att.n: 1},
+                          explicit=True)
+    heads = [sp.MatrixSymbol(f"H{e}", att.n, att.d_v) for e in range(att.HEADS)]
+    multi = matrix_fn(att.MULTIHEAD.xreplace(dict(zip(att.HEAD, heads, strict=True))),
+                      (*heads, *att.W_O), {**sizes, att.d_k: d})
+    out: list[Record] = []
+    for layer in range(cfg.n_layer):
+        pre, tag = f"h.{layer}.", f"L{layer}"
+        q, k, v = (c[pre + f"attn.{x}"] for x in "qkv")
+        model_sv = c[pre + "attn.scores"] @ v  # the model's unmasked scaled scores times V
+        out.append(compare("misplaced_bracket", f"{tag}.lhs_vs_model_scores_v",
+                           "QKᵀV/√d_k (the bracket's argument, n×d_v) on live q, k, v vs the "
+                           "model's scores·V", model_sv, batched(misplaced, q, k, v), MODEL_RTOL))
+        out.append(compare("misplaced_bracket", f"{tag}.rhs_vs_model_scores_v",
+                           "(QKᵀ/√d_k)V on live q, k, v vs the model's scores·V", model_sv,
+                           batched(scores_v, q, k, v), MODEL_RTOL))
+        # The last query sees every key, so its causal row is the unmasked formula's last row.
+        derived = batched(attention, q[..., -1:, :], k, v)[..., 0, :]
+        model_last = c[pre + "attn.y"][:, -1, :].reshape(q.shape[0], cfg.n_head, d)
+        out.append(compare("attention_shapes", f"{tag}.last_query_vs_model",
+                           "softmax(QKᵀ/√d_k)V for the last query (all keys visible) vs the "
+                           "model's attention output", model_last, derived, MODEL_RTOL))
+        if cfg.n_head == att.HEADS:
+            w_o = live.params[pre + "attn.w_o"]
+            merged = c[pre + "attn.y"]
+            proj = c[pre + "attn.w_o.out"] - live.params[pre + "attn.b_o"]
+            hs = [merged[..., e * d:(e + 1) * d] for e in range(att.HEADS)]
+            blocks = [w_o[e * d:(e + 1) * d] for e in range(att.HEADS)]
+            derived = np.stack([multi(*(h[b] for h in hs), *blocks) for b in range(q.shape[0])])
+            out.append(compare("multihead_shapes", f"{tag}.projection_vs_model",
+                               "Σ_e head_e W_O^(e) from live heads vs the model's attention "
+                               "projection (w_o's output − b_o)", proj, derived, MODEL_RTOL))
+    return out
+
+
+def cross_entropy_records(live: Live, fd_logits: np.ndarray) -> list[Record]:
+    """``fd_logits``: FD gradient of the model's mean loss by its logits, shape of the logits."""
+    c = live.cache
+    logits = c["logits"].reshape(-1, live.cfg.vocab_size)  # (N, V)
+    targets = live.targets.reshape(-1)
+    rows, v = logits.shape
+    onehot = np.eye(v)[targets]
+    batch_fn = indexed_fn(ce.BATCH_GRADIENT.doit(), (ce.Z, ce.u, ce.a, ce.j, ce.n, ce.B))
+    derived = batch_fn(np.pad(logits, ((1, 0), (1, 0))), np.pad(onehot, ((1, 0), (1, 0))),
+                       np.arange(1, rows + 1)[:, None], np.arange(1, v + 1)[None, :], v, rows)
+    dlogits = c["dlogits"].reshape(rows, v)
+    fd = fd_logits.reshape(rows, v)
+    out = [compare("cross_entropy_batch_mean", "model_backward",
+                   "(P − Y)/B on the live logits vs the model's dlogits", dlogits, derived,
+                   MODEL_RTOL),
+           compare("cross_entropy_batch_mean", "fd", "(P − Y)/B vs FD of the model's mean loss",
+                   fd, derived, FD_RTOL)]
+    grad_fn = indexed_fn(ce.GRADIENT, (ce.z, ce.j, ce.k, ce.n))
+    lsm_fn = indexed_fn(ce.LOG_SOFTMAX_LOSS, (ce.z, ce.k, ce.n))
+    loss_fn = indexed_fn(ce.LOSS, (ce.z, ce.k, ce.n))
+    per_row = np.array([[grad_fn(np.pad(zr, (1, 0)), jj, int(k) + 1, v) for jj in range(1, v + 1)]
+                        for zr, k in zip(logits, targets, strict=True)])
+    out.append(compare("cross_entropy_gradient", "per_example_fd",
+                       "p − y per position vs B × FD of the model's mean loss (rows separate)",
+                       fd * rows, per_row, FD_RTOL))
+    for fn, name in ((lsm_fn, "log_softmax_form"), (loss_fn, "minus_log_p")):
+        losses = [fn(np.pad(zr, (1, 0)), int(k) + 1, v) for zr, k in zip(logits, targets,
+                                                                           strict=True)]
+        out.append(compare("cross_entropy_log_softmax", name,
+                           f"mean of the derived {name.replace('_', ' ')} vs the model's loss",
+                           c["loss"], np.mean(losses), MODEL_RTOL))
+    lse = indexed_fn(sm.LOG_SUM_EXP, (sm.z, sm.c, sm.n))
+    far = logits + LSE_SHIFT
+    zp = one_based(far)
+    derived_loss = np.mean(lse(zp, far.max(axis=-1), v) - far[np.arange(rows), targets])
+    model_loss = ops.cross_entropy_forward(far, targets)[0]
+    out.append(compare("log_sum_exp", "shifted_vs_model_stable_loss",
+                       f"c + log Σ e^(z−c), c = max z, at logits + {LSE_SHIFT:g} vs the model's "
+                       "stable loss there", model_loss, derived_loss, MODEL_RTOL))
+    return out

@@ -1,0 +1,70 @@
+"""HTML renderer: the report view -> ``index.html`` with math typeset at build time."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup, escape
+
+from reports.model import formulas
+from reports.render import katex
+from reports.render.katex import Prose, Tex
+
+TEMPLATE = "report.html.j2"
+STYLESHEET = "report.css"
+
+
+def environment() -> Environment:
+    return Environment(
+        loader=PackageLoader("reports.render", "templates"),
+        undefined=StrictUndefined,
+        autoescape=select_autoescape(enabled_extensions=("html", "html.j2"), default=True),
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+
+
+def typeset(view: dict) -> dict[Tex, Markup]:
+    """Typeset every formula of ``view`` in one KaTeX call; malformed TeX raises FormulaError."""
+    unique = list(dict.fromkeys(formulas(view)))
+    return {tex: Markup(html) for tex, html in zip(unique, katex.render_all(unique), strict=True)}
+
+
+def render(view: dict, out_dir: Path, figure_dir: str = "figures") -> Path:
+    """Write ``index.html``, its stylesheet and KaTeX assets into ``out_dir``.
+
+    Figures are expected as ``out_dir/<figure_dir>/<name>.svg`` (see reports.plots).
+    """
+    rendered = typeset(view)
+
+    def math(tex: Tex) -> Markup:
+        if not isinstance(tex, Tex):
+            raise TypeError(f"math filter: expected Tex, got {type(tex).__name__} {tex!r:.60}")
+        return rendered[tex]
+
+    def prose(p: Prose) -> Markup:
+        if not isinstance(p, Prose):
+            raise TypeError(f"prose filter: expected Prose, got {type(p).__name__} {p!r:.60}")
+        body = Markup("").join(rendered[x] if isinstance(x, Tex) else escape(x)
+                               for x in p.parts)
+        if p.missing:  # English for want of a translation: visible, never silent
+            return Markup('<span class="untranslated" lang="en"><span class="tag">{}</span> {}'
+                          '</span>').format(untranslated, body)
+        return body
+
+    untranslated = view["t"]["meta"]["untranslated"]
+    env = environment()
+    env.filters["math"] = math
+    env.filters["prose"] = prose
+    html = env.get_template(TEMPLATE).render(view=view, figure_dir=figure_dir,
+                                              stylesheet=STYLESHEET)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    katex.copy_assets(out_dir / "katex")
+    template_dir = Path(__file__).resolve().parent / "templates"
+    shutil.copyfile(template_dir / STYLESHEET, out_dir / STYLESHEET)
+    index = out_dir / view["file"]
+    index.write_text(html, encoding="utf-8")
+    return index

@@ -1,0 +1,240 @@
+r"""LaTeX renderer: the report view -> ``report.tex``, and ``latexmk -xelatex`` -> PDF.
+
+Templates use TeX-safe delimiters (``\BLOCK{...}``, ``\VAR{...}``, ``\#{...}``). Every
+``\VAR{}`` is escaped for TeX unless it is a :class:`LatexSafe` string; SymPy's LaTeX
+reaches the page only through the ``math`` filter, which returns LatexSafe.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from jinja2 import Environment, PackageLoader, StrictUndefined
+
+from reports.render.katex import Prose, Tex
+
+TEMPLATE = "report.tex.j2"
+WORK_DIR = ".texwork"
+TEX_HINT = (
+    "PDF needs XeLaTeX (Debian: apt-get install --no-install-recommends texlive-xetex "
+    "texlive-lang-chinese texlive-fonts-recommended fonts-noto-cjk latexmk), "
+    "then rerun `make reports`"
+)
+
+_SPECIAL = {
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+    # braced, so text starting with "[" after \\ or \item is not read as an optional argument
+    "[": "{[}",
+    "]": "{]}",
+}
+_SPECIAL_RE = re.compile("|".join(re.escape(c) for c in _SPECIAL))
+
+
+class LatexSafe(str):
+    """Text that is already TeX and must reach the output untouched."""
+
+
+class LatexMissing(RuntimeError):
+    """latexmk or xelatex is not on PATH."""
+
+
+class LatexError(RuntimeError):
+    """latexmk failed; the message carries the error lines of the log."""
+
+
+def tex_escape(text: Any) -> LatexSafe:
+    """Escape TeX's special characters in plain ``text`` (idempotent for LatexSafe)."""
+    if isinstance(text, LatexSafe):
+        return text
+    return LatexSafe(_SPECIAL_RE.sub(lambda m: _SPECIAL[m.group(0)], str(text)))
+
+
+def math(tex: Tex, displaystyle: bool = False) -> LatexSafe:
+    """A formula as TeX: ``\\[...\\]`` for display, ``$...$`` inline (``$\\displaystyle ...$``
+    with ``displaystyle``, for table cells); the formula itself passes untouched."""
+    if not isinstance(tex, Tex):
+        raise TypeError(f"math filter: expected Tex, got {type(tex).__name__} {tex!r:.60}")
+    if tex.display:
+        return LatexSafe("\\[\n" + tex.tex + "\n\\]")
+    return LatexSafe("$" + ("\\displaystyle " if displaystyle else "") + tex.tex + "$")
+
+
+# Identifiers, dotted paths and formula-like text have no spaces to break at; a narrow table
+# column would let them run into the margin. These get a zero-cost break after them.
+_BREAK_AFTER = frozenset("._-/=+,;:*×·−")
+_BREAK_BEFORE = frozenset("([{")
+ALLOW_BREAK = r"\allowbreak{}"
+
+
+def breakable(text: Any) -> LatexSafe:
+    """Escape ``text`` and allow line breaks after ``._-/=+,`` and similar and before
+    opening brackets, so long identifiers and references wrap inside their column."""
+    if isinstance(text, LatexSafe):
+        raise TypeError(f"breakable filter: expected plain text, got LatexSafe {text!r:.60}")
+    out: list[str] = []
+    text = str(text)
+    for i, ch in enumerate(text):
+        if ch in _BREAK_BEFORE and out:
+            out.append(ALLOW_BREAK)
+        out.append(_SPECIAL.get(ch, ch))
+        # never inside a number: 0.000999, 1e-05, −0.5 stay on one line
+        nxt = text[i + 1 : i + 2]
+        if ch in _BREAK_AFTER and not nxt.isdigit() and not (i and text[i - 1].isdigit()
+                                                               and ch in ".,"):
+            out.append(ALLOW_BREAK)
+    return LatexSafe("".join(out))
+
+
+def prose(p: Prose) -> LatexSafe:
+    """Text with inline math: text escaped (and breakable), math as ``$...$``; English shown
+    for want of a translation is marked with ``\\untranslated``."""
+    if not isinstance(p, Prose):
+        raise TypeError(f"prose filter: expected Prose, got {type(p).__name__} {p!r:.60}")
+    body = "".join(math(x) if isinstance(x, Tex) else breakable(x) for x in p.parts)
+    return LatexSafe("\\untranslated{" + body + "}" if p.missing else body)
+
+
+_TEX_COMMAND = re.compile(r"\\[A-Za-z]+|[{}^_\\]")
+
+
+def bookmark(p: Prose) -> LatexSafe:
+    """Plain text for a PDF bookmark: math reduced to its letters (bookmarks cannot hold math)."""
+    if not isinstance(p, Prose):
+        raise TypeError(f"bookmark filter: expected Prose, got {type(p).__name__}")
+    return tex_escape("".join(x if isinstance(x, str) else _TEX_COMMAND.sub("", x.tex)
+                              for x in p.parts))
+
+
+_BADGES = {"proved": r"\proved", "numeric": r"\numericonly", "failed": r"\failed",
+           "correct": r"\vcorrect", "error": r"\verror", "imprecise": r"\vimprecise",
+           "out-of-scope": r"\voutofscope"}
+
+
+def badge(status: str) -> LatexSafe:
+    """The coloured status macro for a claim or step status, or an erratum's verdict."""
+    if status not in _BADGES:
+        raise ValueError(f"badge filter: expected one of {list(_BADGES)}, got {status!r}")
+    return LatexSafe(_BADGES[status])
+
+
+def environment() -> Environment:
+    env = Environment(
+        loader=PackageLoader("reports.render", "templates"),
+        undefined=StrictUndefined,
+        autoescape=False,
+        block_start_string=r"\BLOCK{",
+        block_end_string="}",
+        variable_start_string=r"\VAR{",
+        variable_end_string="}",
+        comment_start_string=r"\#{",
+        comment_end_string="}",
+        line_comment_prefix="%#",
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        # Escaping by default: whatever is not LatexSafe is text.
+        finalize=tex_escape,
+    )
+    env.filters["math"] = math
+    env.filters["badge"] = badge
+    env.filters["raw"] = LatexSafe
+    env.filters["e"] = tex_escape
+    env.filters["breakable"] = breakable
+    env.filters["prose"] = prose
+    env.filters["bookmark"] = bookmark
+    return env
+
+
+def render(view: dict, out_dir: Path, figure_dir: str = "figures") -> Path:
+    """Write ``report.tex`` into ``out_dir``; figures as ``out_dir/<figure_dir>/<name>.pdf``."""
+    text = environment().get_template(TEMPLATE).render(view=view, figure_dir=figure_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path = out_dir / "report.tex"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def tex_available() -> bool:
+    return shutil.which("latexmk") is not None and shutil.which("xelatex") is not None
+
+
+def _log_errors(log: Path) -> str:
+    if not log.is_file():
+        return "(no log written)"
+    lines = log.read_text(encoding="utf-8", errors="replace").splitlines()
+    hits = [i for i, line in enumerate(lines) if line.startswith("!") or ":error:" in line
+            or re.match(r"^\S+\.tex:\d+:", line)]
+    if not hits:
+        return "\n".join(lines[-20:])
+    first = hits[0]
+    return "\n".join(lines[first : first + 12])
+
+
+class Compiled(NamedTuple):
+    path: Path
+    missing: list[str]  # characters the fonts lack: XeTeX drops them with only a log line
+    overfull: list[str]  # lines that run into the margin, also only in the log
+
+
+def missing_glyphs(log_text: str) -> list[str]:
+    return sorted(set(re.findall(r"Missing character: There is no (\S+)", log_text)))
+
+
+def overfull_boxes(log_text: str) -> list[str]:
+    """Each ``Overfull \\hbox (...pt too wide) ... at lines a--b`` of the log, in order."""
+    return re.findall(r"^Overfull \\hbox \([0-9.]+pt too wide\) .*$", log_text, flags=re.M)
+
+
+def compile_pdf(tex_path: Path, pdf_path: Path, date_epoch: int | None = None) -> Compiled:
+    """Compile ``tex_path`` with latexmk/XeLaTeX and copy the PDF to ``pdf_path``.
+
+    SOURCE_DATE_EPOCH and FORCE_SOURCE_DATE pass through from the environment, which makes
+    the PDF byte-identical across runs when they are set; without them ``date_epoch`` (the
+    edition's date) is used. The scratch directory has a fixed
+    name relative to the source, because xdvipdfmx hashes the output path into the PDF's /ID.
+    """
+    if not tex_available():
+        raise LatexMissing(TEX_HINT)
+    work_dir = tex_path.parent / WORK_DIR
+    cmd = [
+        shutil.which("latexmk") or "latexmk",
+        "-xelatex",
+        "-interaction=nonstopmode",
+        "-halt-on-error",
+        "-file-line-error",
+        "-quiet",
+        f"-outdir={WORK_DIR}",
+        tex_path.name,
+    ]
+    # paranoid file access: TeX may read and write only below the build folder, no shell escape
+    env = {**os.environ, "openin_any": "p", "openout_any": "p", "shell_escape": "f"}
+    if date_epoch is not None and "SOURCE_DATE_EPOCH" not in os.environ:
+        # the edition's date stands for the build time: the same source gives the same bytes
+        env.update(SOURCE_DATE_EPOCH=str(date_epoch), FORCE_SOURCE_DATE="1")
+    proc = subprocess.run(cmd, cwd=tex_path.parent, capture_output=True, text=True, env=env,
+                          check=False)
+    built = work_dir / (tex_path.stem + ".pdf")
+    if proc.returncode != 0 or not built.is_file():
+        raise LatexError(
+            f"latexmk failed on {tex_path} (exit {proc.returncode}):\n"
+            + _log_errors(work_dir / (tex_path.stem + ".log"))
+        )
+    log = (work_dir / (tex_path.stem + ".log")).read_text(encoding="utf-8", errors="replace")
+    pdf_path.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(built, pdf_path)
+    shutil.rmtree(work_dir)
+    return Compiled(pdf_path, missing_glyphs(log), overfull_boxes(log))
