@@ -66,7 +66,7 @@ def _verify(targets: list[str], as_json: bool) -> int:
             print(f"{r.id:34s} {len(r.steps):5d} {r.status:8s} {r.seconds:8.2f}")
             for line in claimfiles.explain(r):
                 print(f"  {line}")
-        print(f"{len(results)} claims in {total:.1f} s")
+        print(f"{len(results)} claim{'' if len(results) == 1 else 's'} in {total:.1f} s")
     statuses = {r.status for r in results}
     return 1 if "failed" in statuses else 0 if statuses <= {"proved"} else 1
 
