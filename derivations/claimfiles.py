@@ -73,7 +73,7 @@ def load_all(targets: list[str]) -> list[Derivation]:
                 if first[0] is not claim and first[0] != claim:
                     raise ClaimFileError(f"two different claims have the id {claim.id!r} "
                                          f"(from {first[1]} and {target}); give one a new id")
-            if not any(d is o for o in out):
+            if not any(d is o or d == o for o in out):
                 out.append(d)
     return out
 
