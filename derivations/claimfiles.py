@@ -26,9 +26,7 @@ import sympy as sp
 
 import derivations
 from derivations.core import ChainResult, Derivation, DerivationError, verify
-from derivations.pointwise import POINTS
 from derivations.pointwise import structures as _structures
-from derivations.symbolic import SYMBOLIC_SECONDS
 
 
 class ClaimFileError(ValueError):
@@ -170,11 +168,7 @@ def _located(exc: BaseException, file: Path | None = None) -> str:
 # --- explaining a result ----------------------------------------------------------------------
 
 EXPRESSION_CHARS = 160
-_SYMBOLIC = {
-    "inconclusive": "SymPy could not reduce the difference to 0",
-    "timeout": f"the symbolic check ran past its time limit ({SYMBOLIC_SECONDS:g} s of CPU)",
-    "error": "the symbolic check raised an error",
-}
+SHOWN_DIGITS = 15  # the counterexample's values are printed to this many significant digits
 
 
 def _short(expr: sp.Basic) -> str:
@@ -183,15 +177,31 @@ def _short(expr: sp.Basic) -> str:
 
 
 def _point_lines(d: Derivation, point: dict) -> list[str]:
-    sizes = [str(s) for s in _structures(d)[0]]  # dims, then indices
+    """Sizes and indices on the first line (in the order they are drawn), values on the next."""
+    try:
+        sizes = [str(s) for s in _structures(d)[0]]
+    except DerivationError:
+        sizes = []
     first = ", ".join(f"{k} = {point[k]}" for k in sizes if k in point)
     rest = ", ".join(f"{k} = {v}" for k, v in point.items() if k not in sizes)
-    lines = [first] if first else []
-    return lines + ([rest] if rest else [])
+    return [line for line in (first, rest) if line]
+
+
+def _sides(d: Derivation, ce: dict, before_label: str, before, after_label: str, after):
+    out = [f"    {line}" for line in _point_lines(d, ce.get("point", {}))]
+    out.append(f"  {before_label}: {_short(before)}")
+    out.append(f"      = {ce.get('previous')}")
+    out.append(f"  {after_label}: {_short(after)}")
+    out.append(f"      = {ce.get('current')}")
+    if ce.get("previous") == ce.get("current"):
+        out.append(f"  (equal in the {SHOWN_DIGITS} digits shown; they differ in later digits, "
+                   f"which the check compares)")
+    return out
 
 
 def explain(result: ChainResult) -> list[str]:
-    """Why ``result`` is not proved, as lines of text; [] when it is."""
+    """Why ``result`` is not proved, and which premises were assumed without a check, as lines
+    of text; [] when it is proved and nothing was assumed unchecked."""
     d = result.derivation
     out = []
     for s in result.steps:
@@ -201,22 +211,24 @@ def explain(result: ChainResult) -> list[str]:
             label = "left-hand side" if s.index == 1 else f"step {s.index - 1}"
             article = "the " if s.index == 1 else ""
             out.append(f"step {s.index} ({s.rule}) failed: it differs from {article}{label} at")
-            out += [f"    {line}" for line in _point_lines(d, ce.get("point", {}))]
-            out.append(f"  {label}: {_short(before)}")
-            out.append(f"      = {ce.get('previous')}")
-            out.append(f"  step {s.index}: {_short(d.steps[s.index - 1].expr)}")
-            out.append(f"      = {ce.get('current')}")
+            out += _sides(d, ce, label, before, f"step {s.index}", d.steps[s.index - 1].expr)
         elif s.status == "numeric":
-            why = _SYMBOLIC.get(s.symbolic, s.symbolic)
-            detail = getattr(s, "symbolic_error", None) or getattr(s, "detail", None)
-            out.append(f"step {s.index} ({s.rule}) is numeric only: the values agree at "
-                       f"{s.points or POINTS} points, but {why}"
-                       + (f": {detail}" if detail else ""))
+            reason = getattr(s, "reason", "") or f"symbolic route: {s.symbolic}"
+            out.append(f"step {s.index} ({s.rule}) is numeric only: {reason}")
+    for p in getattr(result, "premise_checks", ()):
+        if p.status == "failed":
+            out.append(f"premise {p.name!r} failed: {p.detail}; at")
+            ce = p.counterexample or {}
+            out += [f"    {line}" for line in _point_lines(d, ce.get("point", {}))]
+            out += [f"  its left side  = {ce.get('previous')}",
+                    f"  its right side = {ce.get('current')}"]
+        elif p.status == "assumed, unchecked":
+            out.append(f"note: premise {p.name!r} is assumed, not checked numerically "
+                       f"({p.detail})")
     for claim_id, status in result.premises.items():
         if status != "proved":
             out.append(f"cites claim {claim_id!r} as a lemma, and that claim is {status}")
     return out
-
 
 def summary(result: ChainResult) -> str:
     """The claim's verdict followed by :func:`explain`'s lines, for an assertion message."""
