@@ -136,19 +136,21 @@ def claims_of(module, where: str) -> list[Derivation]:
     if not found:
         raise ClaimFileError(f"{where}: no Derivation found; define CLAIMS = [...] or a "
                              f"module-level Derivation")
-    module_name = getattr(module, "__name__", "")
-    for d in found:  # the report's "module" column: the file's stem, not the generated name
-        if not getattr(d, "_module", ""):
-            label = Path(where).stem if where.endswith(".py") else module_name
-            object.__setattr__(d, "_module", label)
+    # the report's "module" of a claim from a file is the file's stem, not the generated name
+    label = Path(where).stem if where.endswith(".py") else getattr(module, "__name__", "")
+    for d in found:
+        if not getattr(d, "_source", ""):
+            object.__setattr__(d, "_source", label)
     return found
 
 
 def verify_many(claims: list[Derivation], progress=None) -> list[ChainResult]:
     """Verify each claim once; a claim cited as a lemma by several is verified once too."""
     done: dict[str, ChainResult] = {}
-    return [done[d.id] if d.id in done else verify(d, progress=progress, done=done)
-            for d in claims]
+    return [done[d.id] if d.id in done else verify(
+        d, progress=progress, done=done,
+        module=derivations.module_of(d) or getattr(d, "_source", ""))
+        for d in claims]
 
 
 def _one_line(exc: BaseException) -> str:
