@@ -48,13 +48,17 @@ def derive(paths: list[Path]) -> list[dict]:
 def collect(paths: list[Path], cache, key: str, note: list[str]) -> list[dict]:
     """``derive(paths)``, or its cached value for ``key``."""
     value = cache.get(STAGE, key)
+    how = "cached"
     if value is None:
-        value = derive(paths)
+        value, how = derive(paths), "computed"
         cache.put(STAGE, key, value)
-        note.append(f"{len(value)} claims from {len(paths)} files computed (key {key[:12]})")
-    else:
-        note.append(f"{len(value)} claims from {len(paths)} files cached (key {key[:12]})")
+    note.append(f"{_count(len(value), 'claim')} from {_count(len(paths), 'file')} {how} "
+                f"(key {key[:12]})")
     return value
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def validate(data: dict, validate_claim, error) -> None:
