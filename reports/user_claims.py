@@ -41,8 +41,13 @@ def derive(paths: list[Path]) -> list[dict]:
     """Verify every claim of ``paths``, in order: their report data."""
     from derivations import claimfiles
 
-    claims = claimfiles.load_all([str(p) for p in paths])
-    return [r.to_dict() for r in claimfiles.verify_many(claims)]
+    from derivations.core import DerivationError
+
+    try:
+        claims = claimfiles.load_all([str(p) for p in paths])
+        return [r.to_dict() for r in claimfiles.verify_many(claims)]
+    except (claimfiles.ClaimFileError, DerivationError) as exc:  # e.g. an empty index range
+        raise UserClaimsError(" ".join(str(exc).split())) from exc
 
 
 def collect(paths: list[Path], cache, key: str, note: list[str]) -> list[dict]:
