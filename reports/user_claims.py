@@ -40,7 +40,6 @@ def check(paths: list[Path]) -> None:
 def derive(paths: list[Path]) -> list[dict]:
     """Verify every claim of ``paths``, in order: their report data."""
     from derivations import claimfiles
-
     from derivations.core import DerivationError
 
     try:
