@@ -210,7 +210,7 @@ def _instances(expr: sp.Basic, pattern, replacement, bound=()):
     else:
         match = expr.match(pattern)
         if match is not None:
-            yield expr, replacement.xreplace(match), bound
+            yield expr, sp.sympify(replacement, strict=True).xreplace(match), bound
     if isinstance(expr, sp.Sum):
         yield from _instances(expr.function, pattern, replacement, bound + tuple(expr.limits))
         return

@@ -12,8 +12,8 @@ Agreement is decided without an absolute floor: each side is evaluated along a l
 precisions (``LADDER``: 50, 90, 130, 170 digits) from the same exactly representable inputs.
 Rounding noise shrinks as the precision rises; a real difference, however tiny, does not.  Two
 sides agree when their difference is exactly zero at a precision above 50 digits, or shrinks by at
-least 1/``NOISE_RATIO`` at two consecutive rises — whatever the magnitudes involved.  A difference
-hidden under the 50-digit noise shows at 90 digits and then stops shrinking.
+least 1/``NOISE_RATIO`` at two consecutive rises of the ladder — whatever the magnitudes involved.
+A difference hidden under the 50-digit noise shows at 90 digits and then stops shrinking.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ MAX_DIM = 4
 MIN_MAX_DIM = 3  # below this, sizes 1 and 2 alone decide: many false claims hold there
 BIG_DIM = 6  # every claim is also evaluated with every size at 6 ...
 BIG_POINTS = 2  # ... at this many of its POINTS (the costly ones)
-NUMERIC_SECONDS = 20.0  # CPU seconds for the concrete form of one expression at one size
+NUMERIC_SECONDS = 10.0  # CPU seconds for the concrete form of one expression at one size
 LOG10_RANGE = (-3.0, 2.0)  # magnitudes of unconstrained values: 0.001 .. 100
 _SCHEDULE_SEED = "derivations.pointwise.schedule.v2"
 
@@ -64,8 +64,11 @@ def _free_symbols(d: Derivation) -> set:
 
 
 def dims_of(d: Derivation) -> list:
+    """The declared dims, else every free integer symbol that cannot be negative and is not an
+    index (an integer symbol that may be negative is a value, drawn with both signs)."""
     return list(d.domain.dims) or sorted(
-        (s for s in _free_symbols(d) if s.is_integer and s not in d.domain.indices), key=str)
+        (s for s in _free_symbols(d) if s.is_integer and s.is_nonnegative
+         and s not in d.domain.indices), key=str)
 
 
 def _draw_indices(d: Derivation, sub: dict, rng: random.Random) -> dict | None:
@@ -143,8 +146,20 @@ def _explicit(expr: sp.Basic) -> sp.Basic:
     expr = expr.replace(lambda x: isinstance(x, sp.Derivative), derivative)
     sub = {m: _entries(m) for m in expr.atoms(sp.MatrixSymbol)}
     sub.update({m: m.as_explicit() for m in expr.atoms(sp.OneMatrix, sp.ZeroMatrix, sp.Identity)})
-    expr = expr.xreplace(sub).doit()
+    expr = expr.xreplace(sub)
+    # the adjugate over the determinant: SymPy's default Gaussian elimination on symbolic
+    # entries runs for minutes at 3×3
+    expr = expr.replace(lambda e: isinstance(e, sp.Inverse), lambda e: _inverse(e.arg))
+    expr = expr.doit()
     return sp.ImmutableMatrix(expr.as_explicit()) if isinstance(expr, sp.MatrixExpr) else expr
+
+
+def _inverse(m):
+    m = m.doit()
+    if not isinstance(m, sp.MatrixBase):
+        return sp.Inverse(m)
+    m = sp.ImmutableMatrix(m)
+    return sp.ImmutableMatrix(m.adjugate(method="berkowitz") / m.det(method="berkowitz"))
 
 
 def _atom_key(atom):
@@ -166,16 +181,25 @@ def draw(d: Derivation, point: int, atom) -> mpmath.mpf:
     both precisions."""
     key = _atom_key(atom)
     rng = _seeded("value", point, sp.srepr(atom))
-    if key in d.domain.ranges:
-        lo, hi = d.domain.ranges[key]
+    ranges = d.domain.ranges
+    if isinstance(key, sp.MatrixSymbol):  # the range is declared at symbolic size
+        key = next((k for k in ranges if isinstance(k, sp.MatrixSymbol) and k.name == key.name),
+                   key)
+    if key in ranges:
+        lo, hi = ranges[key]
         return mpmath.mpf(rng.uniform(float(lo), float(hi)))
     positive, nonneg = _assumed(key, "positive"), _assumed(key, "nonnegative")
     if nonneg and not positive and rng.random() < 0.2:
         return mpmath.mpf(0)
+    # stratified: over the POINTS an atom takes every 1/POINTS slice of the log-magnitude range
+    # once, in an order of its own, so the extremes are always reached
+    stratum = (point + int(hashlib.sha256(sp.srepr(atom).encode()).hexdigest(), 16)) % POINTS
+    u = (stratum + rng.random()) / POINTS
     if _assumed(key, "integer"):
-        value = int(round(10 ** rng.uniform(0, 2)))
+        value = int(round(10 ** (2 * u)))
     else:
-        value = 10 ** rng.uniform(*LOG10_RANGE)
+        lo, hi = LOG10_RANGE
+        value = 10 ** (lo + (hi - lo) * u)
     if not (positive or nonneg) and rng.random() < 0.5:
         value = -value
     return mpmath.mpf(value)
@@ -196,8 +220,12 @@ COMPILE_NODES = 2000
 def _compiled(expr: sp.Basic, structure: tuple, random: tuple, distribution: str):
     """The concrete form of ``expr`` for one assignment of sizes and indices: points that share a
     structure share the (slow) SymPy work."""
-    concrete = _explicit(expr.xreplace(dict(structure))).doit()
-    concrete = expectation_value(concrete, dict(random), distribution, _ENTRY_PARENT.get)
+    structure = dict(structure)
+    concrete = _explicit(expr.xreplace(structure)).doit()
+    # a random MatrixSymbol's entries name it at concrete size
+    random = tuple((k.xreplace(structure), val) for k, val in random)
+    concrete = expectation_value(concrete, dict(random), distribution,
+                                 lambda atom: _ENTRY_PARENT.get(atom, atom))
     if isinstance(concrete, sp.MatrixBase):
         concrete = sp.ImmutableMatrix(concrete).doit()
     atoms = tuple(sorted(_value_atoms(concrete), key=sp.srepr))
@@ -208,11 +236,30 @@ def _compiled(expr: sp.Basic, structure: tuple, random: tuple, distribution: str
         fn = sp.lambdify(args, renamed, modules="mpmath", dummify=False)
         return atoms, lambda digits, *values: fn(*values)
 
+    def exact(*values):
+        """The exact value from the exactly representable inputs, for a rational expression
+        (no functions, integer powers); None otherwise."""
+        if not _rational(concrete):
+            return None
+        filled = concrete.xreplace({a: sp.Rational(float(v)) for a, v in zip(atoms, values,
+                                                                      strict=True)})
+        out = filled.doit()
+        flat = list(out) if isinstance(out, sp.MatrixBase) else [out]
+        return flat if all(isinstance(x, sp.Rational) for x in flat) else None
+
     def substitute(digits, *values):
         filled = concrete.xreplace({a: sp.Float(v, digits) for a, v in zip(atoms, values,
                                                                             strict=True)})
         return filled.evalf(digits)
+    substitute.exact = exact
     return atoms, substitute
+
+
+def _rational(expr) -> bool:
+    """No function, no non-integer power, no float: rational operations on the atoms only."""
+    if expr.atoms(sp.Function, sp.Float, sp.NumberSymbol) or expr.has(sp.Sum, sp.Product):
+        return False
+    return all(p.exp.is_Integer for p in expr.atoms(sp.Pow))
 
 
 def _mpf(x, digits):
@@ -231,6 +278,16 @@ class Value:
 
     def __init__(self, fn, args):
         self._fn, self._args, self._at = fn, args, {}
+        self._exact = False
+
+    def exact(self):
+        """The exact rational entries (a flat list), or None when the expression is not
+        rational or too large to substitute into."""
+        if self._exact is False:
+            fn = getattr(self._fn, "exact", None)
+            with time_limit(NUMERIC_SECONDS, "exact evaluation"):
+                self._exact = fn(*self._args) if fn else None
+        return self._exact
 
     def at(self, digits: int):
         if digits not in self._at:
@@ -245,13 +302,23 @@ class Value:
         return self._at[digits]
 
 
+_TIMED_OUT: dict = {}
+
+
 def evaluate(d: Derivation, expr: sp.Basic, point: int, structure: dict):
     """The value of ``expr`` at numeric point ``point`` — a :class:`Value` whose ``at(digits)``
     is an mpf, or a list of rows of mpf for a matrix — and the values drawn for its atoms."""
     key = tuple(sorted(structure.items(), key=str))
     random_key = tuple(sorted(d.domain.random.items(), key=str))
-    with time_limit(NUMERIC_SECONDS, "numeric evaluation"):
-        atoms, fn = _compiled(expr, key, random_key, distribution_at(d, point))
+    args = (expr, key, random_key, distribution_at(d, point))
+    if args in _TIMED_OUT:  # once per size, not once per point
+        raise SymbolicTimeout(_TIMED_OUT[args])
+    try:
+        with time_limit(NUMERIC_SECONDS, "numeric evaluation"):
+            atoms, fn = _compiled(*args)
+    except SymbolicTimeout as exc:
+        _TIMED_OUT[args] = str(exc)
+        raise
     values = {a: draw(d, point, a) for a in atoms}
     value = Value(fn, tuple(values[a] for a in atoms))
     value.at(DIGITS)
@@ -263,10 +330,13 @@ def _flat(v):
 
 
 # precisions tried in turn while a difference is exactly zero at one and not at the next
-LADDER = (DIGITS, HIGH_DIGITS, HIGH_DIGITS + 40, HIGH_DIGITS + 80)
+LADDER = (DIGITS, HIGH_DIGITS, HIGH_DIGITS + 40, HIGH_DIGITS + 80, HIGH_DIGITS + 120)
 
 
 def _entry_disagrees(a: Value, b: Value, k: int) -> bool:
+    ea, eb = a.exact(), b.exact()
+    if ea is not None and eb is not None:
+        return ea[k] != eb[k]  # both sides rational in exact inputs: no tolerance at all
     shrunk = 0
     for lo, hi in itertools.pairwise(LADDER):
         with mpmath.workdps(hi):
@@ -279,13 +349,13 @@ def _entry_disagrees(a: Value, b: Value, k: int) -> bool:
             d_lo, d_hi = x_lo - y_lo, x_hi - y_hi
             if d_hi == 0:
                 return False
-            if d_lo == 0:  # no scale to compare with yet: go one precision higher
+            if d_lo == 0 or abs(d_hi) > NOISE_RATIO * abs(d_lo):
+                # no scale yet, or no shrinking: a real difference, or noise of an evaluation
+                # that lost most of its digits to cancellation; a higher precision tells
                 shrunk = 0
                 continue
-            if abs(d_hi) > NOISE_RATIO * abs(d_lo):
-                return True
             shrunk += 1
-            if shrunk == 2:  # noise at the lower precision cannot hide a real difference twice
+            if shrunk == 2:  # a real difference cannot shrink twice in a row
                 return False
     return True  # never decided along the ladder: not agreed
 

@@ -28,6 +28,7 @@ def _matrix_diff(expr: sp.Basic, var: sp.MatrixSymbol) -> sp.Basic:
     # SymPy's diff of a sum by a MatrixSymbol is a silent 0 ((Trace(A*F) + Trace(B*F)).diff(F)),
     # also inside a product (c·(Trace(A*F) + Trace(B*F))); so linearity, the product rule and
     # the power rule of scalar factors are applied here and SymPy only sees single terms.
+    # The numeric route re-derives every result entrywise, so a wrong rule here cannot prove.
     if isinstance(expr, sp.MatrixExpr | sp.MatrixBase):
         return expr.diff(var)
     if not expr.has(var):
@@ -42,6 +43,8 @@ def _matrix_diff(expr: sp.Basic, var: sp.MatrixSymbol) -> sp.Basic:
                 rest = sp.Mul(*(factors[:n] + factors[n + 1:]))
                 terms.append(rest * _matrix_diff(f, var))
         return functools.reduce(operator.add, terms)
+    if isinstance(expr, sp.Determinant) and expr.arg == var:
+        return expr * sp.Inverse(var).T  # Jacobi's formula; SymPy has no rule for it
     if isinstance(expr, sp.Pow) and not expr.exp.has(var) and expr.base.is_commutative:
         return expr.exp * expr.base ** (expr.exp - 1) * _matrix_diff(expr.base, var)
     return expr.diff(var)
