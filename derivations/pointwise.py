@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import random
+import threading
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -317,7 +318,8 @@ def evaluate(d: Derivation, expr: sp.Basic, point: int, structure: dict):
         with time_limit(NUMERIC_SECONDS, "numeric evaluation"):
             atoms, fn = _compiled(*args)
     except SymbolicTimeout as exc:
-        _TIMED_OUT[args] = str(exc)
+        if threading.current_thread() is threading.main_thread():  # a real time-out, not a refusal
+            _TIMED_OUT[args] = str(exc)
         raise
     values = {a: draw(d, point, a) for a in atoms}
     value = Value(fn, tuple(values[a] for a in atoms))
