@@ -10,6 +10,7 @@ import sympy as sp
 import derivations
 from derivations import Derivation, Domain, Step, verify
 from derivations import attention as T
+from derivations.testing import assert_proved
 from numeric import finite_diff as fd
 
 # float64 against 50-digit SymPy values or float64 PyTorch: rounding only
@@ -39,8 +40,7 @@ def _explicit_value(expr, sizes, arrays):
 
 @pytest.mark.parametrize("claim", [c.id for c in T.CLAIMS])
 def test_claim_is_proved(claim):
-    result = verify(derivations.get(claim))
-    assert result.status == "proved", result.to_dict()
+    assert_proved(derivations.get(claim))
 
 
 @pytest.mark.parametrize("n,m,dk,dv", ATT_SHAPES)
