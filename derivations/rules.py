@@ -7,9 +7,11 @@ one still fails on numbers.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import sympy as sp
 
-from derivations.core import Assumption
+from derivations.core import Assumption, lemma
 
 
 def _depends(expr: sp.Basic, v: sp.Basic) -> bool:
@@ -45,3 +47,15 @@ DIFF_UNDER_SUM = Assumption(
     rewrites=((_derivative_of_sum, _into_sum),),
     kind="lemma",
 )
+
+
+def cite(claim) -> Assumption:
+    """:func:`~derivations.core.lemma` for a claim whose sides are matrix expressions.
+
+    ``Basic.replace`` with a matrix pattern goes through ``match``, which raises on matrix
+    expressions; an exact-equality query does the same rewrite without it.  The citation keeps
+    the claim as its source, so the citing chain is only as good as the claim.
+    """
+    base = lemma(claim)
+    lhs, rhs = claim.lhs, claim.rhs
+    return replace(base, rewrites=((lambda e: e == lhs, lambda e: rhs),))
