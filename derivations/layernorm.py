@@ -12,7 +12,8 @@ Over N rows y_{r,i} = γ_i x̂_{r,i} + β_i: ∂L/∂γ_j = Σ_r o_{r,j} x̂_{r,
 
 Domain: ε > 0 keeps σ_ε > 0 for every x, constant rows included; every other value is any real.
 
-Final results: ``MU``, ``VAR``, ``SIGMA``, ``xhat(a)``, ``GRAD_INPUT`` (in ``j``, ``d``, ``x``, ``g``).
+Final results: ``MU``, ``VAR``, ``SIGMA``, ``xhat(a)``, ``GRAD_INPUT`` (in ``j``, ``d``, ``x``,
+``g``), ``XHAT_DERIVATIVE``, ``GRAD_AFFINE``.
 """
 
 from __future__ import annotations
@@ -201,4 +202,5 @@ layernorm_grad_affine = Derivation(
 )
 
 CLAIMS = (layernorm_centered_sum, layernorm_forward_moments, layernorm_mean_derivative,
-          layernorm_sigma_derivative, layernorm_xhat_derivative, layernorm_grad_input, layernorm_grad_affine)
+          layernorm_sigma_derivative, layernorm_xhat_derivative, layernorm_grad_input,
+          layernorm_grad_affine)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import sympy as sp
 
 from derivations import attention as att
-from derivations.core import Assumption, Derivation, Domain, Step, lemma
+from derivations.core import Assumption, Derivation, Domain, Step
 from derivations.rules import DIFF_UNDER_SUM
 
 h, D, T = sp.symbols("h D T", integer=True, positive=True)

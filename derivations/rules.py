@@ -59,3 +59,13 @@ def cite(claim) -> Assumption:
     base = lemma(claim)
     lhs, rhs = claim.lhs, claim.rhs
     return replace(base, rewrites=((lambda e: e == lhs, lambda e: rhs),))
+
+
+def instance(claim, mapping: dict, why: str) -> Assumption:
+    """Cite ``claim`` at ``mapping`` (symbol -> expression): a claim proved for every value of a
+    symbol holds for any expression meeting that symbol's assumptions, which ``why`` states."""
+    lhs, rhs = claim.lhs.xreplace(mapping), claim.rhs.xreplace(mapping)
+    shown = ", ".join(f"{sp.sstr(k)} = {sp.sstr(v)}" for k, v in mapping.items())
+    return Assumption(f"{claim.id} at {shown}", f"Proved as claim {claim.id}, taken at {shown}: "
+                      f"{why}", sp.latex(sp.Eq(lhs, rhs, evaluate=False)),
+                      rewrites=((lhs, rhs),), kind="lemma", source=claim)
