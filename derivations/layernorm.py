@@ -174,7 +174,7 @@ layernorm_grad_input = Derivation(
         Step((sp.Sum(g[i] * delta(i, j), (i, 1, d)) - sp.Sum(g[i], (i, 1, d)) / d
               - xhat(j) * sp.Sum(g[i] * xhat(i), (i, 1, d)) / d) / SIGMA,
              "x̂_j is constant in i", ("names for the row statistics",)),
-        Step(GRAD_INPUT, "Σ_i g_i δ_ij = g_j for 1 ≤ j ≤ d"),
+        Step(GRAD_INPUT, "Σ_i g_i δ_ij = g_j for 1 ≤ j ≤ d", ("names for the row statistics",)),
     ),
     ROW,
 )
