@@ -5,6 +5,12 @@ it with the closed forms from ``derivations``:
     m_t = (1−β₁) Σ_{i≤t} β₁^{t−i} g_i,   v_t = (1−β₂) Σ_{i≤t} β₂^{t−i} g_i²,
     m̂_t = m_t / (1−β₁ᵗ),   v̂_t = v_t / (1−β₂ᵗ),   θ_t = θ_{t−1}(1 − ηλ) − η m̂_t / (√v̂_t + ε).
 The decay factor (1 − ηλ) is applied before the Adam step, as torch.optim.AdamW does.
+
+Parameter groups (as nanoGPT's ``configure_optimizers``): with ``decay="matrices"`` (the default)
+only parameters of two or more dimensions decay — the weight matrices and the embedding — while
+biases and LayerNorm gains/shifts (1-D) are left alone, since shrinking them towards 0 is no
+regularisation of the function's complexity (a LayerNorm gain of 0 switches its channel off);
+``decay="all"`` decays every parameter.
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ import numpy as np
 
 # torch.nn.utils.clip_grad_norm_ divides by (norm + 1e-6); the same guard keeps the two in step.
 CLIP_GUARD = 1e-6
+DECAY_RULES = ("matrices", "all")
 # Closed form and recursion differ only by float64 rounding accumulated over tens of steps.
 ADAM_RTOL = 1e-12
 
@@ -28,16 +35,26 @@ def adam_direction(m_hat: np.ndarray, v_hat: np.ndarray, eps: float) -> np.ndarr
     return m_hat / (np.sqrt(v_hat) + eps)
 
 
+def decays(p: np.ndarray, rule: str) -> bool:
+    """Whether weight decay applies to ``p`` under ``rule`` (see the module docstring)."""
+    return rule == "all" or p.ndim >= 2
+
+
 def global_norm(grads: dict[str, np.ndarray]) -> float:
     """√(Σ over all tensors of Σ g²)."""
     return float(np.sqrt(sum(float(np.vdot(g, g)) for g in grads.values())))
 
 
 class Adam:
-    """Adam (weight_decay=0) or AdamW (weight_decay>0); ``clip_norm`` clips the global norm."""
+    """Adam (weight_decay=0) or AdamW (weight_decay>0); ``clip_norm`` clips the global norm.
+
+    ``decay``: "matrices" decays only parameters with ≥ 2 dimensions (weights, embedding), "all"
+    decays every parameter (biases and LayerNorm gains included).
+    """
 
     def __init__(self, lr: float = 1e-3, betas: tuple[float, float] = (0.9, 0.999),
-                 eps: float = 1e-8, weight_decay: float = 0.0, clip_norm: float | None = None):
+                 eps: float = 1e-8, weight_decay: float = 0.0, clip_norm: float | None = None,
+                 decay: str = "matrices"):
         b1, b2 = betas
         if not (lr > 0 and 0 <= b1 < 1 and 0 <= b2 < 1 and eps >= 0 and weight_decay >= 0):
             raise ValueError(
@@ -46,6 +63,9 @@ class Adam:
             )
         if clip_norm is not None and not clip_norm > 0:
             raise ValueError(f"Adam: clip_norm expected > 0 or None, got {clip_norm}")
+        if decay not in DECAY_RULES:
+            raise ValueError(f"Adam: decay expected one of {DECAY_RULES}, got {decay!r}")
+        self.decay = decay
         self.lr, self.beta1, self.beta2, self.eps = lr, b1, b2, eps
         self.weight_decay, self.clip_norm = weight_decay, clip_norm
         self.t = 0
@@ -89,7 +109,7 @@ class Adam:
             m += (1.0 - b1) * g
             v *= b2
             v += (1.0 - b2) * (g * g)
-            if self.weight_decay:
+            if self.weight_decay and decays(p, self.decay):
                 p *= 1.0 - self.lr * self.weight_decay
             m_hat, v_hat = self.corrected(name)
             p -= self.lr * adam_direction(m_hat, v_hat, self.eps)
@@ -109,7 +129,7 @@ def check_against_closed_form(lr: float, betas: tuple[float, float], eps: float,
     Returns {"max_rel_m", "max_rel_v", "max_rel_theta", "pass"} (relative to each array's scale).
     """
     b1, b2 = betas
-    opt = Adam(lr, betas, eps, weight_decay)
+    opt = Adam(lr, betas, eps, weight_decay, decay="all")  # the closed form decays any θ
     params = {"theta": theta0.copy()}
     theta = theta0.copy()
     errs = {"m": 0.0, "v": 0.0, "theta": 0.0}

@@ -19,15 +19,14 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
 
-CONFIGS = {
-    "small": {"n_embd": 64, "n_layer": 2, "block_size": 32, "batch": 16},
-    "medium": {"n_embd": 256, "n_layer": 4, "block_size": 128, "batch": 8},
-}
-TARGETS = {"small": 1.0, "medium": 1.5}
-VOCAB = 256
-N_HEAD = 4
+from numeric.config import PRESETS
+
+# Model shapes come from the presets "bench-small" / "bench-medium" of numeric.config.
+CONFIGS = {"small": {"batch": 16}, "medium": {"batch": 8}}
+TARGETS = {"small": 1.0, "medium": 1.2}
 WARMUP = 3
 MIN_REPEATS = 10
 
@@ -36,15 +35,14 @@ def _setup(name: str, threads: int, need_torch: bool):
     import numpy as np
 
     from numeric import model
-    from numeric.config import GPTConfig
+    from numeric.config import preset
 
-    spec = CONFIGS[name]
-    cfg = GPTConfig(vocab_size=VOCAB, block_size=spec["block_size"], n_layer=spec["n_layer"],
-                    n_head=N_HEAD, n_embd=spec["n_embd"], pos="sinusoidal", dtype="float64")
+    cfg = preset(f"bench-{name}", pos="sinusoidal", dtype="float64")
     params = model.init_params(cfg)
     rng = np.random.default_rng(0)
-    shape = (spec["batch"], spec["block_size"])
-    idx, targets = rng.integers(0, VOCAB, shape), rng.integers(0, VOCAB, shape)
+    shape = (CONFIGS[name]["batch"], cfg.block_size)
+    idx = rng.integers(0, cfg.vocab_size, shape)  # (B, T)
+    targets = rng.integers(0, cfg.vocab_size, shape)  # (B, T)
 
     def ours():
         _, _, cache = model.forward(params, cfg, idx, targets)
@@ -137,12 +135,24 @@ def run(threads: int = 1, repeats: int = 15, names: tuple[str, ...] = tuple(CONF
         if t["blas_threads"] not in (None, threads) or t["torch_threads"] != threads:
             raise RuntimeError(f"thread counts differ: {t['blas_threads']=} "
                                f"{t['torch_threads']=} expected {threads}")
-        configs.append({"name": name, **CONFIGS[name], "vocab_size": VOCAB, "n_head": N_HEAD,
+        configs.append({"name": name, **CONFIGS[name], **PRESETS[f"bench-{name}"],
                         "ratio": t["ratio"], "ours_ms": t["ours_ms"], "torch_ms": t["torch_ms"],
                         "ours_peak_mb": mem["ours"], "torch_peak_mb": mem["torch"],
                         "target": TARGETS[name], "met": t["ratio"] <= TARGETS[name],
                         "ours_all_ms": t["ours_all_ms"], "torch_all_ms": t["torch_all_ms"]})
-    return {"threads": threads, "repeats": repeats, "dtype": "float64", "configs": configs}
+    return {"threads": threads, "repeats": repeats, "dtype": "float64", "configs": configs,
+            "training": _training()}
+
+
+def _training() -> dict:
+    """``python -m numeric.train`` as ``make train`` runs it: steps and seconds to the target."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = subprocess.run([sys.executable, "-m", "numeric.train", "--json", "--out",
+                              os.path.join(tmp, "curve.json")], capture_output=True, text=True,
+                             check=False)
+    if out.returncode not in (0, 1):
+        raise RuntimeError(f"numeric.train failed: {out.stderr.strip()[-500:]}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -189,6 +199,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {c['name']:<7} ours {c['ours_ms']:8.2f} ms  torch {c['torch_ms']:8.2f} ms  "
                   f"ratio {c['ratio']:.2f} (target ≤ {c['target']})  peak MB ours "
                   f"{c['ours_peak_mb']:.1f} torch {c['torch_peak_mb']:.1f}")
+        tr = report["training"]
+        print(f"  training (make train): test accuracy {tr['test_accuracy']:.4f} "
+              f"{'reached' if tr['reached'] else 'MISSED'} in {tr['steps']} steps, "
+              f"{tr['seconds']:.1f} s")
     missed = [c["name"] for c in report["configs"] if not c["met"]]
     return 1 if args.strict and missed else 0
 

@@ -68,3 +68,31 @@ class GPTConfig:
     @property
     def np_dtype(self) -> np.dtype:
         return np.dtype(self.dtype)
+
+
+# Named configurations, one table (like nanoGPT's presets); ``preset(name, **changes)`` builds one.
+# check: the gradient check and the cross-checks — tiny, float64, init_std large enough that no
+#   path is negligible; test: the unit tests' tiny model; train: sequence reversal (numeric.train;
+#   sinusoidal, since reversal is a lookup by absolute position); depth: the gradient-norm-
+#   through-depth plot; bench-*: numeric.bench.
+PRESETS: dict[str, dict] = {
+    "check": dict(vocab_size=11, block_size=6, n_layer=2, n_head=2, n_embd=8, seed=1234,
+                  init_std=0.3, ignore_index=-100),
+    "test": dict(vocab_size=7, block_size=5, n_layer=2, n_head=2, n_embd=8, seed=3, init_std=0.3),
+    "train": dict(vocab_size=11, block_size=16, n_layer=1, n_head=4, n_embd=32,
+                  pos="sinusoidal", ignore_index=-100),
+    "depth": dict(vocab_size=16, block_size=8, n_layer=10, n_head=2, n_embd=16, seed=7,
+                  ignore_index=None),
+    "bench-small": dict(vocab_size=256, block_size=32, n_layer=2, n_head=4, n_embd=64),
+    "bench-medium": dict(vocab_size=256, block_size=128, n_layer=4, n_head=4, n_embd=256),
+}
+
+
+def preset(name: str, **changes) -> GPTConfig:
+    """The preset ``name`` with ``changes`` applied (any GPTConfig field)."""
+    if name not in PRESETS:
+        raise ValueError(f"preset: name expected one of {sorted(PRESETS)}, got {name!r}")
+    unknown = set(changes) - set(GPTConfig.__dataclass_fields__)
+    if unknown:
+        raise ValueError(f"preset: changes expected GPTConfig fields, got {sorted(unknown)}")
+    return GPTConfig(**{**PRESETS[name], **changes})

@@ -16,24 +16,21 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable
 
 import numpy as np
 
+from numeric import finite_diff as fd
 from numeric import model
-from numeric.config import GPTConfig
+from numeric.config import GPTConfig, preset
 from numeric.threads import blas_threads
 
 # 10⁴× tighter than torch.autograd.gradcheck's default rtol of 1e-3.
 RTOL = 1e-8
 # The 4-point stencil's rounding noise is ~1.5·ε·|L|/h ≈ 1e-11 at h = STEP; 100× above that.
 ZERO_ATOL = 1e-9
-# Step for the 4-point central stencil f' ≈ [f(−2h) − 8f(−h) + 8f(h) − f(2h)] / 12h.
-# Its truncation error is h⁴·f⁽⁵⁾/30 and its rounding error ~1.5·δ/h with δ ≈ 1e-15 the loss's
-# own float64 noise; the sum is smallest near h ≈ (45δ/4f⁽⁵⁾)^(1/5). Measured on the check model
-# (normwise error over sampled entries): h=1e-2: 4e-6, 3e-3: 3e-8, 1e-3: 4e-10, 3e-4: 2.5e-11,
-# 1e-4: 8e-11, 1e-5: 8e-10. The 2-point stencil's best is 5e-10 at 1e-5, too close to RTOL.
-STEP = 3e-4
+# The 4-point stencil's best step on the check model (measurements in numeric.finite_diff); the
+# 2-point stencil's best error, 5e-10, is too close to RTOL.
+STEP = fd.STEP_4
 # Tensors with more entries than this are checked on a seeded random sample of entries.
 MAX_ENTRIES = 64
 
@@ -44,9 +41,8 @@ class _Parser(argparse.ArgumentParser):
 
 
 def check_config(pos: str = "sinusoidal") -> GPTConfig:
-    """The small float64 model the CLI checks; init_std large enough that every path matters."""
-    return GPTConfig(vocab_size=11, block_size=6, n_layer=2, n_head=2, n_embd=8, pos=pos,
-                     dtype="float64", seed=1234, ignore_index=-100, init_std=0.3)
+    """The "check" preset the CLI checks, with sinusoidal encodings or RoPE."""
+    return preset("check", pos=pos)
 
 
 def make_problem(cfg: GPTConfig, batch: int = 2, seed: int = 0):
@@ -62,22 +58,6 @@ def make_problem(cfg: GPTConfig, batch: int = 2, seed: int = 0):
     return params, idx, targets
 
 
-def numeric_grad(f: Callable[[], float], arr: np.ndarray, entries: np.ndarray,
-                 h: float = STEP) -> np.ndarray:
-    """4-point central differences of f() with respect to arr.flat[entries] (arr is restored)."""
-    out = np.empty(entries.size)  # (K,)
-    flat = arr.reshape(-1)  # (size,) view: writes go into arr
-    for j, e in enumerate(entries):
-        old = flat[e]
-        vals = []
-        for step in (-2 * h, -h, h, 2 * h):
-            flat[e] = old + step
-            vals.append(f())
-        flat[e] = old
-        out[j] = (vals[0] - 8.0 * vals[1] + 8.0 * vals[2] - vals[3]) / (12.0 * h)
-    return out
-
-
 def compare(name: str, analytic: np.ndarray, numeric: np.ndarray, size: int) -> dict:
     """One report record for a tensor."""
     max_abs = float(np.max(np.abs(analytic - numeric)))
@@ -89,12 +69,6 @@ def compare(name: str, analytic: np.ndarray, numeric: np.ndarray, size: int) -> 
         status, ok = "checked", max_rel <= RTOL
     return {"tensor": name, "size": size, "checked": int(numeric.size), "max_abs": max_abs,
             "max_rel": max_rel, "status": status, "pass": bool(ok)}
-
-
-def _entries(size: int, rng: np.random.Generator, max_entries: int) -> np.ndarray:
-    if size <= max_entries:
-        return np.arange(size)
-    return np.sort(rng.choice(size, max_entries, replace=False))
 
 
 def check_model(cfg: GPTConfig, params: dict, idx: np.ndarray, targets: np.ndarray,
@@ -112,14 +86,15 @@ def _check_model(cfg, params, idx, targets, max_entries, seed):
     grads = model.backward(cache, params)
     records = []
     for name, p in params.items():
-        entries = _entries(p.size, rng, max_entries)
-        num = numeric_grad(lambda: model.forward(params, cfg, idx, targets)[0], p, entries)
+        entries = fd.sample_entries(p.size, max_entries, rng)
+        num = fd.derivative_inplace(lambda: model.forward(params, cfg, idx, targets)[0], p,
+                                    entries, STEP)
         records.append(compare(name, grads[name].reshape(-1)[entries], num, p.size))
-    x0 = cache["x0"].copy()  # (B, T, C)
-    entries = _entries(x0.size, rng, max_entries)
-    num = numeric_grad(
-        lambda: model.forward_from_embeddings(params, cfg, x0, targets)[0], x0, entries)
-    records.append(compare("input.x0", cache["dx0"].reshape(-1)[entries], num, x0.size))
+    x0 = cache["emb.out"].copy()  # (B, T, C)
+    entries = fd.sample_entries(x0.size, max_entries, rng)
+    num = fd.derivative_inplace(
+        lambda: model.forward_from_embeddings(params, cfg, x0, targets)[0], x0, entries, STEP)
+    records.append(compare("input.x0", cache["emb.dout"].reshape(-1)[entries], num, x0.size))
     return records
 
 

@@ -97,10 +97,15 @@ class TorchGPT:
         return {k: t.grad.detach().numpy().copy() for k, t in self.params.items()}
 
     def optimizer(self, lr: float, betas=(0.9, 0.999), eps: float = 1e-8,
-                  weight_decay: float = 0.0):
-        """AdamW: decoupled decay, matching numeric.adam.Adam (which is Adam when λ = 0)."""
-        return torch.optim.AdamW(list(self.params.values()), lr=lr, betas=betas, eps=eps,
-                                 weight_decay=weight_decay, foreach=False)
+                  weight_decay: float = 0.0, decay: str = "matrices"):
+        """AdamW: decoupled decay, matching numeric.adam.Adam (which is Adam when λ = 0), with
+        the same parameter groups (``decay``: "matrices" or "all", see numeric.adam)."""
+        on = [t for t in self.params.values() if decay == "all" or t.dim() >= 2]
+        off = [t for t in self.params.values() if not (decay == "all" or t.dim() >= 2)]
+        groups = [{"params": on, "weight_decay": weight_decay},
+                  {"params": off, "weight_decay": 0.0}]
+        return torch.optim.AdamW([g for g in groups if g["params"]], lr=lr, betas=betas,
+                                 eps=eps, foreach=False)
 
     def clip(self, max_norm: float) -> float:
         return float(torch.nn.utils.clip_grad_norm_(list(self.params.values()), max_norm))

@@ -21,7 +21,7 @@ import numpy as np
 
 from numeric import model
 from numeric.adam import Adam
-from numeric.config import GPTConfig
+from numeric.config import GPTConfig, preset
 from numeric.threads import blas_threads
 
 SEQ_LEN = 8
@@ -29,18 +29,22 @@ N_SYMBOLS = 10
 SEP = N_SYMBOLS
 IGNORE = -100
 TARGET_ACCURACY = 0.99
-# Stop on validation above the target so that the disjoint test set clears it with margin.
-STOP_ACCURACY = 0.997
+# Stop once the validation set is answered without error, so that the disjoint test set clears
+# the target with margin.
+STOP_ACCURACY = 1.0
 DEFAULT_OUT = Path("build/numeric/train_curve.json")
+# Measured on seeds 0-3 (one layer, C = 32, batch 64): 100 % validation accuracy after 175-225
+# steps at lr 1e-2 (≈ 2 s), 0.9999-1.0 on the test set; two layers at C = 64 and lr 3e-3 needed
+# 300 steps and ≈ 10 s.  Checking every 25 steps stops within 25 steps of the goal.
+LR = 1e-2
+EVAL_EVERY = 25
 
 
 def default_config(seed: int = 0) -> GPTConfig:
-    # Reversal is a lookup by absolute position. With RoPE, seed 1 stalled at one answer position
-    # at chance (loss ln(10)/8, 88.9 % accuracy after 3000 steps); sinusoidal reached 100 % for
-    # seeds 0-4 in 300-400 steps.
-    return GPTConfig(vocab_size=N_SYMBOLS + 1, block_size=2 * SEQ_LEN, n_layer=2, n_head=4,
-                     n_embd=64, pos="sinusoidal", dtype="float64", seed=seed,
-                     ignore_index=IGNORE)
+    """The "train" preset.  Reversal is one lookup by absolute position, which one attention
+    layer does: with RoPE, seed 1 stalled at one answer position at chance (loss ln(10)/8,
+    88.9 % accuracy after 3000 steps); sinusoidal encodings learn it for every seed tried."""
+    return preset("train", seed=seed)
 
 
 def make_batch(rng: np.random.Generator, batch: int, exclude: set | None = None):
@@ -70,7 +74,7 @@ def accuracy(params: dict, cfg: GPTConfig, inputs: np.ndarray, targets: np.ndarr
 
 
 def run(config: GPTConfig | None = None, steps: int = 3000, seed: int = 0, batch: int = 64,
-        lr: float = 3e-3, eval_every: int = 100, n_heldout: int = 1024,
+        lr: float = LR, eval_every: int = EVAL_EVERY, n_heldout: int = 1024,
         log=None, threads: int = 1) -> dict:
     """Train until the validation accuracy reaches STOP_ACCURACY or ``steps`` run out.
 

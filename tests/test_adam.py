@@ -59,15 +59,42 @@ def test_bias_correction_recovers_constant_gradient(shape):
     assert opt.t == 29
 
 
-def test_adamw_decay_is_decoupled():
+@pytest.mark.parametrize("p0, decay", [(np.array([[1.0, -2.0, 3.0]]), "matrices"),
+                                       (np.array([1.0, -2.0, 3.0]), "all")],
+                         ids=["matrix-default", "vector-all"])
+def test_adamw_decay_is_decoupled(p0, decay):
     # Zero gradient: Adam's direction is 0, only the decoupled factor (1 − ηλ) acts.
     lr, wd, steps = 0.1, 0.5, 7
-    p0 = np.array([1.0, -2.0, 3.0])
     params = {"w": p0.copy()}
-    opt = Adam(lr=lr, weight_decay=wd)
+    opt = Adam(lr=lr, weight_decay=wd, decay=decay)
     for _ in range(steps):
-        opt.step(params, {"w": np.zeros(3)})
+        opt.step(params, {"w": np.zeros_like(p0)})
     assert np.max(np.abs(params["w"] - p0 * (1 - lr * wd) ** steps)) <= ADAM_RTOL
+
+
+@pytest.mark.parametrize("decay", ["matrices", "all"])
+def test_adamw_parameter_groups(decay):
+    """Default: weight matrices and the embedding decay, biases and LayerNorm gains do not."""
+    lr, wd, steps = 0.1, 0.5, 3
+    p0 = {"wte": np.ones((4, 2)), "h.0.attn.w_q": np.ones((2, 2)), "h.0.attn.b_q": np.ones(2),
+          "h.0.ln_1.g": np.ones(2), "h.0.ln_1.b": np.ones(2)}
+    params = {k: v.copy() for k, v in p0.items()}
+    opt = Adam(lr=lr, weight_decay=wd, decay=decay)
+    for _ in range(steps):
+        opt.step(params, {k: np.zeros_like(v) for k, v in p0.items()})
+    shrunk = {k for k in p0 if np.max(np.abs(params[k] - p0[k] * (1 - lr * wd) ** steps))
+              <= ADAM_RTOL}
+    kept = {k for k in p0 if np.array_equal(params[k], p0[k])}
+    matrices = {"wte", "h.0.attn.w_q"}
+    if decay == "matrices":
+        assert shrunk == matrices and kept == set(p0) - matrices
+    else:
+        assert shrunk == set(p0) and kept == set()
+
+
+def test_unknown_decay_rule_is_refused():
+    with pytest.raises(ValueError, match=r"decay expected one of \('matrices', 'all'\), got 'x'"):
+        Adam(decay="x")
 
 
 def test_global_norm_clipping():

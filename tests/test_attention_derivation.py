@@ -10,6 +10,7 @@ import sympy as sp
 import derivations
 from derivations import Derivation, Domain, Step, verify
 from derivations import attention as T
+from numeric import finite_diff as fd
 
 # float64 against 50-digit SymPy values or float64 PyTorch: rounding only
 FLOAT_ATOL = 1e-12
@@ -132,8 +133,7 @@ def test_residual_jacobian_by_explicit_sympy_and_finite_differences(dim, hidden)
         return (xv + W2 @ np.tanh(W1 @ xv + b1)).ravel()
 
     # backward: central differences, and SymPy's jacobian of the explicit map
-    shifts = [FD_STEP * e[:, None] for e in np.eye(dim)]
-    fd = np.column_stack([(residual(x0 + s) - residual(x0 - s)) / (2 * FD_STEP) for s in shifts])
+    by_fd = fd.jacobian(fd.rowwise(residual), x0, h=FD_STEP)
     xs = sp.Matrix(dim, 1, lambda r, c: sp.Symbol(f"x{r}"))
     explicit_map = xs + sp.Matrix(W2) * (sp.Matrix(W1) * xs + sp.Matrix(b1)).applyfunc(sp.tanh)
     sym_jac = np.array(explicit_map.jacobian(list(xs)).subs(
@@ -148,7 +148,7 @@ def test_residual_jacobian_by_explicit_sympy_and_finite_differences(dim, hidden)
         dtype=float)
     np.testing.assert_allclose(closed, sym_jac, atol=FLOAT_ATOL)
     np.testing.assert_allclose(claimed, sym_jac, atol=FLOAT_ATOL)
-    np.testing.assert_allclose(fd, sym_jac, atol=FD_ATOL)
+    np.testing.assert_allclose(by_fd, sym_jac, atol=FD_ATOL)
 
 
 def test_residual_jacobian_without_the_identity_fails():
@@ -237,13 +237,12 @@ def test_softmax_backward_row_form_by_finite_differences():
     def upstream(zz):  # the scalar whose gradient is dS: L = Σ_i a_i s_i(z)
         return float(av @ _np_softmax_rows(zz[None])[0])
 
-    fd = np.array([(upstream(zv + FD_STEP * e) - upstream(zv - FD_STEP * e)) / (2 * FD_STEP)
-                   for e in np.eye(N)])
+    by_fd = fd.derivative(fd.rowwise(upstream), zv, h=FD_STEP)
     row = T.SOFTMAX_BACKWARD_ROW.xreplace({T.N: N})
     values = {T.z[q + 1]: zv[q] for q in range(N)} | {T.a[q + 1]: av[q] for q in range(N)}
     ours = np.array([float(row.xreplace({T.j: jj}).doit().xreplace(values))
                      for jj in range(1, N + 1)])
-    np.testing.assert_allclose(ours, fd, atol=FD_ATOL)
+    np.testing.assert_allclose(ours, by_fd, atol=FD_ATOL)
 
 
 def test_softmax_backward_without_the_rowsum_fails():

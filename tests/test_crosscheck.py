@@ -14,16 +14,19 @@ import sympy as sp
 import derivations
 from derivations import attention_scaling as sc
 from numeric import adam as adam_mod
-from numeric import crosscheck, crosscheck_layers, crosscheck_softmax, crosscheck_stats, ops
-from numeric.crosscheck_core import (
+from numeric import crosscheck, ops
+from numeric.crosscheck import layers as crosscheck_layers
+from numeric.crosscheck import softmax as crosscheck_softmax
+from numeric.crosscheck import stats as crosscheck_stats
+from numeric.crosscheck.core import (
     MODEL_RTOL,
     Record,
     compare,
     matrix_fn,
     one_based,
 )
-from numeric.crosscheck_live import check_config
-from numeric.crosscheck_live import run as run_live
+from numeric.crosscheck.live import check_config
+from numeric.crosscheck.live import run as run_live
 
 RECORD_KEYS = {"claim", "id", "compared", "max_abs", "max_rel", "tolerance", "passed"}
 # A mutation changes a gradient at O(0.1) relative; it must miss its tolerance by far.
@@ -121,7 +124,7 @@ def test_cross_entropy_without_batch_mean_fails(monkeypatch):
         return original(dloss, cache) * cache[3]  # undo the 1/N
     monkeypatch.setattr(ops, "cross_entropy_backward", summed)
     live = run_live()
-    recs = crosscheck_softmax.cross_entropy_records(live, crosscheck._fd_logits(live))
+    recs = crosscheck_softmax.cross_entropy_records(live, crosscheck.fd_logits(live))
     _assert_broken(recs, "cross_entropy_batch_mean", "model_backward")
     assert _by_id(recs, "cross_entropy_batch_mean")["fd"].passed
 
@@ -136,9 +139,9 @@ def test_mlp_collapse_fails_with_a_nonlinearity():
     ("UNIT_VARIANCE", sc.d_k * 6 / 5),  # a 20 % error
     ("VARIANCE", sc.d_k * sc.sigma_q**2 * sc.sigma_k**2),  # the zero-mean formula at μ ≠ 0
 ])
-def test_monte_carlo_rejects_a_wrong_formula(monkeypatch, name, wrong):
-    monkeypatch.setattr(sc, name, wrong)
-    recs = crosscheck_stats.scaling_records(run_live())
+def test_monte_carlo_rejects_a_wrong_formula(monkeypatch, name, wrong, live):
+    monkeypatch.setattr(sc, name, wrong)  # a derived formula, not an op: the live model is fine
+    recs = crosscheck_stats.scaling_records(live)
     claim = {"SCALED_UNIT_VARIANCE": "scaled_dot_product_variance",
              "UNIT_VARIANCE": "unit_dot_product_variance",
              "VARIANCE": "dot_product_variance"}[name]

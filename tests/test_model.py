@@ -7,9 +7,10 @@ import json
 import numpy as np
 import pytest
 
+from numeric import finite_diff as fd
 from numeric import gradcheck, model, ops
-from numeric.config import GPTConfig
-from numeric.gradcheck import RTOL, check_model, make_problem, numeric_grad
+from numeric.config import GPTConfig, preset
+from numeric.gradcheck import RTOL, check_model, make_problem
 
 # Entries sampled per tensor in tests: enough to hit every tensor, small enough to stay fast.
 TEST_ENTRIES = 6
@@ -20,9 +21,7 @@ BROKEN_MIN_REL = 1e-3
 
 
 def tiny(pos="sinusoidal", **kw) -> GPTConfig:
-    base = dict(vocab_size=7, block_size=5, n_layer=2, n_head=2, n_embd=8, pos=pos,
-                init_std=0.3, seed=3)
-    return GPTConfig(**{**base, **kw})
+    return preset("test", pos=pos, **kw)
 
 
 def run_check(cfg: GPTConfig, entries: int = TEST_ENTRIES) -> list[dict]:
@@ -91,14 +90,15 @@ def test_cache_exposes_live_tensors(pos):
     h, d, c, v = cfg.n_head, cfg.head_dim, cfg.n_embd, cfg.vocab_size
     loss, logits, cache = model.forward(params, cfg, idx, targets)
     grads = model.backward(cache, params)
-    shapes = {"x0": (b, t, c), "logits": (b, t, v), "dlogits": (b, t, v), "dx0": (b, t, c)}
+    shapes = {"emb.out": (b, t, c), "logits": (b, t, v), "dlogits": (b, t, v),
+              "emb.dout": (b, t, c)}
     for i in range(cfg.n_layer):
         p = f"h.{i}."
-        shapes.update({p + "x_in": (b, t, c), p + "ln_1.out": (b, t, c), p + "attn.q": (b, h, t, d),
+        shapes.update({p + "in": (b, t, c), p + "ln_1.out": (b, t, c), p + "attn.q": (b, h, t, d),
                        p + "attn.k": (b, h, t, d), p + "attn.v": (b, h, t, d),
                        p + "attn.scores": (b, h, t, t), p + "attn.probs": (b, h, t, t),
                        p + "attn.dprobs": (b, h, t, t), p + "attn.dscores": (b, h, t, t),
-                       p + "mlp.pre": (b, t, 4 * c), p + "mlp.post": (b, t, 4 * c)})
+                       p + "mlp.w_fc.out": (b, t, 4 * c), p + "mlp.act": (b, t, 4 * c)})
     for key, shape in shapes.items():
         assert cache[key].shape == shape, key
     assert cache["loss"] == loss and np.array_equal(cache["logits"], logits)
@@ -132,8 +132,8 @@ def block_jacobian_error(cfg: GPTConfig) -> float:
         e = np.zeros(n)
         e[j] = 1.0
         jac_bwd[j] = model.block_backward(e.reshape(y.shape), cache)[0].reshape(-1)
-        jac_fd[j] = numeric_grad(lambda j=j: model.block_forward(params, cfg, 0, x)[0].flat[j],
-                                 x, np.arange(n))
+        jac_fd[j] = fd.derivative_inplace(
+            lambda j=j: model.block_forward(params, cfg, 0, x)[0].flat[j], x, np.arange(n))
     return float(np.max(np.abs(jac_bwd - jac_fd)) / np.max(np.abs(jac_fd)))
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from numeric import adam, crosscheck, ops
 from numeric.adam import check_against_closed_form
-from numeric.config import GPTConfig
+from numeric.config import GPTConfig, preset
 from numeric.gradcheck import check_model, make_problem
 
 # Entries per tensor: every tensor gets checked, the file stays fast.
@@ -104,8 +104,7 @@ MUTANTS = {
 
 
 def tiny() -> GPTConfig:
-    return GPTConfig(vocab_size=5, block_size=5, n_layer=1, n_head=2, n_embd=8, pos="rope",
-                     init_std=0.3, seed=3)
+    return preset("test", vocab_size=5, n_layer=1, pos="rope")
 
 
 def gradcheck_records() -> list[dict]:

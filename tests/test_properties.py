@@ -14,8 +14,9 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
+from numeric import finite_diff as fd
 from numeric import ops
-from numeric.gradcheck import RTOL, STEP, numeric_grad
+from numeric.gradcheck import RTOL
 
 settings.register_profile(
     "properties", derandomize=True, deadline=None, max_examples=200, database=None,
@@ -70,9 +71,9 @@ def fd_error(forward, arr, analytic, dout) -> tuple[float, float]:
     def f():
         return float(np.sum(forward() * dout))
 
-    num = numeric_grad(f, arr, np.arange(arr.size))
+    num = fd.derivative_inplace(f, arr, np.arange(arr.size))
     max_abs = float(np.max(np.abs(analytic.reshape(-1) - num)))
-    noise = NOISE_SAFETY * 1.5 * float(np.finfo(np.float64).eps) * max(abs(f()), 1.0) / STEP
+    noise = NOISE_SAFETY * 1.5 * float(np.finfo(np.float64).eps) * max(abs(f()), 1.0) / fd.STEP_4
     return max_abs, max(RTOL * float(np.max(np.abs(num))), noise)
 
 

@@ -9,7 +9,7 @@ torch = pytest.importorskip("torch", reason="optional extra torch not installed"
 
 from numeric import model  # noqa: E402
 from numeric.adam import Adam  # noqa: E402
-from numeric.config import GPTConfig  # noqa: E402
+from numeric.config import preset  # noqa: E402
 from numeric.torch_ref import TorchGPT  # noqa: E402
 
 LOGITS_RTOL = 1e-12
@@ -40,8 +40,7 @@ def grad_mismatches(ours: dict, theirs: dict) -> list[str]:
 
 
 def problem(pos: str, **kw):
-    cfg = GPTConfig(vocab_size=11, block_size=8, n_layer=2, n_head=2, n_embd=16, pos=pos,
-                    init_std=0.3, seed=7, **kw)
+    cfg = preset("test", vocab_size=11, block_size=8, n_embd=16, pos=pos, seed=7, **kw)
     rng = np.random.default_rng(0)
     idx = rng.integers(0, cfg.vocab_size, (3, 8))  # (B, T)
     targets = rng.integers(0, cfg.vocab_size, (3, 8))  # (B, T)
@@ -77,12 +76,13 @@ def test_grad_comparison_catches_a_wrong_gradient():
     assert grad_mismatches(grads, twin.grads()) == ["h.0.attn.b_k", "h.1.attn.w_v"]
 
 
-@pytest.mark.parametrize("pos", ["sinusoidal", "rope"])
-def test_fifty_adamw_steps_track_torch(pos):
+@pytest.mark.parametrize("pos, decay", [("sinusoidal", "matrices"), ("rope", "matrices"),
+                                        ("rope", "all")])
+def test_fifty_adamw_steps_track_torch(pos, decay):
     cfg, params, idx, targets = problem(pos)
     twin = TorchGPT(cfg, params)
-    opt = Adam(lr=1e-2, weight_decay=0.01, clip_norm=1.0)
-    t_opt = twin.optimizer(lr=1e-2, weight_decay=0.01)
+    opt = Adam(lr=1e-2, weight_decay=0.01, clip_norm=1.0, decay=decay)
+    t_opt = twin.optimizer(lr=1e-2, weight_decay=0.01, decay=decay)
     losses, t_losses = [], []
     for _ in range(ADAM_STEPS):
         loss, _, cache = model.forward(params, cfg, idx, targets)

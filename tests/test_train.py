@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from numeric import threads, train
-from numeric.config import GPTConfig
+from numeric.config import GPTConfig, preset
 
 SMOKE_STEPS = 40
 # After 40 Adam steps the mean loss of the last 5 steps must sit clearly below the first 5.
@@ -16,8 +16,7 @@ MIN_LOSS_DROP = 0.2
 
 
 def smoke_config() -> GPTConfig:
-    return GPTConfig(vocab_size=train.N_SYMBOLS + 1, block_size=2 * train.SEQ_LEN, n_layer=1,
-                     n_head=2, n_embd=16, pos="rope", seed=0, ignore_index=train.IGNORE)
+    return preset("train", n_head=2, n_embd=16, pos="rope", seed=0)
 
 
 def test_batches_encode_reversal():
@@ -68,3 +67,9 @@ def test_blas_thread_control_restores_previous_count():
     with threads.blas_threads(1):
         assert threads.get_blas_threads() == 1
     assert threads.get_blas_threads() == before
+
+
+@pytest.mark.parametrize("n", [0, -1, 1.5, True])
+def test_blas_thread_count_must_be_a_positive_int(n):
+    with pytest.raises(ValueError, match="blas_threads: n expected a positive int"):
+        threads.blas_threads(n)

@@ -13,25 +13,21 @@ import sympy as sp
 from derivations import adam as ad
 from derivations import attention as att
 from derivations import linear as lin
-from numeric import model
+from numeric import finite_diff as fd
+from numeric import model, ops
 from numeric.adam import Adam
-from numeric.crosscheck_core import (
+from numeric.crosscheck.core import (
     FD_RTOL,
     MODEL_RTOL,
     Record,
-    central_diff,
     compare,
     indexed_fn,
     matrix_fn,
 )
-from numeric.crosscheck_live import Live, check_config, loss_grad_at, loss_grad_params, patched
-from numeric.crosscheck_live import run as run_live
+from numeric.crosscheck.live import Live, check_config, loss_grad_at, loss_grad_params
+from numeric.crosscheck.live import run as run_live
 
 LINEARS = ("attn.w_q", "attn.w_k", "attn.w_v", "attn.w_o", "mlp.w_fc", "mlp.w_proj")
-# Forward op whose output is the input of each linear layer, and its call number in one layer
-# (layernorm_forward runs twice per block; merge_heads and gelu_forward once).
-INPUT_OP = {"attn.w_o": ("merge_heads", 1, 0), "mlp.w_fc": ("layernorm_forward", 2, 1),
-            "mlp.w_proj": ("gelu_forward", 1, 0)}
 # Weight entries differentiated numerically per weight (each costs two forward passes).
 FD_WEIGHT_ENTRIES = 6
 ADAM_STEPS = 6
@@ -44,7 +40,10 @@ def linear_records(live: Live) -> list[Record]:
     for layer in range(live.cfg.n_layer):
         for leaf in LINEARS:
             name = f"h.{layer}.{leaf}"
-            x, g, dx_model = live.linear[name]
+            c_in = live.params[name].shape[0]
+            x = live.cache[f"{name}.in"].reshape(-1, c_in)  # (N, C_in)
+            g = live.cache[f"{name}.dout"].reshape(-1, live.params[name].shape[1])  # (N, C_out)
+            dx_model = live.cache[f"{name}.din"]  # (..., C_in)
             w, bname = live.params[name], name.replace(".w_", ".b_")
             sizes = {lin.n: x.shape[0], lin.d: w.shape[0], lin.m: w.shape[1]}
             grad_w = matrix_fn(lin.GRAD_W, (lin.X, lin.G), sizes)(x, g)
@@ -52,9 +51,9 @@ def linear_records(live: Live) -> list[Record]:
             grad_b = matrix_fn(lin.GRAD_B, (lin.G,), sizes)(g)[:, 0]
             out.append(compare("linear_grad_weight", f"{name}.model", f"XᵀG vs the model's "
                                f"gradient of {name}", live.grads[name], grad_w, MODEL_RTOL))
-            entries, fd = loss_grad_params(live, name, FD_WEIGHT_ENTRIES, seed=layer)
+            entries, num = loss_grad_params(live, name, FD_WEIGHT_ENTRIES, seed=layer)
             out.append(compare("linear_grad_weight", f"{name}.fd", f"XᵀG vs FD of the loss by "
-                               f"{name}", fd, grad_w.reshape(-1)[entries], FD_RTOL))
+                               f"{name}", num, grad_w.reshape(-1)[entries], FD_RTOL))
             # A sum's rounding scales with the sum of magnitudes; the key bias's gradient is a
             # sum that cancels to ~0 exactly (softmax ignores a shift of a whole score row).
             out.append(compare("linear_grad_bias", f"{bname}.model", f"Gᵀ1 vs the model's "
@@ -63,60 +62,57 @@ def linear_records(live: Live) -> list[Record]:
             out.append(compare("linear_grad_input", f"{name}.model", f"GWᵀ vs the model's input "
                                f"gradient at {name}", dx_model.reshape(grad_x.shape), grad_x,
                                MODEL_RTOL))
-            if leaf in INPUT_OP:
-                op, per_layer, first = INPUT_OP[leaf]
-                entries, fd = loss_grad_at(live, op, layer * per_layer + first, seed=layer)
-                out.append(compare("linear_grad_input", f"{name}.fd", f"GWᵀ vs FD of the loss "
-                                   f"by the input of {name}", fd,
-                                   grad_x.reshape(-1)[entries], FD_RTOL))
+            entries, num = loss_grad_at(live, f"{name}.in", seed=layer)
+            out.append(compare("linear_grad_input", f"{name}.fd", f"GWᵀ vs FD of the loss by "
+                               f"{name}.in (what {name} reads)", num,
+                               grad_x.reshape(-1)[entries], FD_RTOL))
         out.extend(_qkv(live, layer))
     return out
 
 
 def _qkv(live: Live, layer: int) -> list[Record]:
-    pre = f"h.{layer}.attn."
-    xs, gs, ws = zip(*[(live.linear[pre + f"w_{c}"][0], live.linear[pre + f"w_{c}"][1],
-                        live.params[pre + f"w_{c}"]) for c in "qkv"], strict=True)
-    sizes = {lin.n: xs[0].shape[0], lin.d: ws[0].shape[0], lin.m: ws[0].shape[1]}
+    pre, c = f"h.{layer}.", live.cache
+    ws = [live.params[pre + f"attn.w_{n}"] for n in "qkv"]
+    gs = [c[pre + f"attn.w_{n}.dout"].reshape(-1, w.shape[1]) for n, w in zip("qkv", ws,
+                                                                              strict=True)]
+    sizes = {lin.n: gs[0].shape[0], lin.d: ws[0].shape[0], lin.m: ws[0].shape[1]}
     fn = matrix_fn(lin.QKV_GRAD_X, (lin.G_Q, lin.W_Q, lin.G_K, lin.W_K, lin.G_V, lin.W_V), sizes)
     derived = fn(gs[0], ws[0], gs[1], ws[1], gs[2], ws[2])
-    model_g = live.ln_in[f"h.{layer}.ln_1"].reshape(derived.shape)
-    entries, fd = loss_grad_at(live, "layernorm_forward", 2 * layer, seed=layer)
+    model_g = c[pre + "ln_1.dout"].reshape(derived.shape)
+    entries, num = loss_grad_at(live, pre + "ln_1.out", seed=layer)
     return [compare("qkv_accumulation", f"h.{layer}.model", "G_QW_Qᵀ + G_KW_Kᵀ + G_VW_Vᵀ vs the "
                     "model's gradient at LN₁'s output", model_g, derived, MODEL_RTOL),
             compare("qkv_accumulation", f"h.{layer}.fd", "G_QW_Qᵀ + G_KW_Kᵀ + G_VW_Vᵀ vs FD of "
-                    "the loss by LN₁'s output", fd, derived.reshape(-1)[entries], FD_RTOL)]
+                    "the loss by LN₁'s output", num, derived.reshape(-1)[entries], FD_RTOL)]
 
 
 # ----------------------------------------------------------------------------- residual
-def _block_jacobians(params, cfg, x, drop_identity_of=None):
+def _block_jacobians(params, cfg, x, branch_of=None):
     """(model's Jacobian of block 0 from its backward, FD Jacobian), both (T·C, T·C) for one
-    sequence x (1, T, C).  ``drop_identity_of``: "res_1"/"res_2" removes that skip's identity from
-    the backward, which leaves the branch's own ∂F/∂X when the other branch is switched off."""
+    sequence x (1, T, C).  ``branch_of``: "ln_1"/"ln_2" takes the model's Jacobian instead from
+    the gradient recorded at that layer norm's input (``h.0.ln_1.din``): the branch's own
+    (∂F/∂X)ᵀg, no skip's identity in it.  LN₂ reads x through x_mid = x + attention, so its
+    gradient reaches x through the model's residual op, as in the block's own backward."""
     size = x.size
     xt = np.repeat(x, size, axis=0)  # (T·C, T, C): one copy per one-hot upstream gradient
     _, cache = model.block_forward(params, cfg, 0, xt)
-    target = cache["_ops"].get(drop_identity_of) if drop_identity_of else None
-
-    def drop(orig):
-        def f(dout, c):
-            skip, branch = orig(dout, c)
-            return (np.zeros_like(dout), branch) if c is target else (skip, branch)
-        return f
-
-    dy = np.eye(size).reshape(xt.shape)
-    with patched("residual_backward", drop):
-        dx, _ = model.block_backward(dy, cache)
+    dy = np.eye(size).reshape(xt.shape)  # (T·C, T, C)
+    dx, _ = model.block_backward(dy, cache)  # (T·C, T, C)
+    if branch_of == "ln_1":
+        dx = cache["h.0.ln_1.din"]  # (T·C, T, C)
+    elif branch_of == "ln_2":
+        # the residual op's cache is the shape of its skip input, h.0.in
+        dx = ops.residual_backward(cache["h.0.ln_2.din"], cache["h.0.in"].shape)[0]
     jac_model = dx.reshape(size, size)  # row r = (∂y/∂x)ᵀ e_r, i.e. J[r, :]
 
     def f(stack):
         y, _ = model.block_forward(params, cfg, 0, stack.reshape(-1, *x.shape[1:]))
         return y.reshape(stack.shape[0], -1)
-    return jac_model, central_diff(f, x[0])
+    return jac_model, fd.jacobian(f, x[0])
 
 
 def residual_records(live: Live) -> list[Record]:
-    cfg, x = live.cfg, live.cache["h.0.x_in"][:1]  # (1, T, C)
+    cfg, x = live.cfg, live.cache["h.0.in"][:1]  # (1, T, C)
     size = x.size
     j_sym = sp.MatrixSymbol("J_F", att.d, att.d)
     derived = matrix_fn(att.RESIDUAL_JACOBIAN.xreplace({att.Jacobian(att.F, att.x): j_sym}),
@@ -126,20 +122,21 @@ def residual_records(live: Live) -> list[Record]:
                    "(backward of one-hot gradients) vs the FD Jacobian of the whole block",
                    jac_model, jac_fd, FD_RTOL)]
     # One branch at a time: switching the other branch's output projection off makes the block
-    # exactly x + F(x), and dropping that skip's identity leaves the model's own ∂F/∂X.
-    for branch, off, skip in (("attention", "mlp.w_proj", "res_1"), ("mlp", "attn.w_o", "res_2")):
+    # exactly x + F(x) (the MLP branch then reads x itself, since x_mid = x + 0), and the
+    # gradient at the branch's layer-norm input is the model's own (∂F/∂X)ᵀg.
+    for branch, off, skip in (("attention", "mlp.w_proj", "ln_1"), ("mlp", "attn.w_o", "ln_2")):
         params = {k: v.copy() for k, v in live.params.items()}
         for leaf in (off, off.replace(".w_", ".b_")):
             params[f"h.0.{leaf}"][...] = 0.0
-        jac_f, _ = _block_jacobians(params, cfg, x, drop_identity_of=skip)
-        full, fd = _block_jacobians(params, cfg, x)
+        jac_f, _ = _block_jacobians(params, cfg, x, branch_of=skip)
+        full, num = _block_jacobians(params, cfg, x)
         d = derived(jac_f)
         out.append(compare("residual_jacobian", f"block0.{branch}.derived_vs_model",
                            f"I + ∂F/∂X ({branch} branch's ∂F/∂X from the model) vs the model's "
                            "block Jacobian", full, d, MODEL_RTOL))
         out.append(compare("residual_jacobian", f"block0.{branch}.derived_vs_fd",
                            f"I + ∂F/∂X ({branch} branch's ∂F/∂X from the model) vs the FD "
-                           "Jacobian of the block", fd, d, FD_RTOL))
+                           "Jacobian of the block", num, d, FD_RTOL))
     return out
 
 
@@ -154,7 +151,7 @@ def mlp_records(live_identity: Live) -> list[Record]:
     for layer in range(cfg.n_layer):
         pre = f"h.{layer}."
         h2 = c[pre + "ln_2.out"].reshape(-1, cfg.n_embd)  # (N, C)
-        mlp_out = (c[pre + "x_out"] - c[pre + "x_mid"]).reshape(-1, cfg.n_embd)
+        mlp_out = c[pre + "mlp.w_proj.out"].reshape(-1, cfg.n_embd)  # (N, C)
         w = (p[pre + "mlp.w_fc"].T, p[pre + "mlp.b_fc"][:, None], p[pre + "mlp.w_proj"].T,
              p[pre + "mlp.b_proj"][:, None])
         for fn, name, what in ((collapsed, "collapsed", "(W₂W₁)x + (W₂b₁ + b₂)"),
@@ -207,7 +204,7 @@ def adam_records(seed_live: Live) -> list[Record]:
                                                eps_hat(ADAM_EPS, b2, t))))
 
     def stack(key):
-        return np.stack([a for a, _ in worst[key]]), np.stack([b for _, b in worst[key]])
+        return _stacked(worst[key])
     out = [compare("adam_first_moment_closed_form", "optimizer_m", "(1−β₁)Σβ₁^(t−i)g_i over "
                    f"{ADAM_STEPS} recorded model gradients vs the optimiser's m_t", *stack("m"),
                    MODEL_RTOL),
@@ -221,6 +218,11 @@ def adam_records(seed_live: Live) -> list[Record]:
                    "vs the optimiser's θ_t", *stack("eff"), MODEL_RTOL)]
     out.extend(_constant_gradient(history[0], b1, b2, lr, corr1, e_m, e_v, unbiased))
     return out
+
+
+def _stacked(pairs: list) -> tuple[np.ndarray, np.ndarray]:
+    """[(got, want), ...] per step → (stacked got, stacked want)."""
+    return np.stack([a for a, _ in pairs]), np.stack([b for _, b in pairs])
 
 
 def _constant_gradient(g, b1, b2, lr, corr1, e_m, e_v, unbiased) -> list[Record]:
@@ -238,7 +240,7 @@ def _constant_gradient(g, b1, b2, lr, corr1, e_m, e_v, unbiased) -> list[Record]
         rows["gap"].append((np.abs(g - opt.m["theta"]), np.abs(g) * (1 - corr1(b1, t))))
 
     def stack(key):
-        return np.stack([a for a, _ in rows[key]]), np.stack([b for _, b in rows[key]])
+        return _stacked(rows[key])
     return [compare("adam_first_moment_bias", "constant_m", "(1−β₁ᵗ)g vs the optimiser's m_t "
                     "for a constant real gradient g", *stack("m"), MODEL_RTOL),
             compare("adam_first_moment_bias", "constant_m_hat", "m̂_t = g vs the optimiser's "

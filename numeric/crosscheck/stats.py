@@ -21,9 +21,9 @@ import sympy as sp
 
 from derivations import attention_scaling as sc
 from numeric import model, ops
-from numeric.config import GPTConfig
-from numeric.crosscheck_core import Record, stat_record
-from numeric.crosscheck_live import Live
+from numeric.config import preset
+from numeric.crosscheck.core import Record, stat_record
+from numeric.crosscheck.live import Live
 
 D_KS = (4, 16, 64, 256, 1024, 4096)
 # Sample counts: relative standard errors of a variance ≈ √(2/S) — 4.5 % (i.i.d.) and 14 %
@@ -137,11 +137,10 @@ def depth_gradnorm(layers: int = DEPTH_LAYERS) -> dict:
     """‖∂loss/∂(block input)‖ per layer at initialisation, with and without skip connections."""
     out: dict = {"layer": list(range(layers))}
     for key, residual in (("with_residual", True), ("without_residual", False)):
-        cfg = GPTConfig(vocab_size=16, block_size=8, n_layer=layers, n_head=2, n_embd=16,
-                        seed=7, ignore_index=None, residual=residual)
+        cfg = preset("depth", n_layer=layers, residual=residual)
         rng = np.random.default_rng(SEED + 2)
         idx = rng.integers(0, cfg.vocab_size, (2, cfg.block_size))
         net = model.GPT(cfg)
         _, _, cache = net.loss_and_grads(idx, rng.integers(0, cfg.vocab_size, idx.shape))
-        out[key] = [float(np.linalg.norm(cache[f"h.{i}.dx_in"])) for i in range(layers)]
+        out[key] = [float(np.linalg.norm(cache[f"h.{i}.din"])) for i in range(layers)]
     return out

@@ -14,10 +14,10 @@ import sympy as sp
 from derivations import attention as att
 from derivations import cross_entropy as ce
 from derivations import softmax as sm
+from numeric import finite_diff as fd
 from numeric import ops
-from numeric.crosscheck_core import (
+from numeric.crosscheck.core import (
     FD_RTOL,
-    FD_STEP,
     MODEL_RTOL,
     Record,
     batched,
@@ -26,7 +26,7 @@ from numeric.crosscheck_core import (
     matrix_fn,
     one_based,
 )
-from numeric.crosscheck_live import Live
+from numeric.crosscheck.live import Live
 
 # Logits moved this far from 0: exp of the unshifted logits overflows float64 (e^1000 = inf),
 # so only a shifted log-sum-exp can match the model's loss there.
@@ -40,16 +40,15 @@ def _rows(live: Live, layer: int):
 
 
 def _fd_jacobian(scores: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """FD[..., i, j] = ∂s_i/∂z_j of the model's softmax_forward, every row at once."""
+    """FD[..., i, j] = ∂s_i/∂z_j of the model's softmax_forward, every row at once: the j-th
+    stencil shifts logit j of every row together (rows are independent)."""
     n = scores.shape[-1]
-    cols = []
-    for j in range(n):
-        e = np.zeros(n)
-        e[j] = FD_STEP
-        plus = ops.softmax_forward(scores + e, mask)[0]
-        minus = ops.softmax_forward(scores - e, mask)[0]
-        cols.append((plus - minus) / (2 * FD_STEP))
-    return np.stack(cols, axis=-1)
+
+    def f(shift):  # (K, n) shifts → (K, *scores.shape) probabilities
+        return ops.softmax_forward(scores[None] + shift.reshape(-1, *[1] * (scores.ndim - 1), n),
+                                   mask)[0]
+    cols = fd.derivative(f, np.zeros(n))  # (n, *scores.shape): cols[j] = ∂s/∂z_j
+    return np.moveaxis(cols, 0, -1)
 
 
 def _index_matrix(fn, n: int, *bases) -> np.ndarray:
@@ -159,20 +158,20 @@ def attention_records(live: Live) -> list[Record]:
                            batched(scores_v, q, k, v), MODEL_RTOL))
         # The last query sees every key, so its causal row is the unmasked formula's last row.
         derived = batched(attention, q[..., -1:, :], k, v)[..., 0, :]
-        model_last = c[pre + "attn.out"][:, -1, :].reshape(q.shape[0], cfg.n_head, d)
+        model_last = c[pre + "attn.y"][:, -1, :].reshape(q.shape[0], cfg.n_head, d)
         out.append(compare("attention_shapes", f"{tag}.last_query_vs_model",
                            "softmax(QKᵀ/√d_k)V for the last query (all keys visible) vs the "
                            "model's attention output", model_last, derived, MODEL_RTOL))
         if cfg.n_head == att.HEADS:
             w_o = live.params[pre + "attn.w_o"]
-            merged = c[pre + "attn.out"]
-            proj = c[pre + "x_mid"] - c[pre + "x_in"] - live.params[pre + "attn.b_o"]
+            merged = c[pre + "attn.y"]
+            proj = c[pre + "attn.w_o.out"] - live.params[pre + "attn.b_o"]
             hs = [merged[..., e * d:(e + 1) * d] for e in range(att.HEADS)]
             blocks = [w_o[e * d:(e + 1) * d] for e in range(att.HEADS)]
             derived = np.stack([multi(*(h[b] for h in hs), *blocks) for b in range(q.shape[0])])
             out.append(compare("multihead_shapes", f"{tag}.projection_vs_model",
                                "Σ_e head_e W_O^(e) from live heads vs the model's attention "
-                               "projection (x_mid − x_in − b_o)", proj, derived, MODEL_RTOL))
+                               "projection (w_o's output − b_o)", proj, derived, MODEL_RTOL))
     return out
 
 

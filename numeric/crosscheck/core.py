@@ -24,11 +24,10 @@ import sympy as sp
 # orders; the disagreement is rounding, ~1e-15 relative (measured ≤ 4e-14 on the check model).
 # 1e-10 leaves over three orders of margin, while every mutation the tests inject differs at O(1).
 MODEL_RTOL = 1e-10
-# Two-point central differences with h = FD_STEP: truncation h²f'''/6 ≈ 1e-10 and rounding
-# ~ε|f|/h ≈ 1e-11 relative on the check model (measured ≤ 1e-8 over sampled entries).  1e-6 keeps
-# 100× margin and is still 1e5× below the O(0.1) errors of a wrong gradient.
+# Two-point central differences with h = finite_diff.STEP_2 measured ≤ 1e-8 relative over sampled
+# entries of the check model.  1e-6 keeps 100× margin and is still 1e5× below the O(0.1) errors
+# of a wrong gradient.
 FD_RTOL = 1e-6
-FD_STEP = 1e-5
 # Monte Carlo estimates pass within this many standard errors of the derived value (the issue's
 # criterion; a correct formula fails one such record with probability 0.27 %).
 MC_Z = 3.0
@@ -120,13 +119,3 @@ def batched(fn: Callable, *arrays: np.ndarray) -> np.ndarray:
     lead = arrays[0].shape[:-2]
     out = [fn(*(a[ix] for a in arrays)) for ix in np.ndindex(*lead)]
     return np.stack(out).reshape(*lead, *out[0].shape)
-
-
-def central_diff(f: Callable[[np.ndarray], np.ndarray], x: np.ndarray,
-                 h: float = FD_STEP) -> np.ndarray:
-    """∂f/∂x by two-point central differences, one column per entry of x, all entries at once:
-    f must map a stack (K, *x.shape) to a stack (K, *out) and treat the stack axis independently.
-    Returns (out.size, x.size)."""
-    eye = np.eye(x.size).reshape(x.size, *x.shape)
-    plus, minus = f(x[None] + h * eye), f(x[None] - h * eye)
-    return ((plus - minus) / (2 * h)).reshape(x.size, -1).T

@@ -18,12 +18,11 @@ import json
 import sys
 
 import derivations
-from numeric import crosscheck_layers as layers
-from numeric import crosscheck_softmax as soft
-from numeric import crosscheck_stats as stats
-from numeric.crosscheck_core import Record
-from numeric.crosscheck_live import loss_grad_at
-from numeric.crosscheck_live import run as run_live
+from numeric.crosscheck import layers, stats
+from numeric.crosscheck import softmax as soft
+from numeric.crosscheck.core import Record
+from numeric.crosscheck.live import loss_grad_at
+from numeric.crosscheck.live import run as run_live
 from numeric.threads import blas_threads
 
 __all__ = ["NOT_CROSS_CHECKED", "Record", "main", "plot_data", "run_all"]
@@ -32,16 +31,10 @@ __all__ = ["NOT_CROSS_CHECKED", "Record", "main", "plot_data", "run_all"]
 NOT_CROSS_CHECKED: dict[str, str] = {}
 
 
-# linear_forward calls per block in the forward: q, k, v, the output projection, two MLP layers.
-LINEAR_CALLS_PER_BLOCK = 6
-
-
-def _fd_logits(live):
-    """FD gradient of the mean loss by the logits, every entry: the logits are the output of the
-    last linear_forward call (lm_head)."""
+def fd_logits(live):
+    """FD gradient of the mean loss by the logits, every entry."""
     logits = live.cache["logits"]
-    _, grad = loss_grad_at(live, "linear_forward", LINEAR_CALLS_PER_BLOCK * live.cfg.n_layer,
-                           entries=logits.size)
+    _, grad = loss_grad_at(live, "logits", entries=logits.size)
     return grad.reshape(logits.shape)
 
 
@@ -53,7 +46,7 @@ def run_all() -> list[Record]:
         records += stats.scaling_records(live)
         records += soft.softmax_records(live)
         records += soft.attention_records(live)
-        records += soft.cross_entropy_records(live, _fd_logits(live))
+        records += soft.cross_entropy_records(live, fd_logits(live))
         records += layers.linear_records(live)
         records += layers.residual_records(live)
         records += layers.mlp_records(layers.identity_live())

@@ -1,0 +1,113 @@
+"""Where a training step of the benchmark model spends its time: BLAS versus everything else.
+
+``python -m numeric.profile [--config small|medium] [--repeats R]`` (one BLAS thread, float64)
+prints the median step time, the time of the step's matrix products run alone — every product of
+the forward and backward, on the step's own named tensors (``h.i.attn.w_q.in``, ``…dout``, …) —
+and its share of the step, then the ops that take the most time (cProfile, own time).
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import pstats
+import sys
+import time
+
+import numpy as np
+
+from numeric import model, ops
+from numeric.bench import CONFIGS
+from numeric.config import preset
+from numeric.threads import blas_threads
+
+LINEARS = ("attn.w_q", "attn.w_k", "attn.w_v", "attn.w_o", "mlp.w_fc", "mlp.w_proj")
+TOP_OPS = 10
+
+
+def _median_ms(fn, repeats: int) -> float:
+    fn()
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return float(np.median(times)) * 1e3
+
+
+def products(cfg, params: dict, cache: dict) -> list:
+    """Zero-argument callables, one per matrix product of a forward+backward step."""
+    out = []
+
+    def linear(x, w, g):
+        x2, g2 = x.reshape(-1, w.shape[0]), g.reshape(-1, w.shape[1])  # (N, C_in), (N, C_out)
+        out.extend([lambda: x2 @ w, lambda: x2.T @ g2, lambda: g2 @ w.T])
+
+    for i in range(cfg.n_layer):
+        pre = f"h.{i}."
+        for leaf in LINEARS:
+            linear(cache[f"{pre}{leaf}.in"], params[pre + leaf], cache[f"{pre}{leaf}.dout"])
+        q, k, v = (cache[f"{pre}attn.{n}"] for n in "qkv")  # (B, H, T, D)
+        p, ds = cache[pre + "attn.probs"], cache[pre + "attn.dscores"]  # (B, H, T, T)
+        dy = ops.split_heads(cache[pre + "attn.dy"], cfg.n_head)  # (B, H, T, D)
+        out.extend([lambda q=q, k=k: q @ k.transpose(0, 1, 3, 2), lambda p=p, v=v: p @ v,
+                    lambda dy=dy, v=v: dy @ v.transpose(0, 1, 3, 2),
+                    lambda p=p, dy=dy: p.transpose(0, 1, 3, 2) @ dy,
+                    lambda ds=ds, k=k: ds @ k, lambda ds=ds, q=q: ds.transpose(0, 1, 3, 2) @ q])
+    linear(cache["ln_f.out"], params["lm_head.w"], cache["dlogits"])
+    return out
+
+
+def run(name: str = "small", repeats: int = 20) -> dict:
+    cfg = preset(f"bench-{name}")
+    params = model.init_params(cfg)
+    rng = np.random.default_rng(0)
+    shape = (CONFIGS[name]["batch"], cfg.block_size)
+    idx, targets = rng.integers(0, cfg.vocab_size, shape), rng.integers(0, cfg.vocab_size, shape)
+
+    def step():
+        _, _, cache = model.forward(params, cfg, idx, targets)
+        model.backward(cache, params)
+        return cache
+
+    with blas_threads(1):
+        cache = step()
+        step_ms = _median_ms(step, repeats)
+        prods = products(cfg, params, cache)
+        blas_ms = _median_ms(lambda: [f() for f in prods], repeats)
+        prof = cProfile.Profile()
+        prof.enable()
+        for _ in range(repeats):
+            step()
+        prof.disable()
+    stats = pstats.Stats(prof).stats
+    own = {f"{fn}": tt / repeats * 1e3 for (path, _, fn), (_, _, tt, _, _) in stats.items()
+           if path.endswith(("ops.py", "model.py"))}
+    top = sorted(own.items(), key=lambda kv: -kv[1])[:TOP_OPS]
+    return {"config": name, "step_ms": step_ms, "blas_ms": blas_ms, "products": len(prods),
+            "blas_share": blas_ms / step_ms, "top_ops_ms": top}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m numeric.profile",
+                                     description="BLAS share of a training step")
+    parser.add_argument("--config", choices=tuple(CONFIGS), default="small")
+    parser.add_argument("--repeats", type=int, default=20)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return 0 if exc.code == 0 else 2
+    if args.repeats < 1:
+        print(f"error: --repeats expected ≥ 1, got {args.repeats}", file=sys.stderr)
+        return 2
+    r = run(args.config, args.repeats)
+    print(f"{r['config']}: step {r['step_ms']:.2f} ms, its {r['products']} matrix products "
+          f"alone {r['blas_ms']:.2f} ms = {100 * r['blas_share']:.0f} % BLAS")
+    print("own time per step (cProfile, includes its overhead):")
+    for fn, ms in r["top_ops_ms"]:
+        print(f"  {fn:28s} {ms:8.3f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
