@@ -153,9 +153,9 @@ def test_ignore_index_wrong_twin_fails_with_the_mean_over_all_rows():
 # ----------------------------------------------------------------------------- AdamW, clipping
 def _one_step(theta, grad, decay, l2, lr=0.1, eps=1e-3):
     opt = adam.Adam(lr=lr, eps=eps, weight_decay=0.0 if l2 else decay)
-    p = {"w": np.array([theta])}
-    opt.step(p, {"w": np.array([grad + (decay * theta if l2 else 0.0)])})
-    return float(p["w"][0])
+    p = {"w": np.array([[theta]])}  # a matrix: decayed under the default parameter groups
+    opt.step(p, {"w": np.array([[grad + (decay * theta if l2 else 0.0)]])})
+    return float(p["w"][0, 0])
 
 
 def test_adamw_first_step_gap_matches_the_closed_form():
