@@ -36,7 +36,7 @@ bench: $(STAMP)
 	$(PY) -m numeric.bench
 
 notes-check: $(STAMP)
-	$(PY) -m reports.notes check ../shared/notes
+	$(PY) -m reports.audit.notes check ../shared/notes
 
 lint: $(STAMP)
 	$(PY) -m ruff check .

@@ -50,11 +50,10 @@ RENDERING = {"__init__.py", "__main__.py", "build.py", "collect.py", "html.py", 
 
 
 def _errata_inputs() -> list[Path]:
-    """The errata registry's code (reports/ minus this pipeline) and the notes it audits."""
+    """The audit's code (reports/audit) and the notes it audits."""
     reports_dir = Path(__file__).resolve().parent
-    own = sorted(p for p in reports_dir.glob("*.py") if p.name not in RENDERING)
     notes = reports_dir.parent.parent / "shared" / "notes"
-    return [*own, reports_dir / "errata", notes]
+    return [reports_dir / "audit", notes]
 
 
 # Which sources a stage's result depends on: its cache key is their hash.

@@ -70,5 +70,5 @@ def training_curve(result: dict) -> dict:
 
 def errata() -> dict:
     """The errata registry's audit of the lecture notes: {"records", "summary"}."""
-    load = _producer("errata", "reports.errata", "load")
+    load = _producer("errata", "reports.audit.errata", "load")
     return _plain(load())

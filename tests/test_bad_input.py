@@ -17,7 +17,7 @@ import pytest
 
 from numeric import model, ops
 from numeric.config import GPTConfig
-from reports import notes
+from reports.audit import notes
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "tests" / "fixtures" / "report_data.json"
@@ -170,13 +170,18 @@ def test_numeric_bad_input_names_expected_and_got(case):
 # --- notes ------------------------------------------------------------------------------------
 
 REGISTRY = textwrap.dedent('''
+    [notes]
+    "a.txt" = { title = "前文 缩放因子取 1/√d_k 后文" }
+
     [[record]]
     id = "t-quote"
     note = "a.txt"
     quote = "缩放因子取 1/√d_k"
     claim_latex = "x"
-    verdict = "out-of-scope"
+    scope = "other"
+    verdict = "correct"
     reason = "a test record"
+    reason_zh = "测试记录"
     evidence = "boltzmann_softmax"
 ''')
 
@@ -191,14 +196,14 @@ def notes_dir(tmp_path: Path, encoding: str) -> tuple[Path, Path]:
 
 
 def test_notes_missing_directory():
-    assert_user_error(run("-m", "reports.notes", "check", "/no/such/dir"),
+    assert_user_error(run("-m", "reports.audit.notes", "check", "/no/such/dir"),
                       "expected a directory", "/no/such/dir")
 
 
 def test_notes_gbk_note(tmp_path):
     directory, registry = notes_dir(tmp_path, "gbk")
     before = tree(tmp_path)
-    line = assert_user_error(run("-m", "reports.notes", "check", str(directory),
+    line = assert_user_error(run("-m", "reports.audit.notes", "check", str(directory),
                                  "--registry", str(registry)), "a.txt", "expected UTF-8")
     assert "got byte 0x" in line
     assert tree(tmp_path) == before
@@ -206,7 +211,7 @@ def test_notes_gbk_note(tmp_path):
 
 def test_notes_utf8_control_passes(tmp_path):
     directory, registry = notes_dir(tmp_path, "utf-8")
-    proc = run("-m", "reports.notes", "check", str(directory), "--registry", str(registry))
+    proc = run("-m", "reports.audit.notes", "check", str(directory), "--registry", str(registry))
     assert proc.returncode == 0 and "ok: 1 quotes" in proc.stdout, proc.stderr
 
 
@@ -219,7 +224,7 @@ def test_notes_unreadable_directory(tmp_path, monkeypatch):
 
 
 def test_notes_usage_error():
-    assert_user_error(run("-m", "reports.notes", "check"), "NOTES_DIR")
+    assert_user_error(run("-m", "reports.audit.notes", "check"), "NOTES_DIR")
 
 
 # --- reports ----------------------------------------------------------------------------------

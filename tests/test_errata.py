@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from reports import errata, evidence, notes
+from reports.audit import errata, evidence, notes
+from reports.audit.errata import checks_optim
 from reports.model import validate as validate_report
 
 REPO = Path(__file__).resolve().parents[1]
@@ -97,19 +98,19 @@ def test_crashing_evidence_is_reported_as_failed(monkeypatch):
         raise ZeroDivisionError("boom")
 
     broken.__module__ = evidence.__name__
-    monkeypatch.setattr(evidence, "exp_overflow", broken)
+    monkeypatch.setitem(evidence.CHECKS, "exp_overflow", broken)
     out = errata.run_evidence("exp_overflow")
     assert out["passed"] is False and "ZeroDivisionError: boom" in out["detail"]
 
 
 def test_residual_counterexample_numbers():
-    detail = evidence.residual_singular_value_below_one().detail
+    detail = checks_optim.residual_singular_value_below_one().detail
     assert "σ_min(I + J) = 0.9000" in detail
 
 
 def test_note_numeric_examples_recomputed():
-    assert evidence.powers_of_ten_layers("note").passed
-    assert "2.593742" in evidence.powers_of_ten_layers().detail
+    assert checks_optim.powers_of_ten_layers("note").passed
+    assert "2.593742" in checks_optim.powers_of_ten_layers().detail
     assert "[0.2689, 0.7311]" in evidence.softmax_12().detail
     assert "1024/64 = 16" in evidence.scaled_1024().detail
 
@@ -117,7 +118,8 @@ def test_note_numeric_examples_recomputed():
 # ----------------------------------------------------------------------------- validation
 BASE = {
     "id": "x-1", "note": "000_a.txt", "quote": "短句", "claim_latex": "a=b",
-    "verdict": "error", "correction_latex": "a=c", "correction_text": "Because.",
+    "scope": "transformer-math", "verdict": "error", "reason": "Why.", "reason_zh": "原因。",
+    "correction_latex": "a=c", "correction_text": "Because.", "correction_text_zh": "因为。",
     "evidence": "misplaced_bracket",
 }
 
@@ -130,7 +132,20 @@ BASE = {
         ({"quote": " lead"}, r"record 'x-1': quote expected one line"),
         ({"correction_latex": None}, r"record 'x-1': missing 'correction_latex'"),
         ({"correction_text": ""}, r"record 'x-1': 'correction_text' expected a non-empty"),
-        ({"verdict": "correct"}, r"record 'x-1': missing 'reason'"),
+        ({"reason": None}, r"record 'x-1': missing 'reason'"),
+        ({"reason_zh": None}, r"record 'x-1': missing 'reason_zh'"),
+        ({"correction_text_zh": None}, r"record 'x-1': missing 'correction_text_zh'"),
+        ({"verdict": "out-of-scope"}, r"record 'x-1': verdict expected one of"),
+        ({"scope": "maths"}, r"record 'x-1': scope expected one of .*got 'maths'"),
+        ({"cross_check": "no_such_check"}, r"record 'x-1': cross_check expected a function"),
+        ({"verdict": "correct", "correction_text": None, "correction_text_zh": None,
+          "correction_latex": None, "reason": "The note is wrong here."},
+         r"record 'x-1': reason says 'is wrong', which contradicts verdict 'correct'"),
+        ({"verdict": "correct", "correction_text": None, "correction_text_zh": None,
+          "correction_latex": None, "reason_zh": "讲义此处有误。"},
+         r"record 'x-1': reason_zh says '有误'"),
+        ({"verdict": "correct"}, r"record 'x-1': verdict 'correct' but a correction is given"),
+        ({"reason": "Recomputed: 2 = 2."}, r"reason says 'recomputed', which contradicts"),
         ({"evidence": "no_such_check"}, r"record 'x-1': evidence expected a function .*"
                                         r"got 'no_such_check'"),
         ({"evidence": "pick"}, r"record 'x-1': evidence expected a function"),
@@ -151,9 +166,30 @@ def test_duplicate_ids_rejected():
         errata.validate({"record": [BASE, copy.deepcopy(BASE)]})
 
 
+def test_see_also_is_checked_against_the_real_claim_ids():
+    import derivations
+
+    real = derivations.claims()[0].id
+    (rec,) = errata.validate({"record": [BASE | {"see_also": [real]}]})
+    assert rec["see_also"] == [real]
+    with pytest.raises(errata.ErrataError, match=r"unknown \['softmax_jacobain'\]"):
+        errata.validate({"record": [BASE | {"see_also": [real, "softmax_jacobain"]}]})
+
+
+def test_evidence_registers_by_decorator_not_by_signature():
+    def lookalike(version="correction"):
+        return evidence.Result(True, "")
+
+    assert "lookalike" not in evidence.CHECKS
+    with pytest.raises(errata.ErrataError, match="registered with"):
+        errata.validate({"record": [BASE | {"evidence": "lookalike"}]})
+    with pytest.raises(ValueError, match="'misplaced_bracket': registered twice"):
+        evidence.check(evidence.misplaced_bracket)
+
+
 def test_valid_record_passes_validation():
     (rec,) = errata.validate({"record": [BASE]})
-    assert rec["see_also"] == [] and rec["reason"] is None
+    assert rec["see_also"] == [] and rec["cross_check"] is None
 
 
 def test_registry_file_errors(tmp_path):
@@ -170,7 +206,7 @@ def test_registry_file_errors(tmp_path):
 # ----------------------------------------------------------------------------- quote check CLI
 def _cli(*args, cwd=REPO):
     env = dict(os.environ, PYTHONPATH=str(REPO))
-    return subprocess.run([sys.executable, "-m", "reports.notes", *args], cwd=cwd, env=env,
+    return subprocess.run([sys.executable, "-m", "reports.audit.notes", *args], cwd=cwd, env=env,
                           capture_output=True, text=True, timeout=60)
 
 
@@ -182,15 +218,20 @@ def _fake_notes(directory: Path, drop: str | None = None) -> None:
             by_note.setdefault(r["note"], []).append(r["quote"])
         else:
             by_note.setdefault(r["note"], [])
+    for mark in errata.read_nonclaims():
+        by_note.setdefault(mark["note"], []).append(mark["quote"])
+    titles = errata.read_titles()
     for name, quotes in by_note.items():
-        (directory / name).write_text("\n".join(quotes), encoding="utf-8")
+        (directory / name).write_text("\n".join([titles[name], *quotes]), encoding="utf-8")
 
 
 @pytest.mark.skipif(not SHARED_NOTES.is_dir(), reason="lecture notes not checked out")
 def test_cli_real_notes_all_quotes_found():
     proc = _cli("check", "../shared/notes")
     assert proc.returncode == 0, proc.stderr
-    assert f"ok: {len(RECORDS)} quotes" in proc.stdout
+    marks = errata.read_nonclaims()
+    assert f"ok: {len(RECORDS) + len(marks)} quotes" in proc.stdout
+    assert proc.stdout.count("coverage: ") == 3
 
 
 def test_cli_stale_quote_exit_1(tmp_path):

@@ -22,7 +22,8 @@ from pathlib import Path
 import pytest
 import sympy
 
-from reports import html, latex, model, notes, plots
+from reports import html, latex, model, plots
+from reports.audit import notes
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("derivations", "numeric", "reports")

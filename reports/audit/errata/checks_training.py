@@ -1,6 +1,6 @@
 """Confirming computations for correct claims about gradients, softmax, LayerNorm and Adam.
 
-Same contract as :mod:`reports.evidence`; the note's version and the correction coincide.
+Same contract as :mod:`reports.audit.evidence`; the note's version and the correction coincide.
 """
 
 from __future__ import annotations
@@ -10,8 +10,15 @@ import math
 import mpmath
 import numpy as np
 
-from reports.errata.checks_attention import _num_grad, _num_jac, _stated
-from reports.evidence import Result, adam_steps, softmax
+from reports.audit.errata.checks_optim import adam_steps
+from reports.audit.evidence import (
+    Result,
+    check,
+    num_grad,
+    num_jac,
+    softmax,
+    stated,
+)
 
 
 def _gelu(x):
@@ -19,8 +26,9 @@ def _gelu(x):
 
 
 # ----------------------------------------------------------------------------- MLP
+@check
 def mlp_per_token(version: str = "correction") -> Result:
-    _stated(version, None)
+    stated(version, None)
     rng = np.random.default_rng(30)
     w1, b1, w2, b2 = (rng.normal(size=s) for s in ((8, 4), 8, (4, 8), 4))
     x = rng.normal(size=(3, 4))
@@ -29,7 +37,7 @@ def mlp_per_token(version: str = "correction") -> Result:
         return _gelu(xs @ w1.T + b1) @ w2.T + b2
 
     per_token = np.stack([w2 @ _gelu(w1 @ t + b1) + b2 for t in x])
-    jac = _num_jac(lambda v: f_rows(v.reshape(3, 4)).ravel(), x.ravel())
+    jac = num_jac(lambda v: f_rows(v.reshape(3, 4)).ravel(), x.ravel())
     cross_token = float(np.max(np.abs(jac[0:4, 4:12])))
     within = float(np.min(np.abs(jac[0:4, 0:4])))
     return Result(np.allclose(per_token, f_rows(x)) and cross_token < 1e-8 and within > 0,
@@ -38,8 +46,9 @@ def mlp_per_token(version: str = "correction") -> Result:
                   "(every feature feeds every output feature)")
 
 
+@check
 def linear_collapse(version: str = "correction") -> Result:
-    _stated(version, None)
+    stated(version, None)
     rng = np.random.default_rng(31)
     w1, b1, w2, b2 = (rng.normal(size=s) for s in ((5, 3), 5, (2, 5), 2))
     xs = rng.normal(size=(50, 3))
@@ -54,14 +63,16 @@ def linear_collapse(version: str = "correction") -> Result:
                   f"map leaves residual {resid:.3g}")
 
 
+@check
 def mlp_expansion_4d(version: str = "correction") -> Result:
-    ratio = _stated(version, 4)
+    ratio = stated(version, 4)
     return Result(2048 // 512 == ratio, "base Transformer: d_ff / d_model = 2048 / 512 = 4")
 
 
 # ----------------------------------------------------------------------------- gradients
+@check
 def chain_rule_product(version: str = "correction") -> Result:
-    _stated(version, None)
+    stated(version, None)
     rng = np.random.default_rng(32)
     ws = [0.5 * rng.normal(size=(4, 4)) / 2 for _ in range(6)]
     x0 = rng.normal(size=4)
@@ -78,19 +89,20 @@ def chain_rule_product(version: str = "correction") -> Result:
         prod = np.diag(1 - np.tanh(pre) ** 2) @ w @ prod
         x = np.tanh(pre)
         norms.append(np.linalg.norm(prod, 2))
-    gap = float(np.max(np.abs(_num_jac(net, x0) - prod)))
+    gap = float(np.max(np.abs(num_jac(net, x0) - prod)))
     return Result(gap < 1e-8 and norms[-1] < norms[0],
                   f"finite-difference Jacobian vs product of layer Jacobians: max gap {gap:.2g}; "
                   f"||∏J|| by depth: {', '.join(f'{n:.2g}' for n in norms)}")
 
 
+@check
 def residual_jacobian(version: str = "correction") -> Result:
-    _stated(version, None)
+    stated(version, None)
     rng = np.random.default_rng(33)
     w = rng.normal(size=(4, 4))
     x = rng.normal(size=4)
     jf = np.diag(1 - np.tanh(w @ x) ** 2) @ w
-    gap = float(np.max(np.abs(_num_jac(lambda v: v + np.tanh(w @ v), x) - (np.eye(4) + jf))))
+    gap = float(np.max(np.abs(num_jac(lambda v: v + np.tanh(w @ v), x) - (np.eye(4) + jf))))
     return Result(gap < 1e-8, f"Y = X + tanh(WX): max |FD Jacobian - (I + ∂F/∂X)| = {gap:.2g}")
 
 
@@ -99,25 +111,28 @@ def _linear_setup():
     return rng.normal(size=(3, 4)), rng.normal(size=(4, 2)), rng.normal(size=(3, 2))
 
 
+@check
 def linear_grad_weight(version: str = "correction") -> Result:
-    _stated(version, None)
+    stated(version, None)
     x, w, g = _linear_setup()  # L = Σ G ⊙ (XW), so ∂L/∂Y = G
-    num = _num_grad(lambda ww: float(np.sum(g * (x @ ww))), w)
+    num = num_grad(lambda ww: float(np.sum(g * (x @ ww))), w)
     gap = float(np.max(np.abs(num - x.T @ g)))
     return Result(gap < 1e-8 and (x.T @ g).shape == w.shape,
                   f"max |FD ∂L/∂W - XᵀG| = {gap:.2g}; XᵀG shape {(x.T @ g).shape} = W shape")
 
 
+@check
 def linear_grad_input(version: str = "correction") -> Result:
-    _stated(version, None)
+    stated(version, None)
     x, w, g = _linear_setup()
-    num = _num_grad(lambda xx: float(np.sum(g * (xx @ w))), x)
+    num = num_grad(lambda xx: float(np.sum(g * (xx @ w))), x)
     gap = float(np.max(np.abs(num - g @ w.T)))
     return Result(gap < 1e-8, f"max |FD ∂L/∂X - GWᵀ| = {gap:.2g}")
 
 
+@check
 def qkv_accumulation(version: str = "correction") -> Result:
-    _stated(version, None)
+    stated(version, None)
     rng = np.random.default_rng(35)
     x = rng.normal(size=(3, 4))
     wq, wk, wv = (rng.normal(size=(4, 2)) for _ in range(3))
@@ -127,10 +142,10 @@ def qkv_accumulation(version: str = "correction") -> Result:
         return float(np.sum(c * (softmax(q @ k.T / math.sqrt(2)) @ v)))
 
     q, k, v = x @ wq, x @ wk, x @ wv
-    gq = _num_grad(lambda t: loss(t, k, v), q)
-    gk = _num_grad(lambda t: loss(q, t, v), k)
-    gv = _num_grad(lambda t: loss(q, k, t), v)
-    direct = _num_grad(lambda t: loss(t @ wq, t @ wk, t @ wv), x)
+    gq = num_grad(lambda t: loss(t, k, v), q)
+    gk = num_grad(lambda t: loss(q, t, v), k)
+    gv = num_grad(lambda t: loss(q, k, t), v)
+    direct = num_grad(lambda t: loss(t @ wq, t @ wk, t @ wv), x)
     gap = float(np.max(np.abs(direct - (gq @ wq.T + gk @ wk.T + gv @ wv.T))))
     return Result(gap < 1e-7, f"max |FD ∂L/∂X - Σ ∂L/∂P W_Pᵀ| (P = Q, K, V) = {gap:.2g}")
 
@@ -140,30 +155,34 @@ _Z = np.array([0.3, -1.2, 2.0, 0.5])
 _K = 2
 
 
+@check
 def ce_onehot(version: str = "correction") -> Result:
-    _stated(version, None)
+    stated(version, None)
     p, y = softmax(_Z), np.eye(4)[_K]
     full, picked = float(-np.sum(y * np.log(p))), float(-np.log(p[_K]))
     return Result(abs(full - picked) < 1e-15,
                   f"-Σ y_i log p_i = {full:.6f}, -log p_k = {picked:.6f}")
 
 
+@check
 def ce_logsumexp(version: str = "correction") -> Result:
-    _stated(version, None)
+    stated(version, None)
     lhs = float(-np.log(softmax(_Z)[_K]))
     rhs = float(-_Z[_K] + np.log(np.sum(np.exp(_Z))))
     return Result(abs(lhs - rhs) < 1e-12, f"-log p_k = {lhs:.9f}, -z_k + log Σ e^z_j = {rhs:.9f}")
 
 
+@check
 def ce_grad(version: str = "correction") -> Result:
-    _stated(version, None)
-    num = _num_grad(lambda z: float(-np.log(softmax(z)[_K])), _Z.copy())
+    stated(version, None)
+    num = num_grad(lambda z: float(-np.log(softmax(z)[_K])), _Z.copy())
     gap = float(np.max(np.abs(num - (softmax(_Z) - np.eye(4)[_K]))))
     return Result(gap < 1e-8, f"max |FD ∂L/∂z - (p - y)| = {gap:.2g}")
 
 
+@check
 def ce_mle(version: str = "correction") -> Result:
-    _stated(version, None)
+    stated(version, None)
     rng = np.random.default_rng(36)
     logits, targets = rng.normal(size=(6, 5)), rng.integers(0, 5, size=6)
     probs = softmax(logits)
@@ -174,8 +193,9 @@ def ce_mle(version: str = "correction") -> Result:
                   f"likelihood {lik:.4g} (CE is -log likelihood, a decreasing map)")
 
 
+@check
 def ce_descent_direction(version: str = "correction") -> Result:
-    _stated(version, None)
+    stated(version, None)
     p, y = np.array([0.2, 0.5, 0.3]), np.array([1.0, 0.0, 0.0])
     z = np.log(p)
     z_new = z - 0.5 * (softmax(z) - y)
@@ -186,8 +206,9 @@ def ce_descent_direction(version: str = "correction") -> Result:
                   f"{after:.4f}")
 
 
+@check
 def ce_sign_rule(version: str = "correction") -> Result:
-    _stated(version, None)
+    stated(version, None)
     rng = np.random.default_rng(37)
     ok = True
     for _ in range(100):
@@ -198,8 +219,9 @@ def ce_sign_rule(version: str = "correction") -> Result:
                   f"{ok}")
 
 
+@check
 def ce_stable(version: str = "correction") -> Result:
-    _stated(version, None)
+    stated(version, None)
     z = np.array([1000.0, 0.0])
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         naive = float(-np.log(np.exp(z[1]) / np.sum(np.exp(z))))
@@ -211,8 +233,9 @@ def ce_stable(version: str = "correction") -> Result:
 
 
 # ----------------------------------------------------------------------------- softmax
+@check
 def softmax_properties(version: str = "correction") -> Result:
-    _stated(version, None)
+    stated(version, None)
     z = np.random.default_rng(38).normal(size=(10, 6)) * 5
     p = softmax(z)
     return Result(bool(np.all(p > 0)) and np.allclose(p.sum(axis=1), 1),
@@ -220,8 +243,9 @@ def softmax_properties(version: str = "correction") -> Result:
                   f"{np.max(np.abs(p.sum(axis=1) - 1)):.1g} of 1")
 
 
+@check
 def softmax_monotone(version: str = "correction") -> Result:
-    _stated(version, None)
+    stated(version, None)
     z = np.array([1.0, 0.0, -1.0])
     diag = np.diag(np.diag(softmax(z)) - np.outer(softmax(z), softmax(z)))
     bumped = [softmax(z + 0.1 * np.eye(3)[i])[i] - softmax(z)[i] for i in range(3)]
@@ -229,8 +253,9 @@ def softmax_monotone(version: str = "correction") -> Result:
                   f"∂p_i/∂z_i = p_i(1-p_i) = {np.round(diag, 4).tolist()} > 0")
 
 
+@check
 def softmax_shift(version: str = "correction") -> Result:
-    _stated(version, None)
+    stated(version, None)
     mpmath.mp.dps = 50
     z = [mpmath.mpf(1), mpmath.mpf(2), mpmath.mpf("-0.5")]
 
@@ -245,8 +270,9 @@ def softmax_shift(version: str = "correction") -> Result:
                   f"{mpmath.nstr(max(gaps), 3)}")
 
 
+@check
 def logsumexp_stable(version: str = "correction") -> Result:
-    _stated(version, None)
+    stated(version, None)
     z = np.array([1000.0, 999.0])
     with np.errstate(over="ignore"):
         naive = float(np.log(np.sum(np.exp(z))))
@@ -257,8 +283,9 @@ def logsumexp_stable(version: str = "correction") -> Result:
                   f"exact {mpmath.nstr(exact, 10)}")
 
 
+@check
 def softmax_temperature(version: str = "correction") -> Result:
-    _stated(version, None)
+    stated(version, None)
     z = np.array([1.0, 2.0, 3.0])
     ts = (0.25, 0.5, 1.0, 2.0, 4.0)
     ent = [float(-np.sum(softmax(z / t) * np.log(softmax(z / t)))) for t in ts]
@@ -268,17 +295,19 @@ def softmax_temperature(version: str = "correction") -> Result:
                   f"a constant z is uniform at every T: {np.round(flat, 4).tolist()}")
 
 
+@check
 def softmax_jacobian(version: str = "correction") -> Result:
-    _stated(version, None)
+    stated(version, None)
     z = np.array([0.2, -0.7, 1.1, 0.0])
     s = softmax(z)
-    gap = float(np.max(np.abs(_num_jac(softmax, z) - (np.diag(s) - np.outer(s, s)))))
+    gap = float(np.max(np.abs(num_jac(softmax, z) - (np.diag(s) - np.outer(s, s)))))
     return Result(gap < 1e-8, f"4×4 FD Jacobian vs diag(s) - ssᵀ: max gap {gap:.2g}")
 
 
 # ----------------------------------------------------------------------------- LayerNorm, output
+@check
 def layernorm_bounded(version: str = "correction") -> Result:
-    _stated(version, None)
+    stated(version, None)
     d = 8
     x = np.vstack([np.random.default_rng(39).normal(size=(5, d)) * 100, np.eye(d)[0] * 1e6])
     xh = (x - x.mean(axis=1, keepdims=True)) / np.sqrt(x.var(axis=1, keepdims=True) + 1e-5)
@@ -289,8 +318,9 @@ def layernorm_bounded(version: str = "correction") -> Result:
                   f"<= √(d-1) = {bound:.4f}")
 
 
+@check
 def output_head(version: str = "correction") -> Result:
-    _stated(version, None)
+    stated(version, None)
     rng = np.random.default_rng(40)
     h, w = rng.normal(size=(3, 8)), rng.normal(size=(8, 11))
     p = softmax(h @ w)
@@ -302,8 +332,9 @@ def output_head(version: str = "correction") -> Result:
 _GRADS = [0.5, -1e-6, 2.0, 1e-4, -0.3, 0.0, 1e-7, 3.0]
 
 
+@check
 def adam_first_form(version: str = "correction") -> Result:
-    _stated(version, None)
+    stated(version, None)
     lr, b1, b2, eps = 1e-3, 0.9, 0.999, 1e-8
     m = v = 0.0
     mine = []
@@ -315,8 +346,9 @@ def adam_first_form(version: str = "correction") -> Result:
                   f"update - Kingma & Ba Algorithm 1| = {gap:.2g}")
 
 
+@check
 def adam_moments(version: str = "correction") -> Result:
-    _stated(version, None)
+    stated(version, None)
     b1, b2 = 0.9, 0.999
     m = v = 0.0
     gaps = []
@@ -330,8 +362,9 @@ def adam_moments(version: str = "correction") -> Result:
                   f"(1-β)Σβ^(t-i)g_i²: max gap {max(gaps):.2g}")
 
 
+@check
 def newton_vs_gd(version: str = "correction") -> Result:
-    _stated(version, None)
+    stated(version, None)
     hess = np.diag([1.0, 100.0])
     x0 = np.array([1.0, 1.0])
     newton = x0 - np.linalg.solve(hess, hess @ x0)

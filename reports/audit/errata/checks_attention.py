@@ -1,6 +1,6 @@
 """Confirming computations for correct claims about embeddings, score variance and attention.
 
-Same contract as :mod:`reports.evidence`: each function takes ``version`` and returns a
+Same contract as :mod:`reports.audit.evidence`: each function takes ``version`` and returns a
 ``Result``. Since these claims are right, the note's version and the correction coincide, and a
 test checks that both pass — a failure here would mean the verdict ``correct`` is wrong.
 """
@@ -13,35 +13,19 @@ import math
 import numpy as np
 import sympy as sp
 
-from reports.evidence import Result, attention_loop, pick, softmax
-
-
-def _stated(version: str, value):
-    return pick(version, note=value, correction=value)
-
-
-def _num_grad(f, x: np.ndarray, h: float = 1e-6) -> np.ndarray:
-    """Central differences of a scalar function of an array."""
-    g = np.zeros_like(x)
-    for idx in np.ndindex(x.shape):
-        e = np.zeros_like(x)
-        e[idx] = h
-        g[idx] = (f(x + e) - f(x - e)) / (2 * h)
-    return g
-
-
-def _num_jac(f, x: np.ndarray, h: float = 1e-6) -> np.ndarray:
-    cols = []
-    for i in range(x.size):
-        e = np.zeros_like(x)
-        e[i] = h
-        cols.append((f(x + e) - f(x - e)) / (2 * h))
-    return np.stack(cols, axis=1)
+from reports.audit.evidence import (
+    Result,
+    attention_loop,
+    check,
+    softmax,
+    stated,
+)
 
 
 # ----------------------------------------------------------------------------- embeddings
+@check
 def onehot_orthogonal(version: str = "correction") -> Result:
-    off_diag = _stated(version, 0)
+    off_diag = stated(version, 0)
     e = np.eye(5)
     gram = e @ e.T
     worst = float(np.max(np.abs(gram - np.diag(np.diag(gram)))))
@@ -49,8 +33,9 @@ def onehot_orthogonal(version: str = "correction") -> Result:
                   f"dot product = {worst} (every pair of distinct words equally dissimilar)")
 
 
+@check
 def embedding_lookup(version: str = "correction") -> Result:
-    shape = _stated(version, (4,))
+    shape = stated(version, (4,))
     emb = np.random.default_rng(10).normal(size=(6, 4))
     rows_ok = all(np.array_equal(emb.T @ np.eye(6)[i], emb[i]) for i in range(6))
     return Result(rows_ok and (emb.T @ np.eye(6)[2]).shape == shape,
@@ -58,8 +43,9 @@ def embedding_lookup(version: str = "correction") -> Result:
                   f"shape (d,) = {shape}")
 
 
+@check
 def dot_cos_identity(version: str = "correction") -> Result:
-    _stated(version, None)
+    stated(version, None)
     rng = np.random.default_rng(11)
     gaps = []
     for _ in range(5):
@@ -70,11 +56,12 @@ def dot_cos_identity(version: str = "correction") -> Result:
                   f"max |v·w - |v||w|cos θ| over 5 random pairs = {max(gaps):.2g}")
 
 
+@check
 def dot_examples(version: str = "correction") -> Result:
-    stated = _stated(version, (1, 0, -1))
+    claimed = stated(version, (1, 0, -1))
     a = np.array([1, 0])
     got = tuple(int(a @ np.array(b)) for b in ((1, 0), (0, 1), (-1, 0)))
-    return Result(got == stated, f"(1,0)·(1,0), (1,0)·(0,1), (1,0)·(-1,0) = {got}")
+    return Result(got == claimed, f"(1,0)·(1,0), (1,0)·(0,1), (1,0)·(-1,0) = {got}")
 
 
 # ----------------------------------------------------------------------------- variance
@@ -95,26 +82,29 @@ def _exact_var_of_dot(d: int, scale) -> sp.Expr:
     return sp.simplify(second - mean**2)
 
 
+@check
 def product_variance(version: str = "correction") -> Result:
-    stated = _stated(version, 1)
+    claimed = stated(version, 1)
     dist = _pm_sqrt2()
     e = sum(p * x for x, p in dist)
     e2 = sum(p * x**2 for x, p in dist)
     direct = _exact_var_of_dot(1, 1)
-    return Result(sp.simplify(e2 * e2 - (e * e) ** 2) == stated and direct == stated,
+    return Result(sp.simplify(e2 * e2 - (e * e) ** 2) == claimed and direct == claimed,
                   f"E[q]={e}, E[q²]={e2}; E[q²]E[k²] - (E[q]E[k])² = {e2 * e2 - (e * e) ** 2}; "
                   f"Var(q·k) by enumeration = {direct}")
 
 
+@check
 def dot_variance(version: str = "correction") -> Result:
-    law = _stated(version, lambda d: d)
+    law = stated(version, lambda d: d)
     got = {d: _exact_var_of_dot(d, 1) for d in (1, 2, 3)}
     return Result(all(v == law(d) for d, v in got.items()),
                   f"exact Var(qᵀk) by enumeration for d_k = 1, 2, 3: {list(got.values())}")
 
 
+@check
 def scaled_variance(version: str = "correction") -> Result:
-    target = _stated(version, 1)
+    target = stated(version, 1)
     got = [_exact_var_of_dot(d, 1 / sp.sqrt(d)) for d in (1, 2, 3)]
     return Result(all(v == target for v in got),
                   f"exact Var(qᵀk/√d_k) for d_k = 1, 2, 3: {got}")
@@ -128,15 +118,16 @@ def _mc_scores(d: int, samples: int = 2000, seed: int = 12) -> np.ndarray:
     return np.concatenate(out)
 
 
+@check
 def std_sqrt_dk(version: str = "correction") -> Result:
-    std = _stated(version, lambda d: math.sqrt(d))
+    std = stated(version, lambda d: math.sqrt(d))
     s = _mc_scores(64)
     return Result(abs(s.std() / std(64) - 1) < 0.06,
                   f"d_k=64, 2000 Gaussian samples: std(qᵀk) = {s.std():.2f}, √d_k = {std(64):g}")
 
 
 def _scores_scale(version: str, d: int) -> Result:
-    rms = _stated(version, math.sqrt(d))
+    rms = stated(version, math.sqrt(d))
     s = _mc_scores(d)
     inside = float(np.mean(np.abs(s) <= rms))
     return Result(abs(np.sqrt(np.mean(s**2)) / rms - 1) < 0.06,
@@ -144,17 +135,20 @@ def _scores_scale(version: str, d: int) -> Result:
                   f"{inside:.0%} of scores inside ±{rms:g}, max |score| {np.max(np.abs(s)):.1f}")
 
 
+@check
 def scores_scale_64(version: str = "correction") -> Result:
     return _scores_scale(version, 64)
 
 
+@check
 def scores_scale_4096(version: str = "correction") -> Result:
     return _scores_scale(version, 4096)
 
 
+@check
 def softmax_saturation(version: str = "correction") -> Result:
     """Unscaled scores at d_k = 4096 give near one-hot rows and a vanishing Jacobian."""
-    _stated(version, None)
+    stated(version, None)
     rng = np.random.default_rng(13)
     stats = {}
     for name, div in (("unscaled", 1.0), ("scaled", 64.0)):
@@ -172,8 +166,9 @@ def softmax_saturation(version: str = "correction") -> Result:
 
 
 # ----------------------------------------------------------------------------- attention
+@check
 def attention_formula(version: str = "correction") -> Result:
-    _stated(version, None)
+    stated(version, None)
     rng = np.random.default_rng(14)
     q, k, v = rng.normal(size=(5, 3)), rng.normal(size=(5, 3)), rng.normal(size=(5, 2))
     gap = float(np.max(np.abs(softmax(q @ k.T / math.sqrt(3)) @ v - attention_loop(q, k, v))))
@@ -181,8 +176,9 @@ def attention_formula(version: str = "correction") -> Result:
                   f"max difference {gap:.2g}")
 
 
+@check
 def attention_row_mixing(version: str = "correction") -> Result:
-    _stated(version, None)
+    stated(version, None)
     rng = np.random.default_rng(15)
     q, k, v = rng.normal(size=(5, 3)), rng.normal(size=(5, 3)), rng.normal(size=(5, 2))
     a = softmax(q @ k.T / math.sqrt(3))
@@ -194,8 +190,9 @@ def attention_row_mixing(version: str = "correction") -> Result:
                   f"range of V's column: {convex}")
 
 
+@check
 def qk_entry(version: str = "correction") -> Result:
-    _stated(version, None)
+    stated(version, None)
     rng = np.random.default_rng(16)
     q, k = rng.normal(size=(4, 3)), rng.normal(size=(6, 3))
     s = q @ k.T
@@ -206,8 +203,9 @@ def qk_entry(version: str = "correction") -> Result:
                   f"QKᵀ symmetric: {bool(np.allclose(q[:4] @ k[:4].T, (q[:4] @ k[:4].T).T))}")
 
 
+@check
 def attention_shapes(version: str = "correction") -> Result:
-    n, d_model, d_k = _stated(version, (5, 16, 4))
+    n, d_model, d_k = stated(version, (5, 16, 4))
     rng = np.random.default_rng(17)
     x = rng.normal(size=(n, d_model))
     wq, wk, wv = (rng.normal(size=(d_model, d_k)) for _ in range(3))
@@ -217,8 +215,9 @@ def attention_shapes(version: str = "correction") -> Result:
                   f"X {x.shape}, W {wq.shape}: Q, K, V {q.shape}, A {(n, n)}, output {out.shape}")
 
 
+@check
 def multihead_shapes(version: str = "correction") -> Result:
-    h, d_model = _stated(version, (8, 512))
+    h, d_model = stated(version, (8, 512))
     d_k = d_model // h
     rng = np.random.default_rng(18)
     x = rng.normal(size=(3, d_model))
@@ -233,8 +232,9 @@ def multihead_shapes(version: str = "correction") -> Result:
                   f"({h * d_k}, {d_model}); output {out.shape}")
 
 
+@check
 def weighted_input_then_project(version: str = "correction") -> Result:
-    _stated(version, None)
+    stated(version, None)
     rng = np.random.default_rng(19)
     x, wv = rng.normal(size=(4, 6)), rng.normal(size=(6, 3))
     a = softmax(rng.normal(size=(4, 4)))
@@ -243,8 +243,9 @@ def weighted_input_then_project(version: str = "correction") -> Result:
                   "then projecting equals weighting V")
 
 
+@check
 def naive_self_attention(version: str = "correction") -> Result:
-    _stated(version, None)
+    stated(version, None)
     x = np.random.default_rng(20).normal(size=(4, 3))
     s = x @ x.T
     out = softmax(s) @ x
@@ -253,8 +254,9 @@ def naive_self_attention(version: str = "correction") -> Result:
                   f"and key); softmax(XXᵀ)X {out.shape}")
 
 
+@check
 def scores_not_distribution(version: str = "correction") -> Result:
-    _stated(version, None)
+    stated(version, None)
     rng = np.random.default_rng(21)
     s = rng.normal(size=(4, 3)) @ rng.normal(size=(4, 3)).T
     return Result(bool(s.min() < 0) and not np.allclose(s.sum(axis=1), 1),
@@ -262,9 +264,10 @@ def scores_not_distribution(version: str = "correction") -> Result:
                   f"{np.round(s.sum(axis=1), 2).tolist()}")
 
 
+@check
 def attention_kernel_smoother(version: str = "correction") -> Result:
     """Attention is a normalised kernel sum Σ_j K(q_i,k_j) v_j / Σ_j K(q_i,k_j)."""
-    _stated(version, None)
+    stated(version, None)
     rng = np.random.default_rng(22)
     q, k, v = rng.normal(size=(3, 2)), rng.normal(size=(5, 2)), rng.normal(size=(5, 2))
     kern = np.exp(q @ k.T / math.sqrt(2))

@@ -1,0 +1,152 @@
+"""Run the registry's evidence and shape the audit for the renderer.
+
+Each record gains its note's title, a locator of its quote (line, column, short context), and
+``evidence_view``: rows for the note's version, the correction and the independent checks, each
+already formatted, so the renderer computes nothing. The contract::
+
+    {"rows": [{"version": "note" | "correction" | "independent",
+               "label": {"en": str, "zh": str}, "value": str, "math": str, "passed": bool}],
+     "summary": {"en": str, "zh": str}}
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from reports.audit import errata, notes
+
+REPO = Path(__file__).resolve().parents[3]
+LABELS = {
+    "note": {"en": "The note's version", "zh": "讲义的说法"},
+    "correction": {"en": "The correction", "zh": "更正后的说法"},
+    "check": {"en": "Independent check", "zh": "独立核对"},
+    "derivation": {"en": "Derivation", "zh": "推导"},
+}
+_LIST_REPR = re.compile(r"\[((?:'[^']*'(?:, )?)+)\]")
+
+
+def notes_dir(given: Path | str | None = None) -> Path | None:
+    """The directory of the audited notes: the argument, $AUDIT_NOTES_DIR, or ``shared/notes``
+    beside the checkout (or beside its parent, for a worktree); None when none exists."""
+    if given is not None:
+        return Path(given)
+    env = os.environ.get("AUDIT_NOTES_DIR")
+    for cand in ([Path(env)] if env else []) + [REPO.parent / "shared" / "notes",
+                                                 REPO.parent.parent / "shared" / "notes"]:
+        if cand.is_dir():
+            return cand
+    return None
+
+
+def plain(detail: str) -> str:
+    """A computed detail as prose: yes/no for booleans, ∞ and NaN, lists without quotes."""
+    detail = _LIST_REPR.sub(lambda m: "[" + m.group(1).replace("'", "") + "]", detail)
+    for word, text in (("True", "yes"), ("False", "no"), ("inf", "∞"), ("nan", "NaN")):
+        detail = re.sub(rf"\b{word}\b", text, detail)
+    return detail
+
+
+def _compact(value: str, limit: int = 160) -> str:
+    """The leading clauses of ``value`` that fit in ``limit`` characters (at least one)."""
+    clauses = value.split("; ")
+    out = clauses[0]
+    for clause in clauses[1:]:
+        if len(out) + 2 + len(clause) > limit:
+            return out + "; …"
+        out += "; " + clause
+    return out
+
+
+def _derivation_status(ids: list[str], cache: dict) -> dict[str, str]:
+    todo = [i for i in ids if i not in cache]
+    if todo:
+        import derivations
+
+        for res in derivations.verify_all(todo):
+            cache[res.id] = res.status
+    return {i: cache[i] for i in ids}
+
+
+def evidence_view(rec: dict, runs: dict, statuses: dict[str, str]) -> dict:
+    """Rows for the note's version, the correction (errata only) and the independent checks."""
+    erratum = rec["verdict"] in errata.NEEDS_CORRECTION
+    note = runs[(rec["evidence"], "note")]
+    rows = [{"version": "note", "label": LABELS["note"], "value": plain(note["detail"]),
+             "math": rec["claim_latex"], "passed": note["passed"]}]
+    if erratum:
+        fixed = runs[(rec["evidence"], "correction")]
+        rows.append({"version": "correction", "label": LABELS["correction"],
+                     "value": plain(fixed["detail"]), "math": rec["correction_latex"],
+                     "passed": fixed["passed"]})
+    if rec["cross_check"]:
+        other = runs[(rec["cross_check"], "correction")]
+        rows.append({"version": "independent", "label": LABELS["check"],
+                     "value": plain(other["detail"]), "math": "", "passed": other["passed"]})
+    for cid in rec["see_also"]:
+        rows.append({"version": "independent", "label": LABELS["derivation"],
+                     "value": f"{cid}: {statuses[cid]}", "math": "",
+                     "passed": statuses[cid] in ("proved", "numeric")})
+    indep = [r for r in rows if r["version"] == "independent"]
+    ok = sum(r["passed"] for r in indep)
+    tail_en = f"; {ok} of {len(indep)} independent checks pass" if indep else ""
+    tail_zh = f"；独立核对 {len(indep)} 项中 {ok} 项通过" if indep else ""
+    if erratum:
+        word_en = {True: "passes", False: "fails"}
+        word_zh = {True: "成立", False: "不成立"}
+        summary = {
+            "en": f"The note's version {word_en[rows[0]['passed']]}, the correction "
+                  f"{word_en[rows[1]['passed']]}{tail_en}.",
+            "zh": f"讲义的说法{word_zh[rows[0]['passed']]}，更正后的说法"
+                  f"{word_zh[rows[1]['passed']]}{tail_zh}。",
+        }
+    else:
+        head = _compact(rows[0]["value"])
+        summary = {"en": f"{'Holds' if rows[0]['passed'] else 'Fails'}: {head}{tail_en}.",
+                   "zh": f"{'成立' if rows[0]['passed'] else '不成立'}：{head}{tail_zh}。"}
+    return {"rows": rows, "summary": summary}
+
+
+def load(path: Path | str | None = None, notes_path: Path | str | None = None) -> dict:
+    """Validated records with evidence run (both versions), titles, locators and per-note
+    verdict counts: {"records", "summary", "notes"}."""
+    records = errata.read(path)
+    titles = errata.read_titles(path)
+    directory = notes_dir(notes_path)
+    texts = {}
+    if directory is not None:
+        for name in sorted({r["note"] for r in records}):
+            try:
+                texts[name] = notes.read_note(directory, name)
+            except notes.NotesError:
+                pass
+    runs: dict[tuple[str, str], dict] = {}
+    for rec in records:
+        for name, version in ((rec["evidence"], "note"), (rec["evidence"], "correction"),
+                              (rec["cross_check"], "correction")):
+            if name and (name, version) not in runs:
+                runs[(name, version)] = errata.run_evidence(name, version)
+    for name, text in texts.items():  # the note's own title wins; the registry's is the fallback
+        try:
+            titles[name] = notes.title(text)
+        except notes.NotesError:
+            pass
+    statuses = _derivation_status(sorted({c for r in records for c in r["see_also"]}), {})
+    out, summary = [], {}
+    for rec in records:
+        text = texts.get(rec["note"])
+        out.append({
+            **{k: rec[k] for k in ("id", "note", "quote", "claim_latex", "scope", "verdict",
+                                    "reason", "reason_zh", "correction_latex",
+                                    "correction_text", "correction_text_zh")},
+            "note_title": titles.get(rec["note"], rec["note"]),
+            "locator": notes.locate(text, rec["quote"]) if text is not None else None,
+            "see_also": list(rec["see_also"]),
+            "evidence": dict(runs[(rec["evidence"], "correction")]),
+            "evidence_view": evidence_view(rec, runs, statuses),
+        })
+        counts = summary.setdefault(rec["note"], {})
+        counts[rec["verdict"]] = counts.get(rec["verdict"], 0) + 1
+    return {"records": out, "summary": summary,
+            "notes": {n: {"title": t} for n, t in sorted(titles.items())}}
