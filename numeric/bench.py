@@ -1,7 +1,8 @@
 """Forward+backward step time and peak memory: NumPy model vs the same model in PyTorch eager.
 
 ``python -m numeric.bench [--json] [--threads N] [--repeats R] [--strict]``; needs the optional
-extra ``torch`` (exit 2 without it). Per config, one subprocess times both models alternately
+extra ``torch`` (exit 2 without it); ``--profile`` instead prints the BLAS share of our step
+(numeric.profile; no torch needed). Per config, one subprocess times both models alternately
 (same weights, same data, float64, CPU, warm-up first, median of R ≥ 10 runs), and one subprocess
 per model measures peak memory. Subprocesses are used so that OPENBLAS/OMP/MKL thread counts are
 fixed before NumPy and torch load their BLAS, and so each peak is the model's own.
@@ -164,6 +165,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--config", choices=tuple(CONFIGS), action="append",
                         help="benchmark only this config (repeatable)")
     parser.add_argument("--strict", action="store_true", help="exit 1 if a target is missed")
+    parser.add_argument("--profile", action="store_true",
+                        help="instead: the BLAS share of our step and its slowest ops (no torch)")
     parser.add_argument("--worker", choices=("time", "mem-ours", "mem-torch"),
                         help=argparse.SUPPRESS)
     try:
@@ -175,6 +178,12 @@ def main(argv: list[str] | None = None) -> int:
               f"{args.threads} and {args.repeats}", file=sys.stderr)
         return 2
     names = tuple(args.config or CONFIGS)
+    if args.profile:
+        from numeric import profile
+
+        for name in names:
+            print(profile.report(profile.run(name, args.repeats)))
+        return 0
     if args.worker:
         if args.worker == "time":
             result = _time_worker(names[0], args.threads, args.repeats)

@@ -143,6 +143,22 @@ def _unused(perturb: dict) -> None:
 
 
 # ----------------------------------------------------------------------------- one block
+def _linear(nm, o: dict, key: str, name: str, x: np.ndarray, p: dict) -> np.ndarray:
+    """ops.linear_forward between the names <name>.in and <name>.out (weight p[leaf of name],
+    bias p[its b_ twin]); its cache goes to o[key]."""
+    y, o[key] = ops.linear_forward(nm(name + ".in", x), p[name],
+                                   p[name.replace(".w_", ".b_")])  # (..., C_out)
+    return nm(name + ".out", y)
+
+
+def _residual(cfg: GPTConfig, o: dict, key: str, x: np.ndarray, fx: np.ndarray) -> np.ndarray:
+    """x + F(x) through ops.residual_forward, or F(x) alone when cfg.residual is off."""
+    if not cfg.residual:
+        return fx
+    y, o[key] = ops.residual_forward(x, fx)  # (B, T, C)
+    return y
+
+
 def block_forward(params: dict, cfg: GPTConfig, layer: int, x: np.ndarray, rope=None,
                   perturb: dict | None = None):
     """One pre-LN block: x + Attn(LN(x)), then + MLP(LN(·)). Returns (y, cache).
@@ -181,9 +197,8 @@ def _block_forward(params: dict, cfg: GPTConfig, layer: int, x: np.ndarray, rope
     h1 = nm("ln_1.out", h1)  # (B, T, C)
     heads = {}
     for n in "qkv":
-        y, o[n] = ops.linear_forward(nm(f"attn.w_{n}.in", h1), p[f"attn.w_{n}"],
-                                     p[f"attn.b_{n}"])  # (B, T, C)
-        yh = ops.split_heads(nm(f"attn.w_{n}.out", y), cfg.n_head)  # (B, H, T, D)
+        y = _linear(nm, o, n, f"attn.w_{n}", h1, p)  # (B, T, C)
+        yh = ops.split_heads(y, cfg.n_head)  # (B, H, T, D)
         if rope is not None and n != "v":
             yh, o["rope_" + n] = ops.rope_forward(yh, *rope)  # (B, H, T, D)
         heads[n] = nm(f"attn.{n}", yh)  # (B, H, T, D)
@@ -193,33 +208,19 @@ def _block_forward(params: dict, cfg: GPTConfig, layer: int, x: np.ndarray, rope
     att, o["values"] = ops.attention_values_forward(nm("attn.probs", probs),
                                                     heads["v"])  # (B, H, T, D)
     att = nm("attn.y", ops.merge_heads(att))  # (B, T, C)
-    a, o["proj"] = ops.linear_forward(nm("attn.w_o.in", att), p["attn.w_o"],
-                                      p["attn.b_o"])  # (B, T, C)
-    a = nm("attn.w_o.out", a)  # (B, T, C)
-    if cfg.residual:
-        x1, o["res_1"] = ops.residual_forward(x, a)  # (B, T, C)
-    else:
-        x1 = a  # (B, T, C)
-    x1 = nm("mid", x1)  # (B, T, C)
+    a = _linear(nm, o, "proj", "attn.w_o", att, p)  # (B, T, C)
+    x1 = nm("mid", _residual(cfg, o, "res_1", x, a))  # (B, T, C)
     h2, o["ln_2"] = ops.layernorm_forward(nm("ln_2.in", x1), p["ln_2.g"], p["ln_2.b"],
                                           cfg.ln_eps)  # (B, T, C)
     h2 = nm("ln_2.out", h2)  # (B, T, C)
-    hid, o["fc"] = ops.linear_forward(nm("mlp.w_fc.in", h2), p["mlp.w_fc"],
-                                      p["mlp.b_fc"])  # (B, T, 4C)
-    hid = nm("mlp.w_fc.out", hid)  # (B, T, 4C)
+    hid = _linear(nm, o, "fc", "mlp.w_fc", h2, p)  # (B, T, 4C)
     if cfg.activation == "gelu":
         act, o["act"] = ops.gelu_forward(hid)  # (B, T, 4C)
     else:
         act, o["act"] = ops.identity_forward(hid)  # (B, T, 4C)
     act = nm("mlp.act", act)  # (B, T, 4C)
-    m, o["mlp_proj"] = ops.linear_forward(nm("mlp.w_proj.in", act), p["mlp.w_proj"],
-                                          p["mlp.b_proj"])  # (B, T, C)
-    m = nm("mlp.w_proj.out", m)  # (B, T, C)
-    if cfg.residual:
-        y, o["res_2"] = ops.residual_forward(x1, m)  # (B, T, C)
-    else:
-        y = m  # (B, T, C)
-    y = nm("out", y)  # (B, T, C)
+    m = _linear(nm, o, "mlp_proj", "mlp.w_proj", act, p)  # (B, T, C)
+    y = nm("out", _residual(cfg, o, "res_2", x1, m))  # (B, T, C)
     c["mask"] = mask
     return y, c
 

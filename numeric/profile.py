@@ -1,17 +1,15 @@
 """Where a training step of the benchmark model spends its time: BLAS versus everything else.
 
-``python -m numeric.profile [--config small|medium] [--repeats R]`` (one BLAS thread, float64)
-prints the median step time, the time of the step's matrix products run alone — every product of
-the forward and backward, on the step's own named tensors (``h.i.attn.w_q.in``, ``…dout``, …) —
-and its share of the step, then the ops that take the most time (cProfile, own time).
+``python -m numeric.bench --profile [--config small|medium]`` (one BLAS thread, float64) prints the
+median step time, the time of the step's matrix products run alone — every product of the forward
+and backward, on the step's own named tensors (``h.i.attn.w_q.in``, ``…dout``, …) — and its share
+of the step, then the ops that take the most time (cProfile, own time).
 """
 
 from __future__ import annotations
 
-import argparse
 import cProfile
 import pstats
-import sys
 import time
 
 import numpy as np
@@ -88,26 +86,9 @@ def run(name: str = "small", repeats: int = 20) -> dict:
             "blas_share": blas_ms / step_ms, "top_ops_ms": top}
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m numeric.profile",
-                                     description="BLAS share of a training step")
-    parser.add_argument("--config", choices=tuple(CONFIGS), default="small")
-    parser.add_argument("--repeats", type=int, default=20)
-    try:
-        args = parser.parse_args(argv)
-    except SystemExit as exc:
-        return 0 if exc.code == 0 else 2
-    if args.repeats < 1:
-        print(f"error: --repeats expected ≥ 1, got {args.repeats}", file=sys.stderr)
-        return 2
-    r = run(args.config, args.repeats)
-    print(f"{r['config']}: step {r['step_ms']:.2f} ms, its {r['products']} matrix products "
-          f"alone {r['blas_ms']:.2f} ms = {100 * r['blas_share']:.0f} % BLAS")
-    print("own time per step (cProfile, includes its overhead):")
-    for fn, ms in r["top_ops_ms"]:
-        print(f"  {fn:28s} {ms:8.3f} ms")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+def report(r: dict) -> str:
+    lines = [f"{r['config']}: step {r['step_ms']:.2f} ms, its {r['products']} matrix products "
+             f"alone {r['blas_ms']:.2f} ms = {100 * r['blas_share']:.0f} % BLAS",
+             "own time per step (cProfile, includes its overhead):"]
+    lines += [f"  {fn:28s} {ms:8.3f} ms" for fn, ms in r["top_ops_ms"]]
+    return "\n".join(lines)

@@ -91,7 +91,7 @@ def _block_jacobians(params, cfg, x, branch_of=None):
     """(model's Jacobian of block 0 from its backward, FD Jacobian), both (T·C, T·C) for one
     sequence x (1, T, C).  ``branch_of``: "ln_1"/"ln_2" takes the model's Jacobian instead from
     the gradient recorded at that layer norm's input (``h.0.ln_1.din``): the branch's own
-    (∂F/∂X)ᵀg, no skip's identity in it.  LN₂ reads x through x_mid = x + attention, so its
+    (∂F/∂X)ᵀg, no skip's identity in it.  LN₂ reads x through h.0.mid = x + attention, so its
     gradient reaches x through the model's residual op, as in the block's own backward."""
     size = x.size
     xt = np.repeat(x, size, axis=0)  # (T·C, T, C): one copy per one-hot upstream gradient
@@ -122,7 +122,7 @@ def residual_records(live: Live) -> list[Record]:
                    "(backward of one-hot gradients) vs the FD Jacobian of the whole block",
                    jac_model, jac_fd, FD_RTOL)]
     # One branch at a time: switching the other branch's output projection off makes the block
-    # exactly x + F(x) (the MLP branch then reads x itself, since x_mid = x + 0), and the
+    # exactly x + F(x) (the MLP branch then reads x itself, since h.0.mid = x + 0), and the
     # gradient at the branch's layer-norm input is the model's own (∂F/∂X)ᵀg.
     for branch, off, skip in (("attention", "mlp.w_proj", "ln_1"), ("mlp", "attn.w_o", "ln_2")):
         params = {k: v.copy() for k, v in live.params.items()}
