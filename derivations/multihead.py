@@ -62,7 +62,7 @@ split_heads_backward = Derivation(
              "division with remainder", ("division with remainder",)),
         Step(G[f, u, s], "Σ δ f = f at e = f, t = u, r = s: the merge of G at column (f−1)D + s"),
     ),
-    Domain(dims=(h, D, T), indices={f: (1, h), u: (1, T), s: (1, D)}, max_dim=2),
+    Domain(dims=(h, D, T), indices={f: (1, h), u: (1, T), s: (1, D)}, max_dim=3),
 )
 
 # --- one head: dV, dP, dQ, dK -------------------------------------------------------------------

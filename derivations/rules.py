@@ -56,9 +56,27 @@ def cite(claim) -> Assumption:
     expressions; an exact-equality query does the same rewrite without it.  The citation keeps
     the claim as its source, so the citing chain is only as good as the claim.
     """
-    base = lemma(claim)
-    lhs, rhs = claim.lhs, claim.rhs
-    return replace(base, rewrites=((lambda e: e == lhs, lambda e: rhs),))
+    return replace(lemma(claim), rewrites=((_Equals(claim.lhs), _Constant(claim.rhs)),))
+
+
+class _Equals:
+    """Query: the subterm equals ``expr`` (a class, not a lambda, so that it pickles)."""
+
+    def __init__(self, expr):
+        self.expr = expr
+
+    def __call__(self, e) -> bool:
+        return e == self.expr
+
+
+class _Constant:
+    """Replacement: always ``expr``."""
+
+    def __init__(self, expr):
+        self.expr = expr
+
+    def __call__(self, e):
+        return self.expr
 
 
 def instance(claim, mapping: dict, why: str) -> Assumption:
