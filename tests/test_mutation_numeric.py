@@ -29,7 +29,7 @@ ADAM_EPS = 1e-3
 REAL = {name: getattr(ops, name) for name in (
     "softmax_backward", "residual_backward", "linear_backward", "layernorm_backward",
     "gelu_backward", "identity_backward", "cross_entropy_backward", "attention_scores_backward",
-    "attention_values_backward", "embedding_backward", "rope_backward")}
+    "attention_values_backward", "embedding_backward", "rope_backward", "merge_heads")}
 
 
 def _linear_transposed(dout, cache):
@@ -111,6 +111,11 @@ def _rope_cosine_only(dout, cache):
     return REAL["rope_backward"](dout, (c, np.zeros_like(s)))
 
 
+def _merge_width_major(x):
+    b, h, t, d = x.shape
+    return np.ascontiguousarray(x.transpose(0, 2, 3, 1)).reshape(b, t, h * d)  # (D, H) order
+
+
 def _rope_forward_rotation(dout, cache):
     c, s = cache
     return REAL["rope_backward"](dout, (c, -s))  # R(θ) for R(θ)ᵀ
@@ -152,8 +157,11 @@ MUTANTS = {
     "attention scores backward dS·Q for dSᵀ·Q": (
         "attention_scores_backward", _scores_dk_untransposed, ("attn.w_k",)),
     "RoPE backward without the sine terms": ("rope_backward", _rope_cosine_only, ("attn.w_q",)),
+    "merge_heads (split_heads' backward) interleaves the heads": (
+        "merge_heads", _merge_width_major, ("attn.w_",)),
 }
-# Ops whose backward a mutant breaks: every op of numeric.ops that has one.
+# Ops whose backward a mutant breaks: every op of numeric.ops that has one, and merge_heads, the
+# backward of split_heads (the model merges its attention output with it too).
 assert {m[0] for m in MUTANTS.values()} == set(REAL)
 
 
