@@ -6,7 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from reports import build, collect, katex, latex, model
+from reports import build, collect, model
+from reports.render import katex, latex
 
 
 class _Parser(argparse.ArgumentParser):

@@ -7,22 +7,24 @@ only when every stage succeeded, so a failed build leaves the previous one intac
 
 from __future__ import annotations
 
-import hashlib
+import datetime
 import importlib.metadata
 import importlib.util
 import json
 import os
 import shutil
-import sys
 import time
+import tomllib
 from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor, as_completed
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from reports import collect, html, katex, latex, model
+from reports import collect, model
+from reports.cache import Cache, content_hash, source_hash
+from reports.render import html, katex, latex
 
-CACHE_VERSION = "1"
 DEFAULT_OUT = Path("reports/build")
 DEFAULT_CACHE = Path(".cache/reports")
 
@@ -45,20 +47,19 @@ def _package_dir(name: str) -> Path | None:
     return Path(spec.origin) if spec.origin else None
 
 
-RENDERING = {"__init__.py", "__main__.py", "build.py", "collect.py", "html.py", "katex.py",
-             "latex.py", "model.py", "plots.py"}
+HERE = Path(__file__).resolve().parent
+NOTES_DIR = Path(__file__).resolve().parent.parent.parent / "shared" / "notes"
 
 
 def _errata_inputs() -> list[Path]:
     """The audit's code (reports/audit) and the notes it audits."""
-    reports_dir = Path(__file__).resolve().parent
-    notes = reports_dir.parent.parent / "shared" / "notes"
-    return [reports_dir / "audit", notes]
+    return [HERE / "audit", NOTES_DIR]
 
 
 # Which sources a stage's result depends on: its cache key is their hash.
 STAGES: dict[str, tuple[Callable[[], object], Callable[[], list[Path | None]]]] = {
-    "derive": (collect.derive, lambda: [_package_dir("derivations")]),
+    "derive": (collect.derive, lambda: [_package_dir("derivations"), HERE / "display.py",
+                                         HERE / "collect.py"]),
     "crosscheck": (collect.crosscheck,
                    lambda: [_package_dir("derivations"), _package_dir("numeric")]),
     "errata": (collect.errata,
@@ -68,95 +69,19 @@ STAGES: dict[str, tuple[Callable[[], object], Callable[[], list[Path | None]]]] 
 }
 
 
-def source_hash(stage: str, paths: list[Path | None]) -> str:
-    """sha256 over every source file under ``paths`` (relative name and bytes)."""
-    h = hashlib.sha256(f"{CACHE_VERSION}\0{stage}\0{sys.version_info[:2]}\0".encode())
-    for root in paths:
-        if root is None or not root.exists():
-            h.update(b"missing\0")
-            continue
-        files = [root] if root.is_file() else sorted(
-            p for p in root.rglob("*")
-            if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc"
-        )
-        for path in files:
-            name = path.relative_to(root.parent).as_posix()
-            h.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
-    return h.hexdigest()
-
-
-@dataclass
-class Cache:
-    """JSON results keyed by source hash; one file per stage and key."""
-
-    root: Path
-    enabled: bool = True
-
-    def path(self, stage: str, key: str) -> Path:
-        return self.root / f"{stage}-{key[:32]}.json"
-
-    def get(self, stage: str, key: str) -> object | None:
-        p = self.path(stage, key)
-        if not self.enabled or not p.is_file():
-            return None
-        try:
-            return json.loads(p.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return None  # a torn or foreign file is a miss, not an error
-
-    def put(self, stage: str, key: str, value: object) -> None:
-        if not self.enabled:
-            return
-        self.root.mkdir(parents=True, exist_ok=True)
-        for old in self.root.glob(f"{stage}-*.json"):
-            old.unlink(missing_ok=True)
-        target = self.path(stage, key)
-        tmp = target.with_suffix(f".tmp{os.getpid()}")
-        tmp.write_text(json.dumps(value, ensure_ascii=False, sort_keys=True), encoding="utf-8")
-        os.replace(tmp, target)
-
-
-    def get_dir(self, stage: str, key: str, dest: Path) -> bool:
-        """Copy a cached directory of files to ``dest``; False on a miss."""
-        src = self.root / f"{stage}-{key[:32]}.d"
-        if not self.enabled or not (src / ".complete").is_file():
-            return False
-        shutil.copytree(src, dest, dirs_exist_ok=True, ignore=shutil.ignore_patterns(".complete"))
-        return True
-
-    def put_dir(self, stage: str, key: str, src: Path) -> None:
-        if not self.enabled:
-            return
-        self.root.mkdir(parents=True, exist_ok=True)
-        for old in self.root.glob(f"{stage}-*.d"):
-            shutil.rmtree(old, ignore_errors=True)
-        target = self.root / f"{stage}-{key[:32]}.d"
-        shutil.copytree(src, target)
-        (target / ".complete").touch()  # written last: a half-copied entry is a miss
-
-
-def content_hash(stage: str, values: list[object], files: list[Path]) -> str:
-    """sha256 of JSON ``values`` and the bytes of ``files``: the key of a rendering cache."""
-    h = hashlib.sha256(f"{CACHE_VERSION}\0{stage}\0".encode())
-    h.update(json.dumps(values, sort_keys=True, ensure_ascii=False).encode())
-    for path in files:
-        h.update(b"\0" + path.name.encode() + b"\0" + path.read_bytes())
-    return h.hexdigest()
-
-
 def _plots(data: dict, work: Path, cache: Cache, note: list[str]) -> list[dict]:
     """Figures into work/figures (SVG and PDF), reused from the cache when data and code match."""
     here = Path(__file__).resolve().parent
     key = content_hash(
         "plots",
         [data["plot_data"], data["training"], importlib.metadata.version("matplotlib")],
-        [here / "plots.py"],
+        [here / "render" / "plots.py"],
     )
     staged = work / "figures"
     if cache.get_dir("plots", key, staged):
         note.append("cached")
     else:
-        from reports import plots  # matplotlib is slow to import; only on a miss
+        from reports.render import plots  # matplotlib is slow to import; only on a miss
 
         figures = plots.render(data, staged, staged)
         (staged / "figures.json").write_text(json.dumps(figures), encoding="utf-8")
@@ -164,23 +89,29 @@ def _plots(data: dict, work: Path, cache: Cache, note: list[str]) -> list[dict]:
     return json.loads((staged / "figures.json").read_text(encoding="utf-8"))
 
 
-def _pdf(tex: Path, pdf: Path, cache: Cache, note: list[str]) -> None:
-    """Compile ``tex`` unless the same source, figures and date settings were compiled before."""
+def _pdf(tex: Path, pdf: Path, cache: Cache, note: list[str], stage: str = "pdf") -> None:
+    """Compile ``tex`` into ``pdf`` unless the same source, figures and date settings were
+    compiled before (each edition has its own cache entry, so both can run at once)."""
     here = Path(__file__).resolve().parent
     figures = sorted((tex.parent / "figures").glob("*"))
     env = [os.environ.get(k) for k in ("SOURCE_DATE_EPOCH", "FORCE_SOURCE_DATE")]
-    key = content_hash("pdf", [env, shutil.which("xelatex")],
-                       [tex, here / "latex.py", *figures])
-    if cache.get_dir("pdf", key, pdf.parent):
+    key = content_hash(stage, [env, shutil.which("xelatex")],
+                       [tex, here / "render" / "latex.py", *figures])
+    staged = tex.parent / "pdf-out"
+    if cache.get_dir(stage, key, staged):
         note.append("cached")
-        return
-    compiled = latex.compile_pdf(tex, pdf)
-    if compiled.missing:
-        note.append(f"warning: the fonts lack {' '.join(compiled.missing)} (left out of the PDF)")
-    if compiled.overfull:
-        note.append(f"warning: {len(compiled.overfull)} overfull lines run into the margin, "
-                    f"first: {compiled.overfull[0]}")
-    cache.put_dir("pdf", key, pdf.parent)
+    else:
+        compiled = latex.compile_pdf(tex, staged / "report.pdf", edition_epoch())
+        if compiled.missing:
+            note.append(f"warning: the fonts lack {' '.join(compiled.missing)} "
+                        "(left out of the PDF)")
+        if compiled.overfull:
+            note.append(f"warning: {len(compiled.overfull)} overfull lines run into the "
+                        f"margin, first: {compiled.overfull[0]}")
+        cache.put_dir(stage, key, staged)
+    pdf.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(staged / "report.pdf", pdf)
+    shutil.rmtree(staged)
 
 
 @dataclass
@@ -203,22 +134,56 @@ class Progress:
         self.log(f"reports: {name:<10} {seconds:7.2f} s  {' '.join(note)}".rstrip())
 
 
-def collect_data(cache: Cache, progress: Progress) -> dict:
-    """Run (or load from cache) each data stage and assemble report data."""
+def _timed(name: str) -> tuple[object, float]:
+    """Run one producer (in a worker process) and return its JSON-ready value and seconds."""
+    start = time.perf_counter()
+    value = STAGES[name][0]()
+    # Round-trip now so a fresh result and a cached one are the same JSON data.
+    value = json.loads(json.dumps(value, ensure_ascii=False))
+    return value, time.perf_counter() - start
+
+
+# Longest first, so the pool's two workers finish together.
+PARALLEL_ORDER = ("training", "derive", "errata", "crosscheck")
+
+
+def collect_data(cache: Cache, progress: Progress, workers: int = 2) -> dict:
+    """Run (or load from cache) each data stage and assemble report data.
+
+    The stages are independent, so cache misses run in parallel worker processes.
+    """
     results: dict[str, object] = {}
-    for name, (producer, sources) in STAGES.items():
-        with progress.stage(name) as note:
-            key = source_hash(name, sources())
-            value = cache.get(name, key)
-            if value is None:
-                value = producer()
-                # Round-trip now so a fresh result and a cached one are the same JSON data.
-                value = json.loads(json.dumps(value, ensure_ascii=False))
-                cache.put(name, key, value)
-                note.append(f"computed (key {key[:12]})")
-            else:
-                note.append(f"cached (key {key[:12]})")
+    keys = {name: source_hash(name, STAGES[name][1]()) for name in STAGES}
+    misses = []
+    for name in STAGES:
+        value = cache.get(name, keys[name])
+        if value is None:
+            misses.append(name)
+        else:
             results[name] = value
+            progress.log(f"reports: {name:<10} {0:7.2f} s  cached (key {keys[name][:12]})")
+    order = [n for n in PARALLEL_ORDER if n in misses] + [n for n in misses
+                                                          if n not in PARALLEL_ORDER]
+    if len(order) > 1 and workers > 1:
+        with ProcessPoolExecutor(max_workers=min(workers, len(order))) as pool:
+            futures = {pool.submit(_timed, name): name for name in order}
+            for future in as_completed(futures):
+                name = futures[future]
+                try:
+                    results[name], seconds = future.result()
+                except BaseException:
+                    progress.log(f"reports: {name:<10}    FAILED")
+                    raise
+                progress.timings[name] = seconds
+                progress.log(f"reports: {name:<10} {seconds:7.2f} s  computed in parallel "
+                             f"(key {keys[name][:12]})")
+    else:
+        for name in order:
+            with progress.stage(name) as note:
+                results[name], _ = _timed(name)
+                note.append(f"computed (key {keys[name][:12]})")
+    for name in misses:
+        cache.put(name, keys[name], results[name])
     cross = results["crosscheck"]
     if not isinstance(cross, dict) or "crosschecks" not in cross or "plot_data" not in cross:
         raise model.ReportDataError(
@@ -240,40 +205,94 @@ def load_data(path: Path) -> dict:
         raise model.ReportDataError(f"{path}: expected JSON report data, got: {exc}") from exc
 
 
+LANGS = ("en", "zh")
+EDITION = Path(__file__).resolve().parent / "edition.toml"
+
+
+def edition_meta() -> dict:
+    """Version of the package and the edition's fixed date (so rebuilds are byte-identical)."""
+    try:
+        version = importlib.metadata.version("transformer-derivations")
+    except importlib.metadata.PackageNotFoundError:
+        version = "unknown"
+    date = tomllib.loads(EDITION.read_text(encoding="utf-8"))["date"]
+    return {"version": version, "date": str(date)}
+
+
+def edition_epoch() -> int:
+    """The edition's date as seconds since 1970 (UTC midnight), for SOURCE_DATE_EPOCH."""
+    day = datetime.date.fromisoformat(edition_meta()["date"])
+    return int(datetime.datetime(day.year, day.month, day.day, tzinfo=datetime.UTC).timestamp())
+
+
+def _render_sources() -> list[Path]:
+    here = Path(__file__).resolve().parent
+    render = here / "render"
+    files = sorted(p for p in render.rglob("*") if p.is_file() and "node_modules" not in p.parts
+                   and "__pycache__" not in p.parts)
+    return [*files, here / "view.py", here / "model.py", EDITION]
+
+
 def render_all(data: dict, work: Path, progress: Progress, cache: Cache,
                *, pdf: bool = True) -> None:
-    """Plots, HTML, LaTeX and PDF of ``data`` into ``work`` (html/, latex/, pdf/)."""
+    """Both editions (en, zh) of ``data``: html/index.html + index.zh.html, latex/<lang>/,
+    pdf/report.<lang>.pdf. The whole output is cached by the hash of data and renderer."""
     model.validate(data)
+    meta = edition_meta()
     have_node = katex.node_available()
+    have_tex = pdf and latex.tex_available()
+    env = [os.environ.get(k) for k in ("SOURCE_DATE_EPOCH", "FORCE_SOURCE_DATE")]
+    key = content_hash("render", [data, meta, have_node, have_tex, env,
+                                  importlib.metadata.version("matplotlib")], _render_sources())
+    start = time.perf_counter()
+    if cache.get_dir("render", key, work):
+        progress.log(f"reports: {'render':<10} {time.perf_counter() - start:7.2f} s  cached "
+                     f"(key {key[:12]}): html, latex, pdf of {', '.join(LANGS)}")
+        return
     with progress.stage("plots") as note:
         figures = _plots(data, work, cache, note)
         note.insert(0, f"{len(figures)} figures")
+        dests = [work / "html" / "figures"] if have_node else []
+        dests += [work / "latex" / lang / "figures" for lang in LANGS]
         for f in figures:
-            for ext, sub in (("svg", "html"), ("pdf", "latex")):
-                if sub == "html" and not have_node:
-                    continue
-                (work / sub / "figures").mkdir(parents=True, exist_ok=True)
-                shutil.copyfile(work / "figures" / f"{f['name']}.{ext}",
-                                work / sub / "figures" / f"{f['name']}.{ext}")
+            for dest in dests:
+                ext = "svg" if dest.parent.name == "html" else "pdf"
+                dest.mkdir(parents=True, exist_ok=True)
+                name = f"{f['name']}.{ext}"
+                shutil.copyfile(work / "figures" / name, dest / name)
         shutil.rmtree(work / "figures")
-    view = model.build_view(data, figures)
-    with progress.stage("html") as note:
-        if have_node:
-            index = html.render(view, work / "html")
-            note.append(f"{len(model.formulas(view))} formulas -> {index.relative_to(work)}")
-        else:
-            note.append(f"skipped: {katex.NODE_HINT}")
+    views = {lang: model.build_view(data, figures, lang, meta) for lang in LANGS}
     with progress.stage("latex") as note:
-        tex = latex.render(view, work / "latex")
-        note.append(str(tex.relative_to(work)))
-    with progress.stage("pdf") as note:
-        if not pdf:
-            note.append("skipped (--no-pdf)")
-        elif not latex.tex_available():
-            note.append(f"skipped: {latex.TEX_HINT}")
-        else:
-            _pdf(tex, work / "pdf" / "report.pdf", cache, note)
-            note.insert(0, "pdf/report.pdf")
+        texs = {lang: latex.render(view, work / "latex" / lang) for lang, view in views.items()}
+        note.append(" ".join(str(t.relative_to(work)) for t in texs.values()))
+    # XeLaTeX (one process per edition) runs while KaTeX typesets the pages: all subprocesses
+    with ThreadPoolExecutor(max_workers=len(LANGS)) as pool:
+        pdf_notes: dict[str, list[str]] = {lang: [] for lang in LANGS}
+        pdf_start = time.perf_counter()
+        jobs = [pool.submit(_pdf, texs[lang], work / "pdf" / f"report.{lang}.pdf", cache,
+                            pdf_notes[lang], f"pdf-{lang}")
+                for lang in LANGS if pdf and have_tex]
+        with progress.stage("html") as note:
+            if have_node:
+                for view in views.values():
+                    index = html.render(view, work / "html")
+                    note.append(f"{index.relative_to(work)} "
+                                f"({len(model.formulas(view))} formulas)")
+            else:
+                note.append(f"skipped: {katex.NODE_HINT}")
+        with progress.stage("pdf") as note:
+            for job in jobs:
+                job.result()
+            if not pdf:
+                note.append("skipped (--no-pdf)")
+            elif not have_tex:
+                note.append(f"skipped: {latex.TEX_HINT}")
+            else:
+                note.append(f"({time.perf_counter() - pdf_start:.2f} s since start, "
+                            "alongside html)")
+                note += [f"pdf/report.{lang}.pdf {' '.join(pdf_notes[lang])}".rstrip()
+                         for lang in LANGS]
+    cache.put_dir("render", key, work)
 
 
 def _swap(tmp: Path, out: Path) -> None:
@@ -313,6 +332,7 @@ def build(
         else:
             with progress.stage("data") as note:
                 note.append(f"from {data_source or 'caller'} (derive/crosscheck not run)")
+        data = collect.with_locations(collect.with_kinds(data), NOTES_DIR)
         render_all(data, tmp, progress, cache, pdf=pdf)
         _swap(tmp, out)
     finally:

@@ -7,6 +7,7 @@ them, and a producer that does not exist yet fails with a message naming it.
 from __future__ import annotations
 
 import importlib
+from pathlib import Path
 from typing import Any
 
 from reports.model import ReportDataError
@@ -34,9 +35,21 @@ def _plain(obj: Any) -> Any:
 
 
 def derive() -> list[dict]:
-    """Every derivation chain, as ``ChainResult.to_dict()``."""
+    """Every derivation chain, as ``ChainResult.to_dict()``, with ``abbreviated``: the
+    statement and steps in named abbreviations where the claim's family has them (checked
+    against the expanded forms, see reports.display)."""
     verify_all = _producer("derive", "derivations", "verify_all")
-    return [_plain(result) for result in verify_all()]
+    get = _producer("derive", "derivations", "get")
+    from reports import display
+
+    out = []
+    for result in verify_all():
+        claim = _plain(result)
+        d = get(claim["id"])
+        claim["abbreviated"] = display.claim_display(claim.get("module", ""), d.statement,
+                                                     [step.expr for step in d.steps])
+        out.append(claim)
+    return out
 
 
 def crosscheck() -> dict:
@@ -72,3 +85,56 @@ def errata() -> dict:
     """The errata registry's audit of the lecture notes: {"records", "summary"}."""
     load = _producer("errata", "reports.audit.errata", "load")
     return _plain(load())
+
+
+# Which cross-checks compute the quantity another way (independent) and which confirm that
+# the model evaluates the same formula (identity). numeric/ may state it as "kind"; older
+# records do not, so it is read from how the record describes its comparison.
+CHECK_KINDS = ("finite-difference", "monte-carlo", "pytorch", "closed-form", "identity")
+
+
+def crosscheck_kind(rec: dict) -> str:
+    kind = rec.get("kind")
+    if kind is not None:
+        if kind not in CHECK_KINDS:
+            raise ReportDataError(f"crosscheck {rec.get('id')!r}.kind: expected one of "
+                                  f"{list(CHECK_KINDS)}, got {kind!r}")
+        return kind
+    compared, ident = rec.get("compared", ""), rec.get("id", "")
+    if compared.startswith("Monte Carlo"):
+        return "monte-carlo"
+    if "torch" in compared.lower() or "torch" in ident.lower():
+        return "pytorch"
+    if "FD" in compared or ident.endswith(("fd", ".fd")) or "finite diff" in compared:
+        return "finite-difference"
+    if "closed-form" in compared or ("Σ" in compared and "optimiser" in compared):
+        return "closed-form"  # a sum over the history against the optimiser's recursion
+    return "identity"
+
+
+def with_kinds(data: dict) -> dict:
+    """``data`` with every cross-check record carrying its kind."""
+    return {**data, "crosschecks": [{**r, "kind": crosscheck_kind(r)}
+                                    for r in data["crosschecks"]]}
+
+
+def with_locations(data: dict, notes_dir: Path) -> dict:
+    """Each erratum with the line of its note where its quote stands (``line``, 1-based),
+    when the note is there to read; a quote not found keeps no line rather than a guess.
+    The audit's own ``locator`` ({line, column, context}) wins when the record has one."""
+    texts: dict[str, list[str] | None] = {}
+    records = []
+    for rec in data["errata"]["records"]:
+        if isinstance(rec.get("locator"), dict):
+            rec = {**rec, "line": rec["locator"].get("line"),
+                   "context": rec["locator"].get("context")}
+        if "line" not in rec:
+            if rec["note"] not in texts:
+                path = notes_dir / rec["note"]
+                texts[rec["note"]] = (path.read_text(encoding="utf-8", errors="replace")
+                                      .splitlines() if path.is_file() else None)
+            lines = texts[rec["note"]] or []
+            found = next((i for i, line in enumerate(lines, 1) if rec["quote"] in line), None)
+            rec = {**rec, "line": found}
+        records.append(rec)
+    return {**data, "errata": {**data["errata"], "records": records}}

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from reports.katex import Tex
+from reports.render.katex import Tex
 
 CLAIM_STATUS = ("proved", "numeric", "failed")
 SYMBOLIC = ("zero", "inconclusive", "timeout", "error")
@@ -97,6 +97,26 @@ def _validate_claim(claim: Any, where: str) -> None:
             _get(cx, "current", str, f"{sw}.counterexample")
 
 
+EVIDENCE_VERSIONS = ("note", "correction", "independent")
+
+
+def _validate_evidence_view(view: dict, where: str) -> None:
+    """The audit's evidence view, when present: rows of {version, label{en,zh}, value, math,
+    passed} and a summary {en, zh}."""
+    if "rows" not in view:
+        return
+    for i, row in enumerate(_get(view, "rows", list, where)):
+        rw = f"{where}.rows[{i}]"
+        _choice(row, "version", EVIDENCE_VERSIONS, rw)
+        label = _get(row, "label", dict, rw)
+        _get(label, "en", str, f"{rw}.label")
+        _get(row, "value", str, rw)
+        _get(row, "math", str, rw)
+        _get(row, "passed", bool, rw)
+    if "summary" in view:
+        _get(_get(view, "summary", dict, where), "en", str, f"{where}.summary")
+
+
 def validate(data: Any) -> None:
     """Raise ReportDataError naming the first field that is missing or of the wrong type."""
     if not isinstance(data, dict):
@@ -135,13 +155,14 @@ def validate(data: Any) -> None:
         for key in ("kind", "ref", "detail"):
             _get(ev, key, str, f"{w}.evidence")
         _get(ev, "passed", bool, f"{w}.evidence")
+        _validate_evidence_view(rec.get("evidence_view") or ev, f"{w}.evidence")
         see_also = rec.get("see_also", [])  # optional: claim ids to link to
         if not isinstance(see_also, list) or not all(isinstance(i, str) for i in see_also):
             raise ReportDataError(f"{w}.see_also: expected list of claim ids, got {see_also!r:.60}")
     _get(errata, "summary", dict, "errata")
 
 
-def _anchor(claim_id: str) -> str:
+def claim_anchor(claim_id: str) -> str:
     return "claim-" + claim_id.replace(".", "-")
 
 
@@ -172,12 +193,12 @@ def _step_view(claim_id: str, step: dict) -> dict:
     }
 
 
-def _claim_view(claim: dict, checks: list[dict]) -> dict:
+def claim_view(claim: dict, checks: list[dict]) -> dict:
     cid = claim["id"]
     last = claim["steps"][-1]
     return {
         "id": cid,
-        "anchor": _anchor(cid),
+        "anchor": claim_anchor(cid),
         "title": claim["title"],
         "module": claim["module"],
         "status": claim["status"],
@@ -215,119 +236,15 @@ def _claim_view(claim: dict, checks: list[dict]) -> dict:
     }
 
 
-# Errors and imprecisions are shown in full, side by side; the claims found correct or out of
-# scope only as one row each, so a reader sees they were checked without paging through them.
-FULL_VERDICTS = ("error", "imprecise")
+def build_view(data: dict, figures: list[dict], lang: str = "en",
+               meta: dict | None = None) -> dict:
+    """The view of edition ``lang``: see :func:`reports.view.build_view`."""
+    from reports import view  # view builds on this module's validation
+
+    return view.build_view(data, figures, lang, meta)
 
 
-def _erratum_anchor(rec_id: str) -> str:
-    return "erratum-" + re.sub(r"[^A-Za-z0-9_-]", "-", rec_id)
+def formulas(view_: dict) -> list[Tex]:
+    from reports import view
 
-
-def _links(rec: dict, claims: dict[str, dict]) -> list[dict]:
-    """Claims of this report that back the record: its evidence if that is a claim, then
-    its ``see_also`` derivations (those not in the report have nowhere to link to)."""
-    ids = [rec["evidence"]["ref"]] if rec["evidence"]["kind"] == "claim" else []
-    ids += [i for i in rec.get("see_also") or [] if i not in ids]
-    return [{"id": i, "anchor": claims[i]["anchor"], "title": claims[i]["title"]}
-            for i in ids if i in claims]
-
-
-def _erratum_view(rec: dict, claims: dict[str, dict]) -> dict:
-    corr = rec["correction_latex"]
-    return {
-        "id": rec["id"],
-        "anchor": _erratum_anchor(rec["id"]),
-        "note": rec["note"],
-        "quote": rec["quote"],
-        "claim": Tex(rec["claim_latex"], False, f"erratum {rec['id']!r} claim"),
-        "verdict": rec["verdict"],
-        "correction": Tex(corr, False, f"erratum {rec['id']!r} correction") if corr else None,
-        # The registry explains an erratum in its correction text, and sometimes adds a reason.
-        "why": [t for t in (rec["correction_text"], rec.get("reason")) if t],
-        "evidence": dict(rec["evidence"]),
-        "links": _links(rec, claims),
-    }
-
-
-def _checked_view(rec: dict, claims: dict[str, dict]) -> dict:
-    """One compact row: no formulas, the quote serves as the locator in the note."""
-    return {
-        "id": rec["id"],
-        "anchor": _erratum_anchor(rec["id"]),
-        "note": rec["note"],
-        "quote": rec["quote"],
-        "verdict": rec["verdict"],
-        "reason": rec.get("reason") or "",
-        "evidence": dict(rec["evidence"]),
-        "links": _links(rec, claims),
-    }
-
-
-def _errata_views(records: list[dict], claims: dict[str, dict]) -> tuple[list[dict], list[dict]]:
-    """Errors before imprecisions, each in registry order; checked rows grouped by note."""
-    full = [_erratum_view(r, claims) for v in FULL_VERDICTS for r in records if r["verdict"] == v]
-    notes = list(dict.fromkeys(r["note"] for r in records if r["verdict"] not in FULL_VERDICTS))
-    checked = [
-        {"note": note, "rows": [_checked_view(r, claims) for r in records
-                                if r["note"] == note and r["verdict"] not in FULL_VERDICTS]}
-        for note in sorted(notes)
-    ]
-    return full, checked
-
-
-def build_view(data: dict, figures: list[dict]) -> dict:
-    """Validate ``data`` and turn it into the view shared by the HTML and LaTeX templates.
-
-    ``figures`` is the list from ``reports.plots.render`` (name, title, caption).
-    """
-    validate(data)
-    by_claim: dict[str, list[dict]] = {}
-    for rec in data["crosschecks"]:
-        by_claim.setdefault(rec["claim"], []).append(rec)
-    claims = [_claim_view(c, by_claim.get(c["id"], [])) for c in data["claims"]]
-    counts = {s: sum(c["status"] == s for c in claims) for s in CLAIM_STATUS}
-    checks = data["crosschecks"]
-    summary = data["errata"]["summary"]
-    errata_full, errata_checked = _errata_views(data["errata"]["records"],
-                                                {c["id"]: c for c in claims})
-    verdict_cols = [v for v in VERDICTS if any(v in row for row in summary.values())]
-    return {
-        "title": "Transformer derivations: verification report",
-        "claims": claims,
-        "counts": counts,
-        "failed_claims": [c for c in claims if c["status"] == "failed"],
-        "crosschecks_passed": sum(c["passed"] for c in checks),
-        "crosschecks_total": len(checks),
-        "crosschecks_failed": [c for c in checks if not c["passed"]],
-        "figures": figures,
-        "errata": errata_full,
-        "errata_checked": errata_checked,
-        "errata_summary": {
-            "columns": verdict_cols,
-            "rows": [
-                {"note": note, "counts": [row.get(v, 0) for v in verdict_cols]}
-                for note, row in sorted(summary.items())
-            ],
-            "totals": [sum(row.get(v, 0) for row in summary.values()) for v in verdict_cols],
-        },
-        "training_accuracy": data["training"].get("accuracy"),
-    }
-
-
-def formulas(view: dict) -> list[Tex]:
-    """Every formula in the view, in page order (what the HTML renderer typesets)."""
-    out: list[Tex] = []
-
-    def walk(node: Any) -> None:
-        if isinstance(node, Tex):
-            out.append(node)
-        elif isinstance(node, dict):
-            for value in node.values():
-                walk(value)
-        elif isinstance(node, list | tuple):
-            for value in node:
-                walk(value)
-
-    walk({"claims": view["claims"], "errata": view["errata"]})
-    return out
+    return view.formulas(view_)

@@ -51,7 +51,8 @@ def builds(tmp_path_factory) -> list[Path]:
 
 def test_tex_is_byte_identical(builds):
     a, b = (tree(out / "latex") for out in builds)
-    assert "report.tex" in a and any(k.startswith("figures/") for k in a)
+    for lang in ("en", "zh"):
+        assert f"{lang}/report.tex" in a and any(k.startswith(f"{lang}/figures/") for k in a)
     assert a == b
 
 
@@ -66,7 +67,7 @@ def test_tree_comparison_sees_a_one_byte_change(builds, tmp_path):
     # control: the comparison above can fail
     copy = tmp_path / "copy"
     shutil.copytree(builds[0] / "latex", copy)
-    tex = copy / "report.tex"
+    tex = copy / "zh" / "report.tex"
     tex.write_bytes(tex.read_bytes() + b" ")
     assert tree(copy) != tree(builds[0] / "latex")
 

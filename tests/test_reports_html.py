@@ -11,8 +11,9 @@ from pathlib import Path
 import jinja2
 import pytest
 
-from reports import html, katex, model, plots
-from reports.katex import FormulaError, Tex
+from reports import model
+from reports.render import html, katex, plots
+from reports.render.katex import FormulaError, Tex
 
 FIXTURE = Path(__file__).parent / "fixtures" / "report_data.json"
 
@@ -26,12 +27,13 @@ def data() -> dict:
 
 
 def figures() -> list[dict]:
-    return [{"name": n, "title": t, "caption": c} for n, t, c, _ in plots.FIGURES]
+    return [{"name": n} for n, _ in plots.FIGURES]
 
 
 @pytest.fixture(scope="module")
 def rendered(tmp_path_factory, data) -> tuple[Path, str]:
     out = tmp_path_factory.mktemp("html")
+    html.render(model.build_view(data, figures(), "zh"), out)  # the page the switch links to
     index = html.render(model.build_view(data, figures()), out)
     return out, index.read_text(encoding="utf-8")
 
@@ -44,7 +46,10 @@ def visible_markup(page: str) -> str:
 def test_every_formula_is_static_katex_markup(rendered, data):
     _, page = rendered
     view = model.build_view(data, figures())
-    assert page.count('<span class="katex">') == len(model.formulas(view))
+    typeset = html.typeset(view)
+    # every formula of the view is on the page as KaTeX markup, and nothing else is KaTeX
+    assert [t.label for t, markup in typeset.items() if markup not in page] == []
+    assert page.count('<span class="katex">') >= len(typeset)
     shown = visible_markup(page)
     for raw in ("\\frac", "\\begin{", "\\operatorname", "\\mathbb", "\\top"):
         assert raw not in shown, f"raw TeX {raw!r} outside KaTeX annotations"
@@ -162,18 +167,20 @@ def section(page: str, start: str, end: str) -> str:
 
 def test_correct_claim_is_one_compact_row_with_its_reason(rendered):
     _, page = rendered
-    table = section(page, '<table class="errata-checked">', "</table>")
-    rows = re.findall(r'<tr id="(erratum-[^"]+)" class="verdict-([a-z-]+)">(.*?)</tr>', table, re.S)
+    checked = section(page, '<h3 id="errata-checked">', "</section>")
+    rows = re.findall(r'<li id="(erratum-[^"]+)" class="verdict-([a-z-]+)">(.*?)</li>', checked,
+                      re.S)
     assert [(a, v) for a, v, _ in rows] == [("erratum-note2-softmax", "correct")]
     row = rows[0][2]
     reason = "The note&#39;s Jacobian matches the derived one entry by entry."
-    assert f'<td class="reason">{reason}</td>' in row
+    assert f'<span class="reason"> {reason}</span>' in row
     # The quote is the locator: shown escaped, & included, next to note, verdict and pass/fail.
     assert '<q lang="zh">softmax 的导数是 s_i(δ_ij − s_j) &amp; 对角阵减外积</q>' in row
     assert "badge-correct" in row and "badge-pass" in row
     assert '<a href="#claim-softmax_jacobian"' in row  # its evidence is a claim of the report
-    assert "katex" not in row
-    assert "<code>lecture2.md</code>" in section(table, '<tr class="group">', "</tr>")
+    # the evidence is a readable line on the page, not a tooltip, and names what was compared
+    assert '<span class="evidence-line">' in row and "title=" not in row
+    assert "《lecture2.md》" in checked  # a note without a registered title keeps its file name
     assert page.count('id="erratum-note2-softmax"') == 1
     assert '<article class="erratum verdict-correct"' not in page
 
@@ -186,7 +193,7 @@ def test_errors_and_imprecisions_are_shown_side_by_side_in_full(rendered):
     for body in full.split("<article")[1:]:
         heads = re.findall(r"<h5>([^<]+)</h5>", body)
         assert heads == ["The notes say", "Correction", "Why", "Evidence"]
-        assert body.count('<span class="katex">') == 2  # the note's formula and the correction
+        assert body.count('<span class="katex">') >= 2  # the note's formula, the correction
     scale = section(full, 'id="erratum-note1-scale"', "</article>")
     assert "The scale is 1/sqrt(d_k); dividing by d_k gives variance 1/d_k." in scale
     assert '<a href="#claim-scaled_variance_wrong">' in scale
@@ -195,13 +202,16 @@ def test_errors_and_imprecisions_are_shown_side_by_side_in_full(rendered):
 def test_errata_summary_counts_verdicts_per_note(rendered):
     _, page = rendered
     table = section(page, '<table class="errata-summary">', "</table>")
-    assert re.findall(r'<th class="num">([a-z-]+)</th>', table) == ["correct", "error", "imprecise"]
-    cells = re.findall(r'<tr><td><code>([^<]+)</code></td>(.*?)</tr>', table)
+    assert re.findall(r'<th class="num">([a-z -]+)</th>', table) == ["correct", "error",
+                                                                      "imprecise"]
+    cells = re.findall(r'<tr><td><a href="#note-[^"]+">《([^<]+)》</a>(.*?)</tr>', table, re.S)
     counts = {note: re.findall(r'<td class="num">(\d+)</td>', rest) for note, rest in cells}
     assert counts == {"lecture1.md": ["0", "1", "0"], "lecture2.md": ["1", "0", "0"],
                       "lecture3.md": ["0", "0", "1"]}
     assert re.findall(r'<td class="num">(\d+)</td>', section(table, "<tfoot>", "</tfoot>")) == \
         ["1", "1", "1"]
+    # each error and imprecision is one click from the top
+    assert '<a href="#erratum-note1-scale" class="v-error">' in table
 
 
 def test_errata_views_put_errors_first_and_group_checked_rows_by_note(data):
@@ -215,4 +225,61 @@ def test_errata_views_put_errors_first_and_group_checked_rows_by_note(data):
         ("error", "note1-scale"), ("imprecise", "note0-first"), ("imprecise", "note3-residual")]
     assert [(g["note"], [r["id"] for r in g["rows"]]) for g in view["errata_checked"]] == [
         ("lecture1.md", ["note1-out"]), ("lecture2.md", ["note2-softmax"])]
-    assert all("claim" not in r for g in view["errata_checked"] for r in g["rows"])
+    assert [g["anchor"] for g in view["errata_checked"]] == ["note-lecture1-md",
+                                                               "note-lecture2-md"]
+
+
+def _with_evidence_view(data: dict) -> dict:
+    """The fixture's error record with the audit's evidence view: the note's version failing
+    next to the correction passing, each with its numbers."""
+    rich = copy.deepcopy(data)
+    rec = rich["errata"]["records"][0]
+    assert rec["verdict"] == "error"
+    rec["evidence"]["rows"] = [
+        {"version": "note", "label": {"en": "variance after dividing by d_k",
+                                      "zh": "除以 d_k 后的方差"},
+         "value": "0.0156 at d_k = 64 (should be 1)", "math": r"\operatorname{Var} = 1/d_k",
+         "passed": False},
+        {"version": "correction", "label": {"en": "variance after dividing by √d_k",
+                                            "zh": "除以 √d_k 后的方差"},
+         "value": "1.002 at d_k = 64", "math": "", "passed": True},
+    ]
+    rec["evidence"]["summary"] = {"en": "The note's scale fails; the correction holds.",
+                                  "zh": "讲义的缩放不成立；更正成立。"}
+    return rich
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_error_card_shows_the_note_failing_next_to_the_correction_passing(data, tmp_path, lang):
+    view = model.build_view(_with_evidence_view(data), figures(), lang)
+    html.render(view, tmp_path)
+    page = (tmp_path / view["file"]).read_text(encoding="utf-8")
+    card = section(page, 'id="erratum-note1-scale"', "</article>")
+    note = section(card, '<li class="ev-note">', "</li>")
+    corr = section(card, '<li class="ev-correction">', "</li>")
+    assert "badge-fail" in note and "0.0156 at d_k = 64" in note and "katex" in note
+    assert "badge-pass" in corr and "1.002 at d_k = 64" in corr
+    label = "除以 d_k 后的方差" if lang == "zh" else "variance after dividing by d_k"
+    assert f"<strong>{label}</strong>" in note
+    assert ("讲义的缩放不成立" if lang == "zh" else "The note&#39;s scale fails") in card
+    assert "not run separately" not in card and "未单独运行" not in card
+
+
+def test_evidence_view_with_a_wrong_version_is_refused(data):
+    bad = _with_evidence_view(data)
+    bad["errata"]["records"][0]["evidence"]["rows"][0]["version"] = "paper"
+    with pytest.raises(model.ReportDataError,
+                       match=r"evidence.rows\[0\].version: expected one of \['note'"):
+        model.validate(bad)
+
+
+def test_monte_carlo_row_shows_its_power(data, tmp_path):
+    rich = copy.deepcopy(data)
+    rec = next(r for r in rich["crosschecks"] if r["claim"] == "dot_product_variance")
+    rec.update(kind="monte-carlo", power={"formula": "2d_k", "value": 8.03, "would_fail": True})
+    view = model.build_view(rich, figures())
+    row = next(x for c in view["claims"] for g in c["check_groups"] for x in g["rows"]
+               if x["id"] == rec["id"] and c["id"] == "dot_product_variance")
+    assert row["power"]["value"] == "8.03" and row["power"]["would_fail"]
+    page = html.render(view, tmp_path).read_text(encoding="utf-8")
+    assert "a wrong formula would give" in page and "= 8.03 and fail" in page

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from reports import build, latex, model, plots
-from reports.katex import Tex
-from reports.latex import LatexSafe, tex_escape
+from reports import build, model
+from reports.render import latex, plots
+from reports.render.katex import Tex
+from reports.render.latex import LatexSafe, tex_escape
 
 FIXTURE = Path(__file__).parent / "fixtures" / "report_data.json"
 SPECIALS = {
@@ -28,7 +29,7 @@ def data() -> dict:
 
 @pytest.fixture(scope="module")
 def tex_source(tmp_path_factory, data) -> str:
-    figs = [{"name": n, "title": t, "caption": c} for n, t, c, _ in plots.FIGURES]
+    figs = [{"name": n} for n, _ in plots.FIGURES]
     path = latex.render(model.build_view(data, figs), tmp_path_factory.mktemp("tex"))
     return path.read_text(encoding="utf-8")
 
@@ -85,8 +86,9 @@ def test_report_tex_content(tex_source, data):
         for step in claim["steps"]:
             assert step["latex"] in src
     assert r"\begin{aligned}" in src and r"\begin{pmatrix}" in src and r"\text{（二元" in src
-    assert r"Variance of the dot product qᵀk = q₁k₁ + ... + q\_dk\_d is d\_k" in src
-    assert r"\failbox{FAILED: step 2 does not follow" in src
+    flat = src.replace(latex.ALLOW_BREAK, "")
+    assert r"Variance of the dot product qᵀk = q₁k₁ + ... + q\_dk\_d is d\_k" in flat
+    assert r"\failbox{FAILED: a step does not follow" in src and "(FAILED at step 2)" in src
     assert r"\label{claim-scaled_variance_wrong}" in src
 
 
@@ -98,11 +100,14 @@ def test_errata_in_full_then_checked_claims_one_row_each(tex_source):
     assert "note2-softmax" not in full and full.count(r"\begin{tabular}") == 2
     for head in ("The notes say", "Correction", "Why", "Evidence"):
         assert full.count(rf"\textbf{{{head}}}") == 2
-    row = next(line for line in checked.splitlines() if r"\label{erratum-note2-softmax}" in line)
-    assert row.count(" & ") == 4 and r"\vcorrect" in row and r"\passed" in row
-    assert r"The note's Jacobian matches the derived one entry by entry." in row
+    lines = checked.splitlines()
+    at = next(i for i, line in enumerate(lines) if r"\label{erratum-note2-softmax}" in line)
+    row, evidence = lines[at], lines[at + 1]
+    assert row.startswith(r"\item \vcorrect") and r"\passed" in evidence
+    assert r"The note's Jacobian matches the derived one entry by entry." in \
+        row.replace(latex.ALLOW_BREAK, "")
     assert "$" not in row  # no formula in a compact row
-    assert r"\texttt{lecture2.md}" in checked
+    assert r"\subsubsection*{《lecture2.md》}" in checked
     assert "Audited claims by verdict, per note" in tex_source
     assert "all notes & 1 & 1 & 1" in tex_source
 
@@ -131,7 +136,7 @@ def pdf_build(tmp_path_factory, data):
         build.build(out, data=data, log=lambda line: None, cache=cache)
         # A second compile in another folder: the PDF must not depend on where it was built.
         elsewhere = out.parent / "elsewhere"
-        shutil.copytree(out / "latex", elsewhere)
+        shutil.copytree(out / "latex" / "en", elsewhere)
         again = latex.compile_pdf(elsewhere / "report.tex", out.parent / "again.pdf")
         lines: list[str] = []
         build.build(out.parent / "warm", data=data, log=lines.append, cache=cache)
@@ -141,21 +146,30 @@ def pdf_build(tmp_path_factory, data):
                 os.environ.pop(key, None)
             else:
                 os.environ[key] = value
-    pdf_line = next(line for line in lines if line.split()[1] == "pdf")
-    return {"pdf": out / "pdf" / "report.pdf", "again": again.path, "missing": again.missing,
+    pdf_line = next(line for line in lines if line.split()[1] == "render")
+    return {"pdf": out / "pdf" / "report.en.pdf", "zh": out / "pdf" / "report.zh.pdf",
+            "again": again.path, "missing": again.missing,
             "overfull": again.overfull,
-            "warm": out.parent / "warm" / "pdf" / "report.pdf", "warm_line": pdf_line}
+            "warm": out.parent / "warm" / "pdf" / "report.en.pdf", "warm_line": pdf_line}
 
 
 @needs_tex
 def test_pdf_has_every_section(pdf_build, data):
     text = squash(pdf_text(pdf_build["pdf"]))
-    titles = [c["title"] for c in data["claims"]]
-    titles += ["Verdict at a glance", "Figures", "Errata in the lecture notes", "FAILED"]
-    titles += [title for _, title, _, _ in plots.FIGURES]
+    titles = [c["id"] for c in data["claims"]]
+    titles += ["How to read this report", "Contents", "Figures", "Errata in the lecture notes",
+               "FAILED", "Figure 1", "Figure 4"]
     missing = [t for t in titles if squash(t) not in text]
     assert missing == []
     assert "缩放因子" in text
+
+
+@needs_tex
+def test_chinese_pdf_has_every_section(pdf_build, data):
+    text = squash(pdf_text(pdf_build["zh"]))
+    wanted = [c["id"] for c in data["claims"]]
+    wanted += ["阅读指南", "目录", "讲义勘误", "图1", "图4", "中文版", "2026-12-01"]
+    assert [t for t in wanted if squash(t) not in text] == []
 
 
 @needs_tex
@@ -209,3 +223,45 @@ def test_latex_error_is_reported_with_log_lines(tmp_path):
         latex.compile_pdf(tex, tmp_path / "out.pdf")
     assert "broken.tex" in str(err.value)
     assert not (tmp_path / "out.pdf").exists()
+
+
+def test_pdf_error_card_has_both_versions_with_numbers(tmp_path, data):
+    from tests.test_reports_html import _with_evidence_view
+
+    figs = [{"name": n} for n, _ in plots.FIGURES]
+    for lang, (note, corr) in {"en": ("variance after dividing by d\\_k",
+                                      "variance after dividing by √d\\_k"),
+                               "zh": ("除以 d\\_k 后的方差", "除以 √d\\_k 后的方差")}.items():
+        tex = latex.render(model.build_view(_with_evidence_view(data), figs, lang),
+                           tmp_path / lang).read_text(encoding="utf-8")
+        card = tex.split(r"\label{erratum-note1-scale}")[1].split(r"\end{tabular}")[0]
+        flat = card.replace(latex.ALLOW_BREAK, "")
+        assert rf"\notpassed{{}} \textbf{{{note}}}" in flat and "0.0156 at d\\_k = 64" in flat
+        assert rf"\passed{{}} \textbf{{{corr}}}" in flat and "1.002 at d\\_k = 64" in flat
+        assert r"$\operatorname{Var} = 1/d_k$" in card
+
+
+@needs_tex
+def test_rebuild_is_byte_identical_without_a_date_in_the_environment(tmp_path, data,
+                                                                    monkeypatch):
+    """`make reports` sets no SOURCE_DATE_EPOCH: the edition's fixed date stands in for it."""
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    monkeypatch.delenv("FORCE_SOURCE_DATE", raising=False)
+    outs = []
+    for name in ("one", "two"):
+        out = tmp_path / name / "build"
+        build.build(out, data=data, log=lambda line: None,
+                    cache=build.Cache(tmp_path / name / "cache", enabled=False))
+        outs.append(out)
+    for lang in ("en", "zh"):
+        a, b = (o / "pdf" / f"report.{lang}.pdf" for o in outs)
+        assert a.read_bytes() == b.read_bytes(), lang
+
+
+def test_numbers_never_break_across_lines():
+    brk = latex.ALLOW_BREAK
+    text = latex.breakable("paper step -0.000999, candidate 1e-05; x=2.5")
+    for number in ("-0.000999", "1e-05", "2.5"):
+        assert number in text.replace(brk + "-", "-"), number  # a break may precede, not split
+        assert brk not in text[text.index(number[1:]) : text.index(number[1:]) + len(number)]
+    assert latex.breakable("a.b") == f"a.{brk}b"  # words still break at their dots

@@ -12,7 +12,7 @@ import pytest
 
 from reports import build, collect
 from reports.__main__ import main
-from reports.katex import FormulaError
+from reports.render.katex import FormulaError
 
 FIXTURE = Path(__file__).parent / "fixtures" / "report_data.json"
 needs_node = pytest.mark.skipif(shutil.which("node") is None,
@@ -51,27 +51,37 @@ def test_two_builds_are_byte_identical(first_build, data, tmp_path):
     second = tmp_path / "build"
     build.build(second, data=data, pdf=False, log=lambda line: None, cache=no_cache(tmp_path))
     a, b = tree(out), tree(second)
-    assert any(k.startswith("html/") for k in a) and "latex/report.tex" in a
+    assert any(k.startswith("html/") for k in a) and "latex/en/report.tex" in a
+    assert "html/index.zh.html" in a and "latex/zh/report.tex" in a
     assert a == b
 
 
 @needs_node
-def test_rebuild_reuses_cached_figures_with_identical_output(first_build, data, tmp_path):
+def test_rebuild_reuses_cached_figures_with_identical_output(first_build, data, tmp_path,
+                                                             monkeypatch):
     out, first_lines = first_build
     lines: list[str] = []
     again = tmp_path / "again"
     build.build(again, data=data, pdf=False, log=lines.append, cache=build.Cache(out.parent / "c"))
-    plots_line = next(line for line in lines if line.split()[1] == "plots")
-    assert "cached" in plots_line
+    render_line = next(line for line in lines if line.split()[1] == "render")
+    assert "cached" in render_line
+    assert not [line for line in lines if line.split()[1] in ("plots", "html", "pdf")]
     assert "cached" not in next(line for line in first_lines if line.split()[1] == "plots")
     assert tree(again) == tree(out)
+    # a renderer change misses the whole-render cache but still reuses the figures
+    lines.clear()
+    monkeypatch.setattr(build, "_render_sources", lambda: [])
+    build.build(tmp_path / "third", data=data, pdf=False, log=lines.append,
+                cache=build.Cache(out.parent / "c"))
+    assert "cached" in next(line for line in lines if line.split()[1] == "plots")
+    assert tree(tmp_path / "third") == tree(out)
 
 
 @needs_node
 def test_progress_has_one_timed_line_per_stage(first_build):
     _, lines = first_build
     stages = [line.split()[1] for line in lines]
-    assert stages == ["data", "plots", "html", "latex", "pdf", "total"]
+    assert stages == ["data", "plots", "latex", "html", "pdf", "total"]
     assert all(line.split()[3] == "s" and float(line.split()[2]) >= 0 for line in lines)
 
 
@@ -107,7 +117,7 @@ def test_cli_malformed_formula_exits_1_naming_it(data, tmp_path, capsys):
 def test_failed_claim_is_prominent_in_html_and_tex(first_build):
     out, _ = first_build
     page = (out / "html" / "index.html").read_text(encoding="utf-8")
-    tex = (out / "latex" / "report.tex").read_text(encoding="utf-8")
+    tex = (out / "latex" / "en" / "report.tex").read_text(encoding="utf-8")
     # Near the top (before the first claim section) and on the claim's own section.
     top = page[: page.index("<main>")]
     assert 'href="#claim-scaled_variance_wrong">' in top and "FAILED at step 2" in top
@@ -116,7 +126,8 @@ def test_failed_claim_is_prominent_in_html_and_tex(first_build):
     assert '<li class="step step-failed"' in page
     head = tex[: tex.index(r"\tableofcontents")]
     assert "FAILED at step 2" in head
-    assert r"\textcolor{failred}{Scaling by 1/d\_k" in tex
+    assert r"\failbox{FAILED: a step does not follow" in tex
+    assert "Scaling by 1/d" in tex[tex.index(r"\label{claim-scaled_variance_wrong}") - 400:]
 
 
 def test_missing_node_and_tex_still_write_tex_and_say_how(data, tmp_path, monkeypatch):
@@ -124,8 +135,9 @@ def test_missing_node_and_tex_still_write_tex_and_say_how(data, tmp_path, monkey
     lines: list[str] = []
     out = tmp_path / "build"
     build.build(out, data=data, log=lines.append, cache=no_cache(tmp_path))
-    assert (out / "latex" / "report.tex").is_file()
-    assert (out / "latex" / "figures" / "variance_vs_dk.pdf").is_file()
+    for lang in ("en", "zh"):
+        assert (out / "latex" / lang / "report.tex").is_file()
+        assert (out / "latex" / lang / "figures" / "variance_vs_dk.pdf").is_file()
     assert not (out / "html").exists() and not (out / "pdf").exists()
     html_line = next(line for line in lines if line.split()[1] == "html")
     pdf_line = next(line for line in lines if line.split()[1] == "pdf")
@@ -167,19 +179,26 @@ def test_stages_are_cached_by_source_hash(data, tmp_path, monkeypatch):
     monkeypatch.setattr(build, "STAGES", stages)
     cache = build.Cache(tmp_path / "cache")
     lines: list[str] = []
-    cold = build.collect_data(cache, build.Progress(lines.append))
-    assert calls == ["derive", "crosscheck", "errata", "training"]
+    # one worker: the producers here are closures that record calls in this process
+    cold = build.collect_data(cache, build.Progress(lines.append), workers=1)
+    assert calls == ["training", "derive", "errata", "crosscheck"]
     assert cold == data
-    warm = build.collect_data(cache, build.Progress(lines.append))
+    warm = build.collect_data(cache, build.Progress(lines.append), workers=1)
     assert warm == cold and len(calls) == 4
     assert all("cached" in line for line in lines[4:])
     (src / "mod.py").write_text("v = 2\n")
-    build.collect_data(cache, build.Progress(lines.append))
-    assert calls[4:] == ["derive", "crosscheck", "training"]
+    build.collect_data(cache, build.Progress(lines.append), workers=1)
+    assert calls[4:] == ["training", "derive", "crosscheck"]
     assert len(list((tmp_path / "cache").glob("derive-*.json"))) == 1
     disabled = build.Cache(tmp_path / "cache", enabled=False)
-    build.collect_data(disabled, build.Progress(lines.append))
+    build.collect_data(disabled, build.Progress(lines.append), workers=1)
     assert len(calls) == 11
+    # the same stages in two worker processes give the same data, each timed in the log
+    lines.clear()
+    parallel = build.collect_data(disabled, build.Progress(lines.append), workers=2)
+    assert parallel == cold
+    assert sorted(line.split()[1] for line in lines) == sorted(stages)
+    assert all("computed in parallel" in line for line in lines)
 
 
 def test_crosscheck_stage_shape_is_checked(data, tmp_path, monkeypatch):
@@ -223,7 +242,7 @@ def test_training_curve_accepts_both_shapes():
     ],
 )
 def test_bad_plot_series_is_named(data, section, key, value, expected):
-    from reports import plots
+    from reports.render import plots
 
     bad = copy.deepcopy(data)
     bad["plot_data"][section][key] = value

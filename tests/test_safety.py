@@ -22,8 +22,9 @@ from pathlib import Path
 import pytest
 import sympy
 
-from reports import html, latex, model, plots
+from reports import model
 from reports.audit import notes
+from reports.render import html, latex, plots
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("derivations", "numeric", "reports")
@@ -147,7 +148,7 @@ TEX_ESCAPED = (r"100\% \textbackslash{}input\{/etc/passwd\} \} \& \$x\$ \#1 "
 
 
 def figures() -> list[dict]:
-    return [{"name": n, "title": t, "caption": c} for n, t, c, _ in plots.FIGURES]
+    return [{"name": n} for n, _ in plots.FIGURES]
 
 
 FIELDS = ("quote", "correction_text", "detail", "title", "rule", "assumption")
@@ -189,9 +190,12 @@ def test_latex_escapes_quoted_text(tex_dir):
     assert r"\input{/etc/passwd}" not in tex
     # every field the report shows is escaped; the errata's quote and correction are shown,
     # and their leading "[" is braced so that it cannot become an optional argument
-    assert tex.count("/etc/passwd") == tex.count(TEX_ESCAPED) >= 2
-    for field in ("quote", "correction\\_text"):
-        assert f"{{[}}{field}{{]}} <script>alert(1)</script> {TEX_ESCAPED}" in tex, field
+    # everything outside $...$ is escaped in every field; the registry's prose fields
+    # (correction_text) typeset their $...$ as math, which passes the formula guard
+    assert tex.count("/etc/passwd") == tex.count(r"\textbackslash{}input\{/etc/passwd\}") >= 2
+    assert f"{{[}}quote{{]}} <script>alert(1)</script> {TEX_ESCAPED}" in tex
+    prose_payload = TEX_ESCAPED.replace(r"\$x\$", "$x$")
+    assert f"{{[}}correction\\_text{{]}} <script>alert(1)</script> {prose_payload}" in tex
 
 
 def test_latex_escaping_control_raw_text_would_reach_tex():
@@ -216,16 +220,17 @@ def test_html_escapes_quoted_text(tmp_path):
     page = html.render(model.build_view(hostile_data(), figures()), tmp_path).read_text(
         encoding="utf-8")
     assert "<script" not in page.lower()
-    escaped = "&lt;script&gt;alert(1)&lt;/script&gt; 100% \\input{/etc/passwd} } &amp; $x$"
+    escaped = "&lt;script&gt;alert(1)&lt;/script&gt; 100% \\input{/etc/passwd} } &amp; "
     assert page.count("/etc/passwd") == page.count(escaped) >= 2
-    for field in ("quote", "correction_text"):
-        assert f"[{field}] {escaped}" in page, field
+    assert f"[quote] {escaped}$x$" in page
+    # the registry's prose: $x$ is typeset as a formula, the rest escaped
+    assert f"[correction_text] {escaped}<span class=\"katex\">" in page
 
 
 @pytest.mark.parametrize("payload", [r"\input{/etc/passwd}", r"x \immediate\write18{ls}",
                                      r"\def\x{1} \x", r"\catcode`\@=11"])
 def test_a_formula_that_does_io_or_redefines_tex_is_refused(payload):
-    from reports.katex import Tex, UnsafeFormula
+    from reports.render.katex import Tex, UnsafeFormula
 
     with pytest.raises(UnsafeFormula, match=r"claim 'c' statement: expected math only"):
         Tex(payload, True, "claim 'c' statement")
@@ -249,7 +254,7 @@ def test_report_build_refuses_a_data_file_with_a_tex_payload(tmp_path):
 
 
 def test_tex_runs_with_paranoid_file_access(monkeypatch, tmp_path):
-    from reports import latex
+    from reports.render import latex
 
     seen = {}
 

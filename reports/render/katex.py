@@ -66,6 +66,49 @@ class Tex:
                                 f"command {found.group(0)} in {self.tex[:60]!r}")
 
 
+@dataclass(frozen=True)
+class Prose:
+    """Text with inline math: ``parts`` alternate plain text (str) and :class:`Tex`.
+
+    ``missing`` marks English shown for want of a translation, so renderers flag it.
+    """
+
+    parts: tuple[str | Tex, ...]
+    missing: bool = False
+
+    @property
+    def plain(self) -> str:
+        """The text with its math as TeX source (for PDF bookmarks and alt texts)."""
+        return "".join(p if isinstance(p, str) else p.tex for p in self.parts)
+
+
+def prose(text: str, label: str = "", missing: bool = False) -> Prose:
+    """Split ``text`` at ``$...$`` into text and inline formulas (``\\$`` is a literal $)."""
+    parts: list[str | Tex] = []
+    buf, math, i = [], False, 0
+    while i < len(text):
+        ch = text[i]
+        if ch == "\\" and text[i + 1 : i + 2] == "$":
+            buf.append("$")
+            i += 2
+            continue
+        if ch == "$":
+            chunk = "".join(buf)
+            if math:
+                parts.append(Tex(chunk, False, label))
+            elif chunk:
+                parts.append(chunk)
+            buf, math = [], not math
+        else:
+            buf.append(ch)
+        i += 1
+    if math:
+        raise FormulaError(f"{label or 'text'}: unclosed $ in {text[:60]!r}")
+    if buf:
+        parts.append("".join(buf))
+    return Prose(tuple(parts), missing)
+
+
 def node_available() -> bool:
     return shutil.which("node") is not None
 

@@ -6,11 +6,11 @@ import shutil
 from pathlib import Path
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
-from reports import katex
-from reports.katex import Tex
 from reports.model import formulas
+from reports.render import katex
+from reports.render.katex import Prose, Tex
 
 TEMPLATE = "report.html.j2"
 STYLESHEET = "report.css"
@@ -18,7 +18,7 @@ STYLESHEET = "report.css"
 
 def environment() -> Environment:
     return Environment(
-        loader=PackageLoader("reports", "templates"),
+        loader=PackageLoader("reports.render", "templates"),
         undefined=StrictUndefined,
         autoescape=select_autoescape(enabled_extensions=("html", "html.j2"), default=True),
         trim_blocks=True,
@@ -45,14 +45,26 @@ def render(view: dict, out_dir: Path, figure_dir: str = "figures") -> Path:
             raise TypeError(f"math filter: expected Tex, got {type(tex).__name__} {tex!r:.60}")
         return rendered[tex]
 
+    def prose(p: Prose) -> Markup:
+        if not isinstance(p, Prose):
+            raise TypeError(f"prose filter: expected Prose, got {type(p).__name__} {p!r:.60}")
+        body = Markup("").join(rendered[x] if isinstance(x, Tex) else escape(x)
+                               for x in p.parts)
+        if p.missing:  # English for want of a translation: visible, never silent
+            return Markup('<span class="untranslated" lang="en"><span class="tag">{}</span> {}'
+                          '</span>').format(untranslated, body)
+        return body
+
+    untranslated = view["t"]["meta"]["untranslated"]
     env = environment()
     env.filters["math"] = math
+    env.filters["prose"] = prose
     html = env.get_template(TEMPLATE).render(view=view, figure_dir=figure_dir,
                                               stylesheet=STYLESHEET)
     out_dir.mkdir(parents=True, exist_ok=True)
     katex.copy_assets(out_dir / "katex")
     template_dir = Path(__file__).resolve().parent / "templates"
     shutil.copyfile(template_dir / STYLESHEET, out_dir / STYLESHEET)
-    index = out_dir / "index.html"
+    index = out_dir / view["file"]
     index.write_text(html, encoding="utf-8")
     return index

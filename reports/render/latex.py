@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
-from reports.katex import Tex
+from reports.render.katex import Prose, Tex
 
 TEMPLATE = "report.tex.j2"
 WORK_DIR = ".texwork"
@@ -86,13 +86,37 @@ def breakable(text: Any) -> LatexSafe:
     if isinstance(text, LatexSafe):
         raise TypeError(f"breakable filter: expected plain text, got LatexSafe {text!r:.60}")
     out: list[str] = []
-    for ch in str(text):
+    text = str(text)
+    for i, ch in enumerate(text):
         if ch in _BREAK_BEFORE and out:
             out.append(ALLOW_BREAK)
         out.append(_SPECIAL.get(ch, ch))
-        if ch in _BREAK_AFTER:
+        # never inside a number: 0.000999, 1e-05, −0.5 stay on one line
+        nxt = text[i + 1 : i + 2]
+        if ch in _BREAK_AFTER and not nxt.isdigit() and not (i and text[i - 1].isdigit()
+                                                               and ch in ".,"):
             out.append(ALLOW_BREAK)
     return LatexSafe("".join(out))
+
+
+def prose(p: Prose) -> LatexSafe:
+    """Text with inline math: text escaped (and breakable), math as ``$...$``; English shown
+    for want of a translation is marked with ``\\untranslated``."""
+    if not isinstance(p, Prose):
+        raise TypeError(f"prose filter: expected Prose, got {type(p).__name__} {p!r:.60}")
+    body = "".join(math(x) if isinstance(x, Tex) else breakable(x) for x in p.parts)
+    return LatexSafe("\\untranslated{" + body + "}" if p.missing else body)
+
+
+_TEX_COMMAND = re.compile(r"\\[A-Za-z]+|[{}^_\\]")
+
+
+def bookmark(p: Prose) -> LatexSafe:
+    """Plain text for a PDF bookmark: math reduced to its letters (bookmarks cannot hold math)."""
+    if not isinstance(p, Prose):
+        raise TypeError(f"bookmark filter: expected Prose, got {type(p).__name__}")
+    return tex_escape("".join(x if isinstance(x, str) else _TEX_COMMAND.sub("", x.tex)
+                              for x in p.parts))
 
 
 _BADGES = {"proved": r"\proved", "numeric": r"\numericonly", "failed": r"\failed",
@@ -109,7 +133,7 @@ def badge(status: str) -> LatexSafe:
 
 def environment() -> Environment:
     env = Environment(
-        loader=PackageLoader("reports", "templates"),
+        loader=PackageLoader("reports.render", "templates"),
         undefined=StrictUndefined,
         autoescape=False,
         block_start_string=r"\BLOCK{",
@@ -130,6 +154,8 @@ def environment() -> Environment:
     env.filters["raw"] = LatexSafe
     env.filters["e"] = tex_escape
     env.filters["breakable"] = breakable
+    env.filters["prose"] = prose
+    env.filters["bookmark"] = bookmark
     return env
 
 
@@ -173,11 +199,12 @@ def overfull_boxes(log_text: str) -> list[str]:
     return re.findall(r"^Overfull \\hbox \([0-9.]+pt too wide\) .*$", log_text, flags=re.M)
 
 
-def compile_pdf(tex_path: Path, pdf_path: Path) -> Compiled:
+def compile_pdf(tex_path: Path, pdf_path: Path, date_epoch: int | None = None) -> Compiled:
     """Compile ``tex_path`` with latexmk/XeLaTeX and copy the PDF to ``pdf_path``.
 
     SOURCE_DATE_EPOCH and FORCE_SOURCE_DATE pass through from the environment, which makes
-    the PDF byte-identical across runs when they are set. The scratch directory has a fixed
+    the PDF byte-identical across runs when they are set; without them ``date_epoch`` (the
+    edition's date) is used. The scratch directory has a fixed
     name relative to the source, because xdvipdfmx hashes the output path into the PDF's /ID.
     """
     if not tex_available():
@@ -195,6 +222,9 @@ def compile_pdf(tex_path: Path, pdf_path: Path) -> Compiled:
     ]
     # paranoid file access: TeX may read and write only below the build folder, no shell escape
     env = {**os.environ, "openin_any": "p", "openout_any": "p", "shell_escape": "f"}
+    if date_epoch is not None and "SOURCE_DATE_EPOCH" not in os.environ:
+        # the edition's date stands for the build time: the same source gives the same bytes
+        env.update(SOURCE_DATE_EPOCH=str(date_epoch), FORCE_SOURCE_DATE="1")
     proc = subprocess.run(cmd, cwd=tex_path.parent, capture_output=True, text=True, env=env,
                           check=False)
     built = work_dir / (tex_path.stem + ".pdf")

@@ -84,7 +84,7 @@ def _depth(ax, data: dict) -> None:
                 "without_residual"))
     ax.plot(s["layer"], s["with_residual"], "o-", label="with residual")
     ax.plot(s["layer"], s["without_residual"], "s-", label="without residual")
-    ax.set(yscale="log", xlabel="layer (from the output)", ylabel="gradient norm")
+    ax.set(yscale="log", xlabel="block (0 = next to the input)", ylabel="gradient norm")
     ax.legend()
 
 
@@ -95,26 +95,21 @@ def _loss(ax, data: dict) -> None:
 
 
 Drawer = Callable[[object, dict], None]
-FIGURES: tuple[tuple[str, str, str, Drawer], ...] = (
-    ("variance_vs_dk", "Variance of the attention logit vs d_k",
-     "Empirical variance of q^T k (points) against the derived line, with and without the "
-     "1/sqrt(d_k) scale.", _variance),
-    ("saturation", "Softmax saturation vs d_k",
-     "Largest attention weight and softmax gradient norm, unscaled and scaled logits.",
-     _saturation),
-    ("depth_gradnorm", "Gradient norm through depth",
-     "Norm of the gradient reaching each layer, with and without residual connections.", _depth),
-    ("training_loss", "Training loss of the NumPy model",
-     "Loss per step of the NumPy Transformer on its training task.", _loss),
+# Titles and captions are words, kept with the other words in i18n/ui.toml (figure.<name>_*).
+FIGURES: tuple[tuple[str, Drawer], ...] = (
+    ("variance_vs_dk", _variance),
+    ("saturation", _saturation),
+    ("depth_gradnorm", _depth),
+    ("training_loss", _loss),
 )
 
 
 def render(data: dict, html_dir: Path | None, latex_dir: Path | None) -> list[dict]:
     """Draw every figure as ``<name>.svg`` into ``html_dir`` and ``<name>.pdf`` into
-    ``latex_dir`` (either may be None); return [{name, title, caption}] in report order."""
+    ``latex_dir`` (either may be None); return [{name}] in report order."""
     out = []
     with matplotlib.rc_context(RC):
-        for name, title, caption, draw in FIGURES:
+        for name, draw in FIGURES:
             fig, ax = plt.subplots()
             try:
                 draw(ax, data)
@@ -127,5 +122,5 @@ def render(data: dict, html_dir: Path | None, latex_dir: Path | None) -> list[di
                     fig.savefig(latex_dir / f"{name}.pdf", format="pdf", metadata=PDF_META)
             finally:
                 plt.close(fig)
-            out.append({"name": name, "title": title, "caption": caption})
+            out.append({"name": name})
     return out
