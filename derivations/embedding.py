@@ -47,8 +47,7 @@ embedding_grad_one_hot = Derivation(
     (),
     (
         Step(sp.Derivative(sp.Trace(E * GM.T * X), E), "cyclic property of the trace"),
-        Step((GM.T * X).T, "∂tr(EA)/∂E = Aᵀ with A = GᵀX"),
-        Step(X.T * GM, "(GᵀX)ᵀ = XᵀG"),
+        Step(X.T * GM, "∂tr(EA)/∂E = Aᵀ with A = GᵀX: (GᵀX)ᵀ = XᵀG"),
     ),
     Domain(dims=(T, V, C), max_dim=3),
 )

@@ -69,7 +69,8 @@ layernorm_centered_sum = Derivation(
     sp.Eq(sp.Sum(x[k] - MU, (k, 1, d)), 0, evaluate=False),
     (),
     (
-        Step(sp.Sum(x[k], (k, 1, d)) - d * MU, "linearity of the sum; μ is constant in k"),
+        Step(sp.Add(sp.Sum(x[k], (k, 1, d)), -sp.Mul(d, MU, evaluate=False), evaluate=False),
+             "linearity of the sum; μ is constant in k"),
         Step(sp.Integer(0), "d μ = Σ_k x_k"),
     ),
     Domain(dims=(d,)),
@@ -96,9 +97,8 @@ layernorm_forward_moments = Derivation(
              "σ_ε is constant in i", ("names for the row statistics",)),
         Step(sp.ImmutableMatrix([sp.Sum(x[k] - MU, (k, 1, d)) / (d * SIGMA), VAR / SIGMA**2]),
              "rename the bound index i to k; definition of σ²", ("bound index renaming",)),
-        Step(sp.ImmutableMatrix([0, VAR / SIGMA**2]), "Σ_k (x_k − μ) = 0",
+        Step(sp.ImmutableMatrix([0, VAR / (VAR + eps)]), "Σ_k (x_k − μ) = 0; σ_ε² = σ² + ε",
              ("layernorm_centered_sum",)),
-        Step(sp.ImmutableMatrix([0, VAR / (VAR + eps)]), "σ_ε² = σ² + ε"),
     ),
     ROW,
 )
@@ -130,8 +130,7 @@ layernorm_sigma_derivative = Derivation(
         Step((sp.Sum((x[k] - MU) * delta(k, j), (k, 1, d)) - _DEV_SUM / d) / (d * SIGMA),
              "linearity of the sum"),
         Step((x[j] - MU - _DEV_SUM / d) / (d * SIGMA), "Σ_k δ_kj f(k) = f(j) for 1 ≤ j ≤ d"),
-        Step((x[j] - MU) / (d * SIGMA), "Σ_k (x_k − μ) = 0", ("layernorm_centered_sum",)),
-        Step(xhat(j) / d, "x̂_j = (x_j − μ)/σ_ε"),
+        Step(xhat(j) / d, "Σ_k (x_k − μ) = 0; x̂_j = (x_j − μ)/σ_ε", ("layernorm_centered_sum",)),
     ),
     ROW,
 )

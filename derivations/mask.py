@@ -99,9 +99,8 @@ causal_mask_weight_derivative = Derivation(
                                + sp.Sum(sp.exp(M + z[k]) * _delta(k, j), (k, n + 1, n + p)))
              / (Z + _SHIFTED) ** 2,
              "quotient rule; ∂z_k/∂z_j = δ_kj"),
-        Step(-sp.exp(z[i]) * sp.exp(z[j] + M) / (Z + _SHIFTED) ** 2,
-             "j is masked and i kept", ("masked index",)),
-        Step(-weight(i, False) * weight(j, True), "split the fraction"),
+        Step(-weight(i, False) * weight(j, True),
+             "j is masked and i kept: −e^{z_i} e^{z_j + M}/(Σ)² = −s_i s_j", ("masked index",)),
     ),
     KEPT,
 )

@@ -92,8 +92,7 @@ attention_grad_probs = Derivation(
     (),
     (
         Step(sp.Derivative(sp.Trace(Vm * dO.T * P), P), "cyclic property of the trace"),
-        Step((Vm * dO.T).T, "∂tr(AP)/∂P = Aᵀ with A = V dOᵀ"),
-        Step(dO * Vm.T, "(V dOᵀ)ᵀ = dO Vᵀ"),
+        Step(dO * Vm.T, "∂tr(AP)/∂P = Aᵀ with A = V dOᵀ: (V dOᵀ)ᵀ = dO Vᵀ"),
     ),
     _DOM,
 )
@@ -108,8 +107,7 @@ attention_grad_query = Derivation(
     (
         Step(sp.Derivative(sp.Trace(K.T * dS.T * Q) / sp.sqrt(d_k), Q),
              "cyclic property of the trace"),
-        Step((K.T * dS.T).T / sp.sqrt(d_k), "∂tr(AQ)/∂Q = Aᵀ with A = KᵀdSᵀ"),
-        Step(dS * K / sp.sqrt(d_k), "(KᵀdSᵀ)ᵀ = dS K"),
+        Step(dS * K / sp.sqrt(d_k), "∂tr(AQ)/∂Q = Aᵀ with A = KᵀdSᵀ: (KᵀdSᵀ)ᵀ = dS K"),
     ),
     _DOM,
 )
@@ -122,8 +120,7 @@ attention_grad_key = Derivation(
     (
         Step(sp.Derivative(sp.Trace(K * Q.T * dS) / sp.sqrt(d_k), K),
              "tr(A) = tr(Aᵀ), then the cyclic property"),
-        Step((Q.T * dS).T / sp.sqrt(d_k), "∂tr(KA)/∂K = Aᵀ with A = QᵀdS"),
-        Step(dS.T * Q / sp.sqrt(d_k), "(QᵀdS)ᵀ = dSᵀQ"),
+        Step(dS.T * Q / sp.sqrt(d_k), "∂tr(KA)/∂K = Aᵀ with A = QᵀdS: (QᵀdS)ᵀ = dSᵀQ"),
     ),
     _DOM,
 )

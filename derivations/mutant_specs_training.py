@@ -27,7 +27,7 @@ def _layernorm(M) -> dict:
             ("σ_ε not squared", 1, lambda: _M([sp.Sum(x[i] - MU, (i, 1, d)) / (d * SIG),
                                                sp.Sum((x[i] - MU) ** 2, (i, 1, d)) / (d * SIG)])),
             ("mean of x̂ taken as μ/σ_ε", 3, lambda: _M([MU / SIG, VAR / SIG**2])),
-            ("ε ignored: unit mean square", 4, lambda: _M([0, 1])),
+            ("ε ignored: unit mean square", 3, lambda: _M([0, 1])),
         ],
         "layernorm_mean_derivative": [
             ("missing 1/d", 1, lambda: sp.Sum(dl(k, j), (k, 1, d))),
@@ -38,8 +38,8 @@ def _layernorm(M) -> dict:
             ("σ_ε² for σ_ε in the chain rule", 1, lambda: sp.Sum(
                 2 * (x[k] - MU) * (dl(k, j) - sp.Derivative(MU, x[j])), (k, 1, d))
              / (2 * d * SIG**2)),
-            ("x̂_j without 1/d", 6, lambda: xh(j)),
-            ("sign flip", 6, lambda: -xh(j) / d),
+            ("x̂_j without 1/d", 5, lambda: xh(j)),
+            ("sign flip", 5, lambda: -xh(j) / d),
         ],
         "layernorm_xhat_derivative": [
             ("σ_ε squared in the first term", 2, lambda: (dl(i, j) - 1 / d) / SIG**2
@@ -70,8 +70,8 @@ def _gelu(M) -> dict:
     return {
         "gelu_exact_derivative": [
             ("product rule: the x Φ′ term dropped", 1, lambda: M.PHI_CDF),
-            ("φ without 1/√(2π)", 3, lambda: M.PHI_CDF + x * sp.exp(-x**2 / 2)),
-            ("sign flip", 3, lambda: M.PHI_CDF - x * M.PHI_PDF),
+            ("φ without 1/√(2π)", 2, lambda: M.PHI_CDF + x * sp.exp(-x**2 / 2)),
+            ("sign flip", 2, lambda: M.PHI_CDF - x * M.PHI_PDF),
         ],
         "gelu_tanh_sigmoid": [
             ("missing ½", 1, lambda: x * (1 + (sp.exp(U) - sp.exp(-U)) / (sp.exp(U) + sp.exp(-U)))),
@@ -79,16 +79,16 @@ def _gelu(M) -> dict:
             ("σ(−2u) for σ(2u)", 3, lambda: x * M.sigmoid(-2 * U)),
         ],
         "gelu_tanh_derivative": [
-            ("σ only", 5, lambda: SIG),
-            ("chain rule without 3a x²", 5, lambda: SIG + x * SIG * (1 - SIG) * 2 * C),
-            ("factor 2 of σ(2u) dropped", 5,
+            ("σ only", 4, lambda: SIG),
+            ("chain rule without 3a x²", 4, lambda: SIG + x * SIG * (1 - SIG) * 2 * C),
+            ("factor 2 of σ(2u) dropped", 4,
              lambda: SIG + x * SIG * (1 - SIG) * C * (1 + 3 * A * x**2)),
         ],
         "mlp_identity_grad_input": [
-            ("transposes missing", 4, lambda: W_2 * W_1 * G),
-            ("bias counted in the gradient", 4,
+            ("transposes missing", 3, lambda: W_2 * W_1 * G),
+            ("bias counted in the gradient", 3,
              lambda: W_1.T * W_2.T * G + W_2 * att.b_1 + att.b_2),
-            ("a residual identity added", 4, lambda: G + W_1.T * W_2.T * G),
+            ("a residual identity added", 3, lambda: G + W_1.T * W_2.T * G),
         ],
     }
 
@@ -149,9 +149,9 @@ def _embedding(M) -> dict:
             ("off by one row", 1, lambda: w[i + 1, c]),
         ],
         "embedding_grad_one_hot": [
-            ("GᵀX for XᵀG", 3, lambda: M.GM.T * M.X),
-            ("mean over positions", 3, lambda: M.X.T * M.GM / M.T),
-            ("sign flip", 3, lambda: -M.X.T * M.GM),
+            ("GᵀX for XᵀG", 2, lambda: M.GM.T * M.X),
+            ("mean over positions", 2, lambda: M.X.T * M.GM / M.T),
+            ("sign flip", 2, lambda: -M.X.T * M.GM),
         ],
         "embedding_grad_scatter_add": [
             ("overwrite: the last position wins", 4,
@@ -181,8 +181,8 @@ def _mask(M) -> dict:
         "causal_mask_weight_derivative": [
             ("e^M of the masked score forgotten", 2,
              lambda: -sp.exp(z[i]) * sp.exp(z[j]) / (Z + SH) ** 2),
-            ("δ_ij taken as 1", 3, lambda: wi * (1 - wj)),
-            ("sign flip", 3, lambda: wi * wj),
+            ("δ_ij taken as 1", 2, lambda: wi * (1 - wj)),
+            ("sign flip", 2, lambda: wi * wj),
         ],
         "causal_mask_zero_gradient": [
             ("masked weight without e^M", 1, lambda: lim(-wi * sp.exp(z[j]) / (Z + SH))),
@@ -208,19 +208,19 @@ def _multihead(M) -> dict:
             ("mean over the keys", 1, lambda: P.T * dO / m),
         ],
         "attention_grad_probs": [
-            ("dO V for dO Vᵀ", 3, lambda: dO * V),
-            ("sign flip", 3, lambda: -dO * V.T),
-            ("scaled by 1/√d_v", 3, lambda: dO * V.T / sp.sqrt(M.d_v)),
+            ("dO V for dO Vᵀ", 2, lambda: dO * V),
+            ("sign flip", 2, lambda: -dO * V.T),
+            ("scaled by 1/√d_v", 2, lambda: dO * V.T / sp.sqrt(M.d_v)),
         ],
         "attention_grad_query": [
-            ("scale dropped", 3, lambda: dS * K),
-            ("1/d_k for 1/√d_k", 3, lambda: dS * K / d_k),
-            ("dSᵀ K for dS K", 3, lambda: dS.T * K / sp.sqrt(d_k)),
+            ("scale dropped", 2, lambda: dS * K),
+            ("1/d_k for 1/√d_k", 2, lambda: dS * K / d_k),
+            ("dSᵀ K for dS K", 2, lambda: dS.T * K / sp.sqrt(d_k)),
         ],
         "attention_grad_key": [
-            ("scale dropped", 3, lambda: dS.T * Q),
-            ("1/d_k for 1/√d_k", 3, lambda: dS.T * Q / d_k),
-            ("dS Q for dSᵀ Q", 3, lambda: dS * Q / sp.sqrt(d_k)),
+            ("scale dropped", 2, lambda: dS.T * Q),
+            ("1/d_k for 1/√d_k", 2, lambda: dS.T * Q / d_k),
+            ("dS Q for dSᵀ Q", 2, lambda: dS * Q / sp.sqrt(d_k)),
         ],
     }
 
@@ -286,13 +286,13 @@ def _adamw(M) -> dict:
         ],
         "clip_scaled_norm": [
             ("c not squared inside", 1, lambda: sp.sqrt(c * sp.Sum(gv[q] ** 2, (q, 1, P)))),
-            ("√c for c", 2, lambda: sp.sqrt(c) * NORM),
-            ("norm unchanged", 2, lambda: NORM),
+            ("√c for c", 1, lambda: sp.sqrt(c) * NORM),
+            ("norm unchanged", 1, lambda: NORM),
         ],
         "clip_preserves_direction": [
-            ("c² kept outside the root", 2, lambda: c * gv[a] / (c**2 * NORM)),
-            ("c not cancelled", 3, lambda: c * gv[a] / NORM),
-            ("normalised by ‖g‖²", 3, lambda: gv[a] / NORM**2),
+            ("c² kept outside the root", 1, lambda: c * gv[a] / (c**2 * NORM)),
+            ("c not cancelled", 1, lambda: c * gv[a] / NORM),
+            ("normalised by ‖g‖²", 1, lambda: gv[a] / NORM**2),
         ],
         "clip_norm_after": [
             ("guard ignored: exactly τ", 1, lambda: tau),

@@ -54,14 +54,14 @@ _a, _b = omega(i) * t, omega(i) * k
 sinusoidal_relative_offset = Derivation(
     "sinusoidal_relative_offset",
     "Sinusoidal positions: a fixed rotation M(k), independent of t, maps PE(t) to PE(t + k)",
-    sp.Eq(pe_pair(t + k), offset_map(k) * pe_pair(t), evaluate=False),
+    sp.Eq(pe_pair(t + k), sp.MatMul(offset_map(k), pe_pair(t), evaluate=False), evaluate=False),
     (),
     (
         Step(_M([sp.sin(_a) * sp.cos(_b) + sp.cos(_a) * sp.sin(_b),
                  sp.cos(_a) * sp.cos(_b) - sp.sin(_a) * sp.sin(_b)]),
              "angle addition: sin(a + b), cos(a + b) with a = ω_i t, b = ω_i k"),
-        Step(offset_map(k) * pe_pair(t), "read off the matrix of (sin a, cos a); it depends on k "
-             "and ω_i only"),
+        Step(sp.MatMul(offset_map(k), pe_pair(t), evaluate=False), "read off the matrix of "
+             "(sin a, cos a); it depends on k and ω_i only"),
     ),
     Domain(dims=(h,), indices={i: (0, h - 1)}),
 )
@@ -69,7 +69,8 @@ sinusoidal_relative_offset = Derivation(
 rope_rotation_orthogonal = Derivation(
     "rope_rotation_orthogonal",
     "RoPE: each pair's rotation is orthogonal, R(θ)ᵀR(θ) = I",
-    sp.Eq(rotation(theta).T * rotation(theta), sp.eye(2), evaluate=False),
+    sp.Eq(sp.MatMul(rotation(theta).T, rotation(theta), evaluate=False), sp.eye(2),
+          evaluate=False),
     (),
     (
         Step(_M([[sp.cos(theta) ** 2 + sp.sin(theta) ** 2, 0],
