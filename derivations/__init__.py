@@ -7,6 +7,7 @@ claims (``CLAIMS``); :func:`claims` lists every claim; :func:`verify_all` checks
 from __future__ import annotations
 
 import importlib
+import multiprocessing
 
 from derivations.core import (
     Assumption,
@@ -27,8 +28,8 @@ MODULES = ("attention_scaling", "softmax", "cross_entropy", "linear", "adam", "a
 
 __all__ = [
     "Assumption", "ChainResult", "Derivation", "DerivationError", "Domain", "E", "Step", "Var",
-    "MODULES", "claims", "get", "lemma", "modules", "unknown_names", "verify", "verify_all",
-    "with_step",
+    "MODULES", "claims", "get", "lemma", "module_of", "modules", "unknown_names", "verify",
+    "verify_all", "with_step",
 ]
 
 
@@ -44,12 +45,15 @@ def modules():
 
 def claims() -> list[Derivation]:
     """Every claim of every module, in a fixed order."""
-    out = []
+    return [d for _, module in modules() for d in module.CLAIMS]
+
+
+def module_of(claim: Derivation) -> str:
+    """The name of the shipped module whose CLAIMS hold ``claim``, or "" for any other claim."""
     for name, module in modules():
-        for d in module.CLAIMS:
-            object.__setattr__(d, "_module", name)
-            out.append(d)
-    return out
+        if any(d is claim for d in module.CLAIMS):
+            return name
+    return ""
 
 
 def unknown_names(names) -> str | None:
@@ -68,8 +72,25 @@ def get(name: str) -> Derivation:
     return known[name]
 
 
-def verify_all(names=None, progress=None) -> list[ChainResult]:
+def _verify_named(name: str) -> ChainResult:
+    d = get(name)
+    return verify(d, module=module_of(d))
+
+
+def verify_all(names=None, progress=None, workers: int = 1) -> list[ChainResult]:
+    """Verify the named claims (all by default) in order.  ``workers`` > 1 checks claims in that
+    many processes; every claim is sampled by a fixed schedule, so results do not depend on it."""
     chosen = [get(n) for n in names] if names else claims()
+    if workers > 1 and len(chosen) > 1:
+        ctx = multiprocessing.get_context("fork")
+        with ctx.Pool(workers) as pool:
+            out = []
+            for r in pool.imap(_verify_named, [d.id for d in chosen]):
+                if progress:
+                    progress(f"{r.id}: {r.status} ({len(r.steps)} steps, {r.seconds:.2f} s)")
+                out.append(r)
+            return out
     done: dict[str, ChainResult] = {}  # a claim cited as a lemma is verified once
-    return [done[d.id] if d.id in done else verify(d, progress=progress, done=done)
+    return [done[d.id] if d.id in done else verify(d, progress=progress, done=done,
+                                                   module=module_of(d))
             for d in chosen]

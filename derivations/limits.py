@@ -12,7 +12,7 @@ class SymbolicTimeout(Exception):
 
 
 @contextmanager
-def time_limit(seconds: float):
+def time_limit(seconds: float, what: str = "symbolic check"):
     """Raise SymbolicTimeout in the body after ``seconds`` of this process's CPU time.
 
     CPU time rather than wall time, so that a busy machine does not turn a proof into a timeout.
@@ -21,10 +21,10 @@ def time_limit(seconds: float):
     running unbounded.
     """
     if threading.current_thread() is not threading.main_thread():
-        raise SymbolicTimeout("time limits need the main thread; symbolic check not run")
+        raise SymbolicTimeout(f"time limits need the main thread; {what} not run")
 
     def _raise(signum, frame):
-        raise SymbolicTimeout(f"symbolic check exceeded {seconds} s")
+        raise SymbolicTimeout(f"{what} exceeded {seconds} s")
 
     previous = signal.signal(signal.SIGPROF, _raise)
     signal.setitimer(signal.ITIMER_PROF, seconds)

@@ -46,7 +46,7 @@ QKV_GRAD_X = G_Q * W_Q.T + G_K * W_K.T + G_V * W_V.T
 # non-square cases (d ≠ m, n ≠ d) that catch a transpose placed on the wrong factor.
 DOMAIN = Domain(dims=(n, d, m), max_dim=3)
 # six explicit matrices per point: sizes 1..2 still give d ≠ m and n ≠ d
-QKV_DOMAIN = Domain(dims=(n, d, m), max_dim=2)
+QKV_DOMAIN = Domain(dims=(n, d, m), max_dim=3)
 
 
 def _d(expr, var):

@@ -1,16 +1,27 @@
-"""The numeric route: both sides of a step at random points, at 50 digits.
+"""The numeric route: both sides of a step at sampled points, at two precisions.
 
-Symbolic sizes and indices become random small integers, matrix symbols explicit matrices of real
-symbols, derivatives by a matrix are taken entry by entry on those, E and Var are evaluated over
-independent normal variables, and every remaining atom gets a seeded random value.  Nothing here
-uses SymPy's matrix calculus or an assumption's rewrites, so it is independent of the symbolic
-route.
+Symbolic sizes and indices become integers from a fixed schedule (the same for every claim, never
+seeded by its name), with the last points at a large size; matrix symbols become explicit matrices
+of real symbols, derivatives by a matrix are taken entry by entry on those, E and Var are evaluated
+exactly over the declared distribution family, and every remaining atom gets a seeded value over
+several orders of magnitude that honours its assumptions (positive, nonnegative, integer).
+Nothing here uses SymPy's matrix calculus or an assumption's rewrites, so it is independent of the
+symbolic route.
+
+Agreement is decided without an absolute floor: each side is evaluated along a ladder of
+precisions (``LADDER``: 50, 90, 130, 170 digits) from the same exactly representable inputs.
+Rounding noise shrinks as the precision rises; a real difference, however tiny, does not.  Two
+sides agree when their difference is exactly zero at a precision above 50 digits, or shrinks by at
+least 1/``NOISE_RATIO`` at two consecutive rises of the ladder — whatever the magnitudes involved.
+A difference hidden under the 50-digit noise shows at 90 digits and then stops shrinking.
 """
 
 from __future__ import annotations
 
 import hashlib
+import itertools
 import random
+import threading
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -18,17 +29,27 @@ import mpmath
 import sympy as sp
 from sympy.matrices.expressions.matexpr import MatrixElement
 
-from derivations.stochastic import expectation_value
+from derivations.errors import DerivationError
+from derivations.limits import SymbolicTimeout, time_limit
+from derivations.stochastic import FAMILIES, expectation_value
 
 if TYPE_CHECKING:
     from derivations.core import Derivation
 
 POINTS = 20
 DIGITS = 50
-# Agreement at 50 digits: differences of a correct step are rounding noise near 1e-45;
-# a wrong step differs in leading digits.  1e-30 leaves fifteen orders of margin both ways.
-NUMERIC_RTOL = mpmath.mpf("1e-30")
+HIGH_DIGITS = 90
+# Rounding noise shrinks by ~1e-40 per 40 more digits (less after heavy cancellation: 1e-12 was
+# seen with e^93 terms); a wrong step's difference keeps its value, a ratio near 1.
+NOISE_RATIO = mpmath.mpf("1e-3")
+NUMERIC_RTOL = NOISE_RATIO  # kept for callers that print the tolerance
 MAX_DIM = 4
+MIN_MAX_DIM = 3  # below this, sizes 1 and 2 alone decide: many false claims hold there
+BIG_DIM = 6  # every claim is also evaluated with every size at 6 ...
+BIG_POINTS = 2  # ... at this many of its POINTS (the costly ones)
+NUMERIC_SECONDS = 10.0  # CPU seconds for the concrete form of one expression at one size
+LOG10_RANGE = (-3.0, 2.0)  # magnitudes of unconstrained values: 0.001 .. 100
+_SCHEDULE_SEED = "derivations.pointwise.schedule.v2"
 
 
 def _seeded(*parts) -> random.Random:
@@ -36,27 +57,54 @@ def _seeded(*parts) -> random.Random:
     return random.Random(int.from_bytes(digest[:8], "big"))
 
 
-def structures(d: Derivation) -> list[dict]:
-    """One assignment of dims and indices per point: random sizes, then indices within them."""
-    dims = list(d.domain.dims) or sorted(
-        (s for s in _free_symbols(d) if s.is_integer and s not in d.domain.indices), key=str)
-    out = []
-    for p in range(POINTS):
-        rng = _seeded(d.id, "structure", p)
-        sub = {s: sp.Integer(rng.randint(1, d.domain.max_dim)) for s in dims}
-        for idx, (lo, hi) in d.domain.indices.items():
-            lo_v = int(sp.sympify(lo, strict=True).xreplace(sub))
-            hi_v = int(sp.sympify(hi, strict=True).xreplace(sub))
-            sub[idx] = sp.Integer(rng.randint(lo_v, hi_v))
-        out.append(sub)
-    return out
-
-
 def _free_symbols(d: Derivation) -> set:
     syms = set(d.lhs.free_symbols)
     for step in d.steps:
         syms |= step.expr.free_symbols
     return {s for s in syms if isinstance(s, sp.Symbol)}
+
+
+def dims_of(d: Derivation) -> list:
+    """The declared dims, else every free integer symbol that cannot be negative and is not an
+    index (an integer symbol that may be negative is a value, drawn with both signs)."""
+    return list(d.domain.dims) or sorted(
+        (s for s in _free_symbols(d) if s.is_integer and s.is_nonnegative
+         and s not in d.domain.indices), key=str)
+
+
+def _draw_indices(d: Derivation, sub: dict, rng: random.Random) -> dict | None:
+    out = {}
+    for idx, (lo, hi) in d.domain.indices.items():
+        lo_v = int(sp.sympify(lo, strict=True).xreplace({**sub, **out}))
+        hi_v = int(sp.sympify(hi, strict=True).xreplace({**sub, **out}))
+        if lo_v > hi_v:
+            return None
+        out[idx] = sp.Integer(rng.randint(lo_v, hi_v))
+    return out
+
+
+def structures(d: Derivation) -> list[dict]:
+    """One assignment of dims and indices per point.  Sizes at which an index range is empty are
+    skipped (the claim says nothing there); if every size is, the claim is refused."""
+    dims = dims_of(d)
+    rng = _seeded(_SCHEDULE_SEED)
+    out, tries = [], 0
+    while len(out) < POINTS - BIG_POINTS and tries < 20 * POINTS:
+        tries += 1
+        sub = {s: sp.Integer(rng.randint(1, d.domain.max_dim)) for s in dims}
+        idx = _draw_indices(d, sub, rng)
+        if idx is not None:
+            out.append({**sub, **idx})
+    big = {s: sp.Integer(max(BIG_DIM, d.domain.max_dim)) for s in dims}
+    for _ in range(BIG_POINTS):
+        idx = _draw_indices(d, big, rng)
+        if idx is not None:
+            out.append({**big, **idx})
+    if not out:
+        ranges = {str(k): (str(lo), str(hi)) for k, (lo, hi) in d.domain.indices.items()}
+        raise DerivationError(f"claim {d.id!r}: every index range {ranges} is empty at every "
+                              f"size tried; give each index a range low <= high for some size")
+    return out
 
 
 _ENTRY_PARENT: dict[sp.Symbol, sp.MatrixSymbol] = {}
@@ -72,23 +120,47 @@ def _entries(m: sp.MatrixSymbol) -> sp.ImmutableMatrix:
     return sp.ImmutableMatrix(int(m.rows), int(m.cols), entry)
 
 
+def _scalar_var(var):
+    if isinstance(var, MatrixElement) and isinstance(var.parent, sp.MatrixSymbol):
+        return _entries(var.parent)[int(var.i), int(var.j)]
+    if isinstance(var, sp.MatrixSymbol):
+        raise DerivationError(f"a higher-order or mixed derivative by the matrix {var} is not "
+                              f"supported; differentiate by its entries, e.g. {var}[0, 0]")
+    return var
+
+
 def _explicit(expr: sp.Basic) -> sp.Basic:
     """Concrete-shaped matrix expressions become explicit matrices of entries, and derivatives are
-    taken entry by entry on them, so no SymPy matrix calculus is involved."""
+    taken entry by entry on them, so no SymPy matrix calculus is involved.  Layout: a scalar by a
+    matrix has the matrix's shape; a column vector f (k×1) by a column vector x (n×1) is the k×n
+    Jacobian, entry (a, b) = ∂f_a/∂x_b."""
     def derivative(node):
-        f, var = _explicit(node.expr), node.variables[0]
-        if isinstance(var, sp.MatrixSymbol):
+        f, counts = _explicit(node.expr), node.variable_count
+        (var, count), = counts if len(counts) == 1 else ((None, 0),)
+        if isinstance(var, sp.MatrixSymbol) and count == 1:
             entries = _entries(var)
             if isinstance(f, sp.MatrixBase):  # vector by column vector: the Jacobian
                 return sp.ImmutableMatrix(f).jacobian(list(entries))
             return sp.ImmutableMatrix(*entries.shape, lambda i, j: sp.diff(f, entries[i, j]))
-        return sp.diff(f.doit(), var)
+        return sp.diff(f.doit(), *[(_scalar_var(v), c) for v, c in counts])
 
     expr = expr.replace(lambda x: isinstance(x, sp.Derivative), derivative)
     sub = {m: _entries(m) for m in expr.atoms(sp.MatrixSymbol)}
     sub.update({m: m.as_explicit() for m in expr.atoms(sp.OneMatrix, sp.ZeroMatrix, sp.Identity)})
-    expr = expr.xreplace(sub).doit()
+    expr = expr.xreplace(sub)
+    # the adjugate over the determinant: SymPy's default Gaussian elimination on symbolic
+    # entries runs for minutes at 3×3
+    expr = expr.replace(lambda e: isinstance(e, sp.Inverse), lambda e: _inverse(e.arg))
+    expr = expr.doit()
     return sp.ImmutableMatrix(expr.as_explicit()) if isinstance(expr, sp.MatrixExpr) else expr
+
+
+def _inverse(m):
+    m = m.doit()
+    if not isinstance(m, sp.MatrixBase):
+        return sp.Inverse(m)
+    m = sp.ImmutableMatrix(m)
+    return sp.ImmutableMatrix(m.adjugate(method="berkowitz") / m.det(method="berkowitz"))
 
 
 def _atom_key(atom):
@@ -99,17 +171,39 @@ def _atom_key(atom):
     return _ENTRY_PARENT.get(atom, atom)
 
 
-def _draw(d: Derivation, point: int, atom) -> mpmath.mpf:
+def _assumed(key, name: str) -> bool:
+    return bool(getattr(key, f"is_{name}", False)
+                or getattr(getattr(key, "label", None), f"is_{name}", False))
+
+
+def draw(d: Derivation, point: int, atom) -> mpmath.mpf:
+    """A value for ``atom``: from its declared range, else over several orders of magnitude with
+    the sign and integrality its assumptions allow.  Every value is a double, so it is exact at
+    both precisions."""
     key = _atom_key(atom)
-    if key in d.domain.ranges:
-        lo, hi = d.domain.ranges[key]
-    elif getattr(key, "is_positive", False) or getattr(getattr(key, "label", None),
-                                                       "is_positive", False):
-        lo, hi = 0.25, 2.0
+    rng = _seeded("value", point, sp.srepr(atom))
+    ranges = d.domain.ranges
+    if isinstance(key, sp.MatrixSymbol):  # the range is declared at symbolic size
+        key = next((k for k in ranges if isinstance(k, sp.MatrixSymbol) and k.name == key.name),
+                   key)
+    if key in ranges:
+        lo, hi = ranges[key]
+        return mpmath.mpf(rng.uniform(float(lo), float(hi)))
+    positive, nonneg = _assumed(key, "positive"), _assumed(key, "nonnegative")
+    if nonneg and not positive and rng.random() < 0.2:
+        return mpmath.mpf(0)
+    # stratified: over the POINTS an atom takes every 1/POINTS slice of the log-magnitude range
+    # once, in an order of its own, so the extremes are always reached
+    stratum = (point + int(hashlib.sha256(sp.srepr(atom).encode()).hexdigest(), 16)) % POINTS
+    u = (stratum + rng.random()) / POINTS
+    if _assumed(key, "integer"):
+        value = int(round(10 ** (2 * u)))
     else:
-        lo, hi = -2.0, 2.0
-    rng = _seeded(d.id, "value", point, sp.srepr(atom))
-    return mpmath.mpf(rng.uniform(float(lo), float(hi)))
+        lo, hi = LOG10_RANGE
+        value = 10 ** (lo + (hi - lo) * u)
+    if not (positive or nonneg) and rng.random() < 0.5:
+        value = -value
+    return mpmath.mpf(value)
 
 
 def _value_atoms(expr) -> set:
@@ -124,54 +218,159 @@ COMPILE_NODES = 2000
 
 
 @lru_cache(maxsize=4096)
-def _compiled(expr: sp.Basic, structure: tuple, random: tuple):
+def _compiled(expr: sp.Basic, structure: tuple, random: tuple, distribution: str):
     """The concrete form of ``expr`` for one assignment of sizes and indices: points that share a
     structure share the (slow) SymPy work."""
-    concrete = _explicit(expr.xreplace(dict(structure))).doit()
-    concrete = expectation_value(concrete, dict(random))
+    structure = dict(structure)
+    concrete = _explicit(expr.xreplace(structure)).doit()
+    # a random MatrixSymbol's entries name it at concrete size
+    random = tuple((k.xreplace(structure), val) for k, val in random)
+    concrete = expectation_value(concrete, dict(random), distribution,
+                                 lambda atom: _ENTRY_PARENT.get(atom, atom))
     if isinstance(concrete, sp.MatrixBase):
         concrete = sp.ImmutableMatrix(concrete).doit()
     atoms = tuple(sorted(_value_atoms(concrete), key=sp.srepr))
     if sum(1 for _ in sp.preorder_traversal(concrete)) > COMPILE_NODES:
-        return atoms, sp.lambdify(atoms, concrete, modules="mpmath", dummify=True)
+        # plain argument names: lambdify's own dummify scans the whole tree once per atom
+        args = sp.symbols(f"v0:{len(atoms)}")
+        renamed = concrete.xreplace(dict(zip(atoms, args, strict=True)))
+        fn = sp.lambdify(args, renamed, modules="mpmath", dummify=False)
+        return atoms, lambda digits, *values: fn(*values)
 
-    def substitute(*values):
-        filled = concrete.xreplace({a: sp.Float(v, DIGITS) for a, v in zip(atoms, values,
+    def exact(*values):
+        """The exact value from the exactly representable inputs, for a rational expression
+        (no functions, integer powers); None otherwise."""
+        if not _rational(concrete):
+            return None
+        filled = concrete.xreplace({a: sp.Rational(float(v)) for a, v in zip(atoms, values,
+                                                                      strict=True)})
+        out = filled.doit()
+        flat = list(out) if isinstance(out, sp.MatrixBase) else [out]
+        return flat if all(isinstance(x, sp.Rational) for x in flat) else None
+
+    def substitute(digits, *values):
+        filled = concrete.xreplace({a: sp.Float(v, digits) for a, v in zip(atoms, values,
                                                                             strict=True)})
-        return filled.evalf(DIGITS)
+        return filled.evalf(digits)
+    substitute.exact = exact
     return atoms, substitute
 
 
-def _mpf(x):
-    return x if isinstance(x, mpmath.mpf) else mpmath.mpmathify(sp.N(x, DIGITS)) \
-        if isinstance(x, sp.Basic) else mpmath.mpmathify(x)
+def _rational(expr) -> bool:
+    """No function, no non-integer power, no float: rational operations on the atoms only."""
+    if expr.atoms(sp.Function, sp.Float, sp.NumberSymbol) or expr.has(sp.Sum, sp.Product):
+        return False
+    return all(p.exp.is_Integer for p in expr.atoms(sp.Pow))
+
+
+def _mpf(x, digits):
+    if isinstance(x, mpmath.mpf | mpmath.mpc):
+        return x
+    return mpmath.mpmathify(sp.N(x, digits)) if isinstance(x, sp.Basic) else mpmath.mpmathify(x)
+
+
+def distribution_at(d: Derivation, point: int) -> str:
+    family = FAMILIES[d.domain.distribution]
+    return family[point % len(family)] if d.domain.random else "normal"
+
+
+class Value:
+    """One side at one point, at any precision of the ladder, computed on demand."""
+
+    def __init__(self, fn, args):
+        self._fn, self._args, self._at = fn, args, {}
+        self._exact = False
+
+    def exact(self):
+        """The exact rational entries (a flat list), or None when the expression is not
+        rational or too large to substitute into."""
+        if self._exact is False:
+            fn = getattr(self._fn, "exact", None)
+            with time_limit(NUMERIC_SECONDS, "exact evaluation"):
+                self._exact = fn(*self._args) if fn else None
+        return self._exact
+
+    def at(self, digits: int):
+        if digits not in self._at:
+            with time_limit(NUMERIC_SECONDS, "numeric evaluation"), mpmath.workdps(digits):
+                out = self._fn(digits, *self._args)
+                if isinstance(out, mpmath.matrix | sp.MatrixBase):
+                    out = [[_mpf(out[i, j], digits) for j in range(out.cols)]
+                           for i in range(out.rows)]
+                else:
+                    out = _mpf(out, digits)
+            self._at[digits] = out
+        return self._at[digits]
+
+
+_TIMED_OUT: dict = {}
 
 
 def evaluate(d: Derivation, expr: sp.Basic, point: int, structure: dict):
-    """The value of ``expr`` at numeric point ``point`` — an mpf, or a list of rows of mpf for a
-    matrix — and the values drawn for its atoms."""
+    """The value of ``expr`` at numeric point ``point`` — a :class:`Value` whose ``at(digits)``
+    is an mpf, or a list of rows of mpf for a matrix — and the values drawn for its atoms."""
     key = tuple(sorted(structure.items(), key=str))
     random_key = tuple(sorted(d.domain.random.items(), key=str))
-    atoms, fn = _compiled(expr, key, random_key)
-    values = {a: _draw(d, point, a) for a in atoms}
-    with mpmath.workdps(DIGITS):
-        out = fn(*(values[a] for a in atoms))
-        if isinstance(out, mpmath.matrix | sp.MatrixBase):
-            return [[_mpf(out[i, j]) for j in range(out.cols)] for i in range(out.rows)], values
-        return _mpf(out), values
+    args = (expr, key, random_key, distribution_at(d, point))
+    if args in _TIMED_OUT:  # once per size, not once per point
+        raise SymbolicTimeout(_TIMED_OUT[args])
+    try:
+        with time_limit(NUMERIC_SECONDS, "numeric evaluation"):
+            atoms, fn = _compiled(*args)
+    except SymbolicTimeout as exc:
+        if threading.current_thread() is threading.main_thread():  # a real time-out, not a refusal
+            _TIMED_OUT[args] = str(exc)
+        raise
+    values = {a: draw(d, point, a) for a in atoms}
+    value = Value(fn, tuple(values[a] for a in atoms))
+    value.at(DIGITS)
+    return value, values
 
 
-def _disagree(a, b) -> bool:
-    if isinstance(a, list) != isinstance(b, list):
+def _flat(v):
+    return [x for row in v for x in row] if isinstance(v, list) else [v]
+
+
+# precisions tried in turn while a difference is exactly zero at one and not at the next
+LADDER = (DIGITS, HIGH_DIGITS, HIGH_DIGITS + 40, HIGH_DIGITS + 80, HIGH_DIGITS + 120)
+
+
+def _entry_disagrees(a: Value, b: Value, k: int) -> bool:
+    ea, eb = a.exact(), b.exact()
+    if ea is not None and eb is not None:
+        return ea[k] != eb[k]  # both sides rational in exact inputs: no tolerance at all
+    shrunk = 0
+    for lo, hi in itertools.pairwise(LADDER):
+        with mpmath.workdps(hi):
+            x_lo, y_lo = _flat(a.at(lo))[k], _flat(b.at(lo))[k]
+            x_hi, y_hi = _flat(a.at(hi))[k], _flat(b.at(hi))[k]
+            if not all(mpmath.isfinite(v) for v in (x_lo, x_hi, y_lo, y_hi)):
+                return True
+            if any(isinstance(v, mpmath.mpc) for v in (x_lo, x_hi, y_lo, y_hi)):
+                return True  # a real claim that evaluates to a complex number left its domain
+            d_lo, d_hi = x_lo - y_lo, x_hi - y_hi
+            if d_hi == 0:
+                return False
+            if d_lo == 0 or abs(d_hi) > NOISE_RATIO * abs(d_lo):
+                # no scale yet, or no shrinking: a real difference, or noise of an evaluation
+                # that lost most of its digits to cancellation; a higher precision tells
+                shrunk = 0
+                continue
+            shrunk += 1
+            if shrunk == 2:  # a real difference cannot shrink twice in a row
+                return False
+    return True  # never decided along the ladder: not agreed
+
+
+def disagree(a: Value, b: Value) -> bool:
+    """Whether the two sides differ at this point (see the module docstring)."""
+    x, y = a.at(DIGITS), b.at(DIGITS)
+    if isinstance(x, list) != isinstance(y, list):
         return True
-    if isinstance(a, list):
-        return (len(a) != len(b) or any(len(x) != len(y) for x, y in zip(a, b, strict=True))
-                or any(_disagree(x, y) for ra, rb in zip(a, b, strict=True)
-                       for x, y in zip(ra, rb, strict=True)))
-    with mpmath.workdps(DIGITS):
-        if not (mpmath.isfinite(a) and mpmath.isfinite(b)):
-            return True
-        return abs(a - b) > NUMERIC_RTOL * max(abs(a), abs(b), 1)
+    if isinstance(x, list) and (len(x) != len(y) or any(
+            len(r) != len(s) for r, s in zip(x, y, strict=True))):
+        return True
+    return any(_entry_disagrees(a, b, k) for k in range(len(_flat(x))))
 
 
 def _show(v) -> str:
@@ -184,15 +383,22 @@ def safe_eval(d, expr, p, s):
     try:
         value, values = evaluate(d, expr, p, s)
         return value, values, None
+    except SymbolicTimeout as exc:
+        return None, {}, f"timeout: {exc}"
+    except DerivationError:
+        raise
     except Exception as exc:  # noqa: BLE001 - an expression that cannot be evaluated fails the step
         return None, {}, f"{type(exc).__name__}: {exc}"
 
 
 def counterexample(d, structures, prev_vals, vals) -> dict | None:
     for p, ((a, va, err_a), (b, vb, err_b)) in enumerate(zip(prev_vals, vals, strict=True)):
-        if err_a or err_b or _disagree(a, b):
+        if err_a or err_b or disagree(a, b):
             point = {str(k): str(v) for k, v in structures[p].items()}
             point.update({str(k): _show(v) for k, v in {**va, **vb}.items()})
-            return {"point": dict(sorted(point.items())), "previous": err_a or _show(a),
-                    "current": err_b or _show(b)}
+            if d.domain.random:
+                point["distribution"] = distribution_at(d, p)
+            return {"point": dict(sorted(point.items())),
+                    "previous": err_a or _show(a.at(DIGITS)),
+                    "current": err_b or _show(b.at(DIGITS))}
     return None

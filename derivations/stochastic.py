@@ -5,9 +5,11 @@ Var(X) = E[X²] − E[X]², and linearity of E over sums, finite Sum and constan
 more (independence, moments) must come from an assumption the step cites.
 
 Numeric side (:func:`expectation_value`): at concrete sizes, every random atom is an independent
-normal variable with the declared mean and variance, and E of a polynomial is computed exactly from
-normal raw moments.  This is one distribution satisfying the assumptions, so a correct step must
-agree there, and the computation shares nothing with the rewrites.
+variable with the declared mean and variance, and E of a polynomial is computed exactly from raw
+moments — of the normal distribution and, for a claim about any distribution with these moments,
+also of a two-point (shifted Rademacher) one.  These are distributions satisfying the
+assumptions, so a correct step must agree under each, and the computation shares nothing with the
+rewrites.
 """
 
 from __future__ import annotations
@@ -33,16 +35,6 @@ class Var(sp.Function):
     def _latex(self, printer, exp=None):
         tex = rf"\operatorname{{Var}}\left({printer._print(self.args[0])}\right)"
         return tex if exp is None else rf"\left({tex}\right)^{{{exp}}}"
-
-
-def _random_atoms(expr, bases) -> set:
-    bases = set(bases)
-    out = set()
-    for a in expr.atoms(sp.Indexed):
-        if a.base in bases:
-            out.add(a)
-    out |= {s for s in expr.atoms(sp.Symbol) if s in bases}
-    return out
 
 
 def _is_random(expr, bases) -> bool:
@@ -89,19 +81,39 @@ def normal_raw_moment(mean, variance, k: int):
                     * sp.factorial2(j - 1) for j in range(0, k + 1, 2)])
 
 
-def expectation_value(expr, random: dict):
+def two_point_raw_moment(mean, variance, k: int):
+    """E[X^k] for X = mean ± sqrt(variance) with probability 1/2 each (a shifted Rademacher):
+    the odd central moments vanish and every even one is variance^(j/2) — far from normal
+    (kurtosis 1 instead of 3), so a Gaussian-only fact fails under it."""
+    return sp.Add(*[sp.binomial(k, j) * mean ** (k - j) * variance ** (j // 2)
+                    for j in range(0, k + 1, 2)])
+
+
+RAW_MOMENTS = {"normal": normal_raw_moment, "rademacher": two_point_raw_moment}
+# which distributions a claim is checked under, by the family it declares (Domain.distribution)
+FAMILIES = {"any": ("normal", "rademacher"), "normal": ("normal",)}
+
+
+def expectation_value(expr, random: dict, distribution: str = "normal", key_of=None):
     """Evaluate every E and Var in a concrete expression (no symbolic sizes left, sums expanded)
-    over independent normal variables ``random``: base -> (mean, variance)."""
+    over independent variables ``random``: base -> (mean, variance), all of the ``distribution``
+    family (a key of RAW_MOMENTS).  ``key_of`` maps an atom to its declared base (entries of an
+    explicit random matrix to their MatrixSymbol)."""
     if not random or not expr.has(E, Var):
         return expr
+    raw_moment = RAW_MOMENTS[distribution]
 
-    def moments(atom):
-        key = atom.base if isinstance(atom, sp.Indexed) else atom
-        return random[key]
+    def base(atom):
+        if isinstance(atom, sp.Indexed):
+            return atom.base
+        return key_of(atom) if key_of else atom
+
+    def random_atoms(arg):
+        return {a for a in arg.atoms(sp.Symbol, sp.Indexed) if base(a) in random}
 
     def exact_E(arg):
-        arg = expectation_value(arg, random)
-        poly_atoms = sorted(_random_atoms(arg, random), key=sp.default_sort_key)
+        arg = expectation_value(arg, random, distribution, key_of)
+        poly_atoms = sorted(random_atoms(arg), key=sp.default_sort_key)
         if not poly_atoms:
             return arg
         poly = sp.Poly(sp.expand(arg), *poly_atoms)
@@ -110,8 +122,8 @@ def expectation_value(expr, random: dict):
             term = coeff
             for atom, k in zip(poly_atoms, powers, strict=True):
                 if k:
-                    mean, variance = moments(atom)
-                    term *= normal_raw_moment(mean, variance, k)
+                    mean, variance = random[base(atom)]
+                    term *= raw_moment(mean, variance, k)
             total += term
         return total
 

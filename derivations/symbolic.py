@@ -18,7 +18,7 @@ from derivations.stochastic import linearize
 SYMBOLIC_SECONDS = 2.0
 
 
-def _apply_rewrites(expr: sp.Basic, rewrites) -> sp.Basic:
+def apply_rewrites(expr: sp.Basic, rewrites) -> sp.Basic:
     for pattern, replacement in rewrites:
         expr = expr.replace(pattern, replacement)
     return expr
@@ -26,24 +26,52 @@ def _apply_rewrites(expr: sp.Basic, rewrites) -> sp.Basic:
 
 def _matrix_diff(expr: sp.Basic, var: sp.MatrixSymbol) -> sp.Basic:
     # SymPy's diff of a sum by a MatrixSymbol is a silent 0 ((Trace(A*F) + Trace(B*F)).diff(F)),
-    # so two wrong zeros could agree; linearity is applied here, term by term.
+    # also inside a product (c·(Trace(A*F) + Trace(B*F))); so linearity, the product rule and
+    # the power rule of scalar factors are applied here and SymPy only sees single terms.
+    # The numeric route re-derives every result entrywise, so a wrong rule here cannot prove.
+    if isinstance(expr, sp.MatrixExpr | sp.MatrixBase):
+        return expr.diff(var)
+    if not expr.has(var):
+        return sp.ZeroMatrix(*var.shape)
     if isinstance(expr, sp.Add):
-        terms = [_matrix_diff(t, var) for t in expr.args if t.has(var)]
-        return functools.reduce(operator.add, terms) if terms else expr.diff(var)
+        return functools.reduce(operator.add, [_matrix_diff(t, var) for t in expr.args])
+    if isinstance(expr, sp.Mul) and expr.is_commutative:
+        factors = expr.args
+        terms = []
+        for n, f in enumerate(factors):
+            if f.has(var):
+                rest = sp.Mul(*(factors[:n] + factors[n + 1:]))
+                terms.append(rest * _matrix_diff(f, var))
+        return functools.reduce(operator.add, terms)
+    if isinstance(expr, sp.Determinant) and expr.arg == var:
+        return expr * sp.Inverse(var).T  # Jacobi's formula; SymPy has no rule for it
+    if isinstance(expr, sp.Pow) and not expr.exp.has(var) and expr.base.is_commutative:
+        return expr.exp * expr.base ** (expr.exp - 1) * _matrix_diff(expr.base, var)
     return expr.diff(var)
 
 
-def _matrix_calculus(expr: sp.Basic) -> sp.Basic:
-    """SymPy's own matrix derivative; the numeric route re-derives every such result entrywise."""
+def _first_derivative(node: sp.Derivative) -> sp.Basic:
+    f, var = node.expr, node.variables[0]
+    out = _matrix_diff(f, var)
+    if isinstance(f, sp.MatrixExpr | sp.MatrixBase) and f.shape[1] == 1:
+        # SymPy lays out a vector by a vector as ∂f_b/∂x_a (denominator layout); the engine's
+        # convention is the Jacobian, entry (a, b) = ∂f_a/∂x_b
+        out = out.T
+    return out
+
+
+def matrix_calculus(expr: sp.Basic) -> sp.Basic:
+    """SymPy's own matrix derivative; the numeric route re-derives every such result entrywise.
+    Only first derivatives by a whole matrix reach here (validation refuses the others)."""
     return expr.replace(lambda x: isinstance(x, sp.Derivative)
-                        and isinstance(x.variables[0], sp.MatrixSymbol),
-                        lambda x: _matrix_diff(x.expr, x.variables[0]))
+                        and isinstance(x.variables[0], sp.MatrixSymbol)
+                        and len(x.variables) == 1, _first_derivative)
 
 
 def _normal_form(expr: sp.Basic, rewrites, random_bases) -> sp.Basic:
-    expr = _matrix_calculus(expr)
+    expr = matrix_calculus(expr)
     for _ in range(3):
-        new = linearize(_apply_rewrites(expr, rewrites), random_bases)
+        new = linearize(apply_rewrites(expr, rewrites), random_bases)
         if new == expr:
             break
         expr = new
@@ -77,15 +105,23 @@ def _is_zero(diff: sp.Basic, indices: dict) -> bool:
     return sp.simplify(diff) == 0 or sp.simplify(sp.expand(sp.powsimp(diff))) == 0
 
 
-def symbolic_check(prev, cur, rewrites=(), random_bases=(), indices=None,
-                   seconds=SYMBOLIC_SECONDS) -> str:
-    """'zero' if prev - cur simplifies to 0 within ``seconds``; never raises."""
+def symbolic_check_detail(prev, cur, rewrites=(), random_bases=(), indices=None,
+                          seconds=SYMBOLIC_SECONDS) -> tuple[str, str]:
+    """('zero' | 'inconclusive' | 'timeout' | 'error', what happened); never raises."""
     try:
         with time_limit(seconds):
             a = _normal_form(prev, rewrites, random_bases)
             b = _normal_form(cur, rewrites, random_bases)
-            return "zero" if _is_zero(a - b, indices or {}) else "inconclusive"
-    except SymbolicTimeout:
-        return "timeout"
-    except Exception:  # noqa: BLE001 - any SymPy failure only makes the step not 'proved'
-        return "error"
+            if _is_zero(a - b, indices or {}):
+                return "zero", ""
+            return "inconclusive", "the difference did not simplify to zero"
+    except SymbolicTimeout as exc:
+        return "timeout", str(exc)
+    except Exception as exc:  # noqa: BLE001 - any SymPy failure only makes the step not 'proved'
+        return "error", f"{type(exc).__name__}: {exc}"
+
+
+def symbolic_check(prev, cur, rewrites=(), random_bases=(), indices=None,
+                   seconds=SYMBOLIC_SECONDS) -> str:
+    """'zero' if prev - cur simplifies to 0 within ``seconds``; never raises."""
+    return symbolic_check_detail(prev, cur, rewrites, random_bases, indices, seconds)[0]

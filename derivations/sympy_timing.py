@@ -16,7 +16,7 @@ import time
 from contextlib import contextmanager
 
 import derivations
-from derivations import core
+from derivations import chain, core
 
 SHOWN = 5
 
@@ -26,13 +26,14 @@ def timed_engine():
     """Yield {"symbolic": [...], "numeric": [...]} of (seconds, claim, step, outcome)."""
     calls: dict[str, list] = {"symbolic": [], "numeric": []}
     where = {"claim": "", "step": 0}
-    real_symbolic, real_eval = core.symbolic_check, core._safe_eval
+    real_symbolic, real_eval = chain.symbolic_check_detail, chain.safe_eval
 
     def symbolic(prev, cur, *args, **kwargs):
         start = time.perf_counter()
         out = real_symbolic(prev, cur, *args, **kwargs)
         where["step"] += 1
-        calls["symbolic"].append((time.perf_counter() - start, where["claim"], where["step"], out))
+        calls["symbolic"].append((time.perf_counter() - start, where["claim"], where["step"],
+                                  out[0]))
         return out
 
     def numeric(d, expr, point, structure):
@@ -44,11 +45,11 @@ def timed_engine():
                                  f"point {point}"))
         return out
 
-    core.symbolic_check, core._safe_eval = symbolic, numeric
+    chain.symbolic_check_detail, chain.safe_eval = symbolic, numeric
     try:
         yield calls
     finally:
-        core.symbolic_check, core._safe_eval = real_symbolic, real_eval
+        chain.symbolic_check_detail, chain.safe_eval = real_symbolic, real_eval
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -59,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     start = time.perf_counter()
     with timed_engine() as calls:
-        results = derivations.verify_all(names or None)
+        results = derivations.verify_all(names or None, workers=1)
     total = time.perf_counter() - start
     print(f"{len(results)} claims in {total:.1f} s; symbolic limit {core.SYMBOLIC_SECONDS} s")
     for kind, rows in calls.items():

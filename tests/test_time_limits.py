@@ -85,5 +85,7 @@ def test_outside_the_main_thread_a_claim_is_never_proved():
     worker = threading.Thread(target=lambda: out.setdefault("r", verify(FAST)))
     worker.start()
     worker.join()
-    assert out["r"].steps[0].symbolic == "timeout" and out["r"].status == "numeric"
+    # the numeric route is time-limited too, so it refuses as well: failed, saying why
+    assert out["r"].steps[0].symbolic == "timeout" and out["r"].status == "failed"
+    assert "main thread" in out["r"].steps[0].counterexample["previous"]
     assert verify(FAST).status == "proved"  # control: in the main thread it is proved

@@ -1,0 +1,298 @@
+"""Checking a claim: every step against the one before, and every premise, in two routes.
+
+* symbolically — the difference, after the rewrites of the assumptions the step cites and the
+  definitions of expectation and variance, simplifies to zero within a time limit;
+* numerically — both sides agree at ``POINTS`` sampled points (see :mod:`derivations.pointwise`).
+
+Symbolic success without numeric agreement is impossible; numeric agreement without symbolic
+success is ``numeric``, never ``proved``.  Each rewrite an assumption contributes is checked
+numerically at its instances in the citing steps: a false one makes the claim ``failed`` naming
+the premise; one that cannot be checked is reported "assumed, unchecked".
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from types import SimpleNamespace
+
+import sympy as sp
+
+from derivations.claim import Derivation
+from derivations.limits import SymbolicTimeout, time_limit
+from derivations.pointwise import BIG_DIM, counterexample, safe_eval, structures
+from derivations.stochastic import linearize
+from derivations.symbolic import (
+    SYMBOLIC_SECONDS,
+    apply_rewrites,
+    matrix_calculus,
+    symbolic_check_detail,
+)
+
+STATUSES = ("proved", "numeric", "failed")
+PREMISE_STATUSES = ("checked", "failed", "assumed, unchecked", "lemma")
+MAX_INSTANCES = 6  # instances of one rewrite checked per claim
+
+
+@dataclass
+class StepResult:
+    index: int
+    latex: str
+    rule: str
+    by: tuple[str, ...]
+    symbolic: str  # zero | inconclusive | timeout | error
+    numeric: str  # agree | disagree | partial (some large-size points timed out)
+    status: str
+    points: int
+    counterexample: dict | None = None
+    seconds: float = 0.0
+    reason: str = ""  # why a step is not proved, when the route says more than its status
+
+    def to_dict(self) -> dict:
+        return {
+            "index": self.index, "latex": self.latex, "rule": self.rule, "by": list(self.by),
+            "symbolic": self.symbolic, "numeric": self.numeric, "status": self.status,
+            "points": self.points, "counterexample": self.counterexample, "reason": self.reason,
+        }
+
+
+@dataclass
+class PremiseCheck:
+    name: str
+    status: str  # one of PREMISE_STATUSES
+    detail: str = ""
+    counterexample: dict | None = None
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "status": self.status, "detail": self.detail,
+                "counterexample": self.counterexample}
+
+
+@dataclass
+class ChainResult:
+    derivation: Derivation
+    steps: list[StepResult]
+    seconds: float
+    premises: dict[str, str] = field(default_factory=dict)  # cited claim id -> its status
+    premise_checks: list[PremiseCheck] = field(default_factory=list)
+    module: str = ""
+
+    @property
+    def id(self) -> str:
+        return self.derivation.id
+
+    @property
+    def status(self) -> str:
+        states = {s.status for s in self.steps}
+        if "failed" in states or self.failed_premise:
+            return "failed"
+        if "numeric" in states or set(self.premises.values()) - {"proved"}:
+            return "numeric"  # a chain resting on an unproved premise is not proved
+        return "proved"
+
+    @property
+    def failed_step(self) -> int | None:
+        return next((s.index for s in self.steps if s.status == "failed"), None)
+
+    @property
+    def failed_premise(self) -> str | None:
+        return next((p.name for p in self.premise_checks if p.status == "failed"), None)
+
+    @property
+    def unchecked(self) -> list[str]:
+        return [p.name for p in self.premise_checks if p.status == "assumed, unchecked"]
+
+    def to_dict(self) -> dict:
+        d = self.derivation
+        return {
+            "id": d.id, "title": d.title, "module": self.module or d.id.split("_")[0],
+            "statement": sp.latex(d.statement),
+            "assumptions": [{"name": a.name, "text": a.text, "latex": a.latex, "kind": a.kind}
+                            for a in d.assumptions],
+            "premises": dict(self.premises),
+            "premise_checks": [p.to_dict() for p in self.premise_checks],
+            "unchecked": self.unchecked, "failed_premise": self.failed_premise,
+            "status": self.status, "seconds": round(self.seconds, 3),
+            "failed_step": self.failed_step, "steps": [s.to_dict() for s in self.steps],
+        }
+
+
+def _step_numeric(d, points, prev_vals, vals):
+    """(numeric, counterexample, reason): points at the large size whose evaluation ran out of
+    time are left out and said so; any other error or disagreement is a counterexample."""
+    keep = [p for p in range(len(points))
+            if not (_is_big_timeout(points[p], prev_vals[p]) or _is_big_timeout(points[p],
+                                                                                 vals[p]))]
+    counter = counterexample(d, [points[p] for p in keep], [prev_vals[p] for p in keep],
+                             [vals[p] for p in keep])
+    if counter:
+        return "disagree", counter, ""
+    if len(keep) < len(points):
+        return "partial", None, (f"{len(points) - len(keep)} point(s) at size {BIG_DIM} ran out "
+                                 f"of time; checked at the smaller sizes only")
+    return "agree", None, ""
+
+
+def _is_big_timeout(structure, val) -> bool:
+    err = val[2]
+    return bool(err and err.startswith("timeout") and structure
+                and all(int(v) >= BIG_DIM for v in structure.values()))
+
+
+def verify(d: Derivation, symbolic_seconds: float = SYMBOLIC_SECONDS,
+           progress: Callable[[str], None] | None = None,
+           done: dict[str, ChainResult] | None = None, module: str = "") -> ChainResult:
+    """Check every step of ``d``, its premises, and every claim it cites as a lemma (``done``
+    memoizes them)."""
+    done = {} if done is None else done
+    premises = {}
+    for a in d.assumptions:
+        if a.source is not None:
+            if a.source.id not in done:
+                done[a.source.id] = verify(a.source, symbolic_seconds, progress, done)
+            premises[a.source.id] = done[a.source.id].status
+    start = time.perf_counter()
+    points = structures(d)
+    random_bases = tuple(d.domain.random)
+    prev_expr = d.lhs
+    prev_vals = [safe_eval(d, prev_expr, p, s) for p, s in enumerate(points)]
+    results = []
+    for n, step in enumerate(d.steps, start=1):
+        t0 = time.perf_counter()
+        vals = [safe_eval(d, step.expr, p, s) for p, s in enumerate(points)]
+        numeric, counter, reason = _step_numeric(d, points, prev_vals, vals)
+        rewrites = tuple(rw for a in d.assumptions if a.name in step.by for rw in a.rewrites)
+        symbolic, detail = symbolic_check_detail(prev_expr, step.expr, rewrites, random_bases,
+                                                 d.domain.indices, symbolic_seconds)
+        status = ("failed" if counter else
+                  "proved" if symbolic == "zero" and numeric == "agree" else "numeric")
+        if not counter and symbolic != "zero":
+            reason = "; ".join(r for r in (f"symbolic route: {symbolic}"
+                                           + (f" ({detail})" if detail else ""), reason) if r)
+        results.append(StepResult(
+            index=n, latex=sp.latex(step.expr), rule=step.rule, by=step.by, symbolic=symbolic,
+            numeric=numeric, status=status, points=len(points), counterexample=counter,
+            seconds=time.perf_counter() - t0, reason=reason))
+        prev_expr, prev_vals = step.expr, vals
+    checks = check_premises(d, symbolic_seconds)
+    result = ChainResult(d, results, time.perf_counter() - start, premises, checks, module)
+    done[d.id] = result
+    if progress:
+        progress(f"{d.id}: {result.status} ({len(results)} steps, {result.seconds:.2f} s)")
+    return result
+
+
+# --- premises ---------------------------------------------------------------------------------
+
+def _forms(d: Derivation, step_index: int, rewrites) -> list[sp.Basic]:
+    """The expressions the symbolic route rewrites for a step: as written, after matrix calculus
+    and linearity of E, and after the rewrites themselves."""
+    prev = d.lhs if step_index == 1 else d.steps[step_index - 2].expr
+    out = []
+    for e in (prev, d.steps[step_index - 1].expr):
+        out.append(e)
+        e = matrix_calculus(e)
+        for _ in range(3):
+            e = linearize(e, tuple(d.domain.random))
+            out.append(e)
+            e = apply_rewrites(e, rewrites)
+            out.append(e)
+    return out
+
+
+def _instances(expr: sp.Basic, pattern, replacement, bound=()):
+    """(lhs, rhs, enclosing Sum limits) for every subexpression the rewrite applies to."""
+    if callable(pattern) and not isinstance(pattern, sp.Basic):
+        hit = pattern(expr)
+        if hit:
+            yield expr, replacement(expr), bound
+    else:
+        match = expr.match(pattern)
+        if match is not None:
+            yield expr, sp.sympify(replacement, strict=True).xreplace(match), bound
+    if isinstance(expr, sp.Sum):
+        yield from _instances(expr.function, pattern, replacement, bound + tuple(expr.limits))
+        return
+    for arg in expr.args:
+        if isinstance(arg, sp.Basic):
+            yield from _instances(arg, pattern, replacement, bound)
+
+
+def _check_instance(d: Derivation, lhs, rhs, bound) -> tuple[str, dict | None]:
+    free = lhs.free_symbols | rhs.free_symbols
+    indices = dict(d.domain.indices)
+    for var, lo, hi in bound:
+        if var in free and var not in indices:
+            indices[var] = (lo, hi)
+    probe = SimpleNamespace(id=d.id, lhs=lhs, steps=(SimpleNamespace(expr=rhs),),
+                            domain=replace(d.domain, indices=indices))
+    try:
+        points = structures(probe)
+    except Exception as exc:  # noqa: BLE001 - a range that cannot be drawn leaves it unchecked
+        return "unchecked", {"error": str(exc)}
+    a = [safe_eval(probe, lhs, p, s) for p, s in enumerate(points)]
+    b = [safe_eval(probe, rhs, p, s) for p, s in enumerate(points)]
+    if any(v[2] for v in a + b):
+        return "unchecked", {"error": next(v[2] for v in a + b if v[2])}
+    counter = counterexample(probe, points, a, b)
+    return ("failed", counter) if counter else ("checked", None)
+
+
+def _claim_symbols(d: Derivation) -> set:
+    out = set(d.lhs.free_symbols)
+    for s in d.steps:
+        out |= s.expr.free_symbols
+    return out
+
+
+def check_premises(d: Derivation, seconds: float = SYMBOLIC_SECONDS) -> list[PremiseCheck]:
+    """Check each assumption's rewrites numerically at their instances in the citing steps."""
+    own = _claim_symbols(d)
+    out = []
+    for a in d.assumptions:
+        if a.source is not None:
+            out.append(PremiseCheck(a.name, "lemma", f"claim {a.source.id}, verified on its own"))
+            continue
+        if not a.rewrites:
+            out.append(PremiseCheck(a.name, "assumed, unchecked", "no rewrite to check"))
+            continue
+        citing = [n for n, s in enumerate(d.steps, start=1) if a.name in s.by]
+        seen, checked, unchecked, failed = set(), 0, [], None
+        for pattern, replacement in a.rewrites:
+            found = []
+            try:
+                with time_limit(seconds, f"finding instances of premise {a.name!r}"):
+                    for n in citing:
+                        for form in _forms(d, n, a.rewrites):
+                            for lhs, rhs, bound in _instances(form, pattern, replacement):
+                                if lhs != rhs and (lhs, rhs) not in seen:
+                                    seen.add((lhs, rhs))
+                                    found.append((lhs, rhs, bound))
+            except SymbolicTimeout:
+                unchecked.append(f"{pattern}: instance search ran out of time")
+            for lhs, rhs, bound in found[:MAX_INSTANCES]:
+                new = (rhs.free_symbols - lhs.free_symbols) - own
+                if new:
+                    unchecked.append(f"{lhs} -> {rhs} introduces {sorted(map(str, new))}")
+                    continue
+                status, info = _check_instance(d, lhs, rhs, bound)
+                if status == "failed":
+                    failed = (f"{lhs} -> {rhs}", info)
+                    break
+                if status == "checked":
+                    checked += 1
+                else:
+                    unchecked.append(f"{lhs} -> {rhs}: {info['error']}")
+            if failed:
+                break
+        if failed:
+            out.append(PremiseCheck(a.name, "failed", f"the rewrite {failed[0]} is false",
+                                    failed[1]))
+        elif unchecked or not checked:
+            why = "; ".join(unchecked[:2]) or ("no instance in the citing steps" if citing
+                                               else "declared, not cited by any step")
+            out.append(PremiseCheck(a.name, "assumed, unchecked", why))
+        else:
+            out.append(PremiseCheck(a.name, "checked", f"{checked} instance(s) agree numerically"))
+    return out
