@@ -9,7 +9,6 @@ import math
 import numpy as np
 import pytest
 import sympy as sp
-from chain_asserts import assert_fails_at
 
 import derivations
 from derivations import embedding as EM
@@ -17,7 +16,8 @@ from derivations import gelu as GE
 from derivations import layernorm as LN
 from derivations import positions as PO
 from derivations import verify, with_step
-from numeric import ops
+from derivations.testing import assert_fails_at
+from numeric import finite_diff, ops
 
 SEED = 5
 FD_H = 1e-6
@@ -28,13 +28,7 @@ CLAIMS = [d.id for m in (LN, GE, PO, EM) for d in m.CLAIMS]
 
 
 def fd(f, x: np.ndarray) -> np.ndarray:
-    """Central-difference gradient of the scalar f at x (any shape)."""
-    out = np.zeros_like(x)
-    for idx in np.ndindex(x.shape):
-        e = np.zeros_like(x)
-        e[idx] = FD_H
-        out[idx] = (f(x + e) - f(x - e)) / (2 * FD_H)
-    return out
+    return finite_diff.gradient(f, x, h=FD_H)
 
 
 @pytest.fixture

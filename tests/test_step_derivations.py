@@ -7,7 +7,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import sympy as sp
-from chain_asserts import assert_fails_at
 
 import derivations
 from derivations import adamw as AW
@@ -16,7 +15,8 @@ from derivations import ignore_index as IG
 from derivations import mask as MA
 from derivations import multihead as MH
 from derivations import verify, with_step
-from numeric import adam, ops
+from derivations.testing import assert_fails_at
+from numeric import adam, finite_diff, ops
 
 SEED = 9
 FD_H = 1e-6
@@ -26,12 +26,7 @@ CLAIMS = [d.id for m in (MA, MH, IG, AW, HE) for d in m.CLAIMS]
 
 
 def fd(f, x: np.ndarray) -> np.ndarray:
-    out = np.zeros_like(x)
-    for idx in np.ndindex(x.shape):
-        e = np.zeros_like(x)
-        e[idx] = FD_H
-        out[idx] = (f(x + e) - f(x - e)) / (2 * FD_H)
-    return out
+    return finite_diff.gradient(f, x, h=FD_H)
 
 
 @pytest.fixture
