@@ -48,7 +48,7 @@ def test_a_pattern_fills_in_its_placeholders():
     zh = i18n.crosscheck("XᵀG vs the model's gradient of h.1.mlp.w_fc", "zh")
     assert zh == i18n.Text(r"$X^\top G$ 对比模型关于 h.1.mlp.w_fc 的梯度")
     en = i18n.crosscheck("Monte Carlo E[qᵀk], uniform [0, 1) entries, d_k = 64", "en")
-    assert en.text.endswith("$d_k = 64$") and not en.missing
+    assert en.text.endswith("${d_k = 64}$") and not en.missing
 
 
 def test_crosscheck_texts_keep_math_between_dollars(compared):
