@@ -134,6 +134,13 @@ def _claim(claim_id: str) -> dict:
     return claims_data().get(claim_id, {})
 
 
+def _english_title(claim_id: str) -> str:
+    import derivations  # the engine's own English title, where the table has no display form
+
+    known = {d.id: d.title for d in derivations.claims()}
+    return known.get(claim_id, claim_id)
+
+
 def _shared(kind: str) -> dict:
     return claims_data().get("_shared", {}).get(kind, {})
 
@@ -152,6 +159,12 @@ def assumption(claim_id: str, name: str, text: str, lang: str) -> tuple[Text, Te
     """(name, text) of a named assumption in ``lang``."""
     record = _claim(claim_id).get("assumptions", {}).get(name) \
         or _shared("assumptions").get(name, {})
+    if not record and text == f"Proved as claim {name}." and "title" in _claim(name):
+        # a lemma citing another claim (derivations.lemma): named by that claim's title
+        cited = _pick(_claim(name)["title"], _english_title(name), lang)
+        said = {"en": f"Proved as the claim “{cited.text}”.",
+                "zh": f"已作为命题「{cited.text}」证明。"}
+        return cited, Text(said.get(lang, said["en"]), missing=cited.missing)
     return _pick(record.get("name"), name, lang), _pick(record.get("text"), text, lang)
 
 
@@ -189,8 +202,6 @@ def missing_claim_fields(claims: list[dict]) -> list[str]:
             if rule(cid, s["rule"], "zh").missing:
                 gaps.append(f"claim {cid}: rule of step {s['index']} {s['rule']!r} has no zh")
         for a in c["assumptions"]:
-            if a.get("kind") == "lemma" and a["name"] in {p for p in c.get("premises", {})}:
-                continue  # a cited claim: its text is generated from the claim id
             name, text = assumption(cid, a["name"], a["text"], "zh")
             if name.missing:
                 gaps.append(f"claim {cid}: assumption name {a['name']!r} has no zh")
