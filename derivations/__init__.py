@@ -22,7 +22,8 @@ from derivations.core import (
 )
 from derivations.stochastic import E, Var
 
-MODULES = ("attention_scaling", "softmax", "cross_entropy", "linear", "adam", "attention")
+MODULES = ("attention_scaling", "softmax", "cross_entropy", "linear", "adam", "attention",
+           "residual", "heads_shapes")
 
 __all__ = [
     "Assumption", "ChainResult", "Derivation", "DerivationError", "Domain", "E", "Step", "Var",

@@ -24,6 +24,7 @@ from __future__ import annotations
 import sympy as sp
 
 from derivations.core import Assumption, Derivation, Domain, Step
+from derivations.softmax import softmax_of
 
 n = sp.Symbol("n", integer=True, positive=True)
 B = sp.Symbol("B", integer=True, positive=True)
@@ -38,12 +39,12 @@ delta = sp.KroneckerDelta
 
 def probability(idx: sp.Basic) -> sp.Basic:
     """p_idx = softmax(z)_idx."""
-    return sp.exp(z[idx]) / sp.Sum(sp.exp(z[l]), (l, 1, n))
+    return softmax_of(lambda t: z[t], idx, l, 1, n)
 
 
 def batch_probability(row: sp.Basic, col: sp.Basic) -> sp.Basic:
     """p_{row,col} = softmax(Z_row)_col."""
-    return sp.exp(Z[row, col]) / sp.Sum(sp.exp(Z[row, l]), (l, 1, n))
+    return softmax_of(lambda t: Z[row, t], col, l, 1, n)
 
 
 class _Target(sp.Function):

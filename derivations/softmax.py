@@ -32,6 +32,13 @@ T = sp.Symbol("T", positive=True)
 delta = sp.KroneckerDelta
 
 
+def softmax_of(logit, at: sp.Basic, bound: sp.Symbol, low: sp.Basic, high: sp.Basic):
+    """e^{logit(at)} / Σ_{bound=low}^{high} e^{logit(bound)}: the softmax of the logits
+    logit(low), …, logit(high), taken at ``at``.  The one constructor of every softmax in the
+    derivations (softmax, cross-entropy, attention); ``logit`` maps an index to its logit."""
+    return sp.exp(logit(at)) / sp.Sum(sp.exp(logit(bound)), (bound, low, high))
+
+
 def normalizer(scale: sp.Basic = sp.S.One, shift: sp.Basic = sp.S.Zero) -> sp.Sum:
     """Σ_k e^{(z_k + shift)/scale}.  Every normalizer binds the same index k: SymPy compares
     sums by the names of their indices, so Σ_j e^{z_j} and Σ_k e^{z_k} would look different."""
@@ -43,7 +50,7 @@ Z = normalizer()
 
 def softmax(a: sp.Basic, scale: sp.Basic = sp.S.One, shift: sp.Basic = sp.S.Zero):
     """softmax((z + shift)/scale)_a."""
-    return sp.exp((z[a] + shift) / scale) / normalizer(scale, shift)
+    return softmax_of(lambda t: (z[t] + shift) / scale, a, k, 1, n)
 
 
 def jacobian(s) -> sp.Matrix:
