@@ -4,6 +4,9 @@ Head e (0 ≤ e < h) is an n×d_v matrix H_e with entries ``H[e, i, t]``; Concat
 is n×(h·d_v), column r holding column r mod d_v of head ⌊r/d_v⌋; W_O is (h·d_v)×D, and its rows
 e·d_v … e·d_v + d_v − 1 form the block W_O^{(e)} (d_v×D).
 
+Typed building block: ``MultiHead(heads, w_o_blocks)`` = Concat(heads)·W_O for an explicit list
+of heads (``per_head_sum`` gives Σ_e head_e W_O^{(e)}).
+
 Final result: ``PER_HEAD`` = Σ_e (H_e W_O^{(e)})_ic, entry (i, c) of Concat(H)·W_O (n×D, the
 width of the residual stream).
 """
@@ -13,6 +16,56 @@ from __future__ import annotations
 import sympy as sp
 
 from derivations.core import Assumption, Derivation, Domain, Step
+
+
+class HeadsShapeError(sp.ShapeError):
+    """A multi-head building block got heads or W_O blocks of the wrong shape."""
+
+
+class MultiHead(sp.MatrixExpr):
+    """Concat(head_1, …, head_h)·W_O with W_O given as its h row blocks W_O^{(e)}.
+
+    Typing: every head n×d_v, every block d_v×d_model, as many blocks as heads → n×d_model."""
+
+    def __new__(cls, heads, w_o_blocks):
+        heads, blocks = sp.Tuple(*heads), sp.Tuple(*w_o_blocks)
+        if len(heads) != len(blocks) or not heads:
+            raise HeadsShapeError(f"multi-head: expected one W_O block per head, got "
+                                      f"{len(heads)} heads and {len(blocks)} blocks")
+        for e, (H, B) in enumerate(zip(heads, blocks, strict=True)):
+            if H.shape != heads[0].shape or B.shape != blocks[0].shape:
+                raise HeadsShapeError(f"multi-head: head {e} is {tuple(H.shape)} and its block "
+                                          f"{tuple(B.shape)}; expected {tuple(heads[0].shape)} "
+                                          f"and {tuple(blocks[0].shape)} like head 0")
+            if sp.sympify(H.shape[1], strict=True) != sp.sympify(B.shape[0], strict=True):
+                raise HeadsShapeError(f"multi-head: block {e} must have d_v = {H.shape[1]} "
+                                          f"rows, got {tuple(B.shape)}")
+        return super().__new__(cls, heads, blocks)
+
+    @property
+    def shape(self):
+        return (self.args[0][0].shape[0], self.args[1][0].shape[1])
+
+    def _latex(self, printer):
+        heads = ", ".join(printer._print(H) for H in self.args[0])
+        blocks = r" \\ ".join(printer._print(B) for B in self.args[1])
+        return (rf"\operatorname{{Concat}}\left({heads}\right)"
+                rf"\begin{{bmatrix}}{blocks}\end{{bmatrix}}")
+
+    def doit(self, **hints):
+        heads = [H.doit(**hints) for H in self.args[0]]
+        blocks = [B.doit(**hints) for B in self.args[1]]
+        if all(isinstance(x, sp.MatrixBase) for x in heads + blocks):
+            return sp.ImmutableMatrix(sp.Matrix.hstack(*heads) * sp.Matrix.vstack(*blocks))
+        # SymPy's block algebra: a 1×h block row times an h×1 block column
+        return sp.block_collapse(sp.BlockMatrix([heads]) * sp.BlockMatrix([[B] for B in blocks]))
+
+
+def per_head_sum(heads, w_o_blocks):
+    """Σ_e head_e W_O^{(e)} for explicit lists of heads and blocks, typed by MultiHead: the
+    form that the claim below proves equal to Concat(heads)·W_O for any number of heads."""
+    return MultiHead(heads, w_o_blocks).doit()
+
 
 h, n, d_v, D = sp.symbols("h n d_v D", integer=True, positive=True)
 i, c = sp.symbols("i c", integer=True, nonnegative=True)
