@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import sympy as sp
 
+from derivations.attention import Attention
 from derivations.core import Assumption, Derivation, Domain, Step
 
 
@@ -59,6 +60,12 @@ class MultiHead(sp.MatrixExpr):
             return sp.ImmutableMatrix(sp.Matrix.hstack(*heads) * sp.Matrix.vstack(*blocks))
         # SymPy's block algebra: a 1×h block row times an h×1 block column
         return sp.block_collapse(sp.BlockMatrix([heads]) * sp.BlockMatrix([[B] for B in blocks]))
+
+
+def multihead(X_, w_q, w_k, w_v, w_o):
+    """MultiHead(X) with head e = Attention(X W_Q^e, X W_K^e, X W_V^e); every size is checked."""
+    heads = [Attention(X_ * q, X_ * k_, X_ * v_) for q, k_, v_ in zip(w_q, w_k, w_v, strict=True)]
+    return MultiHead(heads, w_o)
 
 
 def per_head_sum(heads, w_o_blocks):
