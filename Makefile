@@ -17,8 +17,9 @@ test: $(STAMP)
 	$(PY) -m ruff check .
 	$(PY) -m pytest -q
 
+# CLAIMS="my_claims.py other.py" adds your own claims as a section "Your derivations"
 reports: $(STAMP)
-	$(PY) -m reports build
+	$(PY) -m reports build $(if $(CLAIMS),--claims $(CLAIMS))
 
 verify: $(STAMP)
 	$(PY) -m derivations verify

@@ -1,4 +1,10 @@
-"""python -m derivations [list] | verify [--json] [NAME ...]"""
+"""python -m derivations [list] | verify [--json] [TARGET ...]
+
+A TARGET is a shipped claim id, a path to a ``.py`` file of your own claims, or an importable module
+name (see :mod:`derivations.claimfiles`).  A line per verified claim goes to stderr as it finishes,
+always, so that stdout holds only the table or the JSON.  Exit 0 if every claim is proved, 1 if any
+is not, 2 for bad usage or a target that cannot be loaded (one line, no traceback).
+"""
 
 from __future__ import annotations
 
@@ -8,6 +14,7 @@ import sys
 import time
 
 import derivations
+from derivations import claimfiles
 from derivations.core import DerivationError
 
 
@@ -24,8 +31,11 @@ def _parser() -> argparse.ArgumentParser:
     v = sub.add_parser("verify", help="check every step of the named claims (all by default)")
     v.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     v.add_argument("--workers", type=int, default=2, metavar="N",
-                   help="check claims in N processes (default 2; results do not depend on it)")
-    v.add_argument("names", nargs="*", metavar="NAME")
+                   help="check shipped claims in N processes (default 2; results do not depend "
+                        "on it); claims from files are checked in this process")
+    v.add_argument("names", nargs="*", metavar="TARGET",
+                   help="a claim id, a .py file of claims, or a module name (default: every "
+                        "shipped claim)")
     return p
 
 
@@ -35,36 +45,37 @@ def _list() -> int:
     return 0
 
 
-def _verify(names: list[str], as_json: bool, workers: int = 2) -> int:
-    problem = derivations.unknown_names(names)
-    if problem:
-        print(f"error: {problem}", file=sys.stderr)
+def _verify(targets: list[str], as_json: bool, workers: int = 2) -> int:
+    try:
+        chosen = claimfiles.load_all(targets) if targets else derivations.claims()
+    except claimfiles.ClaimFileError as exc:
+        print(f"error: {exc}", file=sys.stderr)
         return 2
     start = time.perf_counter()
-    results = derivations.verify_all(names or None, workers=max(1, workers),
-                                     progress=lambda line: print(line, file=sys.stderr, flush=True))
+    progress = lambda line: print(line, file=sys.stderr, flush=True)  # noqa: E731
+    shipped = {d.id for d in derivations.claims()}
+    if all(t in shipped for t in targets):  # worker processes look claims up by id
+        results = derivations.verify_all(targets or None, workers=max(1, workers),
+                                         progress=progress)
+    else:
+        results = claimfiles.verify_many(chosen, progress=progress)
     total = time.perf_counter() - start
     if as_json:
         print(json.dumps({"claims": [
             {"id": r.id, "status": r.status, "steps": len(r.steps),
              "seconds": round(r.seconds, 3), "failed_step": r.failed_step,
-             "failed_premise": r.failed_premise, "unchecked": r.unchecked} for r in results]},
-            indent=2))
+             "failed_premise": r.failed_premise, "unchecked": r.unchecked,
+             "counterexample": r.steps[r.failed_step - 1].counterexample
+             if r.failed_step else None,
+             "explanation": claimfiles.explain(r)} for r in results]},
+            indent=2, ensure_ascii=False))
     else:
         print(f"{'claim':34s} {'steps':>5s} {'status':8s} {'seconds':>8s}")
         for r in results:
             print(f"{r.id:34s} {len(r.steps):5d} {r.status:8s} {r.seconds:8.2f}")
-            for s in r.steps:
-                if s.status == "failed":
-                    ce = s.counterexample
-                    print(f"  step {s.index} ({s.rule}) failed at {ce['point']}: "
-                          f"previous {ce['previous']} vs this step {ce['current']}")
-                elif s.status == "numeric" and s.reason:
-                    print(f"  step {s.index} ({s.rule}) numeric only: {s.reason}")
-            for p in r.premise_checks:
-                if p.status in ("failed", "assumed, unchecked"):
-                    print(f"  premise {p.name!r}: {p.status} — {p.detail}")
-        print(f"{len(results)} claims in {total:.1f} s")
+            for line in claimfiles.explain(r):
+                print(f"  {line}")
+        print(f"{len(results)} claim{'' if len(results) == 1 else 's'} in {total:.1f} s")
     statuses = {r.status for r in results}
     return 1 if "failed" in statuses else 0 if statuses <= {"proved"} else 1
 

@@ -21,7 +21,7 @@ import sympy as sp
 
 from derivations.claim import Derivation
 from derivations.limits import SymbolicTimeout, time_limit
-from derivations.pointwise import BIG_DIM, counterexample, safe_eval, structures
+from derivations.pointwise import BIG_DIM, counterexample, probe, safe_eval, structures
 from derivations.stochastic import linearize
 from derivations.symbolic import (
     SYMBOLIC_SECONDS,
@@ -165,6 +165,10 @@ def verify(d: Derivation, symbolic_seconds: float = SYMBOLIC_SECONDS,
         rewrites = tuple(rw for a in d.assumptions if a.name in step.by for rw in a.rewrites)
         symbolic, detail = symbolic_check_detail(prev_expr, step.expr, rewrites, random_bases,
                                                  d.domain.indices, symbolic_seconds)
+        if not counter and symbolic != "zero":
+            counter = probe(d, prev_expr, step.expr, points)
+            if counter:
+                numeric, reason = "disagree", f"found by the wider probe ({counter['probe']})"
         status = ("failed" if counter else
                   "proved" if symbolic == "zero" and numeric == "agree" else "numeric")
         if not counter and symbolic != "zero":

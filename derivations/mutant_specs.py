@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sympy as sp
 
+from derivations.mutant_specs_training import SPECS as TRAINING_SPECS
 from derivations.stochastic import E, Var
 
 
@@ -302,6 +303,7 @@ def _heads_shapes(M) -> dict:
 
 SPECS = {"attention_scaling": _attention_scaling, "softmax": _softmax,
          "cross_entropy": _cross_entropy, "linear": _linear, "adam": _adam,
-         "attention": _attention, "residual": _residual, "heads_shapes": _heads_shapes}
+         "attention": _attention, "residual": _residual, "heads_shapes": _heads_shapes,
+         **TRAINING_SPECS}
 
 

@@ -22,6 +22,7 @@ import hashlib
 import itertools
 import random
 import threading
+import time
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -49,6 +50,13 @@ BIG_DIM = 6  # every claim is also evaluated with every size at 6 ...
 BIG_POINTS = 2  # ... at this many of its POINTS (the costly ones)
 NUMERIC_SECONDS = 10.0  # CPU seconds for the concrete form of one expression at one size
 LOG10_RANGE = (-3.0, 2.0)  # magnitudes of unconstrained values: 0.001 .. 100
+# A step that only the numeric route agreed on is probed further before it may end `numeric`:
+# sizes past BIG_DIM where the step has no matrix (cheap there), and values over a wider range.
+PROBE_SIZES = (7, 8, 9, 10, 12)
+WIDE_LOG10_RANGE = (-6.0, 6.0)
+WIDE_INTEGER_LOG10 = 4
+PROBE_POINTS = 8  # wide-value points on top of the sampled structures
+PROBE_SECONDS = 6.0  # CPU seconds per step for the whole probe
 _SCHEDULE_SEED = "derivations.pointwise.schedule.v2"
 
 
@@ -61,6 +69,9 @@ def _free_symbols(d: Derivation) -> set:
     syms = set(d.lhs.free_symbols)
     for step in d.steps:
         syms |= step.expr.free_symbols
+    # a MatrixSymbol's free symbols are itself only: its symbolic sizes are dims too
+    for m in [s for s in syms if isinstance(s, sp.MatrixSymbol)]:
+        syms |= set().union(*(k.free_symbols for k in m.shape))
     return {s for s in syms if isinstance(s, sp.Symbol)}
 
 
@@ -176,12 +187,12 @@ def _assumed(key, name: str) -> bool:
                 or getattr(getattr(key, "label", None), f"is_{name}", False))
 
 
-def draw(d: Derivation, point: int, atom) -> mpmath.mpf:
+def draw(d: Derivation, point: int, atom, wide: bool = False) -> mpmath.mpf:
     """A value for ``atom``: from its declared range, else over several orders of magnitude with
     the sign and integrality its assumptions allow.  Every value is a double, so it is exact at
     both precisions."""
     key = _atom_key(atom)
-    rng = _seeded("value", point, sp.srepr(atom))
+    rng = _seeded("value", point, sp.srepr(atom), *(("wide",) if wide else ()))
     ranges = d.domain.ranges
     if isinstance(key, sp.MatrixSymbol):  # the range is declared at symbolic size
         key = next((k for k in ranges if isinstance(k, sp.MatrixSymbol) and k.name == key.name),
@@ -197,9 +208,9 @@ def draw(d: Derivation, point: int, atom) -> mpmath.mpf:
     stratum = (point + int(hashlib.sha256(sp.srepr(atom).encode()).hexdigest(), 16)) % POINTS
     u = (stratum + rng.random()) / POINTS
     if _assumed(key, "integer"):
-        value = int(round(10 ** (2 * u)))
+        value = int(round(10 ** ((WIDE_INTEGER_LOG10 if wide else 2) * u)))
     else:
-        lo, hi = LOG10_RANGE
+        lo, hi = WIDE_LOG10_RANGE if wide else LOG10_RANGE
         value = 10 ** (lo + (hi - lo) * u)
     if not (positive or nonneg) and rng.random() < 0.5:
         value = -value
@@ -306,7 +317,7 @@ class Value:
 _TIMED_OUT: dict = {}
 
 
-def evaluate(d: Derivation, expr: sp.Basic, point: int, structure: dict):
+def evaluate(d: Derivation, expr: sp.Basic, point: int, structure: dict, wide: bool = False):
     """The value of ``expr`` at numeric point ``point`` — a :class:`Value` whose ``at(digits)``
     is an mpf, or a list of rows of mpf for a matrix — and the values drawn for its atoms."""
     key = tuple(sorted(structure.items(), key=str))
@@ -321,7 +332,7 @@ def evaluate(d: Derivation, expr: sp.Basic, point: int, structure: dict):
         if threading.current_thread() is threading.main_thread():  # a real time-out, not a refusal
             _TIMED_OUT[args] = str(exc)
         raise
-    values = {a: draw(d, point, a) for a in atoms}
+    values = {a: draw(d, point, a, wide) for a in atoms}
     value = Value(fn, tuple(values[a] for a in atoms))
     value.at(DIGITS)
     return value, values
@@ -379,9 +390,9 @@ def _show(v) -> str:
     return mpmath.nstr(v, 15)
 
 
-def safe_eval(d, expr, p, s):
+def safe_eval(d, expr, p, s, wide: bool = False):
     try:
-        value, values = evaluate(d, expr, p, s)
+        value, values = evaluate(d, expr, p, s, wide)
         return value, values, None
     except SymbolicTimeout as exc:
         return None, {}, f"timeout: {exc}"
@@ -401,4 +412,49 @@ def counterexample(d, structures, prev_vals, vals) -> dict | None:
             return {"point": dict(sorted(point.items())),
                     "previous": err_a or _show(a.at(DIGITS)),
                     "current": err_b or _show(b.at(DIGITS))}
+    return None
+
+
+def _has_matrix(*exprs) -> bool:
+    return any(e.atoms(sp.MatrixSymbol) or isinstance(e, sp.MatrixExpr | sp.MatrixBase)
+               for e in exprs)
+
+
+def probe(d: Derivation, prev: sp.Basic, cur: sp.Basic, sampled: list[dict]) -> dict | None:
+    """A counterexample to prev = cur at points past the sampled ones, or None.
+
+    Run only for a step the symbolic route could not prove and the sampled points could not
+    refute: a claim true for sizes up to BIG_DIM, or for values up to 100, would otherwise end
+    `numeric`.  Sizes past BIG_DIM are tried only for steps without matrices (their concrete
+    forms are cheap); wider values at every sampled structure.  Points whose evaluation fails or
+    runs out of time are skipped: the probe can only find a difference, never excuse one.
+    """
+    dims = dims_of(d)
+    rng = _seeded(_SCHEDULE_SEED, "probe")
+    extra = []
+    if dims and not _has_matrix(prev, cur):
+        for size in PROBE_SIZES:
+            sub = {s: sp.Integer(size) for s in dims}
+            idx = _draw_indices(d, sub, rng)
+            if idx is not None:
+                extra.append(({**sub, **idx}, False))
+    extra += [(sampled[k % len(sampled)], True) for k in range(PROBE_POINTS)]
+    start = time.process_time()
+    for k, (structure, wide) in enumerate(extra):
+        if time.process_time() - start > PROBE_SECONDS:
+            break
+        point = POINTS + k
+        a, b = safe_eval(d, prev, point, structure, wide), safe_eval(d, cur, point, structure, wide)
+        if a[2] or b[2]:
+            continue
+        try:
+            differs = disagree(a[0], b[0])
+        except SymbolicTimeout:
+            continue
+        if differs:
+            counter = counterexample(d, [structure], [a], [b])
+            if d.domain.random:
+                counter["point"]["distribution"] = distribution_at(d, point)
+            counter["probe"] = "values up to 1e6" if wide else f"size {max(structure.values())}"
+            return counter
     return None

@@ -159,6 +159,20 @@ pair("max_dim_three_ok", SAMPLING,
      lambda: claim("md3", sp.Sum(i, (i, 1, n)), n * (n + 1) / 2, Domain(dims=(n,), max_dim=3)),
      lambda: claim("md3w", sp.Sum(i, (i, 1, n)), n * (n + 1) / 2 + (n - 1) * (n - 2) * (n - 3),
                    Domain(dims=(n,), max_dim=3)))
+# past the sampled sizes and magnitudes: only the wider probe of a numeric-only step finds these
+for K in (6, 7, 9):  # vanishes at every sampled size, 1..max_dim and BIG_DIM
+    poly = sp.Mul(*[(n - m) for m in range(1, K + 1)])
+    add(f"true_up_to_size_{K}", SAMPLING, False,
+        lambda p=poly, K=K: claim(f"tu{K}", sp.Sum(i, (i, 1, n)), n * (n + 1) / 2 + p, D))
+add("step_at_1000", SAMPLING, False,
+    lambda: claim("st", sp.Piecewise((g, g > 1000), (0, True)), 0))
+add("clip_500_is_identity", SAMPLING, False,
+    lambda: claim("clip500", sp.Min(sp.Max(g, -500), 500), g))
+add("tiny_below_1e4", SAMPLING, False,
+    lambda: claim("tb", sp.Piecewise((0, sp.Abs(g) > sp.Rational(1, 10**4)), (g, True)), 0))
+pair("matrix_sizes_are_dims", SAMPLING,
+     lambda: claim("msd", sp.Derivative(sp.Trace(X.T * X), X), 2 * X),
+     lambda: claim("msdw", sp.Derivative(sp.Trace(X.T * X), X), X))
 
 # 4. randomness --------------------------------------------------------------------------------
 RANDOM = "randomness"

@@ -97,6 +97,13 @@ def rowwise(f: Callable[[np.ndarray], np.ndarray]) -> Callable[[np.ndarray], np.
     return lambda stack: np.stack([np.asarray(f(x), dtype=np.float64) for x in stack])
 
 
+def gradient(f: Callable[[np.ndarray], float], x: np.ndarray, h: float | None = None,
+             order: int = 2) -> np.ndarray:
+    """∂f/∂x, in x's shape, of a scalar f of one array (called once per stencil point)."""
+    x = np.asarray(x, dtype=np.float64)
+    return derivative(rowwise(f), x, h=h, order=order).reshape(x.shape)
+
+
 def jacobian(f: Callable[[np.ndarray], np.ndarray], x: np.ndarray, h: float | None = None,
              order: int = 2) -> np.ndarray:
     """(out.size, x.size) Jacobian of a stack-mapping f (see :func:`derivative`)."""

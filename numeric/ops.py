@@ -1,8 +1,9 @@
 """Forward/backward pairs for every op of the Transformer.
 
 Each op is ``x_forward(...) -> (out, cache)`` next to ``x_backward(dout, cache) -> grads``. Every
-backward names, in its docstring, the id of the derived result (from ``derivations``) that it
-implements, so the cross-checks can compare formula and code on the same tensors.
+backward names, in a ``Claims:`` line of its docstring, the ids of the derived results (from
+``derivations``) that it implements, so the cross-checks can compare formula and code on the same
+tensors; tests/test_op_claims.py fails if a backward names none or one that does not exist.
 
 Conventions: B batch, T time, C channels, H heads, D head dim, V vocabulary, N rows. Linear
 weights are stored (C_in, C_out) so that ``out = x @ w + b`` and the derived dW = XᵀG reads as is.
@@ -68,7 +69,10 @@ def linear_forward(x: np.ndarray, w: np.ndarray, b: np.ndarray | None = None):
 
 
 def linear_backward(dout: np.ndarray, cache):
-    """linear_grad_weight dW = XᵀG, linear_grad_input dX = GWᵀ, linear_grad_bias db = Σ_rows G."""
+    """linear_grad_weight dW = XᵀG, linear_grad_input dX = GWᵀ, linear_grad_bias db = Σ_rows G.
+
+    Claims: linear_grad_weight, linear_grad_input, linear_grad_bias.
+    """
     x2, w, x_shape, has_b = cache
     check_same("linear_backward", "dout", dout, (*x_shape[:-1], w.shape[1]), w.dtype)
     g = dout.reshape(-1, w.shape[1])  # (N, C_out)
@@ -95,7 +99,11 @@ def layernorm_forward(x: np.ndarray, g: np.ndarray, b: np.ndarray, eps: float = 
 
 
 def layernorm_backward(dout: np.ndarray, cache):
-    """Layer-norm chain rule: dx = rstd·(ĝ − mean(ĝ) − x̂·mean(ĝ⊙x̂)) with ĝ = dout⊙γ."""
+    """Layer-norm chain rule: dx = rstd·(ĝ − mean(ĝ) − x̂·mean(ĝ⊙x̂)) with ĝ = dout⊙γ;
+    dγ = Σ_rows dout⊙x̂, dβ = Σ_rows dout.
+
+    Claims: layernorm_grad_input, layernorm_grad_affine.
+    """
     xhat, rstd, g = cache
     check_same("layernorm_backward", "dout", dout, xhat.shape, xhat.dtype)
     c = xhat.shape[-1]
@@ -134,7 +142,10 @@ def gelu_forward(x: np.ndarray):
 
 
 def gelu_backward(dout: np.ndarray, cache):
-    """Derivative of tanh-GELU in σ form: σ + x·σ(1−σ)·2√(2/π)(1 + 3·0.044715x²), σ = σ(2u)."""
+    """Derivative of tanh-GELU in σ form: σ + x·σ(1−σ)·2√(2/π)(1 + 3·0.044715x²), σ = σ(2u).
+
+    Claims: gelu_tanh_derivative.
+    """
     x, sig = cache
     check_same("gelu_backward", "dout", dout, x.shape, x.dtype)
     inner = x * x  # (..., F)
@@ -156,7 +167,10 @@ def identity_forward(x: np.ndarray):
 
 
 def identity_backward(dout: np.ndarray, cache):
-    """mlp_collapse: the activation's Jacobian is I, so the MLP gradient is that of W₁W₂."""
+    """mlp_collapse: the activation's Jacobian is I, so the MLP gradient is that of W₁W₂.
+
+    Claims: mlp_identity_grad_input.
+    """
     return dout
 
 
@@ -191,6 +205,8 @@ def softmax_backward(dout: np.ndarray, cache):
     """softmax_jacobian: Jᵀg with J = diag(s) − ssᵀ, computed as s ⊙ (g − ⟨g, s⟩).
 
     Masked positions have s = 0 and so receive exactly zero gradient.
+
+    Claims: softmax_jacobian, softmax_jacobian_vector_product, causal_mask_zero_gradient.
     """
     s = cache
     check_same("softmax_backward", "dout", dout, s.shape, s.dtype)
@@ -229,6 +245,8 @@ def cross_entropy_backward(dloss: float, cache):
     """cross_entropy_gradient ∂L/∂z = p − y per row; cross_entropy_batch_mean divides by N.
 
     Rows whose target is ignore_index get exactly zero gradient.
+
+    Claims: cross_entropy_gradient, cross_entropy_batch_mean, cross_entropy_ignore_index.
     """
     probs, safe, valid, n = cache
     dlogits = probs.copy()  # (..., V)
@@ -247,7 +265,10 @@ def embedding_forward(idx: np.ndarray, wte: np.ndarray):
 
 
 def embedding_backward(dout: np.ndarray, cache):
-    """linear_grad_weight with one-hot X: dE = Σ_i e_i ⊗ dout_i (scatter-add of rows)."""
+    """linear_grad_weight with one-hot X: dE = Σ_i e_i ⊗ dout_i (scatter-add of rows).
+
+    Claims: embedding_grad_one_hot, embedding_grad_scatter_add.
+    """
     idx, shape, dtype = cache
     check_same("embedding_backward", "dout", dout, (*idx.shape, shape[1]), dtype)
     dwte = np.zeros(shape, dtype)  # (V, C)
@@ -291,7 +312,10 @@ def rope_forward(x: np.ndarray, cos: np.ndarray, sin: np.ndarray):
 
 
 def rope_backward(dout: np.ndarray, cache):
-    """A rotation is orthogonal, so the gradient is the inverse rotation R(θ)ᵀ·dout."""
+    """A rotation is orthogonal, so the gradient is the inverse rotation R(θ)ᵀ·dout.
+
+    Claims: rope_backward_transpose, rope_rotation_orthogonal.
+    """
     c, s = cache
     h = dout.shape[-1] // 2
     d1, d2 = dout[..., :h], dout[..., h:]  # (B, H, T, D/2)
@@ -322,7 +346,10 @@ def heads_buffer(b: int, h: int, t: int, d: int, dtype) -> np.ndarray:
 
 def merge_heads(x: np.ndarray) -> np.ndarray:
     """(B, H, T, D) → contiguous (B, T, C); the adjoint (and inverse) of split_heads.  Free (a
-    view) for arrays from :func:`heads_buffer`."""
+    view) for arrays from :func:`heads_buffer`.  The backward of split_heads is this merge.
+
+    Claims: split_heads_backward.
+    """
     b, h, t, d = x.shape
     return np.ascontiguousarray(x.transpose(0, 2, 1, 3)).reshape(b, t, h * d)
 
@@ -338,7 +365,10 @@ def attention_scores_forward(q: np.ndarray, k: np.ndarray):
 
 
 def attention_scores_backward(dscores: np.ndarray, cache):
-    """linear_grad_input on both factors of S = QKᵀ/√D: dQ = dS·K/√D, dK = dSᵀ·Q/√D."""
+    """linear_grad_input on both factors of S = QKᵀ/√D: dQ = dS·K/√D, dK = dSᵀ·Q/√D.
+
+    Claims: attention_grad_query, attention_grad_key.
+    """
     q, k, scale = cache
     b, h, t, d = q.shape
     check_same("attention_scores_backward", "dscores", dscores, (b, h, t, t), q.dtype)
@@ -363,7 +393,10 @@ def attention_values_forward(probs: np.ndarray, v: np.ndarray):
 
 
 def attention_values_backward(dout: np.ndarray, cache):
-    """linear_grad_input / linear_grad_weight for O = PV: dP = dO·Vᵀ, dV = Pᵀ·dO."""
+    """linear_grad_input / linear_grad_weight for O = PV: dP = dO·Vᵀ, dV = Pᵀ·dO.
+
+    Claims: attention_grad_probs, attention_grad_values.
+    """
     probs, v = cache
     check_same("attention_values_backward", "dout", dout, v.shape, v.dtype)
     dprobs = dout @ v.transpose(0, 1, 3, 2)  # (B, H, T, T)
@@ -382,6 +415,8 @@ def residual_forward(x: np.ndarray, fx: np.ndarray):
 
 def residual_backward(dout: np.ndarray, cache):
     """residual_jacobian: (I + ∂F/∂X)ᵀg = g + (∂F/∂X)ᵀg.
+
+    Claims: residual_jacobian.
 
     Returns (dx_skip, dfx): the identity path's gradient g, and g for the branch F, whose own
     backward supplies the (∂F/∂X)ᵀ term that the caller adds to dx_skip.

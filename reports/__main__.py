@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from reports import build, collect, model
+from reports import build, collect, model, user_claims
 from reports.render import katex, latex
 
 
@@ -28,6 +28,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="recompute derivations and cross-checks even if cached")
     b.add_argument("--cache-dir", type=Path, default=build.DEFAULT_CACHE,
                    help="result cache (default: %(default)s)")
+    b.add_argument("--claims", type=Path, nargs="+", default=[], metavar="FILE.py",
+                   help="add the claims of these files as a section 'Your derivations'")
     args = parser.parse_args(argv)
 
     try:
@@ -37,13 +39,22 @@ def main(argv: list[str] | None = None) -> int:
         print(f"reports: error: --data {what}", file=sys.stderr)
         return 2
     try:
+        user_claims.check(args.claims)
+    except user_claims.UserClaimsError as exc:
+        print(f"reports: error: --claims {exc}", file=sys.stderr)
+        return 2
+    try:
         build.build(
             args.out,
             data=data,
             data_source=str(args.data or ""),
             pdf=not args.no_pdf,
             cache=build.Cache(args.cache_dir, enabled=not args.no_cache),
+            claims=args.claims,
         )
+    except user_claims.UserClaimsError as exc:  # found only when a claim is verified
+        print(f"reports: error: --claims {exc}", file=sys.stderr)
+        return 2
     except (
         katex.FormulaError,
         katex.UnsafeFormula,

@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from reports import collect, model
+from reports import collect, model, user_claims
 from reports.cache import Cache, content_hash, source_hash
 from reports.render import html, katex, latex
 
@@ -312,10 +312,12 @@ def build(
     pdf: bool = True,
     cache: Cache | None = None,
     log: Log = _stdout,
+    claims: list[Path] = (),
 ) -> dict[str, float]:
     """Build the report into ``out``; return each stage's seconds.
 
-    With ``data`` given, render it instead of running the producers.
+    With ``data`` given, render it instead of running the producers.  ``claims``: files of the
+    reader's own claims, verified (cached by the files' bytes) into ``user_claims``.
     """
     progress = Progress(log)
     out = Path(out)
@@ -332,6 +334,10 @@ def build(
         else:
             with progress.stage("data") as note:
                 note.append(f"from {data_source or 'caller'} (derive/crosscheck not run)")
+        if claims:
+            with progress.stage(user_claims.STAGE) as note:
+                key = source_hash(user_claims.STAGE, [_package_dir("derivations"), *claims])
+                data = {**data, user_claims.KEY: user_claims.collect(claims, cache, key, note)}
         data = collect.with_locations(collect.with_kinds(data), NOTES_DIR)
         render_all(data, tmp, progress, cache, pdf=pdf)
         _swap(tmp, out)

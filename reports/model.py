@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from reports import user_claims
 from reports.render.katex import Tex
 
 CLAIM_STATUS = ("proved", "numeric", "failed")
@@ -130,6 +131,7 @@ def validate(data: Any) -> None:
         if claim["id"] in ids:
             raise ReportDataError(f"claims[{i}].id: duplicate id {claim['id']!r}")
         ids.add(claim["id"])
+    user_claims.validate(data, _validate_claim, ReportDataError)
     for i, rec in enumerate(_get(data, "crosschecks", list, "report data")):
         w = f"crosschecks[{i}]"
         if _get(rec, "claim", str, w) not in ids:

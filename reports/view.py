@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from reports import model
+from reports import model, user_claims
 from reports.render import i18n
 from reports.render.katex import Prose, Tex, prose
 
@@ -246,6 +246,11 @@ def build_view(data: dict, figures: list[dict], lang: str = "en",
         topics.append({"id": module, "anchor": _anchor("topic-", module),
                        "name": t["topic"].get(module, t["topic"]["other"]),
                        "claims": [c for c in claims if c["module"] == module]})
+    # the reader's own claims (--claims): one more topic, laid out like every other
+    yours = [_claim(c, [], [], lang, t) for c in data.get(user_claims.KEY, [])]
+    if yours:
+        topics.append({"id": user_claims.STAGE, "anchor": _anchor("topic-", user_claims.STAGE),
+                       "name": t["topic"][user_claims.STAGE], "claims": yours})
     checks = data["crosschecks"]
     independent = [c for c in checks if c.get("kind", "identity") in INDEPENDENT_KINDS]
     identity = [c for c in checks if c.get("kind", "identity") not in INDEPENDENT_KINDS]
@@ -275,7 +280,7 @@ def build_view(data: dict, figures: list[dict], lang: str = "en",
         "date": meta.get("date", ""), "version": meta.get("version", ""),
         "claims": claims, "topics": topics,
         "counts": counts, "summary": summary,
-        "failed_claims": [c for c in claims if c["status"] == "failed"],
+        "failed_claims": [c for c in claims + yours if c["status"] == "failed"],
         "crosschecks_passed": sum(c["passed"] for c in checks),
         "crosschecks_total": len(checks),
         "independent": f"{sum(c['passed'] for c in independent)}/{len(independent)}",

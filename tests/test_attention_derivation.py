@@ -6,13 +6,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import sympy as sp
-from chain_asserts import assert_fails_at
 
 import derivations
 from derivations import Derivation, Domain, Step, verify, with_step
 from derivations import attention as T
 from derivations import heads_shapes as HS
 from derivations import residual as R
+from derivations.testing import assert_fails_at, assert_proved
 from numeric import finite_diff as fd
 
 # float64 against 50-digit SymPy values or float64 PyTorch: rounding only
@@ -42,8 +42,7 @@ def _explicit_value(expr, sizes, arrays):
 
 @pytest.mark.parametrize("claim", [c.id for c in (*T.CLAIMS, *R.CLAIMS, *HS.CLAIMS)])
 def test_claim_is_proved(claim):
-    result = verify(derivations.get(claim))
-    assert result.status == "proved", result.to_dict()
+    assert_proved(derivations.get(claim))
 
 
 @pytest.mark.parametrize("n,m,dk,dv", ATT_SHAPES)

@@ -9,12 +9,12 @@ from functools import cache
 import numpy as np
 import pytest
 import sympy as sp
-from chain_asserts import assert_fails_at
 from sympy.stats import Expectation, Normal, variance
 
 import derivations
-from derivations import Step, verify, with_step
+from derivations import Step, with_step
 from derivations import attention_scaling as A
+from derivations.testing import assert_fails_at, assert_proved
 
 # Monte Carlo: relative error of a sample mean of N draws is ~ sd/sqrt(N); with N = 200_000 a
 # 2 % band is more than eight standard errors wide for every statistic checked.
@@ -33,8 +33,7 @@ def test_module_is_registered():
 
 @pytest.mark.parametrize("claim_id", CLAIM_IDS)
 def test_claim_is_proved(claim_id):
-    result = verify(derivations.get(claim_id))
-    assert result.status == "proved", result.to_dict()
+    result = assert_proved(derivations.get(claim_id))
     assert all(s.symbolic == "zero" and s.numeric == "agree" for s in result.steps)
 
 

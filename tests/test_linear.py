@@ -10,6 +10,7 @@ import sympy as sp
 import derivations
 from derivations import Derivation, DerivationError, Domain, Step, verify
 from derivations import linear as lin
+from derivations.testing import assert_proved
 from numeric import finite_diff as fd
 
 # float64 central differences of a function that is linear in every argument: only rounding.
@@ -33,8 +34,7 @@ def _at(shape_subs, expr):
 
 @pytest.mark.parametrize("claim", [c.id for c in lin.CLAIMS])
 def test_claim_is_proved(claim):
-    result = verify(derivations.get(claim))
-    assert result.status == "proved", result.to_dict()
+    result = assert_proved(derivations.get(claim))
     assert all(s.symbolic == "zero" and s.numeric == "agree" for s in result.steps)
 
 

@@ -3,13 +3,18 @@
 Every mutant replaces one function of ``numeric.ops`` (the model calls ops through the module) or
 of ``numeric.adam`` by a realistic mistake.  Killed means: ``numeric.gradcheck.check_model`` fails
 a record of a tensor the mistake reaches, and ``numeric.crosscheck.run_all`` fails at least one
-record.  The unbroken code passes both (the control test), so the checks can tell the difference.
+record of a claim that the broken op's backward names (its ``Claims:`` line).  Every op with a
+backward has at least one mutant, and none is left to the gradient check alone.  The unbroken code
+passes both (the control test), so the checks can tell the difference.
 """
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
+from test_op_claims import named_claims
 
 from numeric import adam, crosscheck, ops
 from numeric.adam import check_against_closed_form
@@ -23,8 +28,8 @@ ADAM_EPS = 1e-3
 
 REAL = {name: getattr(ops, name) for name in (
     "softmax_backward", "residual_backward", "linear_backward", "layernorm_backward",
-    "gelu_backward", "cross_entropy_backward", "attention_scores_backward",
-    "attention_values_backward", "embedding_backward", "rope_backward")}
+    "gelu_backward", "identity_backward", "cross_entropy_backward", "attention_scores_backward",
+    "attention_values_backward", "embedding_backward", "rope_backward", "merge_heads")}
 
 
 def _linear_transposed(dout, cache):
@@ -73,6 +78,44 @@ def _embedding_overwrite(dout, cache):
     return dwte
 
 
+def _layernorm_gamma_without_xhat(dout, cache):
+    dx, dg, db = REAL["layernorm_backward"](dout, cache)
+    return dx, db.copy(), db  # Σ dout for Σ dout ⊙ x̂
+
+
+def _gelu_exact_derivative(dout, cache):
+    x = cache[0]
+    phi = np.exp(-x * x / 2) / np.sqrt(2 * np.pi)
+    big_phi = 0.5 * (1 + np.vectorize(math.erf)(x / np.sqrt(2)))
+    return dout * (big_phi + x * phi)  # the exact GELU's derivative for the tanh form's
+
+
+def _softmax_leaks_into_masked(dout, cache):
+    ds = REAL["softmax_backward"](dout, cache)
+    return ds + np.where(cache == 0.0, dout, 0.0)  # masked positions keep the upstream gradient
+
+
+def _ce_ignored_rows_counted(dloss, cache):
+    probs, safe, valid, n = cache
+    return REAL["cross_entropy_backward"](dloss, (probs, safe, np.ones_like(valid), n))
+
+
+def _scores_dk_untransposed(dscores, cache):
+    dq, _ = REAL["attention_scores_backward"](dscores, cache)
+    q, _, scale = cache
+    return dq, dscores @ q * scale  # dS·Q for dSᵀ·Q
+
+
+def _rope_cosine_only(dout, cache):
+    c, s = cache
+    return REAL["rope_backward"](dout, (c, np.zeros_like(s)))
+
+
+def _merge_width_major(x):
+    b, h, t, d = x.shape
+    return np.ascontiguousarray(x.transpose(0, 2, 3, 1)).reshape(b, t, h * d)  # (D, H) order
+
+
 def _rope_forward_rotation(dout, cache):
     c, s = cache
     return REAL["rope_backward"](dout, (c, -s))  # R(θ) for R(θ)ᵀ
@@ -100,15 +143,34 @@ MUTANTS = {
     "embedding backward overwrites repeated tokens": (
         "embedding_backward", _embedding_overwrite, ("wte",)),
     "RoPE backward rotates forward": ("rope_backward", _rope_forward_rotation, ("attn.w_q",)),
+    "layer norm γ gradient without x̂": (
+        "layernorm_backward", _layernorm_gamma_without_xhat, ("ln_1.g", "ln_2.g", "ln_f.g")),
+    "GELU backward with the exact erf derivative": (
+        "gelu_backward", _gelu_exact_derivative, ("mlp.w_fc",)),
+    "identity activation backward drops the gradient": (
+        "identity_backward", lambda dout, cache: np.zeros_like(dout), ("mlp.w_fc",),
+        {"activation": "identity"}),
+    "softmax backward leaks into masked positions": (
+        "softmax_backward", _softmax_leaks_into_masked, ("attn.w_q", "attn.w_k")),
+    "cross-entropy gradient on ignored rows": (
+        "cross_entropy_backward", _ce_ignored_rows_counted, ("lm_head.w",)),
+    "attention scores backward dS·Q for dSᵀ·Q": (
+        "attention_scores_backward", _scores_dk_untransposed, ("attn.w_k",)),
+    "RoPE backward without the sine terms": ("rope_backward", _rope_cosine_only, ("attn.w_q",)),
+    "merge_heads (split_heads' backward) interleaves the heads": (
+        "merge_heads", _merge_width_major, ("attn.w_",)),
 }
+# Ops whose backward a mutant breaks: every op of numeric.ops that has one, and merge_heads, the
+# backward of split_heads (the model merges its attention output with it too).
+assert {m[0] for m in MUTANTS.values()} == set(REAL)
 
 
-def tiny() -> GPTConfig:
-    return preset("test", vocab_size=5, n_layer=1, pos="rope")
+def tiny(**changes) -> GPTConfig:
+    return preset("test", **{"vocab_size": 5, "n_layer": 1, "pos": "rope", **changes})
 
 
-def gradcheck_records() -> list[dict]:
-    cfg = tiny()
+def gradcheck_records(**changes) -> list[dict]:
+    cfg = tiny(**changes)
     params, idx, targets = make_problem(cfg, seed=1)
     return check_model(cfg, params, idx, targets, max_entries=ENTRIES)
 
@@ -120,28 +182,22 @@ def test_unbroken_code_passes_gradcheck_and_crosschecks():
 
 @pytest.mark.parametrize("mutant", list(MUTANTS))
 def test_gradcheck_catches_the_mutant(monkeypatch, mutant):
-    op, broken, reached = MUTANTS[mutant]
+    op, broken, reached, *changes = MUTANTS[mutant]
     monkeypatch.setattr(ops, op, broken)
-    failed = [r["tensor"] for r in gradcheck_records() if not r["pass"]]
+    failed = [r["tensor"] for r in gradcheck_records(**(changes[0] if changes else {}))
+              if not r["pass"]]
     assert any(part in name for name in failed for part in reached), (reached, failed)
 
 
-# Ops that no derivation claims: the cross-checks compare derived results only, so these mistakes
-# are the gradient check's alone.  strict: once a cross-check covers one, this list must shrink.
-OUTSIDE_CROSSCHECKS = {
-    "embedding backward overwrites repeated tokens": "no claim derives the scatter-add of rows",
-    "RoPE backward rotates forward": "no claim derives RoPE; the cross-check model is sinusoidal",
-}
-
-
-@pytest.mark.parametrize("mutant", [
-    pytest.param(m, marks=pytest.mark.xfail(strict=True, reason=OUTSIDE_CROSSCHECKS[m]))
-    if m in OUTSIDE_CROSSCHECKS else m for m in MUTANTS])
+@pytest.mark.parametrize("mutant", list(MUTANTS))
 def test_crosscheck_catches_the_mutant(monkeypatch, mutant):
-    op, broken, _ = MUTANTS[mutant]
+    op, broken, *_ = MUTANTS[mutant]
     monkeypatch.setattr(ops, op, broken)
-    failed = [f"{r.claim}:{r.id}" for r in crosscheck.run_all() if not r.passed]
+    failed = [r for r in crosscheck.run_all() if not r.passed]
     assert failed, f"no cross-check record failed with {mutant!r}"
+    # a record of a claim the op's backward names (its docstring's Claims: line) is among them
+    named = set(named_claims(REAL[op]))
+    assert named & {r.claim for r in failed}, (named, [f"{r.claim}:{r.id}" for r in failed])
 
 
 ADAM_MUTANTS = {

@@ -1,39 +1,105 @@
-"""The README's example is the public API's contract: it must run and say what it claims."""
+"""The README's tutorial is the public API's contract: every snippet runs, in order, in a fresh
+folder as a newcomer would run it, and prints what the README shows.
 
-import contextlib
-import io
+Blocks: ```python starting with ``# file: NAME`` is saved as NAME; any other ```python block is
+run with ``python -c`` and its stdout must equal the ```text block right after it (if any);
+each ``$ command`` line of a ```console block is run by bash and its output (stderr merged, as on a
+terminal) must equal the lines under it, timings aside.
+"""
+
+from __future__ import annotations
+
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
+import pytest
+
 README = Path(__file__).resolve().parent.parent / "README.md"
+TIMEOUT = 300
+# What a console command must exit with; a command the README shows but does not list here fails.
+EXIT = {"python -m derivations verify my_claims.py": 0,
+        "python -m derivations verify my_mistake.py": 1,
+        "python -m pytest -q test_my_claims.py": 0}
+# Wall-clock figures differ from run to run; everything else must match to the character.
+TIMINGS = [(re.compile(r"\(\d+ steps?, \d+\.\d+ s\)"), "(<steps>, <t> s)"),
+           (re.compile(r"(?m)^(\S+ +\d+ (?:proved|numeric|failed)) +\d+\.\d+$"), r"\1 <t>"),
+           (re.compile(r"\bin \d+\.\d+ ?s\b"), "in <t> s")]
 
 
-def _example() -> str:
-    blocks = re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
-    assert len(blocks) == 1, "the README has exactly one Python example"
-    return blocks[0]
+def blocks() -> list[tuple[str, str]]:
+    text = README.read_text(encoding="utf-8")
+    return re.findall(r"^```(\w+)\n(.*?)^```$", text, re.S | re.M)
 
 
-def test_readme_example_runs_and_proves():
-    out = io.StringIO()
-    namespace: dict = {}
-    with contextlib.redirect_stdout(out):
-        exec(compile(_example(), "README.md", "exec"), namespace)  # noqa: S102 - our own README
-    assert out.getvalue().splitlines() == ["proved", "['proved', 'proved', 'proved']"]
+def _normal(text: str) -> str:
+    for pattern, replacement in TIMINGS:
+        text = pattern.sub(replacement, text)
+    return text.rstrip("\n")
 
 
-def test_readme_example_fails_when_the_last_step_is_wrong():
-    import sympy as sp
+def _env() -> dict:
+    env = dict(os.environ)
+    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
+    env.pop("PYTHONPATH", None)
+    return env
 
-    from derivations import Derivation, Step, verify
 
-    namespace: dict = {}
-    with contextlib.redirect_stdout(io.StringIO()):
-        exec(compile(_example(), "README.md", "exec"), namespace)  # noqa: S102 - our own README
-    good = namespace["mean_of_sum"]
-    n, mu = namespace["n"], namespace["mu"]
-    wrong = Derivation(good.id, good.title, sp.Eq(good.lhs, n**2 * mu), good.assumptions,
-                       (*good.steps[:-1], Step(n**2 * mu, "sum of a constant")), good.domain)
-    result = verify(wrong)
-    assert result.status == "failed" and result.failed_step == 3
-    assert result.steps[2].counterexample["point"]["n"] != "1"
+def _console(block: str) -> list[tuple[str, str]]:
+    """(command, expected output) for every ``$ `` line of a console block."""
+    out, command, lines = [], None, []
+    for line in block.splitlines():
+        if line.startswith("$ "):
+            if command:
+                out.append((command, "\n".join(lines)))
+            command, lines = line[2:], []
+        else:
+            lines.append(line)
+    if command:
+        out.append((command, "\n".join(lines)))
+    return out
+
+
+def test_the_tutorial_runs_and_shows_its_real_output(tmp_path):
+    found = blocks()
+    ran = {"file": 0, "python": 0, "console": 0}
+    for n, (lang, body) in enumerate(found):
+        if lang == "python" and body.startswith("# file: "):
+            name = body.splitlines()[0].removeprefix("# file: ").strip()
+            (tmp_path / name).write_text(body, encoding="utf-8")
+            ran["file"] += 1
+        elif lang == "python":
+            proc = subprocess.run([sys.executable, "-c", body], cwd=tmp_path, env=_env(),
+                                  capture_output=True, text=True, timeout=TIMEOUT, check=False)
+            assert proc.returncode == 0, proc.stderr
+            if n + 1 < len(found) and found[n + 1][0] == "text":
+                assert proc.stdout.rstrip("\n") == found[n + 1][1].rstrip("\n")
+            ran["python"] += 1
+        elif lang == "console":
+            for command, expected in _console(body):
+                assert command in EXIT, f"README runs {command!r}; list its exit status in EXIT"
+                proc = subprocess.run(["bash", "-c", command], cwd=tmp_path, env=_env(),
+                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                      text=True, timeout=TIMEOUT, check=False)
+                assert proc.returncode == EXIT[command], proc.stdout
+                assert _normal(proc.stdout) == _normal(expected), proc.stdout
+                ran["console"] += 1
+    # three claim files, the wrong step, the pytest file; three snippets; three commands
+    assert ran == {"file": 5, "python": 3, "console": 3}
+
+
+def test_the_comparison_fails_on_output_that_differs():
+    shown = "lse_gradient: proved (3 steps, 0.18 s)\n1 claim in 0.2 s"
+    assert _normal(shown) == _normal("lse_gradient: proved (3 steps, 9.99 s)\n1 claim in 12.5 s")
+    assert _normal(shown) != _normal("lse_gradient: failed (3 steps, 0.18 s)\n1 claim in 0.2 s")
+    assert _normal("= 0.141832210359479") != _normal("= 0.141832210359478")
+
+
+@pytest.mark.parametrize("needle", ["with_step(", "lemma(", "Domain(dims=", "indices=", "ranges=",
+                                    "random=", "`proved`", "`numeric`", "`failed`",
+                                    "assert_proved", "make reports CLAIMS=", "evaluate=False",
+                                    "is not declared in Domain", "the Python int"])
+def test_the_tutorial_documents(needle):
+    assert needle in README.read_text(encoding="utf-8")

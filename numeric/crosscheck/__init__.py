@@ -20,8 +20,10 @@ import sys
 import derivations
 from numeric.crosscheck import layers, stats
 from numeric.crosscheck import softmax as soft
+from numeric.crosscheck import training_layers as tl
+from numeric.crosscheck import training_step as ts
 from numeric.crosscheck.core import Record
-from numeric.crosscheck.live import loss_grad_at
+from numeric.crosscheck.live import check_config, loss_grad_at
 from numeric.crosscheck.live import run as run_live
 from numeric.threads import blas_threads
 
@@ -49,9 +51,24 @@ def run_all() -> list[Record]:
         records += soft.cross_entropy_records(live, fd_logits(live))
         records += layers.linear_records(live)
         records += layers.residual_records(live)
-        records += layers.mlp_records(layers.identity_live())
+        identity = layers.identity_live()
+        records += layers.mlp_records(identity)
         records += layers.adam_records(live)
+        records += training_records(live, identity)
     return records
+
+
+def training_records(live, identity) -> list[Record]:
+    """The training step's ops: LayerNorm, GELU and the identity MLP, positions (a RoPE model
+    too), the embedding, the mask, multi-head, ignore_index (a model with ignored targets),
+    AdamW and clipping, the log-sum-exp Hessian."""
+    rope = run_live(check_config(pos="rope"))
+    ignoring = run_live(check_config(ignore_index=-100))
+    return (tl.layernorm_records(live) + tl.gelu_records(live) + tl.identity_records(identity)
+            + tl.sinusoidal_records(live) + tl.rope_records(rope) + tl.embedding_records(live)
+            + ts.mask_records(live) + ts.multihead_records(live)
+            + ts.ignore_index_records(ignoring) + ts.adamw_records(live)
+            + ts.hessian_records(live))
 
 
 def coverage(records: list[Record]) -> dict[str, list[str]]:

@@ -16,6 +16,8 @@ from fractions import Fraction
 
 import numpy as np
 
+from numeric import finite_diff
+
 VERSIONS = ("correction", "note")
 
 
@@ -54,22 +56,13 @@ def stated(version: str, value):
 
 
 def num_grad(f, x: np.ndarray, h: float = 1e-6) -> np.ndarray:
-    """Central differences of a scalar function of an array."""
-    g = np.zeros_like(x)
-    for idx in np.ndindex(x.shape):
-        e = np.zeros_like(x)
-        e[idx] = h
-        g[idx] = (f(x + e) - f(x - e)) / (2 * h)
-    return g
+    """Central differences of a scalar function of an array (numeric.finite_diff's stencil)."""
+    return finite_diff.gradient(f, x, h=h)
 
 
 def num_jac(f, x: np.ndarray, h: float = 1e-6) -> np.ndarray:
-    cols = []
-    for i in range(x.size):
-        e = np.zeros_like(x)
-        e[i] = h
-        cols.append((f(x + e) - f(x - e)) / (2 * h))
-    return np.stack(cols, axis=1)
+    """(out.size, x.size) central-difference Jacobian of a function of a vector."""
+    return finite_diff.jacobian(finite_diff.rowwise(f), x, h=h)
 
 
 def softmax(z: np.ndarray, axis: int = -1) -> np.ndarray:
