@@ -244,7 +244,7 @@ attention_softmax_backward = Derivation(
     title="Softmax backward per row: dS_j = s_j (dA_j − Σ_i dA_i s_i)",
     statement=sp.Eq(sp.Sum(a[i_key] * sp.Derivative(s(i_key), z[j_key]), (i_key, 1, N)),
                     SOFTMAX_BACKWARD_ROW),
-    assumptions=(lemma(sm.SOFTMAX_JACOBIAN),),
+    assumptions=(lemma(sm.softmax_jacobian),),
     steps=(
         Step(sp.Sum(a[i_key] * sm.JACOBIAN, (i_key, 1, N)),
              "softmax Jacobian ∂s_i/∂z_j = s_i (δ_ij − s_j)", ("softmax_jacobian",)),

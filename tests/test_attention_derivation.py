@@ -355,3 +355,18 @@ def test_softmax_backward_cites_the_softmax_jacobian():
 def test_softmax_backward_without_the_rowsum_fails():
     wrong = T.s(T.j_key) * T.a[T.j_key]  # dS = A ⊙ dA, the rowsum term dropped
     assert_fails_at(with_step(T.attention_softmax_backward, 3, wrong), 3)
+
+
+def test_every_claim_object_is_named_by_its_id():
+    misnamed = [(name, c.id) for name, module in derivations.modules() for c in module.CLAIMS
+                if getattr(module, c.id, None) is not c]
+    assert misnamed == []
+
+
+def test_softmax_has_one_constructor():
+    # the cross-entropy probability and the attention weight are softmax_of expressions
+    from derivations import cross_entropy as ce
+    from derivations import softmax as sm
+    assert ce.probability(ce.j) == sm.softmax_of(lambda u: ce.z[u], ce.j, ce.l, 1, ce.n)
+    assert T.weight(T.i, T.j) == sm.softmax_of(lambda u: T.score(T.i, u), T.j, T._col, 0,
+                                               T.m - 1)

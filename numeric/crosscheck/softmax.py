@@ -68,7 +68,7 @@ def softmax_records(live: Live) -> list[Record]:
     svec = sp.symbols(f"s1:{n + 1}")
     jac_s = sp.lambdify(svec, list(sm.jacobian(svec)), modules="numpy")
     jac_z = indexed_fn(sm.JACOBIAN, (sm.z, sm.i, sm.j, sm.n))
-    sym_z = indexed_fn(sm.SOFTMAX_JACOBIAN_SYMMETRIC.rhs, (sm.z, sm.i, sm.j, sm.n))
+    sym_z = indexed_fn(sm.softmax_jacobian_symmetric.rhs, (sm.z, sm.i, sm.j, sm.n))
     jvp = indexed_fn(sm.JACOBIAN_VECTOR_PRODUCT, (sm.z, sm.x, sm.i, sm.n))
     quad = indexed_fn(sm.QUADRATIC_FORM, (sm.z, sm.x, sm.n))
     shifted = indexed_fn(sm.softmax(sm.i, shift=sm.c), (sm.z, sm.c, sm.i, sm.n))
@@ -98,7 +98,7 @@ def softmax_records(live: Live) -> list[Record]:
         out.append(compare("softmax_jacobian_rows_sum_zero", f"{tag}.model_backward_of_ones",
                            "the model's softmax backward of g = 1 vs the derived J·1 = 0 "
                            "(scale: max s)", ones_bw, np.zeros_like(s) + float(
-                               sm.SOFTMAX_JACOBIAN_ROWS_SUM_ZERO.rhs), MODEL_RTOL,
+                               sm.softmax_jacobian_rows_sum_zero.rhs), MODEL_RTOL,
                            scale=float(s.max())))
         out.append(compare("softmax_jacobian_vector_product", f"{tag}.model_backward",
                            "s_i(g_i − ḡ), ḡ = Σ s_l g_l, at live rows vs the model's softmax "
