@@ -165,6 +165,12 @@ def attention_records(live: Live) -> list[Record]:
         out.append(compare("attention_shapes", f"{tag}.last_query_vs_model",
                            "softmax(QKᵀ/√d_k)V for the last query (all keys visible) vs the "
                            "model's attention output", model_last, derived, MODEL_RTOL))
+        probs = c[pre + "attn.probs"]  # (B, H, T, T), causal: each row over its visible keys
+        out.append(compare("attention_weights_sum_to_one", f"{tag}.row_sums_vs_claim",
+                           "each row of the model's attention weights summed over the keys vs "
+                           "the claim's right side", probs.sum(axis=-1),
+                           np.full(probs.shape[:-1], float(att.attention_weights_sum_to_one.rhs)),
+                           MODEL_RTOL))
         w_o = live.params[pre + "attn.w_o"]
         merged = c[pre + "attn.y"]
         proj = c[pre + "attn.w_o.out"] - live.params[pre + "attn.b_o"]
