@@ -72,9 +72,18 @@ def get(name: str) -> Derivation:
     return known[name]
 
 
+# Per process: a claim cited as a lemma by several claims is verified once in each worker, not
+# once per citing claim.
+_DONE: dict[str, ChainResult] = {}
+
+
 def _verify_named(name: str) -> ChainResult:
     d = get(name)
-    return verify(d, module=module_of(d))
+    if name not in _DONE:
+        verify(d, done=_DONE, module=module_of(d))
+    result = _DONE[name]
+    result.module = result.module or module_of(d)  # first verified as another claim's lemma
+    return result
 
 
 def verify_all(names=None, progress=None, workers: int = 1) -> list[ChainResult]:
@@ -91,6 +100,10 @@ def verify_all(names=None, progress=None, workers: int = 1) -> list[ChainResult]
                 out.append(r)
             return out
     done: dict[str, ChainResult] = {}  # a claim cited as a lemma is verified once
-    return [done[d.id] if d.id in done else verify(d, progress=progress, done=done,
-                                                   module=module_of(d))
-            for d in chosen]
+    out = []
+    for d in chosen:
+        result = done[d.id] if d.id in done else verify(d, progress=progress, done=done,
+                                                        module=module_of(d))
+        result.module = result.module or module_of(d)  # first verified as another's lemma
+        out.append(result)
+    return out

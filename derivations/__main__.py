@@ -15,16 +15,12 @@ import time
 
 import derivations
 from derivations import claimfiles
+from derivations.cli import Parser
 from derivations.core import DerivationError
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):  # one line on stderr instead of usage plus message
-        self.exit(2, f"{self.prog}: error: {message}\n")
-
-
 def _parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="python -m derivations",
+    p = Parser(prog="python -m derivations",
                 description="List or verify the machine-checked derivations.")
     sub = p.add_subparsers(dest="command")
     sub.add_parser("list", help="list the claims (the default)")

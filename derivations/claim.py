@@ -146,6 +146,17 @@ def _shape(expr: sp.Basic):
                             f"column vector by a column vector (the Jacobian) is defined")
     if isinstance(expr, sp.MatrixExpr | sp.MatrixBase):
         return tuple(expr.shape)
+    if isinstance(expr, sp.Mul | sp.Add) and expr.has(sp.Derivative):
+        # SymPy keeps c·∂f/∂X and ∂f/∂X + ∂g/∂X as scalar Mul/Add nodes: type them by their terms
+        shapes = [_shape(a) for a in expr.args]
+        found = {s for s in shapes if s is not None}
+        if isinstance(expr, sp.Mul) and sum(s is not None for s in shapes) > 1:
+            raise _ShapeRefused(f"{expr} multiplies several matrix-valued derivatives as scalars; "
+                                f"write the matrix product explicitly")
+        if isinstance(expr, sp.Add) and (len(found) > 1 or (found and None in shapes)):
+            raise _ShapeRefused(f"{expr} adds terms of different shapes "
+                                f"{[s for s in shapes]}")
+        return found.pop() if found else None
     return None
 
 

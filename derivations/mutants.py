@@ -14,7 +14,6 @@ survives or a claim has fewer than ``MIN_MUTANTS``.
 
 from __future__ import annotations
 
-import argparse
 import functools
 import multiprocessing
 import sys
@@ -26,6 +25,7 @@ import sympy as sp
 
 import derivations
 from derivations import mutant_specs
+from derivations.cli import Parser
 from derivations.core import (
     SYMBOLIC_SECONDS,
     Derivation,
@@ -124,7 +124,7 @@ def kill_table(names=None, jobs: int = 1,
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m derivations.mutants",
+    parser = Parser(prog="python -m derivations.mutants",
                                      description="Verify every mutant; print the kill table.")
     parser.add_argument("names", nargs="*", metavar="CLAIM")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")

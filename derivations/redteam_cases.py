@@ -119,6 +119,15 @@ pair("square_of_trace_sum", SCALE,
      lambda: claim("sqw", sp.Derivative((sp.Trace(A * X) + sp.Trace(X)) ** 2, X),
                    2 * (sp.Trace(A * X) + sp.Trace(X)) * A.T, D))
 
+# a SymPy silent zero (a sum of traces) under a scalar factor, typed as a matrix
+pair("scaled_trace_sum_derivative", SCALE,
+     lambda: claim("sts", 2 * sp.Derivative(sp.Trace(A * X) + sp.Trace(B * X), X),
+                   2 * (A + B).T, D),
+     lambda: claim("stsw", 2 * sp.Derivative(sp.Trace(A * X) + sp.Trace(B * X), X),
+                   sp.ZeroMatrix(n, n), D))
+add("matrix_plus_scalar_derivative", SCALE, False,
+    lambda: claim("mps", sp.Derivative(sp.Trace(A * X), X) + x, A.T, D))
+
 # 3. sampling: sizes, values, names --------------------------------------------------------
 SAMPLING = "sampling"
 for K in range(1, 6):  # n + (n-1)...(n-K) equals n exactly for n = 1..K

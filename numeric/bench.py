@@ -23,6 +23,7 @@ import sys
 import tempfile
 import time
 
+from derivations.cli import Parser
 from numeric.config import PRESETS
 
 # Model shapes come from the presets "bench-small" / "bench-medium" of numeric.config.
@@ -157,7 +158,7 @@ def _training() -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m numeric.bench",
+    parser = Parser(prog="python -m numeric.bench",
                                      description="step time of the NumPy model vs PyTorch eager")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--threads", type=int, default=1, help="threads for BLAS and torch")

@@ -13,12 +13,12 @@ relative to; it passes only if both max |a| and max |n| are ≤ ZERO_ATOL, and i
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 
 import numpy as np
 
+from derivations.cli import Parser
 from numeric import finite_diff as fd
 from numeric import model
 from numeric.config import GPTConfig, preset
@@ -34,10 +34,6 @@ STEP = fd.STEP_4
 # Tensors with more entries than this are checked on a seeded random sample of entries.
 MAX_ENTRIES = 64
 
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):  # one line on stderr instead of usage plus message
-        self.exit(2, f"{self.prog}: error: {message}\n")
 
 
 def check_config(pos: str = "sinusoidal") -> GPTConfig:
@@ -115,7 +111,7 @@ def _fmt(x: float | None) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = _Parser(prog="python -m numeric.gradcheck",
+    parser = Parser(prog="python -m numeric.gradcheck",
                                      description="finite-difference check of model gradients")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument("--max-entries", type=int, default=MAX_ENTRIES,

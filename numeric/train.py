@@ -11,7 +11,6 @@ Exit 0 if the test accuracy reaches TARGET_ACCURACY, 1 if not, 2 on bad usage.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import time
@@ -19,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
+from derivations.cli import Parser
 from numeric import model
 from numeric.adam import Adam
 from numeric.config import GPTConfig, preset
@@ -135,7 +135,7 @@ def _loss_and_grads(params, cfg, x, y):
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m numeric.train",
+    parser = Parser(prog="python -m numeric.train",
                                      description="train on sequence reversal")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="loss-curve JSON path")

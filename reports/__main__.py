@@ -2,21 +2,16 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
+from derivations.cli import Parser
 from reports import build, collect, model, user_claims
 from reports.render import katex, latex
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):  # one line on stderr instead of usage plus message
-        self.exit(2, f"{self.prog}: error: {message}\n")
-
-
 def main(argv: list[str] | None = None) -> int:
-    parser = _Parser(prog="python -m reports")
+    parser = Parser(prog="python -m reports")
     sub = parser.add_subparsers(dest="command", required=True)
     b = sub.add_parser("build", help="render the report to HTML, LaTeX and PDF")
     b.add_argument("--out", type=Path, default=build.DEFAULT_OUT,

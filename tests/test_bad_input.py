@@ -262,3 +262,13 @@ def test_reports_missing_data_file(tmp_path, previous_build):
 
 def test_reports_unknown_command():
     assert_user_error(run("-m", "reports", "bogus"), "bogus")
+
+
+# --- every entry point: an unknown flag --------------------------------------------------------
+
+@pytest.mark.parametrize("command", [
+    "derivations", "derivations verify", "derivations.mutants", "numeric.crosscheck",
+    "numeric.gradcheck", "numeric.train", "numeric.bench", "reports build",
+    "reports.audit.notes check ../shared/notes"])
+def test_unknown_flag_is_one_line(command):
+    assert_user_error(run("-m", *command.split(), "--no-such-flag"), "--no-such-flag")

@@ -13,11 +13,11 @@ draw.  Claims without a numeric meaning for the model are listed in ``NOT_CROSS_
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 
 import derivations
+from derivations.cli import Parser
 from numeric.crosscheck import layers, stats
 from numeric.crosscheck import softmax as soft
 from numeric.crosscheck import training_layers as tl
@@ -92,25 +92,13 @@ def _fmt(x: float) -> str:
     return f"{x:9.2e}"
 
 
-class _UsageError(Exception):
-    pass
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):  # one line on stderr instead of usage plus message
-        raise _UsageError(message)
-
-
 def main(argv: list[str] | None = None) -> int:
-    parser = _Parser(prog="python -m numeric.crosscheck",
-                     description="cross-check the derivations on the live model")
+    parser = Parser(prog="python -m numeric.crosscheck",
+                    description="cross-check the derivations on the live model")
     parser.add_argument("--json", action="store_true", help='print {"records": [...]}')
     try:
         args = parser.parse_args(argv)
-    except _UsageError as exc:
-        print(f"error: {exc} (usage: python -m numeric.crosscheck [--json])", file=sys.stderr)
-        return 2
-    except SystemExit as exc:  # --help
+    except SystemExit as exc:  # a usage error (one line, from Parser) or --help
         return 0 if exc.code == 0 else 2
     records = run_all()
     if args.json:

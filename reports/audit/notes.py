@@ -11,22 +11,18 @@ registry cannot be used. Nothing is written.
 
 from __future__ import annotations
 
-import argparse
 import os
 import re
 import sys
 from pathlib import Path
 
+from derivations.cli import Parser
 from reports.audit import errata
 
 
 class NotesError(Exception):
     """A note or the registry cannot be read; the message is one line."""
 
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):  # one line on stderr instead of usage plus message
-        self.exit(2, f"{self.prog}: error: {message}\n")
 
 
 def read_note(directory: Path, name: str) -> str:
@@ -162,7 +158,7 @@ def check(directory: Path | str, registry: Path | str | None = None,
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = _Parser(prog="python -m reports.audit.notes", description=__doc__.split(
+    parser = Parser(prog="python -m reports.audit.notes", description=__doc__.split(
         "\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("check", help="verify that every registry quote occurs in its note")
