@@ -23,8 +23,8 @@ from derivations.core import (
 from derivations.stochastic import E, Var
 
 MODULES = ("attention_scaling", "softmax", "cross_entropy", "linear", "adam", "attention",
-           "layernorm", "gelu", "positions", "embedding", "mask", "multihead", "ignore_index",
-           "adamw", "hessian")
+           "residual", "heads_shapes", "layernorm", "gelu", "positions", "embedding", "mask",
+           "multihead", "ignore_index", "adamw", "hessian")
 
 __all__ = [
     "Assumption", "ChainResult", "Derivation", "DerivationError", "Domain", "E", "Step", "Var",

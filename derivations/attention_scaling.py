@@ -92,7 +92,7 @@ STANDARDIZED = Assumption(
 GENERAL = Domain(dims=(d_k,), random={q: (mu_q, sigma_q**2), k: (mu_k, sigma_k**2)})
 UNIT = Domain(dims=(d_k,), random={q: (0, 1), k: (0, 1)})
 
-DOT_PRODUCT_MEAN = Derivation(
+dot_product_mean = Derivation(
     "dot_product_mean",
     "The mean of a dot product of independent random vectors is d_k μ_q μ_k",
     sp.Eq(E(DOT), MEAN, evaluate=False),
@@ -106,7 +106,7 @@ DOT_PRODUCT_MEAN = Derivation(
     GENERAL,
 )
 
-DOT_PRODUCT_VARIANCE = Derivation(
+dot_product_variance = Derivation(
     "dot_product_variance",
     "The variance of a dot product of independent random vectors",
     sp.Eq(Var(DOT), VARIANCE, evaluate=False),
@@ -124,7 +124,7 @@ DOT_PRODUCT_VARIANCE = Derivation(
     GENERAL,
 )
 
-UNIT_DOT_PRODUCT_VARIANCE = Derivation(
+unit_dot_product_variance = Derivation(
     "unit_dot_product_variance",
     "With zero-mean unit-variance entries Var(qᵀk) = d_k",
     sp.Eq(Var(DOT), UNIT_VARIANCE, evaluate=False),
@@ -139,11 +139,11 @@ UNIT_DOT_PRODUCT_VARIANCE = Derivation(
     UNIT,
 )
 
-SCALED_DOT_PRODUCT_VARIANCE = Derivation(
+scaled_dot_product_variance = Derivation(
     "scaled_dot_product_variance",
     "Dividing by √d_k makes the variance of the logit 1",
     sp.Eq(Var(SCALED), SCALED_UNIT_VARIANCE, evaluate=False),
-    (INDEPENDENT, STANDARDIZED, lemma(UNIT_DOT_PRODUCT_VARIANCE)),
+    (INDEPENDENT, STANDARDIZED, lemma(unit_dot_product_variance)),
     (
         Step((1 / sp.sqrt(d_k)) ** 2 * Var(DOT), "Var(cX) = c^2 Var(X) for a constant c"),
         Step(Var(DOT) / d_k, "(1/√d_k)^2 = 1/d_k"),
@@ -153,11 +153,11 @@ SCALED_DOT_PRODUCT_VARIANCE = Derivation(
     UNIT,
 )
 
-NONZERO_MEAN_GROWTH = Derivation(
+nonzero_mean_growth = Derivation(
     "nonzero_mean_growth",
     "With non-zero means the scaled logit's mean still grows like √d_k",
     sp.Eq(E(SCALED), SCALED_MEAN, evaluate=False),
-    (INDEPENDENT, MOMENTS, lemma(DOT_PRODUCT_MEAN)),
+    (INDEPENDENT, MOMENTS, lemma(dot_product_mean)),
     (
         Step(E(DOT) / sp.sqrt(d_k), "E[cX] = c E[X] for a constant c"),
         Step(MEAN / sp.sqrt(d_k), "E[qᵀk] = d_k μ_q μ_k", ("dot_product_mean",)),
@@ -166,12 +166,12 @@ NONZERO_MEAN_GROWTH = Derivation(
     GENERAL,
 )
 
-SCALED_SECOND_MOMENT_CLAIM = Derivation(
+scaled_dot_product_second_moment = Derivation(
     "scaled_dot_product_second_moment",
     "The scaled logit's second moment grows like d_k μ_q²μ_k² when means are non-zero",
     sp.Eq(E(SCALED**2), SCALED_SECOND_MOMENT, evaluate=False),
-    (INDEPENDENT, MOMENTS, lemma(DOT_PRODUCT_MEAN),
-     lemma(DOT_PRODUCT_VARIANCE)),
+    (INDEPENDENT, MOMENTS, lemma(dot_product_mean),
+     lemma(dot_product_variance)),
     (
         Step(Var(SCALED) + E(SCALED) ** 2, "E[X^2] = Var(X) + E[X]^2"),
         Step(Var(DOT) / d_k + E(DOT) ** 2 / d_k, "Var(cX) = c^2 Var(X), E[cX] = c E[X]"),
@@ -183,10 +183,10 @@ SCALED_SECOND_MOMENT_CLAIM = Derivation(
 )
 
 CLAIMS = (
-    DOT_PRODUCT_MEAN,
-    DOT_PRODUCT_VARIANCE,
-    UNIT_DOT_PRODUCT_VARIANCE,
-    SCALED_DOT_PRODUCT_VARIANCE,
-    NONZERO_MEAN_GROWTH,
-    SCALED_SECOND_MOMENT_CLAIM,
+    dot_product_mean,
+    dot_product_variance,
+    unit_dot_product_variance,
+    scaled_dot_product_variance,
+    nonzero_mean_growth,
+    scaled_dot_product_second_moment,
 )

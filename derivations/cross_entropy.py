@@ -24,6 +24,7 @@ from __future__ import annotations
 import sympy as sp
 
 from derivations.core import Assumption, Derivation, Domain, Step
+from derivations.softmax import softmax_of
 
 n = sp.Symbol("n", integer=True, positive=True)
 B = sp.Symbol("B", integer=True, positive=True)
@@ -38,12 +39,12 @@ delta = sp.KroneckerDelta
 
 def probability(idx: sp.Basic) -> sp.Basic:
     """p_idx = softmax(z)_idx."""
-    return sp.exp(z[idx]) / sp.Sum(sp.exp(z[l]), (l, 1, n))
+    return softmax_of(lambda t: z[t], idx, l, 1, n)
 
 
 def batch_probability(row: sp.Basic, col: sp.Basic) -> sp.Basic:
     """p_{row,col} = softmax(Z_row)_col."""
-    return sp.exp(Z[row, col]) / sp.Sum(sp.exp(Z[row, l]), (l, 1, n))
+    return softmax_of(lambda t: Z[row, t], col, l, 1, n)
 
 
 class _Target(sp.Function):
@@ -97,7 +98,7 @@ def batch_gradient(logits, targets) -> sp.Matrix:
 
 ONE_EXAMPLE = Domain(dims=(n,), indices={j: (1, n), k: (1, n)})
 
-CROSS_ENTROPY_LOG_SOFTMAX = Derivation(
+cross_entropy_log_softmax = Derivation(
     "cross_entropy_log_softmax",
     "Cross-entropy of softmax is −z_k + log Σ_l exp(z_l)",
     sp.Eq(LOSS, LOG_SOFTMAX_LOSS, evaluate=False),
@@ -109,7 +110,7 @@ CROSS_ENTROPY_LOG_SOFTMAX = Derivation(
     Domain(dims=(n,), indices={k: (1, n)}),
 )
 
-CROSS_ENTROPY_GRADIENT = Derivation(
+cross_entropy_gradient = Derivation(
     "cross_entropy_gradient",
     "The gradient of softmax cross-entropy is p − y",
     sp.Eq(sp.Derivative(LOSS, z[j]), GRADIENT, evaluate=False),
@@ -131,7 +132,7 @@ TARGETS = Assumption(
     rewrites=((sp.Sum(Target(a, c), (c, 1, n)), sp.Integer(1)),),
 )
 
-CROSS_ENTROPY_BATCH_MEAN = Derivation(
+cross_entropy_batch_mean = Derivation(
     "cross_entropy_batch_mean",
     "The gradient of the batch-mean cross-entropy is (P − Y)/B",
     sp.Eq(sp.Derivative(BATCH_LOSS, Z[a, j]), BATCH_GRADIENT, evaluate=False),
@@ -149,4 +150,4 @@ CROSS_ENTROPY_BATCH_MEAN = Derivation(
     Domain(dims=(B, n), indices={a: (1, B), j: (1, n)}, max_dim=3),
 )
 
-CLAIMS = (CROSS_ENTROPY_LOG_SOFTMAX, CROSS_ENTROPY_GRADIENT, CROSS_ENTROPY_BATCH_MEAN)
+CLAIMS = (cross_entropy_log_softmax, cross_entropy_gradient, cross_entropy_batch_mean)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from derivations import attention
+from derivations import residual
 from derivations.core import Assumption, Derivation, Domain, Step, lemma
 from derivations.rules import cite
 
@@ -89,7 +89,7 @@ gelu_tanh_derivative = Derivation(
 
 # --- the identity switch ------------------------------------------------------------------------
 
-_M = attention
+_M = residual
 G = sp.MatrixSymbol("G", _M.d, 1)  # ∂L/∂(MLP output)
 MLP_LOSS = sp.Trace(G.T * _M.MLP)
 IDENTITY_MLP_GRAD = _M.W_1.T * _M.W_2.T * G

@@ -47,7 +47,7 @@ lse_hessian = Derivation(
     "lse_hessian",
     "Log-sum-exp: the Hessian is diag(s) − ssᵀ, the softmax Jacobian",
     sp.Eq(HESSIAN_ENTRY, S.JACOBIAN, evaluate=False),
-    (lemma(lse_gradient_softmax), lemma(S.SOFTMAX_JACOBIAN)),
+    (lemma(lse_gradient_softmax), lemma(S.softmax_jacobian)),
     (
         Step(sp.Derivative(S.softmax(i), z[j]), "the gradient entry is s_i",
              ("lse_gradient_softmax",)),
@@ -62,9 +62,9 @@ lse_hessian_psd = Derivation(
     "lse_hessian_psd",
     "Log-sum-exp is convex: xᵀHx = Σ_i s_i (x_i − x̄)² ≥ 0",
     sp.Eq(_QUAD, S.QUADRATIC_FORM, evaluate=False),
-    (lemma(lse_hessian), lemma(S.SOFTMAX_JACOBIAN_PSD)),
+    (lemma(lse_hessian), lemma(S.softmax_jacobian_psd)),
     (
-        Step(S.SOFTMAX_JACOBIAN_PSD.lhs, "H_ij = s_i(δ_ij − s_j)", ("lse_hessian",)),
+        Step(S.softmax_jacobian_psd.lhs, "H_ij = s_i(δ_ij − s_j)", ("lse_hessian",)),
         Step(S.QUADRATIC_FORM, "xᵀJx = Σ_i s_i (x_i − x̄)², a variance under s",
              ("softmax_jacobian_psd",)),
     ),

@@ -224,52 +224,86 @@ def _adam(M) -> dict:
 
 
 def _attention(M) -> dict:
-    Q, K, V, d_k, d_v, m = M.Q, M.K, M.V, M.d_k, M.d_v, M.m
-    soft, x, F, W_1, W_2, b_2 = M.softmax_over_keys, M.x, M.F, M.W_1, M.W_2, M.b_2
-    s, a, i, j, N = M._s, M.a, M.i, M.j, M.N
-    weighted = sp.Sum(a[i] * s(i), (i, 1, N))
-    heads = [M.HEAD[e] * M.W_O[e] for e in range(M.HEADS)]
+    i, j, c, m, n, d_k, d_v, V, col = M.i, M.j, M.c, M.m, M.n, M.d_k, M.d_v, M.V, M._col
+    softmax_of = M.sm.softmax_of
+
+    def attention(logit):
+        """Σ_j softmax_j(logit(i, ·)) V_jc over the m keys."""
+        return sp.Sum(softmax_of(lambda u: logit(i, u), j, col, 0, m - 1) * V[j, c],
+                      (j, 0, m - 1))
+
+    top, bottom = M._MISPLACED_TOP, M._MISPLACED_BOTTOM
+    s, a, ii, jj, N = M.s, M.a, M.i_key, M.j_key, M.N
+    weighted = sp.Sum(a[ii] * s(ii), (ii, 1, N))
     return {
         "attention_shapes": [
-            ("V moved inside the softmax", 1, lambda: soft(Q * K.T * V / sp.sqrt(d_k), m)),
-            ("1/d_k instead of 1/√d_k", 1, lambda: soft(Q * K.T / d_k, m) * V),
-            ("dropped scale 1/√d_k", 1, lambda: soft(Q * K.T, m) * V),
-            ("softmax over the queries", 1, lambda: soft(M.SCORES.T, M.n).T * V),
+            ("1/d_k instead of 1/√d_k", 1, lambda: attention(
+                lambda r, u: M.score(r, u) / sp.sqrt(d_k))),
+            ("dropped scale 1/√d_k", 1, lambda: attention(
+                lambda r, u: M.score(r, u) * sp.sqrt(d_k))),
+            ("softmax over the queries", 1, lambda: sp.Sum(
+                sp.exp(M.score(i, j)) / sp.Sum(sp.exp(M.score(col, j)), (col, 0, n - 1))
+                * V[j, c], (j, 0, m - 1))),
+        ],
+        "attention_weights_sum_to_one": [
+            ("m ones counted", 2, lambda: m),
+            ("normaliser squared", 1, lambda: M._ROW_TOTAL / M.weight(i, j).as_numer_denom()[1]
+             ** 2),
+            ("rows sum to zero, as the Jacobian's do", 2, lambda: sp.Integer(0)),
         ],
         "misplaced_bracket": [
-            ("sign flip", 1, lambda: -M.SCORES * V),
-            ("scale applied twice", 1, lambda: M.SCORES * V / sp.sqrt(d_k)),
-            ("1/√d_v instead of 1/√d_k", 1, lambda: Q * K.T * V / sp.sqrt(d_v)),
+            ("d_v ones counted", 2, lambda: d_v),
+            ("exponent doubled", 1, lambda: sp.Sum(top ** 2, (c, 0, d_v - 1)) / bottom),
+            ("normaliser squared", 1, lambda: sp.Sum(top, (c, 0, d_v - 1)) / bottom ** 2),
         ],
+        "attention_softmax_backward": [
+            ("missing Kronecker delta", 1, lambda: sp.Sum(a[ii] * s(ii) * (1 - s(jj)),
+                                                          (ii, 1, N))),
+            ("sign flip", 2, lambda: sp.Sum(a[ii] * s(ii) * sp.KroneckerDelta(ii, jj), (ii, 1, N))
+             + s(jj) * weighted),
+            ("wrong index s_j for s_i", 3, lambda: a[jj] * s(jj) - s(jj) * sp.Sum(
+                a[ii] * s(jj), (ii, 1, N))),
+            ("dropped ⟨g, s⟩ term", 4, lambda: s(jj) * a[jj]),
+        ],
+    }
+
+
+def _residual(M) -> dict:
+    x, W_1, W_2, b_2, I = M.x, M.W_1, M.W_2, M.b_2, sp.Identity(M.d)
+    u = sp.Symbol("u")
+    return {
         "residual_jacobian": [
-            ("forgot the residual identity", 2, lambda: M.Jacobian(F, x)),
-            ("sign flip", 2, lambda: sp.Identity(M.d) - M.Jacobian(F, x)),
-            ("transposed Jacobian", 2, lambda: sp.Identity(M.d) + M.Jacobian(F, x).T),
+            ("forgot the residual identity", 5, lambda: M.JACOBIAN_F),
+            ("sign flip", 2, lambda: sp.MatAdd(I, -M.Jacobian(M.F, x))),
+            ("tanh' taken as 1 + tanh²", 4, lambda: sp.MatAdd(I, sp.MatMul(
+                W_2, M.Diag(M.PRE.applyfunc(sp.Lambda(u, 1 + sp.tanh(u) ** 2))),
+                M.Jacobian(M.PRE, x)))),
+            ("transposed order W₁ᵀ diag W₂ᵀ", 5, lambda: sp.MatAdd(
+                I, sp.MatMul(W_1.T, M.SLOPE, W_2.T))),
         ],
         "mlp_collapse": [
             ("dropped bias b₂", 1, lambda: W_2 * W_1 * x + W_2 * M.b_1),
             ("b₁ not passed through W₂", 1, lambda: W_2 * W_1 * x + b_2),
             ("order swap W₂W₁ ↔ W₁ᵀW₂ᵀ", 2, lambda: (W_1.T * W_2.T) * x + (W_2 * M.b_1 + b_2)),
         ],
+    }
+
+
+def _heads_shapes(M) -> dict:
+    H, W_O, h, d_v, i, c, e, t = M.H, M.W_O, M.h, M.d_v, M.i, M.c, M.e, M.t
+    return {
         "multihead_shapes": [
-            ("only the first head", 1, lambda: heads[0]),
-            ("heads paired with the wrong W_O blocks", 1,
-             lambda: M.HEAD[0] * M.W_O[1] + M.HEAD[1] * M.W_O[0]),
-            ("mean of the heads", 1, lambda: sp.MatAdd(*heads) / M.HEADS),
-        ],
-        "attention_softmax_backward": [
-            ("missing Kronecker delta", 1, lambda: sp.Sum(a[i] * s(i) * (1 - s(j)), (i, 1, N))),
-            ("sign flip", 2, lambda: sp.Sum(a[i] * s(i) * sp.KroneckerDelta(i, j), (i, 1, N))
-             + s(j) * weighted),
-            ("wrong index s_j for s_i", 3, lambda: a[j] * s(j) - s(j) * sp.Sum(
-                a[i] * s(j), (i, 1, N))),
-            ("dropped ⟨g, s⟩ term", 4, lambda: s(j) * a[j]),
+            ("only the first head", 2, lambda: sp.Sum(H[0, i, t] * W_O[t, c], (t, 0, d_v - 1))),
+            ("heads paired with the wrong W_O blocks", 2, lambda: sp.Sum(
+                H[e, i, t] * W_O[(h - 1 - e) * d_v + t, c], (t, 0, d_v - 1), (e, 0, h - 1))),
+            ("mean of the heads", 2, lambda: M.PER_HEAD / h),
         ],
     }
 
 
 SPECS = {"attention_scaling": _attention_scaling, "softmax": _softmax,
          "cross_entropy": _cross_entropy, "linear": _linear, "adam": _adam,
-         "attention": _attention, **TRAINING_SPECS}
+         "attention": _attention, "residual": _residual, "heads_shapes": _heads_shapes,
+         **TRAINING_SPECS}
 
 

@@ -65,7 +65,7 @@ def _layernorm(M) -> dict:
 
 def _gelu(M) -> dict:
     x, U, C, A, SIG = M.x, M.U, M.C, M.A, M.SIG
-    att = M.attention
+    att = M.residual
     W_1, W_2, G = att.W_1, att.W_2, M.G
     return {
         "gelu_exact_derivative": [

@@ -32,6 +32,13 @@ T = sp.Symbol("T", positive=True)
 delta = sp.KroneckerDelta
 
 
+def softmax_of(logit, at: sp.Basic, bound: sp.Symbol, low: sp.Basic, high: sp.Basic):
+    """e^{logit(at)} / Σ_{bound=low}^{high} e^{logit(bound)}: the softmax of the logits
+    logit(low), …, logit(high), taken at ``at``.  The one constructor of every softmax in the
+    derivations (softmax, cross-entropy, attention); ``logit`` maps an index to its logit."""
+    return sp.exp(logit(at)) / sp.Sum(sp.exp(logit(bound)), (bound, low, high))
+
+
 def normalizer(scale: sp.Basic = sp.S.One, shift: sp.Basic = sp.S.Zero) -> sp.Sum:
     """Σ_k e^{(z_k + shift)/scale}.  Every normalizer binds the same index k: SymPy compares
     sums by the names of their indices, so Σ_j e^{z_j} and Σ_k e^{z_k} would look different."""
@@ -43,7 +50,7 @@ Z = normalizer()
 
 def softmax(a: sp.Basic, scale: sp.Basic = sp.S.One, shift: sp.Basic = sp.S.Zero):
     """softmax((z + shift)/scale)_a."""
-    return sp.exp((z[a] + shift) / scale) / normalizer(scale, shift)
+    return softmax_of(lambda t: (z[t] + shift) / scale, a, k, 1, n)
 
 
 def jacobian(s) -> sp.Matrix:
@@ -97,7 +104,7 @@ TEMPERATURE_JACOBIAN = softmax(i, T) * (delta(i, j) - softmax(j, T)) / T
 LOGITS = Domain(dims=(n,), indices={i: (1, n), j: (1, n)})
 ROW = Domain(dims=(n,), indices={i: (1, n)})
 
-SOFTMAX_JACOBIAN = Derivation(
+softmax_jacobian = Derivation(
     "softmax_jacobian",
     "The softmax Jacobian is diag(s) − s sᵀ",
     sp.Eq(sp.Derivative(softmax(i), z[j]), JACOBIAN, evaluate=False),
@@ -116,7 +123,7 @@ def _entry(a, b):
     return softmax(a) * (delta(a, b) - softmax(b))
 
 
-SOFTMAX_JACOBIAN_SYMMETRIC = Derivation(
+softmax_jacobian_symmetric = Derivation(
     "softmax_jacobian_symmetric",
     "The softmax Jacobian is symmetric",
     sp.Eq(_entry(i, j), _entry(j, i), evaluate=False),
@@ -132,7 +139,7 @@ SOFTMAX_JACOBIAN_SYMMETRIC = Derivation(
 
 _SUM_S = sp.Sum(softmax(j), (j, 1, n))
 
-SOFTMAX_JACOBIAN_ROWS_SUM_ZERO = Derivation(
+softmax_jacobian_rows_sum_zero = Derivation(
     "softmax_jacobian_rows_sum_zero",
     "Each row of the softmax Jacobian sums to zero: J·1 = 0",
     sp.Eq(sp.Sum(_entry(i, j), (j, 1, n)), 0, evaluate=False),
@@ -168,7 +175,7 @@ NAMES = Assumption(
 
 _SJX = sp.Sum(softmax(j) * x[j], (j, 1, n))
 
-SOFTMAX_JACOBIAN_VECTOR_PRODUCT = Derivation(
+softmax_jacobian_vector_product = Derivation(
     "softmax_jacobian_vector_product",
     "Softmax backward: (Jx)_i = s_i(x_i − x̄) with x̄ = Σ_l s_l x_l",
     sp.Eq(sp.Sum(_entry(i, j) * x[j], (j, 1, n)), JACOBIAN_VECTOR_PRODUCT, evaluate=False),
@@ -184,12 +191,12 @@ SOFTMAX_JACOBIAN_VECTOR_PRODUCT = Derivation(
     ROW,
 )
 
-SOFTMAX_JACOBIAN_PSD = Derivation(
+softmax_jacobian_psd = Derivation(
     "softmax_jacobian_psd",
     "xᵀJx is a variance under s, so the softmax Jacobian is positive semi-definite",
     sp.Eq(sp.Sum(x[i] * sp.Sum(_entry(i, j) * x[j], (j, 1, n)), (i, 1, n)), QUADRATIC_FORM,
           evaluate=False),
-    (lemma(SOFTMAX_JACOBIAN_VECTOR_PRODUCT), NAMES,
+    (lemma(softmax_jacobian_vector_product), NAMES,
      _dummy_index((sp.Sum(softmax(i) * x[i], (i, 1, n)), l), (sp.Sum(sp.exp(z[i]), (i, 1, n)), k))),
     (
         Step(sp.Sum(x[i] * JACOBIAN_VECTOR_PRODUCT, (i, 1, n)), "(Jx)_i = s_i(x_i − x̄)",
@@ -206,7 +213,7 @@ SOFTMAX_JACOBIAN_PSD = Derivation(
     Domain(dims=(n,)),
 )
 
-SOFTMAX_SHIFT_INVARIANCE = Derivation(
+softmax_shift_invariance = Derivation(
     "softmax_shift_invariance",
     "Adding a constant to every logit leaves softmax unchanged",
     sp.Eq(softmax(i, shift=c), softmax(i), evaluate=False),
@@ -220,7 +227,7 @@ SOFTMAX_SHIFT_INVARIANCE = Derivation(
     Domain(dims=(n,), indices={i: (1, n)}),
 )
 
-LOG_SUM_EXP_CLAIM = Derivation(
+log_sum_exp = Derivation(
     "log_sum_exp",
     "log Σ exp(z_k) = c + log Σ exp(z_k − c) for every c (c = max z keeps exponents ≤ 0)",
     sp.Eq(sp.log(Z), LOG_SUM_EXP, evaluate=False),
@@ -235,7 +242,7 @@ LOG_SUM_EXP_CLAIM = Derivation(
     Domain(dims=(n,)),
 )
 
-SOFTMAX_TEMPERATURE = Derivation(
+softmax_temperature = Derivation(
     "softmax_temperature",
     "Softmax at temperature T has Jacobian (1/T) s_i(δ_ij − s_j)",
     sp.Eq(sp.Derivative(softmax(i, T), z[j]), TEMPERATURE_JACOBIAN, evaluate=False),
@@ -250,12 +257,12 @@ SOFTMAX_TEMPERATURE = Derivation(
 )
 
 CLAIMS = (
-    SOFTMAX_JACOBIAN,
-    SOFTMAX_JACOBIAN_SYMMETRIC,
-    SOFTMAX_JACOBIAN_ROWS_SUM_ZERO,
-    SOFTMAX_JACOBIAN_VECTOR_PRODUCT,
-    SOFTMAX_JACOBIAN_PSD,
-    SOFTMAX_SHIFT_INVARIANCE,
-    LOG_SUM_EXP_CLAIM,
-    SOFTMAX_TEMPERATURE,
+    softmax_jacobian,
+    softmax_jacobian_symmetric,
+    softmax_jacobian_rows_sum_zero,
+    softmax_jacobian_vector_product,
+    softmax_jacobian_psd,
+    softmax_shift_invariance,
+    log_sum_exp,
+    softmax_temperature,
 )

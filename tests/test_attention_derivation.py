@@ -8,9 +8,11 @@ import pytest
 import sympy as sp
 
 import derivations
-from derivations import Derivation, Domain, Step, verify
+from derivations import Derivation, Domain, Step, verify, with_step
 from derivations import attention as T
-from derivations.testing import assert_proved
+from derivations import heads_shapes as HS
+from derivations import residual as R
+from derivations.testing import assert_fails_at, assert_proved
 from numeric import finite_diff as fd
 
 # float64 against 50-digit SymPy values or float64 PyTorch: rounding only
@@ -38,7 +40,7 @@ def _explicit_value(expr, sizes, arrays):
                     dtype=float)
 
 
-@pytest.mark.parametrize("claim", [c.id for c in T.CLAIMS])
+@pytest.mark.parametrize("claim", [c.id for c in (*T.CLAIMS, *R.CLAIMS, *HS.CLAIMS)])
 def test_claim_is_proved(claim):
     assert_proved(derivations.get(claim))
 
@@ -119,65 +121,164 @@ def test_v_moved_inside_the_softmax_fails():
     assert result.steps[0].counterexample is not None
 
 
+def _attention_arrays(n, m, dk, dv, seed):
+    rng = np.random.default_rng(seed)
+    return {T.Q: _rand(rng, n, dk), T.K: _rand(rng, m, dk), T.V: _rand(rng, m, dv)}
+
+
+def _entry_value(expr, sizes, arrays, indices):
+    """A scalar claim expression at explicit sizes, matrices and indices (50 digits)."""
+    sub = {M.xreplace(sizes): sp.ImmutableMatrix(a) for M, a in arrays.items()}
+    concrete = expr.xreplace({**sizes, **indices}).doit().xreplace(sub).doit()
+    return float(sp.N(concrete, 50))
+
+
+@pytest.mark.parametrize("n,m,dk,dv", [(2, 3, 2, 2), (3, 4, 1, 3)])
+def test_attention_entry_and_row_sums_match_numpy(n, m, dk, dv):
+    # variables
+    arrays = _attention_arrays(n, m, dk, dv, seed=m * 7 + dv)
+    sizes = {T.n: n, T.m: m, T.d_k: dk, T.d_v: dv}
+    # forward in NumPy
+    weights = _np_softmax_rows(arrays[T.Q] @ arrays[T.K].T / np.sqrt(dk))
+    out = weights @ arrays[T.V]
+    # check every entry of the claim's Σ_j s_ij V_jc and its weights' row sums
+    for r in range(n):
+        row_sum = _entry_value(T.attention_weights_sum_to_one.lhs, sizes, arrays, {T.i: r})
+        assert abs(row_sum - 1.0) < FLOAT_ATOL
+        for col in range(dv):
+            got = _entry_value(T.ATTENTION_ENTRY, sizes, arrays, {T.i: r, T.c: col})
+            assert abs(got - out[r, col]) < FLOAT_ATOL
+
+
+def test_misplaced_entry_is_the_softmax_over_value_columns():
+    # variables: d_v = 2 value columns, m = 3 keys
+    n, m, dk, dv = 2, 3, 2, 2
+    arrays = _attention_arrays(n, m, dk, dv, seed=9)
+    sizes = {T.n: n, T.m: m, T.d_k: dk, T.d_v: dv}
+    # forward: the row softmax of QKᵀV/√d_k in NumPy, and the true attention
+    wrong = _np_softmax_rows(arrays[T.Q] @ arrays[T.K].T @ arrays[T.V] / np.sqrt(dk))
+    right = _np_softmax_rows(arrays[T.Q] @ arrays[T.K].T / np.sqrt(dk)) @ arrays[T.V]
+    # check: the claim's entry is the column softmax, its rows sum to 1 over d_v, and it is
+    # not the attention
+    for r in range(n):
+        for col in range(dv):
+            got = _entry_value(T.MISPLACED_ENTRY, sizes, arrays, {T.i: r, T.c: col})
+            assert abs(got - wrong[r, col]) < FLOAT_ATOL
+    np.testing.assert_allclose(wrong.sum(axis=1), 1.0, atol=FLOAT_ATOL)
+    assert np.abs(wrong - right).max() > 0.1
+    assert T.MISPLACED_ARGUMENT.shape == (T.n, T.d_v)
+
+
+def test_attention_entry_with_1_over_dk_fails_at_its_step():
+    wrong = sp.Sum(T.sm.softmax_of(lambda u: T.score(T.i, u) / sp.sqrt(T.d_k), T.j, T._col, 0,
+                                   T.m - 1) * T.V[T.j, T.c], (T.j, 0, T.m - 1))
+    assert_fails_at(with_step(T.attention_shapes, 1, wrong), 1)
+
+
+def test_weights_summing_to_m_fails_at_the_last_step():
+    assert_fails_at(with_step(T.attention_weights_sum_to_one, 2, T.m), 2)
+
+
+def test_misplaced_rows_summed_over_the_keys_fail():
+    # "the softmax still normalises over the m keys": then Σ_c over d_v columns would be d_v/m
+    assert_fails_at(with_step(T.misplaced_bracket, 2, T.d_v / T.m), 2)
+
+
+def test_misplaced_normaliser_squared_fails_at_step_1():
+    top, bottom = T._MISPLACED_TOP, T._MISPLACED_BOTTOM
+    assert_fails_at(with_step(T.misplaced_bracket, 1,
+                              sp.Sum(top, (T.c, 0, T.d_v - 1)) / bottom ** 2), 1)
+
+
 @pytest.mark.parametrize("dim,hidden", [(1, 2), (2, 3), (3, 1)])
 def test_residual_jacobian_by_explicit_sympy_and_finite_differences(dim, hidden):
     # variables
     rng = np.random.default_rng(dim * 10 + hidden)
-    vals = {T.W_1: _rand(rng, hidden, dim), T.b_1: _rand(rng, hidden, 1),
-            T.W_2: _rand(rng, dim, hidden), T.x: _rand(rng, dim, 1)}
-    sizes = {T.d: dim, T.h: hidden}
+    vals = {R.W_1: _rand(rng, hidden, dim), R.b_1: _rand(rng, hidden, 1),
+            R.W_2: _rand(rng, dim, hidden), R.x: _rand(rng, dim, 1)}
+    sizes = {R.d: dim, R.h: hidden}
     # forward
-    W1, b1, W2, x0 = (vals[k] for k in (T.W_1, T.b_1, T.W_2, T.x))
+    W1, b1, W2, x0 = (vals[k] for k in (R.W_1, R.b_1, R.W_2, R.x))
 
     def residual(xv):
         return (xv + W2 @ np.tanh(W1 @ xv + b1)).ravel()
 
-    # backward: central differences, and SymPy's jacobian of the explicit map
+    # backward: central differences, SymPy's jacobian of the explicit map, and NumPy's closed form
     by_fd = fd.jacobian(fd.rowwise(residual), x0, h=FD_STEP)
     xs = sp.Matrix(dim, 1, lambda r, c: sp.Symbol(f"x{r}"))
     explicit_map = xs + sp.Matrix(W2) * (sp.Matrix(W1) * xs + sp.Matrix(b1)).applyfunc(sp.tanh)
     sym_jac = np.array(explicit_map.jacobian(list(xs)).subs(
         {xs[r]: x0[r, 0] for r in range(dim)}).evalf(30), dtype=float)
-    # check the module's closed form I + W₂ diag(1 − tanh²) W₁ and the claim's Jacobian object
-    closed = np.eye(dim) + _explicit_value(T.JACOBIAN_F, sizes, vals)
-    # the Jacobian object differentiates by x, so x stays symbolic until after doit
-    at_x = {xs[r]: x0[r, 0] for r in range(dim)}
-    others = {k.xreplace(sizes): sp.ImmutableMatrix(v) for k, v in vals.items() if k != T.x}
-    claimed = np.array(sp.ImmutableMatrix(T.RESIDUAL_JACOBIAN.xreplace(sizes).xreplace(
-        {**others, T.x.xreplace(sizes): sp.ImmutableMatrix(xs)}).doit()).subs(at_x).evalf(30),
-        dtype=float)
-    np.testing.assert_allclose(closed, sym_jac, atol=FLOAT_ATOL)
+    numpy_closed = np.eye(dim) + W2 @ np.diag(1 - np.tanh(W1 @ x0 + b1).ravel() ** 2) @ W1
+    # check the claim's closed form I + W₂ diag(1 − tanh²(W₁x + b₁)) W₁
+    claimed = _explicit_value(R.RESIDUAL_JACOBIAN, sizes, vals)
     np.testing.assert_allclose(claimed, sym_jac, atol=FLOAT_ATOL)
+    np.testing.assert_allclose(numpy_closed, sym_jac, atol=FLOAT_ATOL)
     np.testing.assert_allclose(by_fd, sym_jac, atol=FD_ATOL)
 
 
 def test_residual_jacobian_without_the_identity_fails():
-    wrong = T.Jacobian(T.F, T.x)
-    d = Derivation("no_identity", "skip path forgotten",
-                   sp.Eq(T.Jacobian(T.x + T.F, T.x), wrong, evaluate=False), (),
-                   (Step(wrong, "the Jacobian of the sum"),), T.residual_jacobian.domain)
-    result = verify(d)
-    assert result.status == "failed" and result.failed_step == 1
+    assert_fails_at(with_step(R.residual_jacobian, 5, R.JACOBIAN_F), 5)
+
+
+def test_residual_jacobian_with_a_wrong_tanh_slope_fails_at_the_chain_rule():
+    u = sp.Symbol("u")
+    wrong_slope = R.Diag(R.PRE.applyfunc(sp.Lambda(u, 1 + sp.tanh(u) ** 2)))
+    wrong = sp.MatAdd(sp.Identity(R.d), sp.MatMul(R.W_2, wrong_slope, R.Jacobian(R.PRE, R.x)))
+    assert_fails_at(with_step(R.residual_jacobian, 4, wrong), 4)
+
+
+def test_symbolic_jacobian_rules():
+    # the rules the symbolic route applies, one by one
+    assert R.Jacobian(R.x, R.x).doit() == sp.Identity(R.d)
+    assert R.Jacobian(R.PRE, R.x).doit() == R.W_1
+    assert R.Jacobian(R.b_1, R.x).doit() == sp.ZeroMatrix(R.h, R.d)
+    assert R.Jacobian(R.F, R.x).doit() == R.JACOBIAN_F
+    with pytest.raises(R.JacobianShapeError, match=r"column vectors, got f \(h, d\)"):
+        R.Jacobian(R.W_1, R.x)
 
 
 @pytest.mark.parametrize("dim,hidden", [(1, 2), (3, 2)])
 def test_mlp_collapse_numerically(dim, hidden):
     rng = np.random.default_rng(11)
-    vals = {T.W_1: _rand(rng, hidden, dim), T.b_1: _rand(rng, hidden, 1),
-            T.W_2: _rand(rng, dim, hidden), T.b_2: _rand(rng, dim, 1), T.x: _rand(rng, dim, 1)}
-    W1, b1, W2, b2, x0 = (vals[k] for k in (T.W_1, T.b_1, T.W_2, T.b_2, T.x))
+    vals = {R.W_1: _rand(rng, hidden, dim), R.b_1: _rand(rng, hidden, 1),
+            R.W_2: _rand(rng, dim, hidden), R.b_2: _rand(rng, dim, 1), R.x: _rand(rng, dim, 1)}
+    W1, b1, W2, b2, x0 = (vals[k] for k in (R.W_1, R.b_1, R.W_2, R.b_2, R.x))
     two_layers = W2 @ (W1 @ x0 + b1) + b2
-    one_layer = _explicit_value(T.MLP_COLLAPSED, {T.d: dim, T.h: hidden}, vals)
+    one_layer = _explicit_value(R.MLP_COLLAPSED, {R.d: dim, R.h: hidden}, vals)
     np.testing.assert_allclose(one_layer, two_layers, atol=FLOAT_ATOL)
 
 
 def test_mlp_collapse_without_w2_b1_fails():
-    wrong = (T.W_2 * T.W_1) * T.x + T.b_2
-    d = Derivation("collapse_no_w2b1", "bias not carried through W₂",
-                   sp.Eq(T.MLP, wrong, evaluate=False), (),
-                   (Step(wrong, "group"),), T.mlp_collapse.domain)
-    result = verify(d)
-    assert result.status == "failed" and result.failed_step == 1
+    assert_fails_at(with_step(R.mlp_collapse, 2, (R.W_2 * R.W_1) * R.x + R.b_2), 2)
+
+
+@pytest.mark.parametrize("heads,dv", [(1, 2), (3, 2), (4, 1)])
+def test_multihead_entries_match_numpy_concatenation(heads, dv):
+    # variables: h heads of n×d_v, W_O (h·d_v)×D
+    n, D = 2, 3
+    rng = np.random.default_rng(heads * 10 + dv)
+    H = rng.normal(size=(heads, n, dv))
+    W = rng.normal(size=(heads * dv, D))
+    sizes = {HS.h: heads, HS.n: n, HS.d_v: dv, HS.D: D}
+    # forward in NumPy: concatenate, then project
+    reference = np.concatenate(list(H), axis=1) @ W
+    # check both sides of the claim, entry by entry
+    values = {HS.H[e, r, t]: H[e, r, t] for e in range(heads) for r in range(n) for t in range(dv)}
+    W_sym = HS.W_O.xreplace(sizes)
+    for side in (HS.multihead_shapes.lhs, HS.PER_HEAD):
+        for r in range(n):
+            for col in range(D):
+                expr = side.xreplace({**sizes, HS.i: r, HS.c: col}).doit()
+                expr = expr.xreplace({W_sym: sp.ImmutableMatrix(W)}).doit().xreplace(values)
+                assert abs(float(expr) - reference[r, col]) < FLOAT_ATOL
+
+
+def test_multihead_with_heads_paired_to_wrong_blocks_fails():
+    e, t = HS.e, HS.t
+    wrong = sp.Sum(HS.H[e, HS.i, t] * HS.W_O[(HS.h - 1 - e) * HS.d_v + t, HS.c],
+                   (t, 0, HS.d_v - 1), (e, 0, HS.h - 1))
+    assert_fails_at(with_step(HS.multihead_shapes, 2, wrong), 2)
 
 
 @pytest.mark.parametrize("heads", [1, 2, 3])
@@ -189,7 +290,7 @@ def test_multihead_typing_and_values(heads):
     wk = [sp.MatrixSymbol(f"Wk{e}", d_model, dk) for e in range(heads)]
     wv = [sp.MatrixSymbol(f"Wv{e}", d_model, dv) for e in range(heads)]
     wo = [sp.MatrixSymbol(f"Wo{e}", dv, d_model) for e in range(heads)]
-    out = T.multihead(X_, wq, wk, wv, wo)
+    out = HS.multihead(X_, wq, wk, wv, wo)
     assert out.shape == (n, d_model)
     assert (X_ + out).shape == (n, d_model)  # the residual add type-checks
     # numeric: n = 2, d_k = 1, d_v = 2 against NumPy's concatenate-then-project
@@ -207,10 +308,10 @@ def test_multihead_typing_and_values(heads):
 def test_multihead_rejects_a_wrong_projection_block():
     n, dk, dv = sp.symbols("n d_k d_v", integer=True, positive=True)
     H = [sp.MatrixSymbol(f"H{e}", n, dv) for e in range(2)]
-    with pytest.raises(T.AttentionShapeError, match=r"block 0 must have d_v = d_v rows"):
-        T.MultiHead(H, [sp.MatrixSymbol(f"Wo{e}", dk, 2 * dk) for e in range(2)])
-    with pytest.raises(T.AttentionShapeError, match=r"one W_O block per head.*2 heads and 1"):
-        T.MultiHead(H, [sp.MatrixSymbol("Wo0", dv, 2 * dk)])
+    with pytest.raises(HS.HeadsShapeError, match=r"block 0 must have d_v = d_v rows"):
+        HS.MultiHead(H, [sp.MatrixSymbol(f"Wo{e}", dk, 2 * dk) for e in range(2)])
+    with pytest.raises(HS.HeadsShapeError, match=r"one W_O block per head.*2 heads and 1"):
+        HS.MultiHead(H, [sp.MatrixSymbol("Wo0", dv, 2 * dk)])
 
 
 @pytest.mark.parametrize("rows,keys", [(1, 1), (2, 3), (3, 4)])
@@ -240,16 +341,32 @@ def test_softmax_backward_row_form_by_finite_differences():
     by_fd = fd.derivative(fd.rowwise(upstream), zv, h=FD_STEP)
     row = T.SOFTMAX_BACKWARD_ROW.xreplace({T.N: N})
     values = {T.z[q + 1]: zv[q] for q in range(N)} | {T.a[q + 1]: av[q] for q in range(N)}
-    ours = np.array([float(row.xreplace({T.j: jj}).doit().xreplace(values))
+    ours = np.array([float(row.xreplace({T.j_key: jj}).doit().xreplace(values))
                      for jj in range(1, N + 1)])
     np.testing.assert_allclose(ours, by_fd, atol=FD_ATOL)
 
 
+def test_softmax_backward_cites_the_softmax_jacobian():
+    result = verify(T.attention_softmax_backward).to_dict()
+    assert result["premise_checks"][0]["name"] == "softmax_jacobian"
+    assert result["premise_checks"][0]["status"] == "lemma"
+
+
 def test_softmax_backward_without_the_rowsum_fails():
-    claim = T.attention_softmax_backward
-    wrong = T._s(T.j) * T.a[T.j]  # dS = A ⊙ dA, the rowsum term dropped
-    steps = (*claim.steps[:2], Step(wrong, "the Kronecker delta keeps the term i = j"))
-    d = Derivation("no_rowsum", "rowsum dropped", sp.Eq(claim.lhs, wrong), (), steps,
-                   claim.domain)
-    result = verify(d)
-    assert result.status == "failed" and result.failed_step == 3
+    wrong = T.s(T.j_key) * T.a[T.j_key]  # dS = A ⊙ dA, the rowsum term dropped
+    assert_fails_at(with_step(T.attention_softmax_backward, 3, wrong), 3)
+
+
+def test_every_claim_object_is_named_by_its_id():
+    misnamed = [(name, c.id) for name, module in derivations.modules() for c in module.CLAIMS
+                if getattr(module, c.id, None) is not c]
+    assert misnamed == []
+
+
+def test_softmax_has_one_constructor():
+    # the cross-entropy probability and the attention weight are softmax_of expressions
+    from derivations import cross_entropy as ce
+    from derivations import softmax as sm
+    assert ce.probability(ce.j) == sm.softmax_of(lambda u: ce.z[u], ce.j, ce.l, 1, ce.n)
+    assert T.weight(T.i, T.j) == sm.softmax_of(lambda u: T.score(T.i, u), T.j, T._col, 0,
+                                               T.m - 1)

@@ -110,30 +110,30 @@ def test_monte_carlo(d):
 # --- wrong derivations fail at the wrong step --------------------------------------------------
 
 def test_variance_d_squared_fails():
-    ce = assert_fails_at(with_step(A.UNIT_DOT_PRODUCT_VARIANCE, 4, A.d_k**2), 4)
+    ce = assert_fails_at(with_step(A.unit_dot_product_variance, 4, A.d_k**2), 4)
     assert "d_k" in ce["point"]
 
 
 def test_dropped_scale_factor_fails():
     # Var(qᵀk/√d_k) = Var(qᵀk): the 1/√d_k forgotten when pulling the constant out
-    wrong = with_step(A.SCALED_DOT_PRODUCT_VARIANCE, 1, derivations.Var(A.DOT))
+    wrong = with_step(A.scaled_dot_product_variance, 1, derivations.Var(A.DOT))
     assert_fails_at(wrong, 1)
 
 
 def test_scaled_variance_equal_to_d_k_fails():
-    wrong = with_step(A.SCALED_DOT_PRODUCT_VARIANCE, 4, A.d_k)
+    wrong = with_step(A.scaled_dot_product_variance, 4, A.d_k)
     assert_fails_at(wrong, 4)
 
 
 def test_c_instead_of_c_squared_fails():
-    wrong = with_step(A.SCALED_DOT_PRODUCT_VARIANCE, 1, derivations.Var(A.DOT) / sp.sqrt(A.d_k))
+    wrong = with_step(A.scaled_dot_product_variance, 1, derivations.Var(A.DOT) / sp.sqrt(A.d_k))
     assert_fails_at(wrong, 1)
 
 
 def test_missing_cross_term_fails():
     # forgetting σ_q²μ_k² (variance of a product taken as the product of variances plus nothing)
     wrong_term = A.sigma_q**2 * A.sigma_k**2 + A.mu_q**2 * A.sigma_k**2
-    wrong = with_step(A.DOT_PRODUCT_VARIANCE, 4,
+    wrong = with_step(A.dot_product_variance, 4,
                      sp.Sum(wrong_term, (A.m, 1, A.d_k)))
     steps = list(wrong.steps)
     steps[-1] = Step(A.d_k * wrong_term, "sum of d_k equal terms")
@@ -143,5 +143,5 @@ def test_missing_cross_term_fails():
 
 
 def test_scaled_mean_without_growth_fails():
-    wrong = with_step(A.NONZERO_MEAN_GROWTH, 3, A.mu_q * A.mu_k)
+    wrong = with_step(A.nonzero_mean_growth, 3, A.mu_q * A.mu_k)
     assert_fails_at(wrong, 3)

@@ -103,18 +103,18 @@ def test_explicit_gradient_rejects_mismatched_targets():
 
 def test_y_minus_p_fails():
     wrong = C.delta(C.j, C.k) - C.probability(C.j)
-    assert_fails_at(with_step(C.CROSS_ENTROPY_GRADIENT, 3, wrong), 3)
+    assert_fails_at(with_step(C.cross_entropy_gradient, 3, wrong), 3)
 
 
 def test_missing_one_hot_fails():
-    assert_fails_at(with_step(C.CROSS_ENTROPY_GRADIENT, 3, C.probability(C.j)), 3)
+    assert_fails_at(with_step(C.cross_entropy_gradient, 3, C.probability(C.j)), 3)
 
 
 def test_batch_gradient_without_one_over_b_fails():
     wrong = C.BATCH_GRADIENT * C.B
-    assert_fails_at(with_step(C.CROSS_ENTROPY_BATCH_MEAN, 4, wrong), 4)
+    assert_fails_at(with_step(C.cross_entropy_batch_mean, 4, wrong), 4)
 
 
 def test_batch_gradient_sign_flip_fails():
     wrong = -C.BATCH_GRADIENT
-    assert_fails_at(with_step(C.CROSS_ENTROPY_BATCH_MEAN, 4, wrong), 4)
+    assert_fails_at(with_step(C.cross_entropy_batch_mean, 4, wrong), 4)

@@ -166,25 +166,25 @@ WRONG_JACOBIANS = {
 
 @pytest.mark.parametrize("name", list(WRONG_JACOBIANS))
 def test_wrong_jacobian_fails(name):
-    assert_fails_at(with_step(S.SOFTMAX_JACOBIAN, 3, WRONG_JACOBIANS[name]), 3)
+    assert_fails_at(with_step(S.softmax_jacobian, 3, WRONG_JACOBIANS[name]), 3)
 
 
 def test_wrong_delta_sum_fails():
     # Σ_j δ_ij taken as n instead of 1
     wrong = S.n * s_i - s_i * sp.Sum(s_j, (S.j, 1, S.n))
-    assert_fails_at(with_step(S.SOFTMAX_JACOBIAN_ROWS_SUM_ZERO, 2, wrong), 2)
+    assert_fails_at(with_step(S.softmax_jacobian_rows_sum_zero, 2, wrong), 2)
 
 
 def test_uncentred_quadratic_form_fails():
     wrong = sp.Sum(s_i * S.x[S.i] ** 2, (S.i, 1, S.n))
-    assert_fails_at(with_step(S.SOFTMAX_JACOBIAN_PSD, 5, wrong), 5)
+    assert_fails_at(with_step(S.softmax_jacobian_psd, 5, wrong), 5)
 
 
 def test_temperature_without_one_over_t_fails():
     wrong = S.TEMPERATURE_JACOBIAN * S.T
-    assert_fails_at(with_step(S.SOFTMAX_TEMPERATURE, 2, wrong), 2)
+    assert_fails_at(with_step(S.softmax_temperature, 2, wrong), 2)
 
 
 def test_log_sum_exp_sign_error_fails():
     wrong = -S.c + sp.log(S.normalizer(shift=-S.c))
-    assert_fails_at(with_step(S.LOG_SUM_EXP_CLAIM, 4, wrong), 4)
+    assert_fails_at(with_step(S.log_sum_exp, 4, wrong), 4)

@@ -11,8 +11,8 @@ import numpy as np
 import sympy as sp
 
 from derivations import adam as ad
-from derivations import attention as att
 from derivations import linear as lin
+from derivations import residual as res
 from numeric import finite_diff as fd
 from numeric import model, ops
 from numeric.adam import Adam
@@ -114,9 +114,9 @@ def _block_jacobians(params, cfg, x, branch_of=None):
 def residual_records(live: Live) -> list[Record]:
     cfg, x = live.cfg, live.cache["h.0.in"][:1]  # (1, T, C)
     size = x.size
-    j_sym = sp.MatrixSymbol("J_F", att.d, att.d)
-    derived = matrix_fn(att.RESIDUAL_JACOBIAN.xreplace({att.Jacobian(att.F, att.x): j_sym}),
-                        (j_sym,), {att.d: size})
+    j_sym = sp.MatrixSymbol("J_F", res.d, res.d)
+    derived = matrix_fn(res.RESIDUAL_JACOBIAN.xreplace({res.JACOBIAN_F: j_sym}),
+                        (j_sym,), {res.d: size})
     jac_model, jac_fd = _block_jacobians(live.params, cfg, x)
     out = [compare("residual_jacobian", "block0.model_vs_fd", "the model's block Jacobian "
                    "(backward of one-hot gradients) vs the FD Jacobian of the whole block",
@@ -144,10 +144,10 @@ def mlp_records(live_identity: Live) -> list[Record]:
     """On a model whose activation is the identity: the derived single affine map vs the MLP."""
     cfg, c, p = live_identity.cfg, live_identity.cache, live_identity.params
     out: list[Record] = []
-    sizes = {att.d: cfg.n_embd, att.h: 4 * cfg.n_embd}
-    args = (att.W_1, att.b_1, att.W_2, att.b_2, att.x)
-    collapsed = matrix_fn(att.MLP_COLLAPSED, args, sizes)
-    two_layer = matrix_fn(att.MLP, args, sizes)
+    sizes = {res.d: cfg.n_embd, res.h: 4 * cfg.n_embd}
+    args = (res.W_1, res.b_1, res.W_2, res.b_2, res.x)
+    collapsed = matrix_fn(res.MLP_COLLAPSED, args, sizes)
+    two_layer = matrix_fn(res.MLP, args, sizes)
     for layer in range(cfg.n_layer):
         pre = f"h.{layer}."
         h2 = c[pre + "ln_2.out"].reshape(-1, cfg.n_embd)  # (N, C)

@@ -13,6 +13,7 @@ import sympy as sp
 
 from derivations import attention as att
 from derivations import cross_entropy as ce
+from derivations import heads_shapes as hs_claim
 from derivations import softmax as sm
 from numeric import finite_diff as fd
 from numeric import ops
@@ -67,12 +68,12 @@ def softmax_records(live: Live) -> list[Record]:
     svec = sp.symbols(f"s1:{n + 1}")
     jac_s = sp.lambdify(svec, list(sm.jacobian(svec)), modules="numpy")
     jac_z = indexed_fn(sm.JACOBIAN, (sm.z, sm.i, sm.j, sm.n))
-    sym_z = indexed_fn(sm.SOFTMAX_JACOBIAN_SYMMETRIC.rhs, (sm.z, sm.i, sm.j, sm.n))
+    sym_z = indexed_fn(sm.softmax_jacobian_symmetric.rhs, (sm.z, sm.i, sm.j, sm.n))
     jvp = indexed_fn(sm.JACOBIAN_VECTOR_PRODUCT, (sm.z, sm.x, sm.i, sm.n))
     quad = indexed_fn(sm.QUADRATIC_FORM, (sm.z, sm.x, sm.n))
     shifted = indexed_fn(sm.softmax(sm.i, shift=sm.c), (sm.z, sm.c, sm.i, sm.n))
     temp = indexed_fn(sm.TEMPERATURE_JACOBIAN, (sm.z, sm.T, sm.i, sm.j, sm.n))
-    row_bw = indexed_fn(att.SOFTMAX_BACKWARD_ROW, (att.z, att.a, att.j, att.N))
+    row_bw = indexed_fn(att.SOFTMAX_BACKWARD_ROW, (att.z, att.a, att.j_key, att.N))
     mat_bw = matrix_fn(att.SOFTMAX_BACKWARD, (att.A_, att.dA), {att.n: n, att.m: n})
     out: list[Record] = []
     mask = live.cache["mask"]
@@ -97,7 +98,7 @@ def softmax_records(live: Live) -> list[Record]:
         out.append(compare("softmax_jacobian_rows_sum_zero", f"{tag}.model_backward_of_ones",
                            "the model's softmax backward of g = 1 vs the derived J·1 = 0 "
                            "(scale: max s)", ones_bw, np.zeros_like(s) + float(
-                               sm.SOFTMAX_JACOBIAN_ROWS_SUM_ZERO.rhs), MODEL_RTOL,
+                               sm.softmax_jacobian_rows_sum_zero.rhs), MODEL_RTOL,
                            scale=float(s.max())))
         out.append(compare("softmax_jacobian_vector_product", f"{tag}.model_backward",
                            "s_i(g_i − ḡ), ḡ = Σ s_l g_l, at live rows vs the model's softmax "
@@ -137,14 +138,16 @@ def attention_records(live: Live) -> list[Record]:
     t, d = cfg.block_size, cfg.head_dim
     sizes = {att.n: t, att.m: t, att.d_k: d, att.d_v: d}
     scores_v = matrix_fn(att.SCORES * att.V, (att.Q, att.K, att.V), sizes)
-    misplaced = matrix_fn(att.misplaced_bracket.lhs, (att.Q, att.K, att.V), sizes)
+    misplaced = matrix_fn(att.MISPLACED_ARGUMENT, (att.Q, att.K, att.V), sizes)
     # one query row (n = 1): the expanded formula grows with n·m·d_k and one row is what the
     # causal model computes without a mask
     attention = matrix_fn(att.ATTENTION, (att.Q, att.K, att.V), {**sizes, att.n: 1},
                           explicit=True)
-    heads = [sp.MatrixSymbol(f"H{e}", att.n, att.d_v) for e in range(att.HEADS)]
-    multi = matrix_fn(att.MULTIHEAD.xreplace(dict(zip(att.HEAD, heads, strict=True))),
-                      (*heads, *att.W_O), {**sizes, att.d_k: d})
+    heads = [sp.MatrixSymbol(f"H{e}", att.n, att.d_v) for e in range(cfg.n_head)]
+    w_o_blocks = [sp.MatrixSymbol(f"W_O{e}", att.d_v, cfg.n_head * att.d_k)
+                  for e in range(cfg.n_head)]
+    multi = matrix_fn(hs_claim.per_head_sum(heads, w_o_blocks), (*heads, *w_o_blocks),
+                      {**sizes, att.d_k: d})
     out: list[Record] = []
     for layer in range(cfg.n_layer):
         pre, tag = f"h.{layer}.", f"L{layer}"
@@ -162,16 +165,21 @@ def attention_records(live: Live) -> list[Record]:
         out.append(compare("attention_shapes", f"{tag}.last_query_vs_model",
                            "softmax(QKᵀ/√d_k)V for the last query (all keys visible) vs the "
                            "model's attention output", model_last, derived, MODEL_RTOL))
-        if cfg.n_head == att.HEADS:
-            w_o = live.params[pre + "attn.w_o"]
-            merged = c[pre + "attn.y"]
-            proj = c[pre + "attn.w_o.out"] - live.params[pre + "attn.b_o"]
-            hs = [merged[..., e * d:(e + 1) * d] for e in range(att.HEADS)]
-            blocks = [w_o[e * d:(e + 1) * d] for e in range(att.HEADS)]
-            derived = np.stack([multi(*(h[b] for h in hs), *blocks) for b in range(q.shape[0])])
-            out.append(compare("multihead_shapes", f"{tag}.projection_vs_model",
-                               "Σ_e head_e W_O^(e) from live heads vs the model's attention "
-                               "projection (w_o's output − b_o)", proj, derived, MODEL_RTOL))
+        probs = c[pre + "attn.probs"]  # (B, H, T, T), causal: each row over its visible keys
+        out.append(compare("attention_weights_sum_to_one", f"{tag}.row_sums_vs_claim",
+                           "each row of the model's attention weights summed over the keys vs "
+                           "the claim's right side", probs.sum(axis=-1),
+                           np.full(probs.shape[:-1], float(att.attention_weights_sum_to_one.rhs)),
+                           MODEL_RTOL))
+        w_o = live.params[pre + "attn.w_o"]
+        merged = c[pre + "attn.y"]
+        proj = c[pre + "attn.w_o.out"] - live.params[pre + "attn.b_o"]
+        hs = [merged[..., e * d:(e + 1) * d] for e in range(cfg.n_head)]
+        blocks = [w_o[e * d:(e + 1) * d] for e in range(cfg.n_head)]
+        derived = np.stack([multi(*(h[b] for h in hs), *blocks) for b in range(q.shape[0])])
+        out.append(compare("multihead_shapes", f"{tag}.projection_vs_model",
+                           "Σ_e head_e W_O^(e) from live heads vs the model's attention "
+                           "projection (w_o's output − b_o)", proj, derived, MODEL_RTOL))
     return out
 
 
