@@ -24,6 +24,7 @@ from numeric.crosscheck.core import (
     compare,
     matrix_fn,
     one_based,
+    stat_record,
 )
 from numeric.crosscheck.live import check_config
 from numeric.crosscheck.live import run as run_live
@@ -61,7 +62,8 @@ def test_every_record_passes_and_every_claim_is_covered(records):
 def test_records_are_json_with_the_agreed_fields(records):
     for r in records:
         d = r.to_dict()
-        assert set(d) == RECORD_KEYS
+        assert set(d) - {"power"} == RECORD_KEYS  # power: Monte Carlo rows only
+        assert "power" not in d or set(d["power"]) == {"formula", "value", "would_fail"}
         assert isinstance(d["passed"], bool) and isinstance(d["id"], str)
         assert all(isinstance(d[k], float) for k in ("max_abs", "max_rel", "tolerance"))
     json.dumps([r.to_dict() for r in records], allow_nan=False)
@@ -202,7 +204,7 @@ def test_cli_json_and_exit_codes(monkeypatch, capsys, records):
     assert crosscheck.main(["--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert set(out) == {"records"} and len(out["records"]) == len(records)
-    assert all(set(r) == RECORD_KEYS for r in out["records"])
+    assert all(set(r) - {"power"} == RECORD_KEYS for r in out["records"])
     failing = Record("softmax_jacobian", "x", "broken", 1.0, 1.0, MODEL_RTOL, False)
     monkeypatch.setattr(crosscheck, "run_all", lambda: [*records, failing])
     assert crosscheck.main([]) == 1
@@ -215,3 +217,24 @@ def test_cli_bad_usage_is_one_line_without_traceback():
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr and proc.stdout == ""
     assert proc.stderr.strip().count("\n") == 0 and "--bogus" in proc.stderr
+
+
+# the relative 3-SE band of every Monte Carlo row: narrow enough that the plausible wrong
+# formulas shown as its power fall outside it
+MC_BAND = 0.10
+
+
+def test_every_monte_carlo_row_has_power_and_a_narrow_band(live):
+    recs = crosscheck_stats.scaling_records(live)
+    assert recs
+    for r in recs:
+        assert r.tolerance <= MC_BAND, (r.id, r.tolerance)
+        assert r.power is not None and r.power["would_fail"], (r.id, r.power)
+        assert r.to_dict()["power"]["formula"], r.id
+
+
+def test_power_says_when_a_wrong_formula_would_pass():
+    near = stat_record("c", "id", "what", estimate=10.0, se=1.0, derived=10.0, wrong=("x", 11.0))
+    far = stat_record("c", "id", "what", estimate=10.0, se=1.0, derived=10.0, wrong=("x", 20.0))
+    assert near.passed and not near.power["would_fail"]
+    assert far.passed and far.power["would_fail"]

@@ -44,11 +44,17 @@ class Record:
     max_rel: float
     tolerance: float
     passed: bool
+    # a Monte Carlo record's power: {"formula": LaTeX of a plausible wrong result, "value": what
+    # it gives here, "would_fail": whether this estimate rejects it}
+    power: dict | None = None
 
     def to_dict(self) -> dict:
-        return {"claim": self.claim, "id": self.id, "compared": self.compared,
-                "max_abs": self.max_abs, "max_rel": self.max_rel,
-                "tolerance": self.tolerance, "passed": self.passed}
+        out = {"claim": self.claim, "id": self.id, "compared": self.compared,
+               "max_abs": self.max_abs, "max_rel": self.max_rel,
+               "tolerance": self.tolerance, "passed": self.passed}
+        if self.power is not None:
+            out["power"] = dict(self.power)
+        return out
 
 
 def compare(claim: str, rid: str, compared: str, got, want, tolerance: float,
@@ -70,13 +76,18 @@ def compare(claim: str, rid: str, compared: str, got, want, tolerance: float,
 
 
 def stat_record(claim: str, rid: str, compared: str, estimate: float, se: float,
-                derived: float) -> Record:
+                derived: float, wrong: tuple[str, float] | None = None) -> Record:
     """A Monte Carlo estimate against the derived value: passes within MC_Z standard errors.
-    max_rel and tolerance are relative to |derived| so that they read like the other records."""
+    max_rel and tolerance are relative to |derived| so that they read like the other records.
+    ``wrong`` = (LaTeX, value) of a plausible wrong formula: the record's power is whether the
+    same band rejects it."""
     max_abs = abs(estimate - derived)
     scale = abs(derived) if derived != 0 else 1.0
+    power = None if wrong is None else {
+        "formula": wrong[0], "value": float(wrong[1]),
+        "would_fail": bool(abs(estimate - wrong[1]) > MC_Z * se)}
     return Record(claim, rid, compared, float(max_abs), float(max_abs / scale),
-                  float(MC_Z * se / scale), bool(max_abs <= MC_Z * se))
+                  float(MC_Z * se / scale), bool(max_abs <= MC_Z * se), power)
 
 
 # ----------------------------------------------------------------------------- adapters

@@ -26,11 +26,12 @@ from numeric.crosscheck.core import Record, stat_record
 from numeric.crosscheck.live import Live
 
 D_KS = (4, 16, 64, 256, 1024, 4096)
-# Sample counts: relative standard errors of a variance ≈ √(2/S) — 4.5 % (i.i.d.) and 14 %
-# (projections, where each entry costs init-C normal draws); enough to separate the derived d_k
-# growth (factor 4 per step) from any other power, within a second of sampling in all.
-S_IID = 1000
-S_MODEL = 100
+# Sample counts: relative standard errors of a variance ≈ √((κ − 1)/S), κ the kurtosis (≤ 4.5 at
+# d_k = 4, → 3 as d_k grows), so 4000 samples keep the 3-SE band (the tolerance column) ≤ 10 %
+# of the derived value at every d_k; the band must be that narrow for the plausible wrong
+# formulas (2·d_k, d_k², …) to fall outside it.
+S_IID = 4000
+S_MODEL = 4000
 # Saturation: rows of SAT_KEYS keys each.
 S_SAT, SAT_KEYS = 64, 16
 DEPTH_LAYERS = 10
@@ -79,28 +80,35 @@ def scaling_records(live: Live, curves: dict | None = None) -> list[Record]:
     out: list[Record] = []
     for d in D_KS:
         tag, rt = f"d_k={d}", np.sqrt(d)
+        var_half = f["VARIANCE"](d, mu, mu, sig, sig)
+        # each row: claim, source, what, (estimate, SE), derived, a plausible wrong formula
         items = [
             ("unit_dot_product_variance", "iid_std", "Var(qᵀk), standardized uniform entries",
-             _var_se(std[d]), f["UNIT_VARIANCE"](d, 0, 0, 1, 1)),
+             _var_se(std[d]), f["UNIT_VARIANCE"](d, 0, 0, 1, 1), ("2d_k", 2 * d)),
             ("scaled_dot_product_variance", "iid_std", "Var(qᵀk/√d_k), standardized entries",
-             _var_se(std[d] / rt), f["SCALED_UNIT_VARIANCE"](d, 0, 0, 1, 1)),
+             _var_se(std[d] / rt), f["SCALED_UNIT_VARIANCE"](d, 0, 0, 1, 1),
+             (r"1/\sqrt{d_k}", 1 / rt)),
             ("dot_product_mean", "iid_half", "E[qᵀk], uniform [0, 1) entries",
-             _mean_se(half[d]), f["MEAN"](d, mu, mu, sig, sig)),
+             _mean_se(half[d]), f["MEAN"](d, mu, mu, sig, sig), (r"d_k\mu_q", d * mu)),
             ("dot_product_variance", "iid_half", "Var(qᵀk), uniform [0, 1) entries",
-             _var_se(half[d]), f["VARIANCE"](d, mu, mu, sig, sig)),
+             _var_se(half[d]), var_half, (r"d_k\sigma_q^2\sigma_k^2", d * sig**4)),
             ("nonzero_mean_growth", "iid_half", "E[qᵀk/√d_k], uniform [0, 1) entries",
-             _mean_se(half[d] / rt), f["SCALED_MEAN"](d, mu, mu, sig, sig)),
+             _mean_se(half[d] / rt), f["SCALED_MEAN"](d, mu, mu, sig, sig),
+             (r"\mu_q\mu_k", mu * mu)),
             ("scaled_dot_product_second_moment", "iid_half", "E[(qᵀk/√d_k)²], uniform [0, 1)",
-             _mean_se((half[d] / rt) ** 2), f["SCALED_SECOND_MOMENT"](d, mu, mu, sig, sig)),
+             _mean_se((half[d] / rt) ** 2), f["SCALED_SECOND_MOMENT"](d, mu, mu, sig, sig),
+             (r"\operatorname{Var}(q^\top k)/d_k", var_half / d)),
             ("dot_product_variance", "model_proj", "Var(qᵀk), q, k = LN₁ row × init weights",
-             _var_se(proj[d]), f["VARIANCE"](d, 0, 0, s_q, s_q)),
+             _var_se(proj[d]), f["VARIANCE"](d, 0, 0, s_q, s_q),
+             (r"d_k^2\sigma_q^2\sigma_k^2", d * d * s_q**4)),
             ("scaled_dot_product_second_moment", "model_proj", "E[(qᵀk/√d_k)²], model "
              "projections", _mean_se((proj[d] / rt) ** 2),
-             f["SCALED_SECOND_MOMENT"](d, 0, 0, s_q, s_q)),
+             f["SCALED_SECOND_MOMENT"](d, 0, 0, s_q, s_q),
+             (r"d_k\sigma_q^2\sigma_k^2", d * s_q**4)),
         ]
-        for claim, source, what, (est, se), derived in items:
+        for claim, source, what, (est, se), derived, wrong in items:
             out.append(stat_record(claim, f"{source}.{tag}", f"Monte Carlo {what}, d_k = {d}",
-                                   est, se, float(derived)))
+                                   est, se, float(derived), wrong))
     if curves is not None:
         curves.update({
             "d_k": list(D_KS),
