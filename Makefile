@@ -13,9 +13,12 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -q -e '.[$(EXTRAS)]'
 	touch $(STAMP)
 
+# two workers (pytest-xdist), one per core; a file's tests run in one of them (tests/conftest.py)
+TEST_WORKERS ?= 2
+
 test: $(STAMP)
 	$(PY) -m ruff check .
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadfile
 
 # CLAIMS="my_claims.py other.py" adds your own claims as a section "Your derivations"
 reports: $(STAMP)

@@ -1,12 +1,103 @@
-"""Fixtures the numeric tests share: a seeded generator and the live check model."""
+"""Fixtures the tests share.  The expensive ones are session-scoped, so a claim is verified, the
+audit is run and the cross-checks are computed once per test process, whichever files use them.
+
+``make test`` runs pytest-xdist (``-n 2 --dist loadfile``): a file's tests stay in one worker, so a
+module-scoped fixture is computed once; a session result that several files share is computed by
+the first worker that needs it and read by the other from the run's temporary folder (``once``).
+"""
 
 from __future__ import annotations
+
+import fcntl
+import os
+import pickle
+from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 import pytest
 
+import derivations
+from derivations import ChainResult, verify
+from derivations.claimfiles import summary
 from numeric.crosscheck.live import Live
 from numeric.crosscheck.live import run as run_live
+
+
+def once(name: str, shared: Path, compute: Callable[[], object]) -> object:
+    """``compute()`` once per test run: under xdist the first worker computes and stores it in
+    ``shared`` (the run's folder above every worker's own), the others wait for it and load it."""
+    if os.environ.get("PYTEST_XDIST_WORKER") is None:
+        return compute()
+    path = shared / f"{name}.pickle"
+    with open(shared / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if path.is_file():
+            return pickle.loads(path.read_bytes())
+        value = compute()
+        path.write_bytes(pickle.dumps(value))
+        return value
+
+
+class Verified:
+    """Claims verified at most once per process; a claim cited as a lemma by several claims is
+    verified once for all of them (the memo ``derivations.verify_all`` keeps, kept for the whole
+    session)."""
+
+    def __init__(self) -> None:
+        self.done: dict[str, ChainResult] = {}
+
+    def result(self, claim_id: str) -> ChainResult:
+        if claim_id not in self.done:
+            claim = derivations.get(claim_id)
+            verify(claim, done=self.done, module=derivations.module_of(claim))
+        result = self.done[claim_id]
+        result.module = result.module or derivations.module_of(result.derivation)
+        return result
+
+    def assert_proved(self, claim_id: str) -> ChainResult:
+        """Like ``derivations.testing.assert_proved``: fail with the verifier's summary unless
+        the claim is ``proved``."""
+        __tracebackhide__ = True
+        result = self.result(claim_id)
+        if result.status != "proved":
+            raise AssertionError(summary(result))
+        return result
+
+    def statuses(self, claim_ids) -> dict[str, str]:
+        return {c: self.result(c).status for c in claim_ids}
+
+
+@pytest.fixture(scope="session")
+def verified() -> Verified:
+    return Verified()
+
+
+@pytest.fixture(scope="session")
+def shared(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The run's temporary folder, common to every xdist worker."""
+    return tmp_path_factory.getbasetemp().parent
+
+
+@pytest.fixture(scope="session")
+def audit(verified: Verified, shared: Path) -> dict:
+    """``errata.load()``: the audit of the notes, its ``see_also`` statuses from ``verified``."""
+    from reports.audit import errata
+
+    def load() -> dict:
+        ids = sorted({c for r in errata.read() for c in r["see_also"]})
+        return errata.load(statuses=verified.statuses(ids))
+
+    return once("audit", shared, load)
+
+
+@pytest.fixture(scope="session")
+def crosscheck_records(shared: Path) -> list:
+    """``numeric.crosscheck.run_all()`` on the unmodified model (a test that patches an op calls
+    ``run_all()`` itself, after patching)."""
+    from numeric import crosscheck
+
+    return once("crosscheck_records", shared, crosscheck.run_all)
 
 
 @pytest.fixture
@@ -20,3 +111,4 @@ def live() -> Live:
     """One forward/backward of the unmodified check model (tests that patch an op must call
     ``run_live()`` themselves, after patching)."""
     return run_live()
+

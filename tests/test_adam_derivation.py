@@ -11,7 +11,6 @@ from sympy import stats
 import derivations
 from derivations import Derivation, Step, verify
 from derivations import adam as A
-from derivations.testing import assert_proved
 
 # float64 recursion against float64 closed form over at most a few dozen steps: rounding only.
 FLOAT_RTOL = 1e-12
@@ -37,8 +36,8 @@ def _closed_at(expr, T, xs, power=1):
 
 
 @pytest.mark.parametrize("claim", [c.id for c in A.CLAIMS])
-def test_claim_is_proved(claim):
-    assert_proved(derivations.get(claim))
+def test_claim_is_proved(verified, claim):
+    verified.assert_proved(claim)
 
 
 @pytest.mark.parametrize("T", range(1, 7))

@@ -12,7 +12,7 @@ from derivations import Derivation, Domain, Step, verify, with_step
 from derivations import attention as T
 from derivations import heads_shapes as HS
 from derivations import residual as R
-from derivations.testing import assert_fails_at, assert_proved
+from derivations.testing import assert_fails_at
 from numeric import finite_diff as fd
 
 # float64 against 50-digit SymPy values or float64 PyTorch: rounding only
@@ -41,8 +41,8 @@ def _explicit_value(expr, sizes, arrays):
 
 
 @pytest.mark.parametrize("claim", [c.id for c in (*T.CLAIMS, *R.CLAIMS, *HS.CLAIMS)])
-def test_claim_is_proved(claim):
-    assert_proved(derivations.get(claim))
+def test_claim_is_proved(verified, claim):
+    verified.assert_proved(claim)
 
 
 @pytest.mark.parametrize("n,m,dk,dv", ATT_SHAPES)

@@ -14,7 +14,7 @@ from sympy.stats import Expectation, Normal, variance
 import derivations
 from derivations import Step, with_step
 from derivations import attention_scaling as A
-from derivations.testing import assert_fails_at, assert_proved
+from derivations.testing import assert_fails_at
 
 # Monte Carlo: relative error of a sample mean of N draws is ~ sd/sqrt(N); with N = 200_000 a
 # 2 % band is more than eight standard errors wide for every statistic checked.
@@ -32,8 +32,8 @@ def test_module_is_registered():
 
 
 @pytest.mark.parametrize("claim_id", CLAIM_IDS)
-def test_claim_is_proved(claim_id):
-    result = assert_proved(derivations.get(claim_id))
+def test_claim_is_proved(verified, claim_id):
+    result = verified.assert_proved(claim_id)
     assert all(s.symbolic == "zero" and s.numeric == "agree" for s in result.steps)
 
 

@@ -20,11 +20,6 @@ REPR = re.compile(r"\bTrue\b|\bFalse\b|\[\s*'|\{'|array\(|np\.|\bnan\b|\binf\b")
 
 
 
-@pytest.fixture(scope="module")
-def loaded():
-    return errata.load()
-
-
 def _by_id(rid):
     return next(r for r in RECORDS if r["id"] == rid)
 
@@ -169,8 +164,8 @@ def test_errata_have_a_second_independent_check():
 
 
 # ----------------------------------------------------------------------------- evidence view
-def test_evidence_view_contract(loaded):
-    for rec in loaded["records"]:
+def test_evidence_view_contract(audit):
+    for rec in audit["records"]:
         view = rec["evidence_view"]
         assert set(view) == {"rows", "summary"} and set(view["summary"]) == {"en", "zh"}
         for row in view["rows"]:
@@ -192,9 +187,9 @@ def test_evidence_view_contract(loaded):
             rec["id"]
 
 
-def test_loaded_records_carry_title_and_locator(loaded):
-    assert loaded["notes"]["000_621967656cfd78b6.txt"]["title"] == "Tranforms讲义"
-    rec = next(r for r in loaded["records"] if r["id"] == "n000-misplaced-bracket")
+def test_loaded_records_carry_title_and_locator(audit):
+    assert audit["notes"]["000_621967656cfd78b6.txt"]["title"] == "Tranforms讲义"
+    rec = next(r for r in audit["records"] if r["id"] == "n000-misplaced-bracket")
     assert rec["note_title"] == "Tranforms讲义"
     if SHARED_NOTES.is_dir():
         assert rec["locator"]["line"] == 74 and rec["quote"] in rec["locator"]["context"]
@@ -207,6 +202,6 @@ def test_plain_removes_python_reprs():
         "exp(1024) = ∞, softmax = [NaN, NaN]"
 
 
-def test_counts_per_note(loaded):
-    total = sum(sum(c.values()) for c in loaded["summary"].values())
+def test_counts_per_note(audit):
+    total = sum(sum(c.values()) for c in audit["summary"].values())
     assert total == len(RECORDS) >= 170

@@ -10,7 +10,7 @@ import sympy as sp
 import derivations
 from derivations import cross_entropy as C
 from derivations import with_step
-from derivations.testing import assert_fails_at, assert_proved
+from derivations.testing import assert_fails_at
 from numeric import finite_diff as fd
 
 SEED = 11
@@ -27,8 +27,8 @@ def test_module_is_registered():
 
 
 @pytest.mark.parametrize("claim_id", CLAIM_IDS)
-def test_claim_is_proved(claim_id):
-    assert_proved(derivations.get(claim_id))
+def test_claim_is_proved(verified, claim_id):
+    verified.assert_proved(claim_id)
 
 
 def _np_loss(z, targets):

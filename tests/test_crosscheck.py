@@ -34,11 +34,6 @@ RECORD_KEYS = {"claim", "id", "compared", "max_abs", "max_rel", "tolerance", "pa
 BROKEN_MIN_REL = 1e-3
 
 
-@pytest.fixture(scope="module")
-def records() -> list[Record]:
-    return crosscheck.run_all()
-
-
 def _by_id(recs, claim):
     return {r.id: r for r in recs if r.claim == claim}
 
@@ -51,31 +46,31 @@ def _assert_broken(recs, claim, rid_part):
 
 
 # ----------------------------------------------------------------------------- all pass
-def test_every_record_passes_and_every_claim_is_covered(records):
-    failed = [r.to_dict() for r in records if not r.passed]
+def test_every_record_passes_and_every_claim_is_covered(crosscheck_records):
+    failed = [r.to_dict() for r in crosscheck_records if not r.passed]
     assert not failed
-    cov = crosscheck.coverage(records)
+    cov = crosscheck.coverage(crosscheck_records)
     assert cov["unchecked"] == [], cov
-    assert {d.id for d in derivations.claims()} <= {r.claim for r in records}
+    assert {d.id for d in derivations.claims()} <= {r.claim for r in crosscheck_records}
 
 
-def test_records_are_json_with_the_agreed_fields(records):
-    for r in records:
+def test_records_are_json_with_the_agreed_fields(crosscheck_records):
+    for r in crosscheck_records:
         d = r.to_dict()
         assert set(d) - {"power"} == RECORD_KEYS  # power: Monte Carlo rows only
         assert "power" not in d or set(d["power"]) == {"formula", "value", "would_fail"}
         assert isinstance(d["passed"], bool) and isinstance(d["id"], str)
         assert all(isinstance(d[k], float) for k in ("max_abs", "max_rel", "tolerance"))
-    json.dumps([r.to_dict() for r in records], allow_nan=False)
-    ids = [(r.claim, r.id) for r in records]
+    json.dumps([r.to_dict() for r in crosscheck_records], allow_nan=False)
+    ids = [(r.claim, r.id) for r in crosscheck_records]
     assert len(ids) == len(set(ids))
 
 
-def test_attention_scaling_covers_every_width(records):
-    ids = set(_by_id(records, "scaled_dot_product_variance"))
+def test_attention_scaling_covers_every_width(crosscheck_records):
+    ids = set(_by_id(crosscheck_records, "scaled_dot_product_variance"))
     assert ids == {f"iid_std.d_k={d}" for d in crosscheck_stats.D_KS}
     assert {f"model_proj.d_k={d}" for d in crosscheck_stats.D_KS} <= set(
-        _by_id(records, "dot_product_variance"))
+        _by_id(crosscheck_records, "dot_product_variance"))
 
 
 # ----------------------------------------------------------------------------- mutations
@@ -199,14 +194,14 @@ def test_plot_data_shape_and_trends():
         assert all(isinstance(x, int | float) for v in group.values() for x in v)
 
 
-def test_cli_json_and_exit_codes(monkeypatch, capsys, records):
-    monkeypatch.setattr(crosscheck, "run_all", lambda: records)
+def test_cli_json_and_exit_codes(monkeypatch, capsys, crosscheck_records):
+    monkeypatch.setattr(crosscheck, "run_all", lambda: crosscheck_records)
     assert crosscheck.main(["--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert set(out) == {"records"} and len(out["records"]) == len(records)
+    assert set(out) == {"records"} and len(out["records"]) == len(crosscheck_records)
     assert all(set(r) - {"power"} == RECORD_KEYS for r in out["records"])
     failing = Record("softmax_jacobian", "x", "broken", 1.0, 1.0, MODEL_RTOL, False)
-    monkeypatch.setattr(crosscheck, "run_all", lambda: [*records, failing])
+    monkeypatch.setattr(crosscheck, "run_all", lambda: [*crosscheck_records, failing])
     assert crosscheck.main([]) == 1
     assert "FAIL" in capsys.readouterr().out
 

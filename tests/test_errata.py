@@ -22,22 +22,17 @@ ERRATA = [r for r in RECORDS if r["verdict"] in errata.NEEDS_CORRECTION]
 CONFIRMED = [r for r in RECORDS if r["verdict"] not in errata.NEEDS_CORRECTION]
 
 
-@pytest.fixture(scope="module")
-def loaded():
-    return errata.load()
-
-
 # ----------------------------------------------------------------------------- registry content
-def test_every_note_is_audited_and_summary_matches(loaded):
-    notes_seen = {r["note"] for r in loaded["records"]}
+def test_every_note_is_audited_and_summary_matches(audit):
+    notes_seen = {r["note"] for r in audit["records"]}
     assert notes_seen == {
         "000_621967656cfd78b6.txt", "002_da94e4b5210d0f8d.txt", "003_a83e13780b5fae71.txt"}
     for note in notes_seen:
         counts = {}
-        for r in loaded["records"]:
+        for r in audit["records"]:
             if r["note"] == note:
                 counts[r["verdict"]] = counts.get(r["verdict"], 0) + 1
-        assert loaded["summary"][note] == counts
+        assert audit["summary"][note] == counts
     assert len(ERRATA) >= 10 and any(r["verdict"] == "error" for r in ERRATA)
 
 
@@ -57,11 +52,11 @@ def test_every_erratum_has_its_own_evidence_function():
     assert len(names) == len(set(names))
 
 
-def test_loaded_records_fit_the_report_schema(loaded):
+def test_loaded_records_fit_the_report_schema(audit):
     data = json.loads((REPO / "tests" / "fixtures" / "report_data.json").read_text("utf-8"))
-    data["errata"] = json.loads(json.dumps(loaded, ensure_ascii=False))
+    data["errata"] = json.loads(json.dumps(audit, ensure_ascii=False))
     validate_report(data)
-    for r in loaded["records"]:
+    for r in audit["records"]:
         assert r["evidence"]["kind"] == "computation"
         assert r["evidence"]["passed"] is True, (r["id"], r["evidence"]["detail"])
         assert r["evidence"]["detail"]

@@ -15,7 +15,7 @@ from derivations import embedding as EM
 from derivations import gelu as GE
 from derivations import layernorm as LN
 from derivations import positions as PO
-from derivations import verify, with_step
+from derivations import with_step
 from derivations.testing import assert_fails_at
 from numeric import finite_diff, ops
 
@@ -41,9 +41,8 @@ def test_modules_are_registered():
 
 
 @pytest.mark.parametrize("claim", CLAIMS)
-def test_claim_is_proved(claim):
-    result = verify(derivations.get(claim))
-    assert result.status == "proved", result.to_dict()
+def test_claim_is_proved(verified, claim):
+    verified.assert_proved(claim)
 
 
 # ----------------------------------------------------------------------------- LayerNorm

@@ -7,10 +7,8 @@ import numpy as np
 import pytest
 import sympy as sp
 
-import derivations
 from derivations import Derivation, DerivationError, Domain, Step, verify
 from derivations import linear as lin
-from derivations.testing import assert_proved
 from numeric import finite_diff as fd
 
 # float64 central differences of a function that is linear in every argument: only rounding.
@@ -33,8 +31,8 @@ def _at(shape_subs, expr):
 
 
 @pytest.mark.parametrize("claim", [c.id for c in lin.CLAIMS])
-def test_claim_is_proved(claim):
-    result = assert_proved(derivations.get(claim))
+def test_claim_is_proved(verified, claim):
+    result = verified.assert_proved(claim)
     assert all(s.symbolic == "zero" and s.numeric == "agree" for s in result.steps)
 
 

@@ -7,7 +7,6 @@ import re
 
 import pytest
 
-from numeric.crosscheck import run_all
 from reports import view
 from reports.render import i18n
 from reports.render.katex import Prose, Tex, prose
@@ -20,8 +19,8 @@ CODE_NAMES = re.compile(r"\bh\.\d\.(attn|mlp)\.\w+|\b(layernorm_forward|split_he
 
 
 @pytest.fixture(scope="module")
-def compared() -> list[str]:
-    return sorted({r.compared for r in run_all()})
+def compared(crosscheck_records) -> list[str]:
+    return sorted({r.compared for r in crosscheck_records})
 
 
 def _words(text: str) -> str:

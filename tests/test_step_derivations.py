@@ -14,7 +14,7 @@ from derivations import hessian as HE
 from derivations import ignore_index as IG
 from derivations import mask as MA
 from derivations import multihead as MH
-from derivations import verify, with_step
+from derivations import with_step
 from derivations.testing import assert_fails_at
 from numeric import adam, finite_diff, ops
 
@@ -39,9 +39,8 @@ def test_modules_are_registered():
 
 
 @pytest.mark.parametrize("claim", CLAIMS)
-def test_claim_is_proved(claim):
-    result = verify(derivations.get(claim))
-    assert result.status == "proved", result.to_dict()
+def test_claim_is_proved(verified, claim):
+    verified.assert_proved(claim)
 
 
 # ----------------------------------------------------------------------------- causal mask

@@ -255,8 +255,9 @@ def run_evidence(name: str, version: str = "correction") -> dict:
     return {"kind": "computation", "ref": ref, "passed": passed, "detail": detail}
 
 
-def load(path: Path | str | None = None, notes_dir: Path | str | None = None) -> dict:
+def load(path: Path | str | None = None, notes_dir: Path | str | None = None,
+         statuses: dict[str, str] | None = None) -> dict:
     """Validated records with evidence run; see :func:`reports.audit.errata.view.load`."""
     from reports.audit.errata.view import load as _load
 
-    return _load(path, notes_dir)
+    return _load(path, notes_dir, statuses)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Mapping
 from pathlib import Path
 
 from reports.audit import errata, notes
@@ -59,14 +60,16 @@ def _compact(value: str, limit: int = 160) -> str:
     return out
 
 
-def _derivation_status(ids: list[str], cache: dict) -> dict[str, str]:
-    todo = [i for i in ids if i not in cache]
+def _derivation_status(ids: list[str], known: Mapping[str, str]) -> dict[str, str]:
+    """The status of each claim in ``ids``: from ``known`` (claim id -> status, e.g. the build's
+    derive stage), verifying only the claims it lacks."""
+    found = {i: known[i] for i in ids if i in known}
+    todo = [i for i in ids if i not in found]
     if todo:
         import derivations
 
-        for res in derivations.verify_all(todo):
-            cache[res.id] = res.status
-    return {i: cache[i] for i in ids}
+        found.update((res.id, res.status) for res in derivations.verify_all(todo))
+    return {i: found[i] for i in ids}
 
 
 def evidence_view(rec: dict, runs: dict, statuses: dict[str, str]) -> dict:
@@ -108,9 +111,11 @@ def evidence_view(rec: dict, runs: dict, statuses: dict[str, str]) -> dict:
     return {"rows": rows, "summary": summary}
 
 
-def load(path: Path | str | None = None, notes_path: Path | str | None = None) -> dict:
+def load(path: Path | str | None = None, notes_path: Path | str | None = None,
+         statuses: Mapping[str, str] | None = None) -> dict:
     """Validated records with evidence run (both versions), titles, locators and per-note
-    verdict counts: {"records", "summary", "notes"}."""
+    verdict counts: {"records", "summary", "notes"}.  ``statuses`` (claim id -> status) are
+    derivation results already computed; only the ``see_also`` claims it lacks are verified."""
     records = errata.read(path)
     titles = errata.read_titles(path)
     directory = notes_dir(notes_path)
@@ -132,7 +137,8 @@ def load(path: Path | str | None = None, notes_path: Path | str | None = None) -
             titles[name] = notes.title(text)
         except notes.NotesError:
             pass
-    statuses = _derivation_status(sorted({c for r in records for c in r["see_also"]}), {})
+    statuses = _derivation_status(sorted({c for r in records for c in r["see_also"]}),
+                                  statuses or {})
     out, summary = [], {}
     for rec in records:
         text = texts.get(rec["note"])
