@@ -1,73 +1,30 @@
 """The ``make reports`` pipeline: stages, result cache, progress lines, atomic output swap.
 
-Stages: derive, crosscheck, errata, training (collect report data; cached), then plots,
-HTML, LaTeX, PDF. The output is built in a temporary sibling directory and swapped in
-only when every stage succeeded, so a failed build leaves the previous one intact.
+Stages: derive, crosscheck, training, evidence, errata (collect report data; cached; errata
+takes derive's statuses and the evidence run beside derive), then plots, HTML, LaTeX, PDF.
+The output is built in a temporary sibling directory and swapped in only when every stage
+succeeded, so a failed build leaves the previous one intact.
 """
 
 from __future__ import annotations
 
 import datetime
 import importlib.metadata
-import importlib.util
 import json
 import os
 import shutil
 import time
 import tomllib
-from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor, as_completed
-from contextlib import contextmanager
-from dataclasses import dataclass, field
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from reports import collect, model, user_claims
 from reports.cache import Cache, content_hash, source_hash
 from reports.render import html, katex, latex
+from reports.stages import NOTES_DIR, Log, Progress, collect_data, package_dir, stdout
 
 DEFAULT_OUT = Path("reports/build")
 DEFAULT_CACHE = Path(".cache/reports")
-
-Log = Callable[[str], None]
-
-
-def _stdout(line: str) -> None:
-    print(line, flush=True)
-
-
-def _package_dir(name: str) -> Path | None:
-    try:
-        spec = importlib.util.find_spec(name)
-    except (ImportError, ValueError):
-        return None
-    if spec is None:
-        return None
-    if spec.submodule_search_locations:
-        return Path(next(iter(spec.submodule_search_locations)))
-    return Path(spec.origin) if spec.origin else None
-
-
-HERE = Path(__file__).resolve().parent
-NOTES_DIR = Path(__file__).resolve().parent.parent.parent / "shared" / "notes"
-
-
-def _errata_inputs() -> list[Path]:
-    """The audit's code (reports/audit) and the notes it audits."""
-    return [HERE / "audit", NOTES_DIR]
-
-
-# Which sources a stage's result depends on: its cache key is their hash.
-STAGES: dict[str, tuple[Callable[[], object], Callable[[], list[Path | None]]]] = {
-    "derive": (collect.derive, lambda: [_package_dir("derivations"), HERE / "display.py",
-                                         HERE / "collect.py"]),
-    "crosscheck": (collect.crosscheck,
-                   lambda: [_package_dir("derivations"), _package_dir("numeric")]),
-    "errata": (collect.errata,
-               lambda: [_package_dir("derivations"), _package_dir("numeric"), *_errata_inputs()]),
-    "training": (collect.training,
-                 lambda: [_package_dir("derivations"), _package_dir("numeric")]),
-}
-
 
 def _plots(data: dict, work: Path, cache: Cache, note: list[str]) -> list[dict]:
     """Figures into work/figures (SVG and PDF), reused from the cache when data and code match."""
@@ -112,90 +69,6 @@ def _pdf(tex: Path, pdf: Path, cache: Cache, note: list[str], stage: str = "pdf"
     pdf.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(staged / "report.pdf", pdf)
     shutil.rmtree(staged)
-
-
-@dataclass
-class Progress:
-    log: Log = _stdout
-    timings: dict[str, float] = field(default_factory=dict)
-
-    @contextmanager
-    def stage(self, name: str) -> Iterator[list[str]]:
-        """Time a stage; the body appends a note to the yielded list for the progress line."""
-        note: list[str] = []
-        start = time.perf_counter()
-        try:
-            yield note
-        except BaseException:
-            self.log(f"reports: {name:<10} {time.perf_counter() - start:7.2f} s  FAILED")
-            raise
-        seconds = time.perf_counter() - start
-        self.timings[name] = seconds
-        self.log(f"reports: {name:<10} {seconds:7.2f} s  {' '.join(note)}".rstrip())
-
-
-def _timed(name: str) -> tuple[object, float]:
-    """Run one producer (in a worker process) and return its JSON-ready value and seconds."""
-    start = time.perf_counter()
-    value = STAGES[name][0]()
-    # Round-trip now so a fresh result and a cached one are the same JSON data.
-    value = json.loads(json.dumps(value, ensure_ascii=False))
-    return value, time.perf_counter() - start
-
-
-# Longest first, so the pool's two workers finish together.
-PARALLEL_ORDER = ("training", "derive", "errata", "crosscheck")
-
-
-def collect_data(cache: Cache, progress: Progress, workers: int = 2) -> dict:
-    """Run (or load from cache) each data stage and assemble report data.
-
-    The stages are independent, so cache misses run in parallel worker processes.
-    """
-    results: dict[str, object] = {}
-    keys = {name: source_hash(name, STAGES[name][1]()) for name in STAGES}
-    misses = []
-    for name in STAGES:
-        value = cache.get(name, keys[name])
-        if value is None:
-            misses.append(name)
-        else:
-            results[name] = value
-            progress.log(f"reports: {name:<10} {0:7.2f} s  cached (key {keys[name][:12]})")
-    order = [n for n in PARALLEL_ORDER if n in misses] + [n for n in misses
-                                                          if n not in PARALLEL_ORDER]
-    if len(order) > 1 and workers > 1:
-        with ProcessPoolExecutor(max_workers=min(workers, len(order))) as pool:
-            futures = {pool.submit(_timed, name): name for name in order}
-            for future in as_completed(futures):
-                name = futures[future]
-                try:
-                    results[name], seconds = future.result()
-                except BaseException:
-                    progress.log(f"reports: {name:<10}    FAILED")
-                    raise
-                progress.timings[name] = seconds
-                progress.log(f"reports: {name:<10} {seconds:7.2f} s  computed in parallel "
-                             f"(key {keys[name][:12]})")
-    else:
-        for name in order:
-            with progress.stage(name) as note:
-                results[name], _ = _timed(name)
-                note.append(f"computed (key {keys[name][:12]})")
-    for name in misses:
-        cache.put(name, keys[name], results[name])
-    cross = results["crosscheck"]
-    if not isinstance(cross, dict) or "crosschecks" not in cross or "plot_data" not in cross:
-        raise model.ReportDataError(
-            f"crosscheck stage: expected dict with 'crosschecks' and 'plot_data', got {cross!r:.80}"
-        )
-    return {
-        "claims": results["derive"],
-        "crosschecks": cross["crosschecks"],
-        "plot_data": cross["plot_data"],
-        "training": results["training"],
-        "errata": results["errata"],
-    }
 
 
 def load_data(path: Path) -> dict:
@@ -311,7 +184,7 @@ def build(
     data_source: str = "",
     pdf: bool = True,
     cache: Cache | None = None,
-    log: Log = _stdout,
+    log: Log = stdout,
     claims: list[Path] = (),
 ) -> dict[str, float]:
     """Build the report into ``out``; return each stage's seconds.
@@ -336,7 +209,7 @@ def build(
                 note.append(f"from {data_source or 'caller'} (derive/crosscheck not run)")
         if claims:
             with progress.stage(user_claims.STAGE) as note:
-                key = source_hash(user_claims.STAGE, [_package_dir("derivations"), *claims])
+                key = source_hash(user_claims.STAGE, [package_dir("derivations"), *claims])
                 data = {**data, user_claims.KEY: user_claims.collect(claims, cache, key, note)}
         data = collect.with_locations(collect.with_kinds(data), NOTES_DIR)
         render_all(data, tmp, progress, cache, pdf=pdf)

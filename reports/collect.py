@@ -34,6 +34,10 @@ def _plain(obj: Any) -> Any:
     return obj.to_dict() if hasattr(obj, "to_dict") else obj
 
 
+# Processes that verify the claims (one per core of the 2-core build machine).
+DERIVE_WORKERS = 2
+
+
 def derive() -> list[dict]:
     """Every derivation chain, as ``ChainResult.to_dict()``, with ``abbreviated``: the
     statement and steps in named abbreviations where the claim's family has them (checked
@@ -43,9 +47,12 @@ def derive() -> list[dict]:
     from reports import display
 
     out = []
-    for result in verify_all():
+    for result in verify_all(workers=DERIVE_WORKERS):
+        d = get(result.id)
+        # A result from a worker process holds a pickled copy of its claim, and unpickling
+        # evaluates the statement's unevaluated Eq (to True or False): show the claim itself.
+        result.derivation = d
         claim = _plain(result)
-        d = get(claim["id"])
         claim["abbreviated"] = display.claim_display(claim.get("module", ""), d.statement,
                                                      [step.expr for step in d.steps])
         out.append(claim)
@@ -56,7 +63,9 @@ def crosscheck() -> dict:
     """Numeric cross-check records and the plot series: {"crosschecks", "plot_data"}."""
     run_all = _producer("crosscheck", "numeric.crosscheck", "run_all")
     plot_data = _producer("crosscheck", "numeric.crosscheck", "plot_data")
-    return {"crosschecks": [_plain(r) for r in run_all()], "plot_data": _plain(plot_data())}
+    curves: dict = {}  # the scaling curves run_all samples are the ones the plot shows
+    records = [_plain(r) for r in run_all(curves)]
+    return {"crosschecks": records, "plot_data": _plain(plot_data(curves))}
 
 
 def training() -> dict:
@@ -81,10 +90,18 @@ def training_curve(result: dict) -> dict:
             "accuracy": result.get("test_accuracy")}
 
 
-def errata() -> dict:
-    """The errata registry's audit of the lecture notes: {"records", "summary"}."""
+def evidence() -> list[dict]:
+    """The audit's evidence computations, all that needs no derivation (run beside derive)."""
+    read = _producer("evidence", "reports.audit.errata", "read")
+    runs = _producer("evidence", "reports.audit.errata.view", "evidence_runs")
+    return runs(read())
+
+
+def errata(derive: list[dict], evidence: list[dict]) -> dict:
+    """The errata registry's audit of the lecture notes: {"records", "summary", "notes"}, from
+    the evidence already run and the derive stage's statuses (no claim is verified again)."""
     load = _producer("errata", "reports.audit.errata", "load")
-    return _plain(load())
+    return _plain(load(statuses={c["id"]: c["status"] for c in derive}, runs=evidence))
 
 
 # Which cross-checks compute the quantity another way (independent) and which confirm that

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from reports import build, collect
+from reports import build, collect, stages
 from reports.__main__ import main
 from reports.render.katex import FormulaError
 
@@ -162,49 +162,83 @@ def test_stages_are_cached_by_source_hash(data, tmp_path, monkeypatch):
     src.mkdir()
     (src / "mod.py").write_text("v = 1\n")
     calls: list[str] = []
+    given: list[dict] = []
 
     def producer(name, value):
-        def run():
+        def run(**inputs):
             calls.append(name)
+            given.append(inputs)
             return value
         return run
 
-    stages = {
-        "derive": (producer("derive", data["claims"]), lambda: [src]),
-        "crosscheck": (producer("crosscheck", {"crosschecks": data["crosschecks"],
-                                               "plot_data": data["plot_data"]}), lambda: [src]),
-        "errata": (producer("errata", data["errata"]), lambda: [tmp_path / "nothing"]),
-        "training": (producer("training", data["training"]), lambda: [src]),
+    runs = [{"name": "e", "version": "note", "passed": True}]
+    stages_ = {
+        "derive": stages.Stage(producer("derive", data["claims"]), lambda: [src]),
+        "crosscheck": stages.Stage(producer("crosscheck", {"crosschecks": data["crosschecks"],
+                                                           "plot_data": data["plot_data"]}),
+                                   lambda: [src]),
+        "training": stages.Stage(producer("training", data["training"]), lambda: [src]),
+        "evidence": stages.Stage(producer("evidence", runs), lambda: [tmp_path / "nothing"]),
+        "errata": stages.Stage(producer("errata", data["errata"]),
+                               lambda: [tmp_path / "nothing"], needs=("derive", "evidence")),
     }
-    monkeypatch.setattr(build, "STAGES", stages)
+    monkeypatch.setattr(stages, "STAGES", stages_)
     cache = build.Cache(tmp_path / "cache")
     lines: list[str] = []
     # one worker: the producers here are closures that record calls in this process
     cold = build.collect_data(cache, build.Progress(lines.append), workers=1)
-    assert calls == ["training", "derive", "errata", "crosscheck"]
+    assert calls == ["derive", "crosscheck", "training", "evidence", "errata"]
+    assert given[-1] == {"derive": data["claims"], "evidence": runs}  # errata gets both
     assert cold == data
     warm = build.collect_data(cache, build.Progress(lines.append), workers=1)
-    assert warm == cold and len(calls) == 4
-    assert all("cached" in line for line in lines[4:])
+    assert warm == cold and len(calls) == 5
+    assert all("cached" in line for line in lines[5:])
+    # a changed source misses its stages and every stage that needs them, nothing else
     (src / "mod.py").write_text("v = 2\n")
     build.collect_data(cache, build.Progress(lines.append), workers=1)
-    assert calls[4:] == ["training", "derive", "crosscheck"]
+    assert calls[5:] == ["derive", "crosscheck", "training", "errata"]
     assert len(list((tmp_path / "cache").glob("derive-*.json"))) == 1
     disabled = build.Cache(tmp_path / "cache", enabled=False)
     build.collect_data(disabled, build.Progress(lines.append), workers=1)
-    assert len(calls) == 11
+    assert len(calls) == 14
     # the same stages in two worker processes give the same data, each timed in the log
     lines.clear()
     parallel = build.collect_data(disabled, build.Progress(lines.append), workers=2)
     assert parallel == cold
-    assert sorted(line.split()[1] for line in lines) == sorted(stages)
+    assert sorted(line.split()[1] for line in lines) == sorted(stages_)
     assert all("computed in parallel" in line for line in lines)
 
 
+def test_a_stage_needed_only_by_a_cached_stage_is_not_run(data, tmp_path, monkeypatch):
+    calls: list[str] = []
+
+    def producer(name, value):
+        def run(**inputs):
+            calls.append(name)
+            return value
+        return run
+
+    stages_ = {name: stages.Stage(producer(name, value), lambda: [])
+               for name, value in (("derive", data["claims"]),
+                                   ("crosscheck", {"crosschecks": data["crosschecks"],
+                                                   "plot_data": data["plot_data"]}),
+                                   ("training", data["training"]), ("evidence", []))}
+    stages_["errata"] = stages.Stage(producer("errata", data["errata"]), lambda: [],
+                                     needs=("derive", "evidence"))
+    monkeypatch.setattr(stages, "STAGES", stages_)
+    cache = build.Cache(tmp_path / "cache")
+    build.collect_data(cache, build.Progress(lambda s: None), workers=1)
+    for old in (tmp_path / "cache").glob("evidence-*.json"):
+        old.unlink()
+    calls.clear()
+    assert build.collect_data(cache, build.Progress(lambda s: None), workers=1) == data
+    assert calls == []
+
+
 def test_crosscheck_stage_shape_is_checked(data, tmp_path, monkeypatch):
-    monkeypatch.setattr(build, "STAGES", {
-        name: ((lambda: [1]), (lambda: [])) for name in ("derive", "crosscheck", "errata",
-                                                         "training")})
+    monkeypatch.setattr(stages, "STAGES", {
+        name: stages.Stage(lambda **_: [1], lambda: [])
+        for name in ("derive", "crosscheck", "errata", "training")})
     with pytest.raises(build.model.ReportDataError, match="'crosschecks' and 'plot_data'"):
         build.collect_data(build.Cache(tmp_path, enabled=False), build.Progress(lambda s: None))
 

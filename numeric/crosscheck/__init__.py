@@ -40,12 +40,13 @@ def fd_logits(live):
     return grad.reshape(logits.shape)
 
 
-def run_all() -> list[Record]:
-    """Every cross-check, in a fixed order; deterministic (seeded), float64."""
+def run_all(curves: dict | None = None) -> list[Record]:
+    """Every cross-check, in a fixed order; deterministic (seeded), float64.  ``curves``, if
+    given, receives the attention-scaling curves (``plot_data(curves)`` then reuses them)."""
     with blas_threads(1):  # many tiny products: a second BLAS thread only waits
         live = run_live()
         records = []
-        records += stats.scaling_records(live)
+        records += stats.scaling_records(live, curves)
         records += soft.softmax_records(live)
         records += soft.attention_records(live)
         records += soft.cross_entropy_records(live, fd_logits(live))
@@ -79,11 +80,13 @@ def coverage(records: list[Record]) -> dict[str, list[str]]:
             "unchecked": [i for i in ids if i not in checked]}
 
 
-def plot_data() -> dict:
-    """Curves for the reports; JSON-able floats only."""
+def plot_data(curves: dict | None = None) -> dict:
+    """Curves for the reports; JSON-able floats only.  ``curves``: those ``run_all(curves)``
+    filled, instead of sampling the attention scaling again."""
     with blas_threads(1):
-        curves: dict = {}
-        stats.scaling_records(run_live(), curves)
+        if not curves:
+            curves = {}
+            stats.scaling_records(run_live(), curves)
         return {"variance_vs_dk": curves, "saturation": stats.saturation(),
                 "depth_gradnorm": stats.depth_gradnorm()}
 

@@ -256,8 +256,8 @@ def run_evidence(name: str, version: str = "correction") -> dict:
 
 
 def load(path: Path | str | None = None, notes_dir: Path | str | None = None,
-         statuses: dict[str, str] | None = None) -> dict:
+         statuses: dict[str, str] | None = None, runs: list[dict] | None = None) -> dict:
     """Validated records with evidence run; see :func:`reports.audit.errata.view.load`."""
     from reports.audit.errata.view import load as _load
 
-    return _load(path, notes_dir, statuses)
+    return _load(path, notes_dir, statuses, runs)

@@ -111,11 +111,24 @@ def evidence_view(rec: dict, runs: dict, statuses: dict[str, str]) -> dict:
     return {"rows": rows, "summary": summary}
 
 
+def evidence_runs(records: list[dict]) -> list[dict]:
+    """Every evidence computation the records name, run once: ``{"name", "version", **run}``
+    (JSON data, so that a build can run them in another process)."""
+    runs: dict[tuple[str, str], dict] = {}
+    for rec in records:
+        for name, version in ((rec["evidence"], "note"), (rec["evidence"], "correction"),
+                              (rec["cross_check"], "correction")):
+            if name and (name, version) not in runs:
+                runs[(name, version)] = errata.run_evidence(name, version)
+    return [{"name": n, "version": v, **run} for (n, v), run in runs.items()]
+
+
 def load(path: Path | str | None = None, notes_path: Path | str | None = None,
-         statuses: Mapping[str, str] | None = None) -> dict:
+         statuses: Mapping[str, str] | None = None, runs: list[dict] | None = None) -> dict:
     """Validated records with evidence run (both versions), titles, locators and per-note
     verdict counts: {"records", "summary", "notes"}.  ``statuses`` (claim id -> status) are
-    derivation results already computed; only the ``see_also`` claims it lacks are verified."""
+    derivation results already computed; only the ``see_also`` claims it lacks are verified.
+    ``runs``: :func:`evidence_runs` of the same registry, already run."""
     records = errata.read(path)
     titles = errata.read_titles(path)
     directory = notes_dir(notes_path)
@@ -126,12 +139,9 @@ def load(path: Path | str | None = None, notes_path: Path | str | None = None,
                 texts[name] = notes.read_note(directory, name)
             except notes.NotesError:
                 pass
-    runs: dict[tuple[str, str], dict] = {}
-    for rec in records:
-        for name, version in ((rec["evidence"], "note"), (rec["evidence"], "correction"),
-                              (rec["cross_check"], "correction")):
-            if name and (name, version) not in runs:
-                runs[(name, version)] = errata.run_evidence(name, version)
+    runs_by = {(r["name"], r["version"]): {k: v for k, v in r.items()
+                                           if k not in ("name", "version")}
+               for r in (evidence_runs(records) if runs is None else runs)}
     for name, text in texts.items():  # the note's own title wins; the registry's is the fallback
         try:
             titles[name] = notes.title(text)
@@ -149,8 +159,8 @@ def load(path: Path | str | None = None, notes_path: Path | str | None = None,
             "note_title": titles.get(rec["note"], rec["note"]),
             "locator": notes.locate(text, rec["quote"]) if text is not None else None,
             "see_also": list(rec["see_also"]),
-            "evidence": dict(runs[(rec["evidence"], "correction")]),
-            "evidence_view": evidence_view(rec, runs, statuses),
+            "evidence": dict(runs_by[(rec["evidence"], "correction")]),
+            "evidence_view": evidence_view(rec, runs_by, statuses),
         })
         counts = summary.setdefault(rec["note"], {})
         counts[rec["verdict"]] = counts.get(rec["verdict"], 0) + 1

@@ -1,0 +1,208 @@
+"""The data stages of the ``make reports`` pipeline: what each computes, what it needs, its
+cache key, and the scheduler that runs the misses in worker processes.
+
+derive verifies every claim (in processes of its own); crosscheck, training and the audit's
+evidence run beside it; errata then joins the evidence with derive's statuses, so no claim is
+verified twice in one build.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from reports import collect, model
+from reports.cache import Cache, source_hash
+
+Log = Callable[[str], None]
+
+
+def stdout(line: str) -> None:
+    print(line, flush=True)
+
+
+def package_dir(name: str) -> Path | None:
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return None
+    if spec is None:
+        return None
+    if spec.submodule_search_locations:
+        return Path(next(iter(spec.submodule_search_locations)))
+    return Path(spec.origin) if spec.origin else None
+
+
+HERE = Path(__file__).resolve().parent
+NOTES_DIR = Path(__file__).resolve().parent.parent.parent / "shared" / "notes"
+
+
+def _errata_inputs() -> list[Path]:
+    """The audit's code (reports/audit) and the notes it audits."""
+    return [HERE / "audit", NOTES_DIR]
+
+
+@dataclass
+class Progress:
+    log: Log = stdout
+    timings: dict[str, float] = field(default_factory=dict)
+
+    @contextmanager
+    def stage(self, name: str) -> Iterator[list[str]]:
+        """Time a stage; the body appends a note to the yielded list for the progress line."""
+        note: list[str] = []
+        start = time.perf_counter()
+        try:
+            yield note
+        except BaseException:
+            self.log(f"reports: {name:<10} {time.perf_counter() - start:7.2f} s  FAILED")
+            raise
+        seconds = time.perf_counter() - start
+        self.timings[name] = seconds
+        self.log(f"reports: {name:<10} {seconds:7.2f} s  {' '.join(note)}".rstrip())
+
+
+@dataclass(frozen=True)
+class Stage:
+    """A data stage: ``run`` gets the results of the stages it ``needs`` as keyword arguments;
+    its cache key is the hash of its ``sources`` and of those stages' keys."""
+
+    run: Callable[..., object]
+    sources: Callable[[], list[Path | None]]
+    needs: tuple[str, ...] = ()
+
+
+STAGES: dict[str, Stage] = {
+    "derive": Stage(collect.derive, lambda: [package_dir("derivations"), HERE / "display.py",
+                                             HERE / "collect.py"]),
+    "crosscheck": Stage(collect.crosscheck,
+                        lambda: [package_dir("derivations"), package_dir("numeric")]),
+    "training": Stage(collect.training,
+                      lambda: [package_dir("derivations"), package_dir("numeric")]),
+    # the audit's evidence runs beside derive; its report data then takes derive's statuses
+    "evidence": Stage(collect.evidence, lambda: [package_dir("derivations"),
+                                                 package_dir("numeric"), *_errata_inputs()]),
+    "errata": Stage(collect.errata, lambda: [HERE / "collect.py", *_errata_inputs()],
+                    needs=("derive", "evidence")),
+}
+# The stages whose results are the report's data (the others feed them).
+REPORTED = ("derive", "crosscheck", "training", "errata")
+
+
+def _timed(name: str, inputs: dict) -> tuple[object, float]:
+    """Run one producer (in a worker process) and return its JSON-ready value and seconds."""
+    start = time.perf_counter()
+    value = STAGES[name].run(**inputs)
+    # Round-trip now so a fresh result and a cached one are the same JSON data.
+    value = json.loads(json.dumps(value, ensure_ascii=False))
+    return value, time.perf_counter() - start
+
+
+def _keys() -> dict[str, str]:
+    """Each stage's cache key, in an order where a stage comes after those it needs."""
+    keys: dict[str, str] = {}
+    todo = list(STAGES)
+    while todo:
+        name = next(n for n in todo if all(d in keys for d in STAGES[n].needs))
+        key = source_hash(name, STAGES[name].sources())
+        if STAGES[name].needs:
+            key = hashlib.sha256("\0".join([key, *(keys[d] for d in STAGES[name].needs)])
+                                 .encode()).hexdigest()
+        keys[name] = key
+        todo.remove(name)
+    return keys
+
+
+def _misses(cache: Cache, keys: dict[str, str], results: dict[str, object]) -> list[str]:
+    """The stages to compute: each reported one not cached, and what those need that is not
+    cached either; the cached values go into ``results``."""
+    misses: list[str] = []
+
+    def visit(name: str) -> None:
+        if name in results or name in misses:
+            return
+        value = cache.get(name, keys[name])
+        if value is not None:
+            results[name] = value
+            return
+        for dep in STAGES[name].needs:
+            visit(dep)
+        misses.append(name)
+
+    for name in REPORTED:
+        visit(name)
+    return misses
+
+
+def collect_data(cache: Cache, progress: Progress, workers: int = 2) -> dict:
+    """Run (or load from cache) each data stage and assemble report data.
+
+    Stages run as soon as the stages they need are done; with ``workers`` > 1 the misses run
+    in that many worker processes, derive first (it is the longest and verifies the claims in
+    processes of its own), the others beside it.
+    """
+    results: dict[str, object] = {}
+    keys = _keys()
+    misses = _misses(cache, keys, results)
+    for name in STAGES:
+        if name in results:
+            progress.log(f"reports: {name:<10} {0:7.2f} s  cached (key {keys[name][:12]})")
+
+    def ready(pending: list[str]) -> list[str]:
+        return [n for n in pending if all(d in results for d in STAGES[n].needs)]
+
+    def done(name: str, value: object, seconds: float, how: str) -> None:
+        results[name] = value
+        progress.timings[name] = seconds
+        progress.log(f"reports: {name:<10} {seconds:7.2f} s  {how} (key {keys[name][:12]})")
+
+    pending = list(misses)  # in STAGES order: derive first
+    if len(pending) > 1 and workers > 1:
+        with ProcessPoolExecutor(max_workers=min(workers, len(pending))) as pool:
+            running: dict = {}
+            while pending or running:
+                for name in ready(pending):
+                    inputs = {d: results[d] for d in STAGES[name].needs}
+                    running[pool.submit(_timed, name, inputs)] = name
+                    pending.remove(name)
+                finished, _ = wait(running, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    name = running.pop(future)
+                    try:
+                        value, seconds = future.result()
+                    except BaseException:
+                        progress.log(f"reports: {name:<10}    FAILED")
+                        raise
+                    done(name, value, seconds, "computed in parallel")
+    else:
+        while pending:
+            name = ready(pending)[0]
+            pending.remove(name)
+            start = time.perf_counter()
+            try:
+                value, _ = _timed(name, {d: results[d] for d in STAGES[name].needs})
+            except BaseException:
+                progress.log(f"reports: {name:<10} {time.perf_counter() - start:7.2f} s  FAILED")
+                raise
+            done(name, value, time.perf_counter() - start, "computed")
+    for name in misses:
+        cache.put(name, keys[name], results[name])
+    cross = results["crosscheck"]
+    if not isinstance(cross, dict) or "crosschecks" not in cross or "plot_data" not in cross:
+        raise model.ReportDataError(
+            f"crosscheck stage: expected dict with 'crosschecks' and 'plot_data', got {cross!r:.80}"
+        )
+    return {
+        "claims": results["derive"],
+        "crosschecks": cross["crosschecks"],
+        "plot_data": cross["plot_data"],
+        "training": results["training"],
+        "errata": results["errata"],
+    }
