@@ -101,9 +101,9 @@ def crosscheck_records(shared: Path) -> list:
 
 
 @pytest.fixture
-def rng() -> np.random.Generator:
-    """A fresh generator, seed 0, for each test."""
-    return np.random.default_rng(0)
+def rng(request: pytest.FixtureRequest) -> np.random.Generator:
+    """A fresh generator for each test, seeded by its module's ``SEED`` (0 if it has none)."""
+    return np.random.default_rng(getattr(request.module, "SEED", 0))
 
 
 @pytest.fixture(scope="session")

@@ -4,13 +4,14 @@ a wrong step rejected at that step."""
 
 from __future__ import annotations
 
+import functools
 import math
 
+import claim_family
 import numpy as np
 import pytest
 import sympy as sp
 
-import derivations
 from derivations import embedding as EM
 from derivations import gelu as GE
 from derivations import layernorm as LN
@@ -27,22 +28,8 @@ EXACT_ATOL = 1e-12
 CLAIMS = [d.id for m in (LN, GE, PO, EM) for d in m.CLAIMS]
 
 
-def fd(f, x: np.ndarray) -> np.ndarray:
-    return finite_diff.gradient(f, x, h=FD_H)
-
-
-@pytest.fixture
-def rng():
-    return np.random.default_rng(SEED)
-
-
-def test_modules_are_registered():
-    assert set(CLAIMS) <= {d.id for d in derivations.claims()}
-
-
-@pytest.mark.parametrize("claim", CLAIMS)
-def test_claim_is_proved(verified, claim):
-    verified.assert_proved(claim)
+fd = functools.partial(finite_diff.gradient, h=FD_H)
+test_claims_are_registered, test_claim_is_proved = claim_family.tests(CLAIMS)
 
 
 # ----------------------------------------------------------------------------- LayerNorm

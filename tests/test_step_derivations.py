@@ -4,11 +4,13 @@ optimiser, explicit matrices), and a wrong step rejected at that step."""
 
 from __future__ import annotations
 
+import functools
+
+import claim_family
 import numpy as np
 import pytest
 import sympy as sp
 
-import derivations
 from derivations import adamw as AW
 from derivations import hessian as HE
 from derivations import ignore_index as IG
@@ -25,22 +27,8 @@ EXACT_ATOL = 1e-12
 CLAIMS = [d.id for m in (MA, MH, IG, AW, HE) for d in m.CLAIMS]
 
 
-def fd(f, x: np.ndarray) -> np.ndarray:
-    return finite_diff.gradient(f, x, h=FD_H)
-
-
-@pytest.fixture
-def rng():
-    return np.random.default_rng(SEED)
-
-
-def test_modules_are_registered():
-    assert set(CLAIMS) <= {d.id for d in derivations.claims()}
-
-
-@pytest.mark.parametrize("claim", CLAIMS)
-def test_claim_is_proved(verified, claim):
-    verified.assert_proved(claim)
+fd = functools.partial(finite_diff.gradient, h=FD_H)
+test_claims_are_registered, test_claim_is_proved = claim_family.tests(CLAIMS)
 
 
 # ----------------------------------------------------------------------------- causal mask
