@@ -49,9 +49,6 @@ def derive() -> list[dict]:
     out = []
     for result in verify_all(workers=DERIVE_WORKERS):
         d = get(result.id)
-        # A result from a worker process holds a pickled copy of its claim, and unpickling
-        # evaluates the statement's unevaluated Eq (to True or False): show the claim itself.
-        result.derivation = d
         claim = _plain(result)
         claim["abbreviated"] = display.claim_display(claim.get("module", ""), d.statement,
                                                      [step.expr for step in d.steps])
