@@ -148,21 +148,30 @@ def _evidence(rec: dict, lang: str, t: dict) -> dict:
             label = r["label"].get(lang)
             rows.append({"version": r["version"],
                          "version_label": label or t["errata"][f"{r['version']}_version"],
-                         "label": None, "value": _plain(r["value"]),
+                         "label": None, "value": _value(r["value"], lang,
+                                                       f"erratum {rec['id']!r} evidence"),
                          # the card shows the note's and the corrected formula already
                          "math": Tex(r["math"], False, f"erratum {rec['id']!r} evidence")
                          if r.get("math") and r["math"] not in shown else None,
                          "passed": r["passed"]})
         summary = audit_view.get("summary") or {}
-        text = summary.get(lang) or summary.get("en") or ""
-        missing = lang != "en" and bool(summary) and lang not in summary
-        return {"rows": rows, "summary": Prose((text,), missing) if text else None,
+        return {"rows": rows, "summary": _value(summary, lang, f"erratum {rec['id']!r} summary")
+                if summary else None,
                 "note_run": any(r["version"] == "note" for r in rows_in)}
     version = "correction" if rec["verdict"] in FULL_VERDICTS else "independent"
     row = {"version": version, "version_label": t["errata"][f"{version}_version"],
            "label": _plain(ev["kind"]), "value": _plain(ev["detail"]), "math": None,
            "passed": ev["passed"]}
     return {"rows": [row], "summary": None, "note_run": False}
+
+
+def _value(value: str | dict, lang: str, label: str) -> Prose:
+    """An evidence value {en, zh} in ``lang``, inline ``$…$`` typeset; the English marked
+    missing when ``lang`` is absent. A plain string (older data) is shown as written."""
+    if isinstance(value, str):
+        return _plain(value)
+    text = value.get(lang) or value["en"]
+    return prose(text, label, missing=lang not in value)
 
 
 def _zh_twin(rec: dict, key: str, lang: str, math: bool = False) -> Prose | None:

@@ -134,7 +134,7 @@ def _claim(claim_id: str) -> dict:
     return claims_data().get(claim_id, {})
 
 
-def _english_title(claim_id: str) -> str:
+def english_title(claim_id: str) -> str:
     import derivations  # the engine's own English title, where the table has no display form
 
     known = {d.id: d.title for d in derivations.claims()}
@@ -161,7 +161,7 @@ def assumption(claim_id: str, name: str, text: str, lang: str) -> tuple[Text, Te
         or _shared("assumptions").get(name, {})
     if not record and text == f"Proved as claim {name}." and "title" in _claim(name):
         # a lemma citing another claim (derivations.lemma): named by that claim's title
-        cited = _pick(_claim(name)["title"], _english_title(name), lang)
+        cited = _pick(_claim(name)["title"], english_title(name), lang)
         said = {"en": f"Proved as the claim “{cited.text}”.",
                 "zh": f"已作为命题「{cited.text}」证明。"}
         return cited, Text(said.get(lang, said["en"]), missing=cited.missing)
