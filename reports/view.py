@@ -6,7 +6,9 @@ Templates only lay the view out: no lookups, no arithmetic, no formatting of num
 
 from __future__ import annotations
 
+import functools
 import re
+import sys
 from typing import Any
 
 from reports import model, user_claims
@@ -69,10 +71,26 @@ def _check_groups(records: list[dict], t: dict, lang: str) -> list[dict]:
     return groups
 
 
+@functools.cache
+def rejected_display_forms() -> dict[str, tuple[str, ...]]:
+    """{claim id: display fields dropped} for hand-written forms whose SymPy twin
+    (reports.display_twins) does not match the engine; each drop is said on stderr."""
+    from reports import display_twins
+
+    out: dict[str, tuple[str, ...]] = {}
+    for problem in display_twins.verify(i18n.display):
+        cid, field = problem.split(" ", 2)[:2]
+        out[cid] = (*out.get(cid, ()), field.partition(".")[0])
+        print(f"reports: display form dropped: {problem}", file=sys.stderr)
+    return out
+
+
 def _claim(claim: dict, checks: list[dict], cited_by: list[dict], lang: str, t: dict) -> dict:
     cid = claim["id"]
     base = model.claim_view(claim, checks)
     shown = i18n.display(cid)
+    for key in rejected_display_forms().get(cid, ()):  # a twin did not match: not shown
+        shown = {**shown, key: None}
     premises = claim.get("premises", {})
     names: dict[str, Prose] = {}
     assumptions = []
