@@ -78,9 +78,9 @@ def rejected_display_forms() -> dict[str, tuple[str, ...]]:
     from reports import display_twins
 
     out: dict[str, tuple[str, ...]] = {}
-    for problem in display_twins.verify(i18n.display):
+    for problem in display_twins.verify(i18n.display_written):
         cid, field = problem.split(" ", 2)[:2]
-        out[cid] = (*out.get(cid, ()), field.partition(".")[0])
+        out[cid] = (*out.get(cid, ()), field.rstrip(":"))
         print(f"reports: display form dropped: {problem}", file=sys.stderr)
     return out
 
@@ -89,8 +89,13 @@ def _claim(claim: dict, checks: list[dict], cited_by: list[dict], lang: str, t: 
     cid = claim["id"]
     base = model.claim_view(claim, checks)
     shown = i18n.display(cid)
-    for key in rejected_display_forms().get(cid, ()):  # a twin did not match: not shown
-        shown = {**shown, key: None}
+    for field in rejected_display_forms().get(cid, ()):  # a twin did not match: not shown
+        key, _, index = field.partition(".")
+        if key == "steps":
+            shown = {**shown, "steps": {k: v for k, v in shown["steps"].items()
+                                        if k != int(index)}}
+        else:
+            shown = {**shown, key: None}
     premises = claim.get("premises", {})
     names: dict[str, Prose] = {}
     assumptions = []

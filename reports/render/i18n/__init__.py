@@ -180,12 +180,21 @@ def family_where(module: str) -> str | None:
     return claims_data().get("_families", {}).get(module, {}).get("where")
 
 
-def display(claim_id: str) -> dict:
-    """Display forms of one claim: {"statement", "result", "where", "steps": {index: tex}}."""
+def display_written(claim_id: str) -> dict:
+    """The display forms claims.toml writes by hand for one claim:
+    {"statement", "result", "where", "steps": {index: tex}}."""
     record = _claim(claim_id).get("display", {})
     return {"statement": record.get("statement"), "result": record.get("result"),
             "where": record.get("where"),
             "steps": {int(k): v for k, v in record.get("steps", {}).items()}}
+
+
+def display(claim_id: str) -> dict:
+    """Display forms of one claim: the hand-written ones and those printed from their SymPy
+    twins (reports.display_twins), which also checks both kinds against the engine."""
+    from reports import display_twins
+
+    return display_twins.forms(claim_id, display_written(claim_id))
 
 
 def missing_claim_fields(claims: list[dict]) -> list[str]:
