@@ -237,6 +237,11 @@ def test_wide_formulas_are_cut_only_between_whole_terms():
     assert latex.math_pieces(r"x = -0.5 + 1e-05 - y_{a+b} (c - d)") == [
         "x", "{}= -0.5", "{}+ 1e-05", "{}- y_{a+b} (c - d)"]
     assert latex.math_pieces(r"\left(a + b") == [r"\left(a + b"]  # unbalanced: left whole
+    # one long group (a sum over a big bracket) opens into fixed-size delimiters to wrap inside
+    inside = latex.math_pieces(WIDE_FORMULAS[1])
+    assert len(inside) == 6 and inside[0].startswith(r"\sum_{j=0}^{h - 1} \Bigl(")
+    assert inside[-1].endswith(r"\Bigr)") and latex.math_pieces(r"\left(a + b\right)") == [
+        r"\left(a + b\right)"]  # a short group stays whole
     shown = latex.math(Tex(WIDE_FORMULAS[0], True, "wide"))
     assert shown.startswith("\\fitdisplay{") and shown.count("\\fitpiece{") == 8
 

@@ -129,9 +129,9 @@ def misplaced_bracket(version: str = "correction") -> Result:
     return Result(
         gap < 1e-12 and homogeneous,
         f"largest gap to the weighted sum of value rows computed one query at a time: {gap:.3g}; "
-        f"$f(Q,K,2V) = 2f(Q,K,V)$: {yes(homogeneous)} (attention is linear in $V$)",
+        f"$f(Q,K,2V) = 2f(Q,K,V)$: {yes(homogeneous)} (true attention is linear in $V$)",
         f"与逐个查询算出的值向量加权和相比，最大偏差为 {gap:.3g}；"
-        f"$f(Q,K,2V) = 2f(Q,K,V)$：{shi(homogeneous)}（注意力对 $V$ 是线性的）",
+        f"$f(Q,K,2V) = 2f(Q,K,V)$：{shi(homogeneous)}（真正的注意力对 $V$ 是线性的）",
     )
 
 

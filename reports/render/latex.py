@@ -121,7 +121,51 @@ def math_pieces(tex: str) -> list[str]:
     pieces.append(tex[start:].strip())
     if depth != 0:  # unbalanced groups: no safe cut, the formula stays one piece
         return [tex]
-    return [p if p[0] not in "=+-" else "{}" + p for p in pieces if p]
+    out = [p if p[0] not in "=+-" else "{}" + p for p in pieces if p]
+    return [q for p in out for q in (_open_long_group(p) or [p])]
+
+
+# a \left(…\right) group longer than this (TeX source) may wrap inside, as \Bigl( … \Bigr)
+LONG_GROUP = 200
+_BIG = {"(": ")", "[": "]", r"\{": r"\}"}
+
+
+def _open_long_group(piece: str) -> list[str] | None:
+    """``piece``'s longest top-level ``\\left…\\right`` group opened into fixed-size
+    ``\\Bigl…\\Bigr`` delimiters around its own pieces, when the group is long and its
+    contents can be cut; else None."""
+    groups, depth, i, begin = [], 0, 0, None
+    while i < len(piece):
+        if piece.startswith("\\\\", i):
+            i += 2
+            continue
+        opened, closed = _OPEN.match(piece, i), _CLOSE.match(piece, i)
+        if opened:
+            if depth == 0 and piece.startswith("\\left", i):
+                begin = (i, opened.group(0))
+            depth += 1
+            i += len(opened.group(0))
+        elif closed:
+            depth -= 1
+            if depth == 0 and begin and piece.startswith("\\right", i):
+                groups.append((begin[0], begin[1], i, closed.group(0)))
+            i += len(closed.group(0))
+        else:
+            i += 2 if piece[i] == "\\" else 1
+    if not groups:
+        return None
+    start, left, end, right = max(groups, key=lambda g: g[2] - g[0])
+    opening = left.removeprefix("\\left").strip()
+    closing = right.removeprefix("\\right").strip()
+    inner = piece[start + len(left):end]
+    if len(inner) < LONG_GROUP or _BIG.get(opening) != closing:
+        return None
+    parts = math_pieces(inner)
+    if len(parts) < 2:
+        return None
+    parts[0] = piece[:start] + "\\Bigl" + opening + parts[0]
+    parts[-1] = parts[-1] + "\\Bigr" + closing + piece[end + len(right):]
+    return parts
 
 
 # Identifiers, dotted paths and formula-like text have no spaces to break at; a narrow table
