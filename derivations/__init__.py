@@ -8,6 +8,12 @@ from __future__ import annotations
 
 import importlib
 import multiprocessing
+import os
+
+# SymPy's cache keeps 1000 results by default; the numeric route rebuilds the same subexpressions
+# at every size and point, and a larger cache cuts verification time by about a sixth (measured
+# with ``python -m derivations verify``).  It takes effect only if SymPy is not imported yet.
+os.environ.setdefault("SYMPY_CACHE_SIZE", "20000")
 
 from derivations.core import (
     Assumption,
@@ -77,13 +83,27 @@ def get(name: str) -> Derivation:
 _DONE: dict[str, ChainResult] = {}
 
 
-def _verify_named(name: str) -> ChainResult:
-    d = get(name)
-    if name not in _DONE:
-        verify(d, done=_DONE, module=module_of(d))
-    result = _DONE[name]
-    result.module = result.module or module_of(d)  # first verified as another claim's lemma
-    return result
+def _verify_named(names: tuple[str, ...]) -> list[ChainResult]:
+    out = []
+    for name in names:
+        d = get(name)
+        if name not in _DONE:
+            verify(d, done=_DONE, module=module_of(d))
+        result = _DONE[name]
+        result.module = result.module or module_of(d)  # first verified as another claim's lemma
+        out.append(result)
+    return out
+
+
+def _batches(chosen: list[Derivation]) -> list[tuple[str, ...]]:
+    """The claims grouped by module, largest group first: a worker that checks a whole family
+    verifies its lemmas once and reuses SymPy's cache of the family's shared subexpressions."""
+    groups: dict[str, list[str]] = {}
+    for d in chosen:
+        groups.setdefault(module_of(d) or d.id, []).append(d.id)
+    weight = {d.id: len(d.steps) + 1 for d in chosen}
+    return sorted((tuple(g) for g in groups.values()),
+                  key=lambda g: -sum(weight[n] for n in g))
 
 
 def verify_all(names=None, progress=None, workers: int = 1) -> list[ChainResult]:
@@ -93,12 +113,13 @@ def verify_all(names=None, progress=None, workers: int = 1) -> list[ChainResult]
     if workers > 1 and len(chosen) > 1:
         ctx = multiprocessing.get_context("fork")
         with ctx.Pool(workers) as pool:
-            out = []
-            for r in pool.imap(_verify_named, [d.id for d in chosen]):
-                if progress:
-                    progress(f"{r.id}: {r.status} ({len(r.steps)} steps, {r.seconds:.2f} s)")
-                out.append(r)
-            return out
+            found = {}
+            for batch in pool.imap_unordered(_verify_named, _batches(chosen)):
+                for r in batch:
+                    if progress:
+                        progress(f"{r.id}: {r.status} ({len(r.steps)} steps, {r.seconds:.2f} s)")
+                    found[r.id] = r
+            return [found[d.id] for d in chosen]
     done: dict[str, ChainResult] = {}  # a claim cited as a lemma is verified once
     out = []
     for d in chosen:

@@ -323,6 +323,30 @@ pair("index_below_size", LIMITS,
      lambda: claim("ibsw", z[i + 1] - z[i], z[i + 1],
                    Domain(dims=(n,), indices={i: (1, n - 1)})))
 
+# limits at infinity: the numeric route maps x → ∓∞ to t → 0+ (x = ±log 1/t) ----------------
+INFINITY = "limits at infinity"
+_oo = sp.oo
+pair("logistic_tail", INFINITY,
+     lambda: claim("lt", sp.Limit(sp.exp(x) / (1 + sp.exp(x)), x, -_oo), 0),
+     lambda: claim("ltw", sp.Limit(sp.exp(x) / (1 + sp.exp(x)), x, -_oo), sp.Rational(1, 2)))
+pair("masked_weight", INFINITY,
+     lambda: claim("mw", sp.Limit(sp.exp(x + y) / (sp.exp(y) + sp.exp(g) + sp.exp(x + y)),
+                                  x, -_oo), 0),
+     lambda: claim("mww", sp.Limit(sp.exp(y) / (sp.exp(y) + sp.exp(g) + sp.exp(x + y)),
+                                   x, -_oo), sp.Rational(1, 2)))
+pair("polynomial_times_decay", INFINITY,
+     lambda: claim("pd", sp.Limit(x**2 * sp.exp(-x), x, _oo), 0),
+     lambda: claim("pdw", sp.Limit(x**2 * sp.exp(-x), x, _oo), 1))
+pair("compound_interest", INFINITY,
+     lambda: claim("ci", sp.Limit((1 + 1 / x) ** x, x, _oo), sp.E),
+     lambda: claim("ciw", sp.Limit((1 + 1 / x) ** x, x, _oo), 1))
+pair("root_difference", INFINITY,
+     lambda: claim("rd", sp.Limit(x * (sp.sqrt(1 + 1 / x) - 1), x, _oo), sp.Rational(1, 2)),
+     lambda: claim("rdw", sp.Limit(x * (sp.sqrt(1 + 1 / x) - 1), x, _oo), 0))
+add("softmax_limit_keeps_masked", INFINITY, False,
+    lambda: claim("smk", sp.Limit(sp.exp(y) / (sp.exp(y) + sp.exp(x + g)), x, -_oo),
+                  sp.exp(y) / (sp.exp(y) + sp.exp(g))))
+
 # 9. the Matrix Cookbook, section 2 -----------------------------------------------------------
 COOKBOOK = "matrix cookbook"
 I_n = sp.Identity(n)
