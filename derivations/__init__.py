@@ -96,11 +96,23 @@ def _verify_named(names: tuple[str, ...]) -> list[ChainResult]:
 
 
 def _batches(chosen: list[Derivation]) -> list[tuple[str, ...]]:
-    """The claims grouped by module, largest group first: a worker that checks a whole family
-    verifies its lemmas once and reuses SymPy's cache of the family's shared subexpressions."""
+    """The claims grouped by module, modules joined when one cites another's claim as a lemma,
+    largest group first: a worker that checks a whole family verifies its lemmas once and reuses
+    SymPy's cache of the family's shared subexpressions."""
+    group = {d.id: module_of(d) or d.id for d in chosen}
+    parent: dict[str, str] = {}
+
+    def root(g: str) -> str:
+        while parent.get(g, g) != g:
+            g = parent[g]
+        return g
+    for d in chosen:
+        for a in d.assumptions:
+            if a.source is not None and a.source.id in group:
+                parent[root(group[a.source.id])] = root(group[d.id])
     groups: dict[str, list[str]] = {}
     for d in chosen:
-        groups.setdefault(module_of(d) or d.id, []).append(d.id)
+        groups.setdefault(root(group[d.id]), []).append(d.id)
     weight = {d.id: len(d.steps) + 1 for d in chosen}
     return sorted((tuple(g) for g in groups.values()),
                   key=lambda g: -sum(weight[n] for n in g))
@@ -119,7 +131,11 @@ def verify_all(names=None, progress=None, workers: int = 1) -> list[ChainResult]
                     if progress:
                         progress(f"{r.id}: {r.status} ({len(r.steps)} steps, {r.seconds:.2f} s)")
                     found[r.id] = r
-            return [found[d.id] for d in chosen]
+        for d in chosen:
+            # unpickling rebuilds Eq(lhs, rhs) with evaluation on, which can turn a statement
+            # into False; the claim itself is this process's own object
+            found[d.id].derivation = d
+        return [found[d.id] for d in chosen]
     done: dict[str, ChainResult] = {}  # a claim cited as a lemma is verified once
     out = []
     for d in chosen:

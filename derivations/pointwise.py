@@ -163,8 +163,8 @@ def _explicit(expr: sp.Basic) -> sp.Basic:
     # the adjugate over the determinant: SymPy's default Gaussian elimination on symbolic
     # entries runs for minutes at 3×3
     expr = expr.replace(lambda e: isinstance(e, sp.Inverse), lambda e: _inverse(e.arg))
-    expr = expr.replace(lambda e: isinstance(e, sp.Limit) and e.args[2].is_infinite,
-                        _at_zero)
+    expr = expr.replace(lambda e: isinstance(e, sp.Limit) and e.args[2].is_infinite
+                        and e.args[1].is_Symbol and not e.args[1].is_integer, _at_zero)
     expr = expr.doit()
     return sp.ImmutableMatrix(expr.as_explicit()) if isinstance(expr, sp.MatrixExpr) else expr
 
