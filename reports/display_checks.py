@@ -140,7 +140,7 @@ def adam_bias(moment: int, correction: Callable[[sp.Basic], sp.Basic] | None = N
 
 
 # ----------------------------------------------------------------------------- steps
-def _names(claim_id: str) -> dict:
+def claim_names(claim_id: str) -> dict:
     """The engine's symbols of one claim by name (statement and every step)."""
     import derivations
 
@@ -155,7 +155,7 @@ def _names(claim_id: str) -> dict:
     return out
 
 
-def _step(claim_id: str, index: int) -> sp.Basic:
+def engine_step(claim_id: str, index: int) -> sp.Basic:
     import derivations
 
     return derivations.get(claim_id).steps[index - 1].expr

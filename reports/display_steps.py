@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import sympy as sp
 
-from reports.display_checks import _names, _step, same_as_engine
+from reports.display_checks import claim_names, engine_step, same_as_engine
 
 
 @dataclass(frozen=True)
@@ -26,7 +26,7 @@ class StepTwin:
         return f"steps.{self.index}"
 
     def form(self) -> tuple[sp.Basic, dict]:
-        return self.build(_names(self.claim))
+        return self.build(claim_names(self.claim))
 
     @property
     def tex(self) -> str:
@@ -34,7 +34,7 @@ class StepTwin:
 
     def check(self) -> str | None:
         twin, abbreviations = self.form()
-        return same_as_engine(twin, abbreviations, _step(self.claim, self.index),
+        return same_as_engine(twin, abbreviations, engine_step(self.claim, self.index),
                               f"{self.claim} step {self.index}")
 
 
@@ -47,7 +47,7 @@ def _over(num, den):
 
 
 def _var_step(e):
-    var = next(a for a in sp.preorder_traversal(_step("scaled_dot_product_variance", 1))
+    var = next(a for a in sp.preorder_traversal(engine_step("scaled_dot_product_variance", 1))
                if type(a).__name__ == "Var")
     return _nomul(sp.Pow(1 / sp.sqrt(e["d_k"]), 2, evaluate=False), var), {}
 
@@ -173,7 +173,7 @@ STEP_TWINS = (*STEP_TWINS, StepTwin("attention_shapes", 1, _attention_step))
 
 def attention_legend() -> str | None:
     """The legend's s_ij (with q_i·k_j = Σ_t Q_it K_jt) is the engine's attention weight."""
-    twin, abbreviations = _attention_step(_names("attention_shapes"))
-    return same_as_engine(twin, abbreviations, _step("attention_shapes", 1),
+    twin, abbreviations = _attention_step(claim_names("attention_shapes"))
+    return same_as_engine(twin, abbreviations, engine_step("attention_shapes", 1),
                           "attention_shapes legend")
 
