@@ -29,7 +29,6 @@ from derivations.claim import (
 )
 from derivations.errors import DerivationError
 from derivations.pointwise import DIGITS, HIGH_DIGITS, MAX_DIM, NUMERIC_RTOL, POINTS
-from derivations.pointwise import safe_eval as _safe_eval
 from derivations.pointwise import structures as structures_of
 from derivations.symbolic import SYMBOLIC_SECONDS, symbolic_check
 
@@ -38,12 +37,4 @@ __all__ = [
     "PREMISE_STATUSES", "STATUSES", "SYMBOLIC_SECONDS", "KINDS", "Assumption", "ChainResult",
     "Derivation", "DerivationError", "Domain", "PremiseCheck", "Step", "StepResult",
     "check_premises", "lemma", "structures_of", "symbolic_check", "verify", "with_step",
-    "_safe_eval",
 ]
-
-
-def _module_of(d: Derivation) -> str:
-    """Kept for callers of the former private helper: the shipped module holding ``d``."""
-    from derivations import module_of  # the package imports this module first
-
-    return module_of(d) or d.id.split("_")[0]

@@ -102,8 +102,8 @@ EVIDENCE_VERSIONS = ("note", "correction", "independent")
 
 
 def _validate_evidence_view(view: dict, where: str) -> None:
-    """The audit's evidence view, when present: rows of {version, label{en,zh}, value, math,
-    passed} and a summary {en, zh}."""
+    """The audit's evidence view, when present: rows of {version, label{en,zh}, value{en,zh},
+    math, passed} and a summary {en, zh}; an older plain-string value is shown as is."""
     if "rows" not in view:
         return
     for i, row in enumerate(_get(view, "rows", list, where)):
@@ -111,7 +111,9 @@ def _validate_evidence_view(view: dict, where: str) -> None:
         _choice(row, "version", EVIDENCE_VERSIONS, rw)
         label = _get(row, "label", dict, rw)
         _get(label, "en", str, f"{rw}.label")
-        _get(row, "value", str, rw)
+        value = _get(row, "value", (str, dict), rw)
+        if isinstance(value, dict):  # {en, zh?}: the same facts in both languages
+            _get(value, "en", str, f"{rw}.value")
         _get(row, "math", str, rw)
         _get(row, "passed", bool, rw)
     if "summary" in view:

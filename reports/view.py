@@ -6,7 +6,9 @@ Templates only lay the view out: no lookups, no arithmetic, no formatting of num
 
 from __future__ import annotations
 
+import functools
 import re
+import sys
 from typing import Any
 
 from reports import model, user_claims
@@ -69,10 +71,31 @@ def _check_groups(records: list[dict], t: dict, lang: str) -> list[dict]:
     return groups
 
 
+@functools.cache
+def rejected_display_forms() -> dict[str, tuple[str, ...]]:
+    """{claim id: display fields dropped} for hand-written forms whose SymPy twin
+    (reports.display_twins) does not match the engine; each drop is said on stderr."""
+    from reports import display_twins
+
+    out: dict[str, tuple[str, ...]] = {}
+    for problem in display_twins.verify(i18n.display_written):
+        cid, field = problem.split(" ", 2)[:2]
+        out[cid] = (*out.get(cid, ()), field.rstrip(":"))
+        print(f"reports: display form dropped: {problem}", file=sys.stderr)
+    return out
+
+
 def _claim(claim: dict, checks: list[dict], cited_by: list[dict], lang: str, t: dict) -> dict:
     cid = claim["id"]
     base = model.claim_view(claim, checks)
     shown = i18n.display(cid)
+    for field in rejected_display_forms().get(cid, ()):  # a twin did not match: not shown
+        key, _, index = field.partition(".")
+        if key == "steps":
+            shown = {**shown, "steps": {k: v for k, v in shown["steps"].items()
+                                        if k != int(index)}}
+        else:
+            shown = {**shown, key: None}
     premises = claim.get("premises", {})
     names: dict[str, Prose] = {}
     assumptions = []
@@ -148,21 +171,30 @@ def _evidence(rec: dict, lang: str, t: dict) -> dict:
             label = r["label"].get(lang)
             rows.append({"version": r["version"],
                          "version_label": label or t["errata"][f"{r['version']}_version"],
-                         "label": None, "value": _plain(r["value"]),
+                         "label": None, "value": _value(r["value"], lang,
+                                                       f"erratum {rec['id']!r} evidence"),
                          # the card shows the note's and the corrected formula already
                          "math": Tex(r["math"], False, f"erratum {rec['id']!r} evidence")
                          if r.get("math") and r["math"] not in shown else None,
                          "passed": r["passed"]})
         summary = audit_view.get("summary") or {}
-        text = summary.get(lang) or summary.get("en") or ""
-        missing = lang != "en" and bool(summary) and lang not in summary
-        return {"rows": rows, "summary": Prose((text,), missing) if text else None,
+        return {"rows": rows, "summary": _value(summary, lang, f"erratum {rec['id']!r} summary")
+                if summary else None,
                 "note_run": any(r["version"] == "note" for r in rows_in)}
     version = "correction" if rec["verdict"] in FULL_VERDICTS else "independent"
     row = {"version": version, "version_label": t["errata"][f"{version}_version"],
            "label": _plain(ev["kind"]), "value": _plain(ev["detail"]), "math": None,
            "passed": ev["passed"]}
     return {"rows": [row], "summary": None, "note_run": False}
+
+
+def _value(value: str | dict, lang: str, label: str) -> Prose:
+    """An evidence value {en, zh} in ``lang``, inline ``$…$`` typeset; the English marked
+    missing when ``lang`` is absent. A plain string (older data) is shown as written."""
+    if isinstance(value, str):
+        return _plain(value)
+    text = value.get(lang) or value["en"]
+    return prose(text, label, missing=lang not in value)
 
 
 def _zh_twin(rec: dict, key: str, lang: str, math: bool = False) -> Prose | None:

@@ -172,8 +172,9 @@ def test_evidence_view_contract(audit):
             assert set(row) == {"version", "label", "value", "math", "passed"}
             assert row["version"] in ("note", "correction", "independent")
             assert set(row["label"]) == {"en", "zh"} and isinstance(row["passed"], bool)
-            assert isinstance(row["math"], str) and row["value"]
-            assert not REPR.search(row["value"]), (rec["id"], row["value"])
+            assert isinstance(row["math"], str) and set(row["value"]) == {"en", "zh"}
+            for text in row["value"].values():
+                assert text and not REPR.search(text), (rec["id"], text)
         versions = [row["version"] for row in view["rows"]]
         if rec["verdict"] in errata.NEEDS_CORRECTION:
             assert versions[:2] == ["note", "correction"], rec["id"]

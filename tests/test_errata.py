@@ -100,13 +100,13 @@ def test_crashing_evidence_is_reported_as_failed(monkeypatch):
 
 def test_residual_counterexample_numbers():
     detail = checks_optim.residual_singular_value_below_one().detail
-    assert "σ_min(I + J) = 0.9000" in detail
+    assert r"$\sigma_{\min}(I + J)$ = 0.9000" in detail
 
 
 def test_note_numeric_examples_recomputed():
     assert checks_optim.powers_of_ten_layers("note").passed
     assert "2.593742" in checks_optim.powers_of_ten_layers().detail
-    assert "[0.2689, 0.7311]" in evidence.softmax_12().detail
+    assert "(0.2689, 0.7311)" in evidence.softmax_12().detail
     assert "1024/64 = 16" in evidence.scaled_1024().detail
 
 

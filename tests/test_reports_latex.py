@@ -51,7 +51,8 @@ def test_template_escapes_by_default_and_math_passes_through():
     t = env.from_string(r"\VAR{text} | \VAR{f | math} | \VAR{g | math(True)} | \VAR{raw | raw}")
     out = t.render(text="50% & $x_1$", f=Tex(r"\frac{a}{b}", True), g=Tex("x^2"),
                    raw=r"\ok")
-    assert out == "50\\% \\& \\$x\\_1\\$ | \\[\n\\frac{a}{b}\n\\] | $\\displaystyle x^2$ | \\ok"
+    assert out == ("50\\% \\& \\$x\\_1\\$ | \\fitdisplay{\\frac{a}{b}}{\\fitpiece{\\frac{a}{b}}} | "
+                   "$\\displaystyle x^2$ | \\ok")
 
 
 def test_math_filter_and_badge_reject_wrong_input():
@@ -124,6 +125,28 @@ def squash(text: str) -> str:
     return "".join(text.split())
 
 
+# Display formulas far wider than the page (RoPE's unrolled sums), one a little too wide, and
+# a long proportional-serif formula: each must wrap or shrink, never run into the margin.
+ROPE_TERM = (r"\left(\sin{\left(10000^{- \frac{j}{h}} m \right)} {q_{1}}_{j} + "
+             r"\cos{\left(10000^{- \frac{j}{h}} m \right)} {q_{2}}_{j}\right) "
+             r"\left(\sin{\left(10000^{- \frac{j}{h}} n \right)} {k_{1}}_{j} + "
+             r"\cos{\left(10000^{- \frac{j}{h}} n \right)} {k_{2}}_{j}\right)")
+WIDE_FORMULAS = (
+    ROPE_TERM + " + " + ROPE_TERM + " = " + ROPE_TERM + " - " + ROPE_TERM,
+    r"\sum_{j=0}^{h - 1} \left(" + " + ".join([ROPE_TERM] * 3) + r"\right)",
+    " + ".join([r"\frac{e^{z_{1}}}{\sum_{k=1}^{n} e^{z_{k}}}"] * 11),
+)
+
+
+def widened(data: dict) -> dict:
+    """``data`` with the first claim's steps replaced by :data:`WIDE_FORMULAS`."""
+    out = json.loads(json.dumps(data))
+    steps = out["claims"][0]["steps"]
+    for step, tex in zip(steps, WIDE_FORMULAS, strict=False):
+        step["latex"] = tex
+    return out
+
+
 @pytest.fixture(scope="module")
 def pdf_build(tmp_path_factory, data):
     if not latex.tex_available():
@@ -133,13 +156,15 @@ def pdf_build(tmp_path_factory, data):
     try:
         out = tmp_path_factory.mktemp("pdf") / "build"
         cache = build.Cache(out.parent / "cache")
-        build.build(out, data=data, log=lambda line: None, cache=cache)
+        cold: list[str] = []
+        wide = widened(data)
+        build.build(out, data=wide, log=cold.append, cache=cache)
         # A second compile in another folder: the PDF must not depend on where it was built.
         elsewhere = out.parent / "elsewhere"
         shutil.copytree(out / "latex" / "en", elsewhere)
         again = latex.compile_pdf(elsewhere / "report.tex", out.parent / "again.pdf")
         lines: list[str] = []
-        build.build(out.parent / "warm", data=data, log=lines.append, cache=cache)
+        build.build(out.parent / "warm", data=wide, log=lines.append, cache=cache)
     finally:
         for key, value in saved.items():
             if value is None:
@@ -149,7 +174,7 @@ def pdf_build(tmp_path_factory, data):
     pdf_line = next(line for line in lines if line.split()[1] == "render")
     return {"pdf": out / "pdf" / "report.en.pdf", "zh": out / "pdf" / "report.zh.pdf",
             "again": again.path, "missing": again.missing,
-            "overfull": again.overfull,
+            "overfull": again.overfull, "cold_lines": cold,
             "warm": out.parent / "warm" / "pdf" / "report.en.pdf", "warm_line": pdf_line}
 
 
@@ -195,6 +220,32 @@ def test_no_line_runs_into_the_margin(pdf_build):
     assert pdf_build["overfull"] == []
 
 
+@needs_tex
+def test_no_line_runs_into_the_margin_in_either_edition(pdf_build):
+    # the build reports every Overfull \hbox wider than 1pt of both logs (en and zh)
+    pdf_lines = [line for line in pdf_build["cold_lines"] if "report.zh.pdf" in line]
+    assert pdf_lines, pdf_build["cold_lines"]  # the Chinese edition was compiled and reported
+    assert [line for line in pdf_build["cold_lines"] if "overfull" in line] == []
+
+
+def test_wide_formulas_are_cut_only_between_whole_terms():
+    pieces = latex.math_pieces(WIDE_FORMULAS[0])
+    assert len(pieces) == 8 and pieces[2].startswith("{}+ ") and pieces[4].startswith("{}= ")
+    assert "".join(p.removeprefix("{}") for p in pieces).replace(" ", "") == \
+        WIDE_FORMULAS[0].replace(" ", "")
+    # never inside a group or a number, never at a sign
+    assert latex.math_pieces(r"x = -0.5 + 1e-05 - y_{a+b} (c - d)") == [
+        "x", "{}= -0.5", "{}+ 1e-05", "{}- y_{a+b} (c - d)"]
+    assert latex.math_pieces(r"\left(a + b") == [r"\left(a + b"]  # unbalanced: left whole
+    # one long group (a sum over a big bracket) opens into fixed-size delimiters to wrap inside
+    inside = latex.math_pieces(WIDE_FORMULAS[1])
+    assert len(inside) == 6 and inside[0].startswith(r"\sum_{j=0}^{h - 1} \Bigl(")
+    assert inside[-1].endswith(r"\Bigr)") and latex.math_pieces(r"\left(a + b\right)") == [
+        r"\left(a + b\right)"]  # a short group stays whole
+    shown = latex.math(Tex(WIDE_FORMULAS[0], True, "wide"))
+    assert shown.startswith("\\fitdisplay{") and shown.count("\\fitpiece{") == 8
+
+
 def test_overfull_boxes_are_read_from_the_log():
     log = ("Overfull \\hbox (103.04137pt too wide) in paragraph at lines 1619--1619\n"
            "\\TU/DejaVuSansMono(0)/m/n/10.95 reports.errata.checks_misc.boltzmann_softmax\n"
@@ -205,6 +256,10 @@ def test_overfull_boxes_are_read_from_the_log():
         "Overfull \\hbox (3.4809pt too wide) in alignment at lines 136--147",
     ]
     assert latex.overfull_boxes("Underfull \\hbox (badness 10000) in paragraph") == []
+    # a box less than a point too wide is invisible: not reported, but anything above is
+    assert latex.overfull_boxes("Overfull \\hbox (0.8pt too wide) detected at line 9\n") == []
+    assert latex.overfull_boxes("Overfull \\hbox (1.2pt too wide) detected at line 9\n") == [
+        "Overfull \\hbox (1.2pt too wide) detected at line 9"]
 
 
 def test_missing_glyphs_are_read_from_the_log():

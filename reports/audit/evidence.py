@@ -4,7 +4,9 @@ Every function takes ``version`` — ``"correction"`` (what the errata registry 
 ``"note"`` (what the lecture note says) — computes the facts independently of either version, and
 returns a :class:`Result` whose ``passed`` says whether the chosen version agrees with the
 computed facts. For an erratum the correction passes and the note's version fails; for a claim
-judged correct both pass. ``detail`` carries the computed numbers.
+judged correct both pass. ``detail`` carries the computed numbers in English and ``detail_zh``
+the same numbers in Chinese (one record, two languages, like ``reason``/``reason_zh`` of the
+registry); formulas in both are inline ``$…$`` LaTeX and identical.
 """
 
 from __future__ import annotations
@@ -25,10 +27,35 @@ VERSIONS = ("correction", "note")
 class Result:
     passed: bool
     detail: str
+    detail_zh: str = ""  # empty: untranslated, which the i18n test reports
+
 
     def __post_init__(self):
         # numpy comparisons yield numpy.bool_, which JSON and the report schema reject
         object.__setattr__(self, "passed", bool(self.passed))
+
+
+def yes(flag: bool) -> str:
+    return "yes" if flag else "no"
+
+
+def shi(flag: bool) -> str:
+    """yes/no in Chinese."""
+    return "是" if flag else "否"
+
+
+def num(x: float, spec: str = ".4g") -> str:
+    """A computed number for prose: ∞ and NaN spelled as such, never Python's inf/nan."""
+    if math.isnan(x):
+        return "NaN"
+    if math.isinf(x):
+        return "∞" if x > 0 else "−∞"
+    return format(x, spec)
+
+
+def nums(xs, spec: str = ".4g") -> str:
+    """Numbers separated by commas (no brackets or quotes of a Python list)."""
+    return ", ".join(num(float(x), spec) for x in xs)
 
 
 def pick(version: str, *, note, correction):
@@ -101,8 +128,10 @@ def misplaced_bracket(version: str = "correction") -> Result:
     homogeneous = np.allclose(formula(q, k, 2 * v), 2 * got)
     return Result(
         gap < 1e-12 and homogeneous,
-        f"max |formula - per-query weighted sum of value rows| = {gap:.3g}; "
-        f"formula(Q,K,2V) == 2·formula(Q,K,V): {homogeneous} (attention is linear in V)",
+        f"largest gap to the weighted sum of value rows computed one query at a time: {gap:.3g}; "
+        f"$f(Q,K,2V) = 2f(Q,K,V)$: {yes(homogeneous)} (true attention is linear in $V$)",
+        f"与逐个查询算出的值向量加权和相比，最大偏差为 {gap:.3g}；"
+        f"$f(Q,K,2V) = 2f(Q,K,V)$：{shi(homogeneous)}（真正的注意力对 $V$ 是线性的）",
     )
 
 
@@ -121,11 +150,16 @@ def attention_not_linear(version: str = "correction") -> Result:
     fixed_a_linear = np.allclose(a @ (2 * x @ wv), 2 * (a @ (x @ wv)))
     gap = float(np.max(np.abs(attn(2 * x) - 2 * attn(x))))
     linear_in_x = gap < 1e-9
+    said_en = "linear in $X$" if claims_linear_in_x else "not linear in $X$"
+    said_zh = "对 $X$ 线性" if claims_linear_in_x else "对 $X$ 不是线性的"
     return Result(
         fixed_a_linear and linear_in_x == claims_linear_in_x,
-        f"fixed A: A(2V) == 2AV: {fixed_a_linear}; full attention: "
-        f"max |attn(2X) - 2·attn(X)| = {gap:.3g}, so linear in X: {linear_in_x}; claimed "
-        f"linear in X: {claims_linear_in_x}",
+        rf"fixed $A$: $A(2V) = 2AV$: {yes(fixed_a_linear)}; full attention: "
+        rf"$\max|\mathrm{{attn}}(2X) - 2\,\mathrm{{attn}}(X)|$ = {gap:.3g}, so linear in $X$: "
+        f"{yes(linear_in_x)}; claimed: {said_en}",
+        rf"固定 $A$ 时 $A(2V) = 2AV$：{shi(fixed_a_linear)}；完整的注意力："
+        rf"$\max|\mathrm{{attn}}(2X) - 2\,\mathrm{{attn}}(X)|$ = {gap:.3g}，因此对 $X$ 线性："
+        f"{shi(linear_in_x)}；该说法：{said_zh}",
     )
 
 
@@ -134,10 +168,11 @@ def zero_score_weight(version: str = "correction") -> Result:
     """Query (1,0) against keys (1,0), (0,1), (-1,0): the orthogonal key still gets weight."""
     claimed = pick(version, note=0.0, correction=1 / (math.e + 1 + 1 / math.e))
     w = softmax(np.array([1.0, 0.0, -1.0]))
+    shown = rf"$\operatorname{{softmax}}(1, 0, -1) = ({w[0]:.4f}, {w[1]:.4f}, {w[2]:.4f})$"
     return Result(
         abs(w[1] - claimed) < 1e-3,
-        f"softmax([1, 0, -1]) = [{w[0]:.4f}, {w[1]:.4f}, {w[2]:.4f}]; "
-        f"the orthogonal key (score 0) gets weight {w[1]:.4f}, claimed {claimed:.4f}",
+        f"{shown}; the orthogonal key (score 0) gets weight {w[1]:.4f}, claimed {claimed:.4f}",
+        f"{shown}；正交的键（分数为 0）得到的权重是 {w[1]:.4f}，该说法给出 {claimed:.4f}",
     )
 
 
@@ -148,7 +183,8 @@ def negative_score_weight(version: str = "correction") -> Result:
     w = softmax(np.array([1.0, 0.0, -1.0]))
     return Result(
         int(np.sign(w[2])) == claimed_sign,
-        f"weight of the opposite key (score -1) = {w[2]:.4f} > 0; claimed sign {claimed_sign:+d}",
+        f"weight of the opposite key (score $-1$) = {w[2]:.4f} > 0; claimed sign {claimed_sign:+d}",
+        f"方向相反的键（分数 $-1$）的权重为 {w[2]:.4f} > 0；该说法给出的符号为 {claimed_sign:+d}",
     )
 
 
@@ -161,11 +197,15 @@ def attention_graph(version: str = "correction") -> Result:
     a = softmax(q @ k.T / math.sqrt(q.shape[1]))
     nonzero = int(np.count_nonzero(a > 0))
     asym = float(np.max(np.abs(a - a.T)))
+    edges = n * (n - 1) // 2
     return Result(
         nonzero == claimed_edges,
-        f"n = {n}: the attention matrix has {nonzero} positive weights (diagonal min "
-        f"{np.min(np.diag(a)):.3f}, max |A - Aᵀ| = {asym:.3f}); the complete undirected graph "
-        f"has n(n-1)/2 = {n * (n - 1) // 2} edges; claimed {claimed_edges}",
+        rf"$n = {n}$: the attention matrix has {nonzero} positive weights (smallest diagonal "
+        rf"weight {np.min(np.diag(a)):.3f}, $\max|A - A^\top|$ = {asym:.3f}); the complete "
+        rf"undirected graph has $n(n-1)/2 = {edges}$ edges; claimed {claimed_edges}",
+        rf"$n = {n}$：注意力矩阵有 {nonzero} 个正权重（对角线上最小的权重为 "
+        rf"{np.min(np.diag(a)):.3f}，$\max|A - A^\top|$ = {asym:.3f}）；完全无向图只有 "
+        rf"$n(n-1)/2 = {edges}$ 条边；该说法给出 {claimed_edges}",
     )
 
 
@@ -182,14 +222,22 @@ def dot_is_cosine(version: str = "correction") -> Result:
         (np.array([2.0, 0.0]), np.array([3.0, 0.0])),
         (np.array([1.0, 1.0]), np.array([0.0, 2.0])),
     ]
-    rows = []
+    rows, rows_zh = [], []
     ok = True
     for v, w in pairs:
         cos = math.cos(math.atan2(v[1], v[0]) - math.atan2(w[1], w[0]))
         got = similarity(v, w)
         ok &= abs(got - cos) < 1e-12
-        rows.append(f"v={v.tolist()}, w={w.tolist()}: cos θ = {cos:.4f}, candidate {got:.4f}")
-    return Result(ok, "; ".join(rows))
+        pair = f"$v = ({nums(v, 'g')}),\\ w = ({nums(w, 'g')})$"
+        rows.append(rf"{pair}: $\cos\theta$ = {cos:.4f}, candidate {got:.4f}")
+        rows_zh.append(rf"{pair}：$\cos\theta$ = {cos:.4f}，待检公式给出 {got:.4f}")
+    return Result(ok, "; ".join(rows), "；".join(rows_zh))
+
+
+MODEL_NAMES = {
+    "random_sign": {"en": "components of random sign (mean 0)", "zh": "分量符号随机（均值为 0）"},
+    "all_positive": {"en": "every component $+0.5$", "zh": "每个分量都是 $+0.5$"},
+}
 
 
 def _score_scale_model(kind: str, d: int, rng) -> float:
@@ -209,10 +257,15 @@ def sqrt_scaling_needs_zero_mean(version: str = "correction") -> Result:
     pos2, pos4096 = _score_scale_model("all_positive", 2, rng), _score_scale_model(
         "all_positive", 4096, rng
     )
+    names = MODEL_NAMES[model]
     return Result(
         0.8 < large / small < 1.25,
-        f"model {model}: RMS of q·k/√d_k is {small:.3f} at d_k=2 and {large:.3f} at d_k=4096; "
-        f"with every component +0.5 it is {pos2:.3f} and {pos4096:.1f} (grows like √d_k)",
+        rf"{names['en']}: RMS of $q^\top k/\sqrt{{d_k}}$ is {small:.3f} at $d_k = 2$ and "
+        rf"{large:.3f} at $d_k = 4096$; with every component $+0.5$ it is {pos2:.3f} and "
+        rf"{pos4096:.1f} (it grows like $\sqrt{{d_k}}$)",
+        rf"{names['zh']}：$q^\top k/\sqrt{{d_k}}$ 的均方根在 $d_k = 2$ 时为 {small:.3f}，在 "
+        rf"$d_k = 4096$ 时为 {large:.3f}；若每个分量都是 $+0.5$，则分别为 {pos2:.3f} 和 "
+        rf"{pos4096:.1f}（随 $\sqrt{{d_k}}$ 增长）",
     )
 
 
@@ -224,10 +277,13 @@ def sum_growth_exponent(version: str = "correction") -> Result:
     dims = np.array([16, 64, 256, 1024, 4096])
     scales = [_score_scale_model(model, int(d), rng) * math.sqrt(d) for d in dims]
     p = float(np.polyfit(np.log(dims), np.log(scales), 1)[0])
+    names = MODEL_NAMES[model]
     return Result(
         abs(p - 0.5) < 0.05,
-        f"model {model}: fitted growth exponent of the unscaled score = {p:.3f}; "
-        "dividing by √d_k only cancels an exponent of 0.5",
+        rf"{names['en']}: fitted growth exponent of the unscaled score = {p:.3f}; dividing by "
+        rf"$\sqrt{{d_k}}$ only cancels an exponent of 0.5",
+        rf"{names['zh']}：未缩放分数的拟合增长指数为 {p:.3f}；除以 $\sqrt{{d_k}}$ "
+        "只能抵消 0.5 这个指数",
     )
 
 
@@ -246,12 +302,15 @@ def exp_overflow(version: str = "correction") -> Result:
         p = impl(z)
     lim64, lim32 = math.log(np.finfo(np.float64).max), math.log(np.finfo(np.float32).max)
     uniform = bool(np.all(np.isfinite(p))) and bool(np.allclose(p, 0.25, atol=1e-15))
-    shown = ", ".join(f"{v:.4g}" for v in p)
+    shown = nums(p)
     return Result(
         uniform,
-        f"exp(1024) = {e64} in float64 and {e32} in float32 (exp overflows above "
-        f"{lim64:.2f} and {lim32:.2f}); softmax of four scores 1024 by this implementation = "
-        f"[{shown}] (exactly uniform: {'yes' if uniform else 'no'})",
+        f"$e^{{1024}}$ = {num(float(e64))} in float64 and {num(float(e32))} in float32 "
+        f"($\\exp$ overflows above {lim64:.2f} and {lim32:.2f}); softmax of four scores 1024 by "
+        f"this implementation = ({shown}) (exactly uniform: {yes(uniform)})",
+        f"$e^{{1024}}$ 在 float64 中为 {num(float(e64))}，在 float32 中为 {num(float(e32))}"
+        f"（自变量超过 {lim64:.2f} 和 {lim32:.2f} 时 $\\exp$ 就会溢出）；用这种实现对四个都等于 "
+        f"1024 的分数做 softmax，得到 ({shown})（严格均匀：{shi(uniform)}）",
     )
 
 
@@ -261,10 +320,14 @@ def scaled_1024(version: str = "correction") -> Result:
     claimed = pick(version, note=16, correction=16)
     val = Fraction(1024) / math.isqrt(4096)
     e16 = math.exp(16)
+    f32, f16 = np.finfo(np.float32).max, np.finfo(np.float16).max
+    root = rf"$\sqrt{{4096}} = {math.isqrt(4096)}$, $1024/64 = {val}$"
     return Result(
         math.isqrt(4096) ** 2 == 4096 and val == claimed and np.isfinite(np.float32(e16)),
-        f"√4096 = {math.isqrt(4096)}, 1024/64 = {val}; e^16 = {e16:.6g} (finite in float32, max "
-        f"{np.finfo(np.float32).max:.3g}; above float16's {np.finfo(np.float16).max:.0f})",
+        f"{root}; $e^{{16}}$ = {e16:.6g} (finite in float32, whose largest value is {f32:.3g}; "
+        f"beyond float16's largest value {f16:.0f})",
+        f"{root}；$e^{{16}}$ = {e16:.6g}（在 float32 中是有限数，其最大值为 {f32:.3g}；"
+        f"但超出了 float16 的最大值 {f16:.0f}）",
     )
 
 
@@ -274,7 +337,8 @@ def small_dot_examples(version: str = "correction") -> Result:
     claimed = pick(version, note=(Fraction(1, 2), 1024), correction=(Fraction(1, 2), 1024))
     two = sum(Fraction(1, 2) * Fraction(1, 2) for _ in range(2))
     big = sum(Fraction(1, 2) * Fraction(1, 2) for _ in range(4096))
-    return Result((two, big) == claimed, f"d_k=2: {two}; d_k=4096: {big}")
+    return Result((two, big) == claimed, f"$d_k = 2$: {two}; $d_k = 4096$: {big}",
+                  f"$d_k = 2$ 时为 {two}；$d_k = 4096$ 时为 {big}")
 
 
 # ----------------------------------------------------------------------------- softmax
@@ -282,16 +346,23 @@ def small_dot_examples(version: str = "correction") -> Result:
 def softmax_amplification(version: str = "correction") -> Result:
     """Softmax is sharper than proportional normalisation for z=[1,2] but not for z=[0.1,0.2]."""
     claims_always_sharper = pick(version, note=True, correction=False)
-    rows, sharper = [], []
+    rows, rows_zh, sharper = [], [], []
     for z in ([1.0, 2.0], [0.1, 0.2], [10.0, 20.0]):
         s, lin = softmax(np.array(z)), np.array(z) / sum(z)
         sharper.append(s[1] > lin[1])
         ratio_ok = abs(s[1] / s[0] - math.exp(z[1] - z[0])) < 1e-9
-        rows.append(f"z={z}: softmax max {s[1]:.4f}, proportional {lin[1]:.4f}, "
-                    f"ratio e^Δz holds: {ratio_ok}")
-    claim = "always sharper" if claims_always_sharper else "sharper only for large gaps"
+        head = f"$z = ({nums(z, 'g')})$"
+        rows.append(f"{head}: largest softmax weight {s[1]:.4f}, proportional {lin[1]:.4f}, ratio "
+                    f"$e^{{\\Delta z}}$ holds: {yes(ratio_ok)}")
+        rows_zh.append(f"{head}：softmax 的最大权重 {s[1]:.4f}，按比例归一化为 {lin[1]:.4f}，"
+                       f"比值等于 $e^{{\\Delta z}}$：{shi(ratio_ok)}")
+    claim_en = ("softmax is always sharper than proportional normalisation"
+                if claims_always_sharper else "softmax is sharper only for large gaps")
+    claim_zh = ("softmax 总比按比例归一化更尖锐" if claims_always_sharper
+                else "只有差距大时 softmax 才更尖锐")
     return Result(all(sharper) == claims_always_sharper,
-                  "; ".join(rows) + f"; claimed: softmax {claim} than proportional")
+                  "; ".join(rows) + f"; claimed: {claim_en}",
+                  "；".join(rows_zh) + f"；该说法：{claim_zh}")
 
 
 @check
@@ -301,4 +372,6 @@ def softmax_12(version: str = "correction") -> Result:
     s = softmax(np.array([1.0, 2.0]))
     lin = [1 / 3, 2 / 3]
     ok = list(np.round(s, 2)) == claimed[0] and [round(x, 2) for x in lin] == claimed[1]
-    return Result(ok, f"softmax([1,2]) = [{s[0]:.4f}, {s[1]:.4f}]; [1,2]/3 = [0.3333, 0.6667]")
+    shown = (rf"$\operatorname{{softmax}}(1, 2) = ({s[0]:.4f}, {s[1]:.4f})$",
+             "$(1, 2)/3 = (0.3333, 0.6667)$")
+    return Result(ok, "; ".join(shown), "；".join(shown))

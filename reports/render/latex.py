@@ -69,8 +69,103 @@ def math(tex: Tex, displaystyle: bool = False) -> LatexSafe:
     if not isinstance(tex, Tex):
         raise TypeError(f"math filter: expected Tex, got {type(tex).__name__} {tex!r:.60}")
     if tex.display:
-        return LatexSafe("\\[\n" + tex.tex + "\n\\]")
+        # \fitdisplay (report.tex.j2) sets the whole formula when it fits the line, shrinks it
+        # a little when it is barely wider, and otherwise lets the pieces wrap like words
+        pieces = "\\fitbreak".join(f"\\fitpiece{{{p}}}" for p in math_pieces(tex.tex))
+        return LatexSafe(f"\\fitdisplay{{{tex.tex}}}{{{pieces}}}")
     return LatexSafe("$" + ("\\displaystyle " if displaystyle else "") + tex.tex + "$")
+
+
+_OPEN = re.compile(r"\\left\s*(?:\\[A-Za-z]+|\\.|\S)|\\begin\{[^}]*\}|[{(\[]")
+_CLOSE = re.compile(r"\\right\s*(?:\\[A-Za-z]+|\\.|\S)|\\end\{[^}]*\}|[})\]]")
+# a + or - right after these is a sign (or an exponent's, as in 1e-05), not an operator
+_BINARY_AFTER = re.compile(r"(?:[=+\-({\[,^_]|\\left\s*\S|\\cdot|\\times|\\quad|\d[eE])\s*$")
+_SPACE_CUT = re.compile(r"\\q?quad\b")
+
+
+def math_pieces(tex: str) -> list[str]:
+    """``tex`` cut where a display may break across lines: before a top-level ``=``, a binary
+    ``+`` or ``-`` (never a sign, so a number stays whole), before ``\\quad``/``\\qquad`` and
+    between two top-level ``\\left…\\right`` groups; never inside braces, brackets or
+    parentheses. Operators keep their spacing (``{}+``); unbalanced input stays whole."""
+    pieces, depth, start, i, last_close = [], 0, 0, 0, -1
+    while i < len(tex):
+        if tex.startswith("\\\\", i):  # a matrix row break, not a command
+            i += 2
+            continue
+        opened, closed = _OPEN.match(tex, i), _CLOSE.match(tex, i)
+        cut = None
+        if opened:
+            if depth == 0 and tex.startswith("\\left", i) and last_close >= 0 \
+                    and not tex[last_close:i].strip():
+                cut = i
+            depth += 1
+            step = len(opened.group(0))
+        elif closed:
+            depth -= 1
+            step = len(closed.group(0))
+            if depth == 0 and tex.startswith("\\right", i):
+                last_close = i + step
+        else:
+            step = 2 if tex[i] == "\\" else 1
+            if depth == 0 and i > start and (
+                    (tex[i] in "=+-" and not _BINARY_AFTER.search(tex[start:i]))
+                    or _SPACE_CUT.match(tex, i)):
+                cut = i
+        if depth < 0:
+            return [tex]
+        if cut is not None and tex[start:cut].strip():
+            pieces.append(tex[start:cut].strip())
+            start = cut
+        i += step
+    pieces.append(tex[start:].strip())
+    if depth != 0:  # unbalanced groups: no safe cut, the formula stays one piece
+        return [tex]
+    out = [p if p[0] not in "=+-" else "{}" + p for p in pieces if p]
+    return [q for p in out for q in (_open_long_group(p) or [p])]
+
+
+# a \left(…\right) group longer than this (TeX source) may wrap inside, as \Bigl( … \Bigr)
+LONG_GROUP = 200
+_BIG = {"(": ")", "[": "]", r"\{": r"\}"}
+
+
+def _open_long_group(piece: str) -> list[str] | None:
+    """``piece``'s longest top-level ``\\left…\\right`` group opened into fixed-size
+    ``\\Bigl…\\Bigr`` delimiters around its own pieces, when the group is long and its
+    contents can be cut; else None."""
+    groups, depth, i, begin = [], 0, 0, None
+    while i < len(piece):
+        if piece.startswith("\\\\", i):
+            i += 2
+            continue
+        opened, closed = _OPEN.match(piece, i), _CLOSE.match(piece, i)
+        if opened:
+            if depth == 0 and piece.startswith("\\left", i):
+                begin = (i, opened.group(0))
+            depth += 1
+            i += len(opened.group(0))
+        elif closed:
+            depth -= 1
+            if depth == 0 and begin and piece.startswith("\\right", i):
+                groups.append((begin[0], begin[1], i, closed.group(0)))
+            i += len(closed.group(0))
+        else:
+            i += 2 if piece[i] == "\\" else 1
+    if not groups:
+        return None
+    start, left, end, right = max(groups, key=lambda g: g[2] - g[0])
+    opening = left.removeprefix("\\left").strip()
+    closing = right.removeprefix("\\right").strip()
+    inner = piece[start + len(left):end]
+    if len(inner) < LONG_GROUP or _BIG.get(opening) != closing:
+        return None
+    parts = math_pieces(inner)
+    if len(parts) < 2:
+        return None
+    parts[0] = piece[:start] + "\\Bigl" + opening + parts[0]
+    parts[-1] = parts[-1] + "\\Bigr" + closing + piece[end + len(right):]
+    return parts
 
 
 # Identifiers, dotted paths and formula-like text have no spaces to break at; a narrow table
@@ -194,9 +289,14 @@ def missing_glyphs(log_text: str) -> list[str]:
     return sorted(set(re.findall(r"Missing character: There is no (\S+)", log_text)))
 
 
-def overfull_boxes(log_text: str) -> list[str]:
-    """Each ``Overfull \\hbox (...pt too wide) ... at lines a--b`` of the log, in order."""
-    return re.findall(r"^Overfull \\hbox \([0-9.]+pt too wide\) .*$", log_text, flags=re.M)
+# TeX reports boxes from 0.1pt over; below a point nobody sees it, above it the line shows
+OVERFULL_VISIBLE_PT = 1.0
+
+
+def overfull_boxes(log_text: str, min_pt: float = OVERFULL_VISIBLE_PT) -> list[str]:
+    """Each ``Overfull \\hbox (...pt too wide) ...`` line of the log wider than ``min_pt``."""
+    found = re.finditer(r"^Overfull \\hbox \(([0-9.]+)pt too wide\) .*$", log_text, flags=re.M)
+    return [m.group(0) for m in found if float(m.group(1)) > min_pt]
 
 
 def compile_pdf(tex_path: Path, pdf_path: Path, date_epoch: int | None = None) -> Compiled:

@@ -249,10 +249,12 @@ def run_evidence(name: str, version: str = "correction") -> dict:
     fn, ref = evidence_function(name)
     try:
         result = fn(version)
-        passed, detail = bool(result.passed), str(result.detail)
+        passed, detail, detail_zh = bool(result.passed), str(result.detail), result.detail_zh
     except Exception as exc:  # noqa: BLE001 — a crashing check must show up as failed
         passed, detail = False, f"raised {type(exc).__name__}: {exc}"
-    return {"kind": "computation", "ref": ref, "passed": passed, "detail": detail}
+        detail_zh = f"计算出错：{type(exc).__name__}: {exc}"
+    return {"kind": "computation", "ref": ref, "passed": passed, "detail": detail,
+            "detail_zh": detail_zh}
 
 
 def load(path: Path | str | None = None, notes_dir: Path | str | None = None,

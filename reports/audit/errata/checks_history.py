@@ -42,10 +42,14 @@ def history_boltzmann_joint(version: str = "correction") -> Result:
     claims_joint = pick(version, note=True, correction=False)
     joint = [p for p in PUBLICATIONS if {"Maxwell", "Boltzmann"} <= set(p[1])]
     span = sorted({p[0] for p in _by("Maxwell") + _by("Boltzmann")})
-    return Result(bool(joint) == claims_joint and 1850 <= span[0] and span[-1] < 1900,
+    ok = bool(joint) == claims_joint and 1850 <= span[0] and span[-1] < 1900
+    said_en = "a joint work" if claims_joint else "separate works"
+    said_zh = "二人合作的成果" if claims_joint else "二人各自的成果"
+    return Result(ok,
                   f"Maxwell: {_cite(_by('Maxwell'))}; Boltzmann: {_cite(_by('Boltzmann'))}; "
-                  f"joint publications: {len(joint)}; claimed joint: "
-                  f"{'yes' if claims_joint else 'no'}")
+                  f"joint publications: {len(joint)}; claimed: {said_en}",
+                  f"Maxwell：{_cite(_by('Maxwell'))}；Boltzmann：{_cite(_by('Boltzmann'))}；"
+                  f"二人合著的文献：{len(joint)} 篇；该说法：{said_zh}")
 
 
 @check
@@ -55,8 +59,10 @@ def history_boltzmann_machine(version: str = "correction") -> Result:
     papers = [p for p in PUBLICATIONS if "Boltzmann machine" in p[2]]
     first = min(papers)
     return Result(set(first[1]) == inventors,
-                  f"Boltzmann-machine papers: {_cite(papers)}; the first ({first[0]}) is by "
-                  f"{' and '.join(first[1])}; claimed: {' and '.join(sorted(inventors))}")
+                  f"papers on the Boltzmann machine: {_cite(papers)}; the first ({first[0]}) is by "
+                  f"{' and '.join(first[1])}; claimed: {' and '.join(sorted(inventors))}",
+                  f"关于玻尔兹曼机的论文：{_cite(papers)}；最早的一篇（{first[0]}）作者是 "
+                  f"{' 和 '.join(first[1])}；该说法：{' 和 '.join(sorted(inventors))}")
 
 
 @check
@@ -66,10 +72,12 @@ def history_softmax_name(version: str = "correction") -> Result:
     older = [p for p in PUBLICATIONS if p[0] < 1989 and ("Boltzmann" in p[1] or "Luce" in p[1]
                                                          or "Gibbs" in p[1])]
     earliest = min(p[0] for p in older)
+    form = r"$e^{-E_i/kT}/\sum_j e^{-E_j/kT}$"
     return Result(earliest == first_year,
-                  f"the normalised exponential e^(-E_i/kT)/Σ e^(-E_j/kT) appears in "
-                  f"{_cite(older)}; Bridle 1989 names it 'softmax'; earliest {earliest}, "
-                  f"claimed {first_year}")
+                  f"the normalised exponential {form} appears in {_cite(older)}; Bridle 1989 "
+                  f"names it “softmax”; earliest {earliest}, claimed {first_year}",
+                  f"归一化指数 {form} 见于 {_cite(older)}；Bridle 1989 才给它取名 “softmax”；"
+                  f"最早见于 {earliest} 年，该说法为 {first_year} 年")
 
 
 @check
@@ -78,8 +86,9 @@ def history_transformer_models(version: str = "correction") -> Result:
     stated_models = pick(version, note=("GPT", "BERT", "ViT"), correction=("GPT", "BERT", "ViT"))
     rows = [p for p in PUBLICATIONS if any(p[2].startswith(m) for m in stated_models)]
     ok = len(rows) == 3 and all(p[0] >= 2017 and "Transformer" in p[2] for p in rows)
-    return Result(ok, "; ".join(f"{p[2].split(':')[0]} {p[0]}" for p in rows)
-                  + "; the Transformer 2017")
+    listed = "; ".join(f"{p[2].split(':')[0]} {p[0]}" for p in rows)
+    return Result(ok, listed + "; the Transformer 2017",
+                  listed.replace("; ", "；") + "；Transformer 2017")
 
 
 @check
@@ -87,5 +96,7 @@ def history_rnn_before(version: str = "correction") -> Result:
     """Before 2017 sequence models were recurrent; the Transformer replaced recurrence."""
     year = pick(version, note=2017, correction=2017)
     first = min(p[0] for p in PUBLICATIONS if "Transformer" in p[2])
-    return Result(first == year, f"first Transformer publication {first}: Vaswani et al. "
-                                 "replace recurrence by attention")
+    return Result(first == year,
+                  f"first Transformer publication {first}: Vaswani et al. replace recurrence by "
+                  "attention",
+                  f"第一篇 Transformer 论文发表于 {first} 年：Vaswani 等人用注意力取代了循环结构")

@@ -10,7 +10,11 @@ import math
 
 import numpy as np
 
-from reports.audit.evidence import Result, check, num_jac, pick, softmax, stated
+from reports.audit.evidence import Result, check, num_jac, nums, pick, shi, softmax, stated, yes
+
+
+def dims(shape) -> str:
+    return "\\times".join(str(x) for x in shape)
 
 
 def _attention(x: np.ndarray, wq, wk, wv) -> np.ndarray:
@@ -33,10 +37,15 @@ def uniform_equal_scores(version: str = "correction") -> Result:
     scores = keys @ q
     p = softmax(scores)
     jac = float(np.linalg.norm(np.diag(p) - np.outer(p, p), 2))
+    shown = (f"scores ({nums(scores, 'g')}); softmax = ({nums(np.round(p, 4), 'g')}); spectral "
+             rf"norm of $\operatorname{{diag}}(p) - pp^\top$ = {jac:.4f}")
     return Result(abs(p.max() - claimed_max) < 1e-3 and abs(jac - claimed_jac) < 1e-3,
-                  f"scores {scores.tolist()}; softmax = {np.round(p, 4).tolist()}; "
-                  f"spectral norm of diag(p) - ppᵀ = {jac:.4f}; claimed max weight "
-                  f"{claimed_max:.2f}, Jacobian norm {claimed_jac:.2f}")
+                  f"{shown}; claimed largest weight {claimed_max:.2f}, Jacobian norm "
+                  f"{claimed_jac:.2f}",
+                  f"分数为 ({nums(scores, 'g')})；softmax = ({nums(np.round(p, 4), 'g')})；"
+                  rf"$\operatorname{{diag}}(p) - "
+                  rf"pp^\top$ 的谱范数为 {jac:.4f}；该说法给出的最大权重为 "
+                  f"{claimed_max:.2f}，雅可比矩阵范数为 {claimed_jac:.2f}")
 
 
 @check
@@ -46,29 +55,37 @@ def softmax_large_inputs(version: str = "correction") -> Result:
                      correction=lambda z: float(np.ptp(z)) > 20)
     cases = [np.array([1000.0, 1000.1, 999.9]), np.array([64.0, 0.0, -64.0]),
              np.array([0.5, 0.4, 0.6])]
-    rows, ok = [], True
+    rows, rows_zh, ok = [], [], True
     for z in cases:
         p = softmax(z)
         really = bool(p.max() > 0.99)
         ok &= saturates(z) == really
-        rows.append(f"z = {z.tolist()}: max weight {p.max():.4f}, saturated: "
-                    f"{'yes' if really else 'no'}, predicted: {'yes' if saturates(z) else 'no'}")
-    return Result(ok, "; ".join(rows))
+        head = f"$z = ({nums(z, 'g')})$"
+        rows.append(f"{head}: largest weight {p.max():.4f}, saturated: {yes(really)}, predicted: "
+                    f"{yes(saturates(z))}")
+        rows_zh.append(f"{head}：最大权重 {p.max():.4f}，是否饱和：{shi(really)}，该说法的预测："
+                       f"{shi(saturates(z))}")
+    return Result(ok, "; ".join(rows), "；".join(rows_zh))
 
 
 @check
 def scaled_variance_scale(version: str = "correction") -> Result:
     """Var(qᵀk/√d_k) = σ_q²σ_k²: 1 only while the components keep unit variance."""
     rng = np.random.default_rng(60)
-    d, rows, ok = 256, [], True
+    d, rows, rows_zh, ok = 256, [], [], True
     for sd in (1.0, 3.0):
         target = pick(version, note=1.0, correction=sd**4)
         s = np.sum(rng.normal(0, sd, (20000, d)) * rng.normal(0, sd, (20000, d)), axis=1)
         var = float(np.var(s / math.sqrt(d)))
         ok &= abs(var / target - 1) < 0.1
-        rows.append(f"σ_q = σ_k = {sd:g}: Var(qᵀk/√d_k) = {var:.2f} (Monte Carlo, 20000 draws, "
-                    f"d_k = {d}), exact σ_q²σ_k² = {sd**4:g}, claimed {target:g}")
-    return Result(ok, "; ".join(rows))
+        head = (rf"$\sigma_q = \sigma_k = {sd:g}$: $\operatorname{{Var}}(q^\top k/\sqrt{{d_k}})$ = "
+                f"{var:.2f}")
+        exact = rf"$\sigma_q^2\sigma_k^2 = {sd**4:g}$"
+        rows.append(f"{head} (Monte Carlo, 20000 draws, $d_k = {d}$), exact {exact}, claimed "
+                    f"{target:g}")
+        rows_zh.append(f"{head.replace('$: $', '$ 时 $')}（蒙特卡洛，20000 次抽样，$d_k = {d}$），"
+                       f"精确值 {exact}，该说法给出 {target:g}")
+    return Result(ok, "; ".join(rows), "；".join(rows_zh))
 
 
 @check
@@ -77,33 +94,40 @@ def example_not_zero_mean(version: str = "correction") -> Result:
     mean_claim, var_claim = pick(version, note=(0.0, 1.0), correction=(0.5, 0.0))
     comps = np.array([0.5, 0.5])
     return Result(float(comps.mean()) == mean_claim and float(comps.var()) == var_claim,
-                  f"components (0.5, 0.5): mean {comps.mean():g}, variance {comps.var():g}; "
-                  f"the derivation assumed mean 0, variance 1; claimed mean {mean_claim:g}, "
-                  f"variance {var_claim:g}")
+                  f"components $(0.5, 0.5)$: mean {comps.mean():g}, variance {comps.var():g}; "
+                  f"the derivation assumed mean 0 and variance 1; claimed mean {mean_claim:g}, "
+                  f"variance {var_claim:g}",
+                  f"分量 $(0.5, 0.5)$：均值为 {comps.mean():g}，方差为 {comps.var():g}；"
+                  f"推导假设的是均值 0、方差 1；该说法给出的均值为 {mean_claim:g}，方差为 "
+                  f"{var_claim:g}")
 
 
 @check
 def scaled_constant_grows(version: str = "correction") -> Result:
     """With every component 0.5 the scaled score is 0.25·√d_k: it keeps growing."""
     law = pick(version, note=lambda d: 16.0, correction=lambda d: 0.25 * math.sqrt(d))
-    rows, ok = [], True
+    rows, rows_zh, ok = [], [], True
     for d in (4096, 16384, 65536):
         got = float(np.full(d, 0.5) @ np.full(d, 0.5)) / math.sqrt(d)
         ok &= abs(got - law(d)) < 1e-9
-        rows.append(f"d_k = {d}: {got:g} (claimed {law(d):g})")
-    return Result(ok, "scaled score qᵀk/√d_k for q = k = (0.5, …): " + ", ".join(rows))
+        rows.append(f"$d_k = {d}$: {got:g} (claimed {law(d):g})")
+        rows_zh.append(f"$d_k = {d}$ 时为 {got:g}（该说法为 {law(d):g}）")
+    head = r"$q^\top k/\sqrt{d_k}$", r"$q = k = (0.5, \dots, 0.5)$"
+    return Result(ok, f"scaled score {head[0]} for {head[1]}: " + ", ".join(rows),
+                  f"{head[1]} 时缩放后的分数 {head[0]}：" + "，".join(rows_zh))
 
 
 @check
 def divisor_is_sqrt_dk(version: str = "correction") -> Result:
     """The divisor that restores unit variance is √d_k; 64 only when d_k = 4096."""
     divisor = pick(version, note=lambda d: 64.0, correction=lambda d: math.sqrt(d))
-    rows, ok = [], True
+    rows, rows_zh, ok = [], [], True
     for d in (64, 512, 4096):
         var = d / divisor(d) ** 2  # Var(qᵀk) = d_k for unit-variance zero-mean components
         ok &= abs(var - 1) < 1e-12
-        rows.append(f"d_k = {d}: divisor {divisor(d):g}, variance {var:.4g}")
-    return Result(ok, "; ".join(rows))
+        rows.append(f"$d_k = {d}$: divisor {divisor(d):g}, variance {var:.4g}")
+        rows_zh.append(f"$d_k = {d}$：除数 {divisor(d):g}，方差 {var:.4g}")
+    return Result(ok, "; ".join(rows), "；".join(rows_zh))
 
 
 # ----------------------------------------------------------------------------- dot products
@@ -115,10 +139,15 @@ def _alignment_vs_length(version: str) -> Result:
     w = softmax(np.array([q @ k for k in keys]))
     predicted = int(np.argmax([rank(q, k) for k in keys]))
     cosines = [float(q @ k / np.linalg.norm(k)) for k in keys]
+    cos = rf"$\cos\theta$ = {cosines[0]:.3f}, {cosines[1]:.3f}"
+    scores = r"$q^\top k = 1, 3$"
+    winner = f"$k_{predicted + 1}$"
     return Result(predicted == int(np.argmax(w)),
-                  f"cos θ = {cosines[0]:.3f}, {cosines[1]:.3f}; scores qᵀk = 1, 3; weights "
-                  f"{w[0]:.3f}, {w[1]:.3f}: the longer, less aligned key wins; predicted winner "
-                  f"k{predicted + 1}")
+                  f"{cos}; scores {scores}; weights {w[0]:.3f}, {w[1]:.3f}: the longer, less "
+                  f"aligned key wins; predicted winner {winner}",
+                  f"{cos}；分数 {scores}；权重 {w[0]:.3f}, "
+                  f"{w[1]:.3f}：更长但方向不那么一致的键胜出；"
+                  f"该说法预测胜出的是 {winner}")
 
 
 @check
@@ -152,9 +181,13 @@ def positions_needed(version: str = "correction") -> Result:
         return _attention(x, *w)[0]  # the first token stays first
 
     gap = float(np.max(np.abs(out([0, 1, 2]) - out([0, 2, 1]))))
-    return Result(gap > 1e-6, f"first token's output for orders (A, B, C) and (A, C, B): max "
-                              f"difference {gap:.3g} ({'with' if with_positions else 'without'} "
-                              "positional encodings)")
+    how_en = "with" if with_positions else "without"
+    how_zh = "加" if with_positions else "不加"
+    return Result(gap > 1e-6,
+                  f"output of the first token for the orders (A, B, C) and (A, C, B): largest "
+                  f"difference {gap:.3g} ({how_en} positional encodings)",
+                  f"顺序 (A, B, C) 与 (A, C, B) 下第一个 token 的输出：最大差异为 {gap:.3g}"
+                  f"（{how_zh}位置编码）")
 
 
 @check
@@ -166,8 +199,11 @@ def attention_output_needs_wv(version: str = "correction") -> Result:
     candidate = pick(version, note=a @ x, correction=a @ x @ wv)
     ref = _attention(x, wq, wk, wv)
     same = candidate.shape == ref.shape and bool(np.allclose(candidate, ref, atol=1e-12))
-    return Result(same, f"candidate shape {candidate.shape}, attention output shape {ref.shape}; "
-                        f"equal: {'yes' if same else 'no'}")
+    shapes = f"${dims(candidate.shape)}$", f"${dims(ref.shape)}$"
+    return Result(same,
+                  f"the candidate is {shapes[0]}, the attention output {shapes[1]}; equal: "
+                  f"{yes(same)}",
+                  f"待检公式的结果为 {shapes[0]}，注意力输出为 {shapes[1]}；两者相等：{shi(same)}")
 
 
 @check
@@ -184,9 +220,13 @@ def attention_stack_nonlinear(version: str = "correction") -> Result:
         return h + _attention(h, *w2)
 
     gap = float(np.max(np.abs(net(2 * x) - 2 * net(x))))
+    said_en = "linear" if claims_linear else "not linear"
+    said_zh = "线性" if claims_linear else "非线性"
     return Result((gap < 1e-9) == claims_linear,
-                  f"two attention layers, no activation: max |f(2X) - 2f(X)| = {gap:.3g}; "
-                  f"claimed linear: {'yes' if claims_linear else 'no'}")
+                  f"two attention layers, no activation: largest $|f(2X) - 2f(X)|$ = {gap:.3g}; "
+                  f"claimed: {said_en}",
+                  f"两层注意力、没有激活函数：$|f(2X) - 2f(X)|$ 的最大值为 {gap:.3g}；"
+                  f"该说法：{said_zh}")
 
 
 @check
@@ -205,9 +245,14 @@ def rnn_gpu_parallel(version: str = "correction") -> Result:
     same = bool(np.allclose(h, h_loop, atol=1e-12))
     claimed = pick(version, note=1, correction=b * hdim)
     return Result(same and claimed == b * hdim,
-                  f"B = {b} sequences, H = {hdim}: one step is {b * hdim} independent dot products "
-                  f"(batched equals per-sequence: {'yes' if same else 'no'}); input projections of "
-                  f"all {t} steps in one product; claimed parallel work per step {claimed}")
+                  f"$B = {b}$ sequences, $H = {hdim}$: one step is {b * hdim} independent dot "
+                  f"products (batched equals one sequence at a time: {yes(same)}); the input "
+                  f"projections of all {t} steps are one product; claimed parallel work per step "
+                  f"{claimed}",
+                  f"$B = {b}$ 个序列，$H = {hdim}$：一步就是 {b * hdim} 个互相独立的点积"
+                  f"（批量计算与逐个序列计算结果相同：{shi(same)}）；"
+                  f"全部 {t} 步的输入投影可以用一次"
+                  f"矩阵乘法完成；该说法给出的每步并行工作量为 {claimed}")
 
 
 # ----------------------------------------------------------------------------- second checks
@@ -225,7 +270,9 @@ def attention_jacobian_varies(version: str = "correction") -> Result:
     j1, j2 = num_jac(f, x.ravel()), num_jac(f, 2 * x.ravel())
     gap = float(np.max(np.abs(j1 - j2)))
     return Result((gap < 1e-6) == claims_linear,
-                  f"max |J(X) - J(2X)| = {gap:.3g} by central differences (0 for a linear map)")
+                  f"largest $|J(X) - J(2X)|$ = {gap:.3g} by central differences (0 for a linear "
+                  "map)",
+                  f"用中心差分求得 $|J(X) - J(2X)|$ 的最大值为 {gap:.3g}（线性映射应为 0）")
 
 
 @check
@@ -239,9 +286,12 @@ def softmax_weights_positive(version: str = "correction") -> Result:
     p = softmax(z)
     exact = 1 / np.exp(z).sum(axis=1)
     gap = float(np.max(np.abs(p[:, 0] - exact)))
+    form = r"$1/\sum_l e^{s_l}$"
     return Result(bool(np.all(p > 0)) and gap < 1e-15,
-                  f"smallest weight {p.min():.3g} > 0; weight of the zero score vs 1/Σe^s: "
-                  f"max gap {gap:.2g}")
+                  f"smallest weight {p.min():.3g} > 0; weight of the score 0 vs {form}: "
+                  f"largest gap {gap:.2g}",
+                  f"最小权重为 {p.min():.3g} > 0；分数为 0 "
+                  f"的权重与 {form} 相比，最大差距为 {gap:.2g}")
 
 
 @check
@@ -255,9 +305,12 @@ def adam_diagonal_preconditioner(version: str = "correction") -> Result:
     newton = -np.linalg.solve(h, g)
     adam = -0.1 * g / (np.abs(g) + 1e-8)
     cos = float(newton @ adam / (np.linalg.norm(newton) * np.linalg.norm(adam)))
+    steps = f"$({nums(np.round(newton, 4), 'g')})$", f"$({nums(np.round(adam, 4), 'g')})$"
     return Result(np.allclose(x0 + newton, 0) and cos < 0.99,
-                  f"Newton step {np.round(newton, 4).tolist()} lands on 0; Adam step "
-                  f"{np.round(adam, 4).tolist()}; cosine between them {cos:.3f}")
+                  f"Newton step {steps[0]} lands on 0; Adam step {steps[1]}; cosine between them "
+                  f"{cos:.3f}",
+                  f"牛顿法的步长 {steps[0]} 正好落到 0；Adam 的步长 {steps[1]}；两者夹角的余弦为 "
+                  f"{cos:.3f}")
 
 
 @check
@@ -269,6 +322,9 @@ def attention_edges_per_query(version: str = "correction") -> Result:
     a = np.array([softmax(np.array([q[i] @ k[j] for j in range(n)]) / 1.0) for i in range(n)])
     positive = int(np.sum(a > 0))
     asym = float(np.max(np.abs(a - a.T)))
+    form = r"$|a_{ij} - a_{ji}|$"
     return Result(positive == n * n and asym > 1e-3 and bool(np.all(np.diag(a) > 0)),
-                  f"n = {n}: {positive} positive weights, max |a_ij - a_ji| = {asym:.3f}, "
-                  f"smallest self-weight {np.min(np.diag(a)):.3f}")
+                  f"$n = {n}$: {positive} positive weights, largest {form} = {asym:.3f}, smallest "
+                  f"self-weight {np.min(np.diag(a)):.3f}",
+                  f"$n = {n}$：有 {positive} 个正权重，{form} 的最大值为 {asym:.3f}，"
+                  f"自身权重最小为 {np.min(np.diag(a)):.3f}")

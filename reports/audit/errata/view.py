@@ -5,8 +5,13 @@ Each record gains its note's title, a locator of its quote (line, column, short 
 already formatted, so the renderer computes nothing. The contract::
 
     {"rows": [{"version": "note" | "correction" | "independent",
-               "label": {"en": str, "zh": str}, "value": str, "math": str, "passed": bool}],
+               "label": {"en": str, "zh": str}, "value": {"en": str, "zh": str},
+               "math": str, "passed": bool}],
      "summary": {"en": str, "zh": str}}
+
+A value is prose with inline ``$…$`` math, in both languages with the same numbers and formulas;
+a value whose Chinese text is missing has no ``zh`` key (the report marks it untranslated and the
+i18n test fails).
 """
 
 from __future__ import annotations
@@ -49,14 +54,76 @@ def plain(detail: str) -> str:
     return detail
 
 
-def _compact(value: str, limit: int = 160) -> str:
-    """The leading clauses of ``value`` that fit in ``limit`` characters (at least one)."""
+def _kept(value: str, limit: int = 160) -> int:
+    """How many leading clauses of the English ``value`` fit in ``limit`` characters (≥ 1)."""
     clauses = value.split("; ")
-    out = clauses[0]
-    for clause in clauses[1:]:
-        if len(out) + 2 + len(clause) > limit:
-            return out + "; …"
-        out += "; " + clause
+    size = len(clauses[0])
+    for n, clause in enumerate(clauses[1:], start=1):
+        size += 2 + len(clause)
+        if size > limit:
+            return n
+    return len(clauses)
+
+
+def _compact(value: str, kept: int, sep: str = "; ") -> str:
+    """The first ``kept`` clauses of ``value`` (both languages keep the same clauses)."""
+    clauses = value.split(sep)
+    return sep.join(clauses[:kept]) + (sep + "…" if kept < len(clauses) else "")
+
+
+def value(run: dict) -> dict[str, str]:
+    """An evidence run's detail as a bilingual value ({en} alone when zh is missing)."""
+    out = {"en": plain(run["detail"])}
+    if run.get("detail_zh"):
+        out["zh"] = plain(run["detail_zh"])
+    return out
+
+
+_NUMBER = re.compile(r"\d+(?:\.\d+)?(?:e[-+]?\d+)?")
+
+
+def value_problems(where: str, value: dict, same_math: bool = True) -> list[str]:
+    """What keeps ``value`` from being one record in two languages: a missing or empty Chinese
+    text, ASCII pseudo-TeX outside ``$…$``, or numbers or formulas that differ between the two
+    (not asked of a cited derivation's title, whose translation claims.toml checks)."""
+    en, zh = value.get("en") or "", value.get("zh") or ""
+    if not zh.strip():
+        return [f"{where}: value {en[:60]!r} has no Chinese text (zh)"]
+    out = []
+    for lang, text in (("en", en), ("zh", zh)):
+        found = errata.pseudo_tex(text)
+        if found:
+            out.append(f"{where}: {lang} value has ASCII pseudo-TeX {found} outside $…$")
+    if same_math and sorted(_NUMBER.findall(en)) != sorted(_NUMBER.findall(zh)):
+        out.append(f"{where}: numbers differ: en {sorted(_NUMBER.findall(en))}, "
+                   f"zh {sorted(_NUMBER.findall(zh))}")
+    if same_math and sorted(errata._MATH.findall(en)) != sorted(errata._MATH.findall(zh)):
+        out.append(f"{where}: formulas differ between en and zh")
+    return out
+
+
+def untranslated_values(records: list[dict]) -> list[str]:
+    """Every evidence value and summary of the loaded audit that fails :func:`value_problems`."""
+    gaps = []
+    for rec in records:
+        view = rec["evidence_view"]
+        for i, row in enumerate(view["rows"]):
+            gaps += value_problems(f"{rec['id']} row {i + 1} ({row['version']})", row["value"],
+                                   same_math=row["label"] != LABELS["derivation"])
+        gaps += value_problems(f"{rec['id']} summary", view["summary"])
+    return gaps
+
+
+def _derivation_value(cid: str, status: str) -> dict[str, str]:
+    """A cited derivation by its title and status, in both languages."""
+    from reports.render import i18n
+
+    words = {lang: i18n.ui(lang)["status"].get(status, status) for lang in i18n.LANGS}
+    english = i18n.english_title(cid)
+    titles = {lang: i18n.title(cid, english, lang) for lang in i18n.LANGS}
+    out = {"en": f"“{titles['en'].text}”: {words['en']}"}
+    if not titles["zh"].missing:
+        out["zh"] = f"「{titles['zh'].text}」：{words['zh']}"
     return out
 
 
@@ -76,20 +143,20 @@ def evidence_view(rec: dict, runs: dict, statuses: dict[str, str]) -> dict:
     """Rows for the note's version, the correction (errata only) and the independent checks."""
     erratum = rec["verdict"] in errata.NEEDS_CORRECTION
     note = runs[(rec["evidence"], "note")]
-    rows = [{"version": "note", "label": LABELS["note"], "value": plain(note["detail"]),
+    rows = [{"version": "note", "label": LABELS["note"], "value": value(note),
              "math": rec["claim_latex"], "passed": note["passed"]}]
     if erratum:
         fixed = runs[(rec["evidence"], "correction")]
         rows.append({"version": "correction", "label": LABELS["correction"],
-                     "value": plain(fixed["detail"]), "math": rec["correction_latex"],
+                     "value": value(fixed), "math": rec["correction_latex"],
                      "passed": fixed["passed"]})
     if rec["cross_check"]:
         other = runs[(rec["cross_check"], "correction")]
         rows.append({"version": "independent", "label": LABELS["check"],
-                     "value": plain(other["detail"]), "math": "", "passed": other["passed"]})
+                     "value": value(other), "math": "", "passed": other["passed"]})
     for cid in rec["see_also"]:
         rows.append({"version": "independent", "label": LABELS["derivation"],
-                     "value": f"{cid}: {statuses[cid]}", "math": "",
+                     "value": _derivation_value(cid, statuses[cid]), "math": "",
                      "passed": statuses[cid] in ("proved", "numeric")})
     indep = [r for r in rows if r["version"] == "independent"]
     ok = sum(r["passed"] for r in indep)
@@ -105,9 +172,13 @@ def evidence_view(rec: dict, runs: dict, statuses: dict[str, str]) -> dict:
                   f"{word_zh[rows[1]['passed']]}{tail_zh}。",
         }
     else:
-        head = _compact(rows[0]["value"])
-        summary = {"en": f"{'Holds' if rows[0]['passed'] else 'Fails'}: {head}{tail_en}.",
-                   "zh": f"{'成立' if rows[0]['passed'] else '不成立'}：{head}{tail_zh}。"}
+        shown = rows[0]["value"]
+        kept = _kept(shown["en"])
+        summary = {"en": f"{'Holds' if rows[0]['passed'] else 'Fails'}: "
+                         f"{_compact(shown['en'], kept)}{tail_en}."}
+        if "zh" in shown:
+            summary["zh"] = (f"{'成立' if rows[0]['passed'] else '不成立'}："
+                             f"{_compact(shown['zh'], kept, sep='；')}{tail_zh}。")
     return {"rows": rows, "summary": summary}
 
 

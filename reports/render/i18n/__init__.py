@@ -134,7 +134,7 @@ def _claim(claim_id: str) -> dict:
     return claims_data().get(claim_id, {})
 
 
-def _english_title(claim_id: str) -> str:
+def english_title(claim_id: str) -> str:
     import derivations  # the engine's own English title, where the table has no display form
 
     known = {d.id: d.title for d in derivations.claims()}
@@ -161,7 +161,7 @@ def assumption(claim_id: str, name: str, text: str, lang: str) -> tuple[Text, Te
         or _shared("assumptions").get(name, {})
     if not record and text == f"Proved as claim {name}." and "title" in _claim(name):
         # a lemma citing another claim (derivations.lemma): named by that claim's title
-        cited = _pick(_claim(name)["title"], _english_title(name), lang)
+        cited = _pick(_claim(name)["title"], english_title(name), lang)
         said = {"en": f"Proved as the claim “{cited.text}”.",
                 "zh": f"已作为命题「{cited.text}」证明。"}
         return cited, Text(said.get(lang, said["en"]), missing=cited.missing)
@@ -180,12 +180,21 @@ def family_where(module: str) -> str | None:
     return claims_data().get("_families", {}).get(module, {}).get("where")
 
 
-def display(claim_id: str) -> dict:
-    """Display forms of one claim: {"statement", "result", "where", "steps": {index: tex}}."""
+def display_written(claim_id: str) -> dict:
+    """The display forms claims.toml writes by hand for one claim:
+    {"statement", "result", "where", "steps": {index: tex}}."""
     record = _claim(claim_id).get("display", {})
     return {"statement": record.get("statement"), "result": record.get("result"),
             "where": record.get("where"),
             "steps": {int(k): v for k, v in record.get("steps", {}).items()}}
+
+
+def display(claim_id: str) -> dict:
+    """Display forms of one claim: the hand-written ones and those printed from their SymPy
+    twins (reports.display_twins), which also checks both kinds against the engine."""
+    from reports import display_twins
+
+    return display_twins.forms(claim_id, display_written(claim_id))
 
 
 def missing_claim_fields(claims: list[dict]) -> list[str]:
