@@ -13,11 +13,6 @@ from reports.audit.errata import view
 from reports.render import i18n
 
 
-@pytest.fixture(scope="module")
-def audit() -> dict:
-    return view.load()
-
-
 def test_every_evidence_value_has_a_chinese_text(audit):
     gaps = view.untranslated_values(audit["records"])
     assert gaps == [], "evidence values not bilingual:\n" + "\n".join(gaps)
