@@ -7,10 +7,12 @@ EXTRAS ?= test
 
 .PHONY: test reports verify bench lint crosscheck gradcheck train notes-check clean
 
+# PYTHONWARNINGS: the build backend warns about editable installs in general (ten lines with
+# nothing to act on)
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[$(EXTRAS)]'
+	PYTHONWARNINGS=ignore $(PY) -m pip install -q -e '.[$(EXTRAS)]'
 	touch $(STAMP)
 
 # two workers (pytest-xdist), one per core; a file's tests run in one of them (tests/conftest.py)
