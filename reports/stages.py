@@ -196,7 +196,7 @@ def collect_data(cache: Cache, progress: Progress, workers: int = 2,
         with ProcessPoolExecutor(max_workers=min(workers, len(pending)), mp_context=fork) as pool:
             running: dict = {}
             jobs = [b for b in beside if any(n in misses for n in b.needs)]
-            while pending or running:
+            while True:
                 for name in ready(pending):
                     inputs = {d: results[d] for d in STAGES[name].needs}
                     running[pool.submit(_timed, name, inputs)] = name
@@ -205,6 +205,8 @@ def collect_data(cache: Cache, progress: Progress, workers: int = 2,
                     inputs = {d: results[d] for d in job.needs}
                     running[pool.submit(_timed_beside, job, inputs)] = job
                     jobs.remove(job)
+                if not running:  # after the submissions: the last stages can make a job ready
+                    break
                 finished, _ = wait(running, return_when=FIRST_COMPLETED)
                 for future in finished:
                     name = running.pop(future)

@@ -277,6 +277,20 @@ def test_a_job_beside_the_stages_gets_their_results_once_they_are_computed(
     assert any("plots" in line and "FAILED" in line for line in lines)
 
 
+def test_a_job_runs_when_its_stages_are_the_last_to_finish(data, tmp_path, monkeypatch):
+    out = tmp_path / "beside.json"
+    job = stages.Beside("plots", functools.partial(_record, str(out)),
+                        ("crosscheck", "training"))
+    monkeypatch.setattr(stages, "STAGES", _stub_stages(data, data["training"]))
+    cache = build.Cache(tmp_path / "cache")
+    build.collect_data(cache, build.Progress(lambda s: None), workers=1)
+    for name in ("crosscheck", "training"):  # the only misses: nothing runs after them
+        for old in (tmp_path / "cache").glob(f"{name}-*.json"):
+            old.unlink()
+    build.collect_data(cache, build.Progress(lambda s: None), workers=2, beside=(job,))
+    assert out.is_file()
+
+
 def test_figures_drawn_beside_the_stages_are_the_ones_rendered(data, tmp_path):
     cache = build.Cache(tmp_path / "cache")
     drawn = build.draw_plots(cache, {"plot_data": data["plot_data"]}, data["training"])
