@@ -24,10 +24,12 @@ import numpy as np
 
 # Below this size malloc serves requests from its free lists without touching fresh pages.
 MIN_BYTES = 64 * 1024
-# At most this many arrays per (shape, dtype) are kept; a caller holding more gets fresh ones.
-MAX_PER_KEY = 64
+# The pool keeps at most this many bytes (the bench's medium step needs ≈ 0.5 GB); callers that
+# hold more (many caches kept at once) get ordinary arrays beyond it.
+MAX_BYTES = 2 * 1024**3
 
 _pool: dict[tuple, list[np.ndarray]] = {}
+_held = [0]  # bytes in _pool
 _lock = threading.Lock()
 
 
@@ -57,8 +59,9 @@ def empty(shape: tuple[int, ...], dtype) -> np.ndarray:
             if sys.getrefcount(arr) == FREE:
                 return arr
         arr = np.empty(shape, dtype)
-        if len(arrays) < MAX_PER_KEY:
+        if _held[0] + arr.nbytes <= MAX_BYTES:
             arrays.append(arr)
+            _held[0] += arr.nbytes
         return arr
 
 
@@ -70,10 +73,11 @@ def empty_like(x: np.ndarray) -> np.ndarray:
 def pooled_bytes() -> int:
     """Bytes held by the pool (in use or free)."""
     with _lock:
-        return sum(a.nbytes for arrays in _pool.values() for a in arrays)
+        return _held[0]
 
 
 def clear() -> None:
     """Drop the pool's references; arrays still used elsewhere live on as ordinary arrays."""
     with _lock:
         _pool.clear()
+        _held[0] = 0

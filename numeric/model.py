@@ -40,6 +40,7 @@ from __future__ import annotations
 import numpy as np
 
 from numeric import buffers, ops
+from numeric.checks import check_float, check_same
 from numeric.config import GPTConfig
 
 LAYER_PARAMS = (
@@ -88,7 +89,7 @@ def check_params(params: dict, cfg: GPTConfig) -> None:
     for name, shape in param_shapes(cfg).items():
         if name not in params:
             raise ValueError(f"params: expected key {name!r}, got keys {sorted(params)[:5]}...")
-        ops.check_same("params", name, params[name], shape, cfg.np_dtype)
+        check_same("params", name, params[name], shape, cfg.np_dtype)
 
 
 def _tables(cfg: GPTConfig, t: int):
@@ -181,7 +182,7 @@ def _block_forward(params: dict, cfg: GPTConfig, layer: int, x: np.ndarray, rope
                    perturb: dict):
     """block_forward, consuming the names it shifts from ``perturb`` (the whole model's
     pending perturbations, checked once by the caller)."""
-    ops.check_float("block_forward", "x", x, ndim=3)
+    check_float("block_forward", "x", x, ndim=3)
     if x.shape[-1] != cfg.n_embd or x.dtype != cfg.np_dtype:
         raise ValueError(
             f"block_forward: x expected (B, T, {cfg.n_embd}) {cfg.dtype}, got {x.shape} {x.dtype}"
@@ -242,7 +243,7 @@ def block_backward(dy: np.ndarray, cache: dict):
     """
     o, cfg, layer = cache["_ops"], cache["_cfg"], cache["_layer"]
     pre = f"h.{layer}."
-    ops.check_same("block_backward", "dy", dy, cache[pre + "in"].shape, cfg.np_dtype)
+    check_same("block_backward", "dy", dy, cache[pre + "in"].shape, cfg.np_dtype)
 
     def rec(name, arr):
         cache[grad_name(pre + name)] = arr

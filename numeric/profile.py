@@ -33,13 +33,20 @@ def _median_ms(fn, repeats: int) -> float:
     return float(np.median(times)) * 1e3
 
 
+def _product(a: np.ndarray, b: np.ndarray):
+    """A zero-argument callable computing a @ b into an array allocated once: fresh result
+    arrays would time the allocator's page faults too, not only BLAS."""
+    res = a @ b  # (..., M, N)
+    return lambda: np.matmul(a, b, out=res)
+
+
 def products(cfg, params: dict, cache: dict) -> list:
     """Zero-argument callables, one per matrix product of a forward+backward step."""
     out = []
 
     def linear(x, w, g):
         x2, g2 = x.reshape(-1, w.shape[0]), g.reshape(-1, w.shape[1])  # (N, C_in), (N, C_out)
-        out.extend([lambda: x2 @ w, lambda: x2.T @ g2, lambda: g2 @ w.T])
+        out.extend([_product(x2, w), _product(x2.T, g2), _product(g2, w.T)])
 
     for i in range(cfg.n_layer):
         pre = f"h.{i}."
@@ -48,10 +55,9 @@ def products(cfg, params: dict, cache: dict) -> list:
         q, k, v = (cache[f"{pre}attn.{n}"] for n in "qkv")  # (B, H, T, D)
         p, ds = cache[pre + "attn.probs"], cache[pre + "attn.dscores"]  # (B, H, T, T)
         dy = ops.split_heads(cache[pre + "attn.dy"], cfg.n_head)  # (B, H, T, D)
-        out.extend([lambda q=q, k=k: q @ k.transpose(0, 1, 3, 2), lambda p=p, v=v: p @ v,
-                    lambda dy=dy, v=v: dy @ v.transpose(0, 1, 3, 2),
-                    lambda p=p, dy=dy: p.transpose(0, 1, 3, 2) @ dy,
-                    lambda ds=ds, k=k: ds @ k, lambda ds=ds, q=q: ds.transpose(0, 1, 3, 2) @ q])
+        out.extend([_product(q, k.transpose(0, 1, 3, 2)), _product(p, v),
+                    _product(dy, v.transpose(0, 1, 3, 2)), _product(p.transpose(0, 1, 3, 2), dy),
+                    _product(ds, k), _product(ds.transpose(0, 1, 3, 2), q)])
     linear(cache["ln_f.out"], params["lm_head.w"], cache["dlogits"])
     return out
 

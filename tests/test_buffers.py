@@ -81,3 +81,15 @@ def test_a_pool_that_ignores_one_reference_would_hand_out_a_held_array(monkeypat
     monkeypatch.setattr(buffers, "FREE", buffers.FREE + 1)
     held = buffers.empty(SHAPE, np.float64)
     assert np.shares_memory(held, buffers.empty(SHAPE, np.float64))
+
+
+def test_beyond_its_byte_limit_the_pool_hands_out_ordinary_arrays(monkeypatch):
+    buffers.clear()
+    one = np.empty(SHAPE).nbytes
+    monkeypatch.setattr(buffers, "MAX_BYTES", one)
+    kept = buffers.empty(SHAPE, np.float64)
+    extra = buffers.empty(SHAPE, np.float64)
+    assert buffers.pooled_bytes() == one
+    del extra  # not pooled: the next request cannot get it back
+    assert not np.shares_memory(buffers.empty(SHAPE, np.float64), kept)
+    buffers.clear()
