@@ -3,13 +3,16 @@
 ``python -m numeric.bench --profile [--config small|medium]`` (one BLAS thread, float64) prints the
 median step time, the time of the step's matrix products run alone — every product of the forward
 and backward, on the step's own named tensors (``h.i.attn.w_q.in``, ``…dout``, …) — and its share
-of the step, then the ops that take the most time (cProfile, own time).
+of the step, the rest (elementwise work and Python), the page faults a step causes (fresh memory
+the allocator must map: numeric.buffers keeps them near 0), then the ops that take the most time
+(cProfile, own time).
 """
 
 from __future__ import annotations
 
 import cProfile
 import pstats
+import resource
 import time
 
 import numpy as np
@@ -79,6 +82,10 @@ def run(name: str = "small", repeats: int = 20) -> dict:
         step_ms = _median_ms(step, repeats)
         prods = products(cfg, params, cache)
         blas_ms = _median_ms(lambda: [f() for f in prods], repeats)
+        faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+        for _ in range(repeats):
+            step()
+        faults = (resource.getrusage(resource.RUSAGE_SELF).ru_minflt - faults) / repeats
         prof = cProfile.Profile()
         prof.enable()
         for _ in range(repeats):
@@ -89,12 +96,14 @@ def run(name: str = "small", repeats: int = 20) -> dict:
            if path.endswith(("ops.py", "model.py"))}
     top = sorted(own.items(), key=lambda kv: -kv[1])[:TOP_OPS]
     return {"config": name, "step_ms": step_ms, "blas_ms": blas_ms, "products": len(prods),
-            "blas_share": blas_ms / step_ms, "top_ops_ms": top}
+            "blas_share": blas_ms / step_ms, "faults_per_step": faults, "top_ops_ms": top}
 
 
 def report(r: dict) -> str:
     lines = [f"{r['config']}: step {r['step_ms']:.2f} ms, its {r['products']} matrix products "
-             f"alone {r['blas_ms']:.2f} ms = {100 * r['blas_share']:.0f} % BLAS",
+             f"alone {r['blas_ms']:.2f} ms = {100 * r['blas_share']:.0f} % BLAS; the rest "
+             f"(elementwise, Python) {r['step_ms'] - r['blas_ms']:.2f} ms; "
+             f"{r['faults_per_step']:.0f} page faults a step",
              "own time per step (cProfile, includes its overhead):"]
     lines += [f"  {fn:28s} {ms:8.3f} ms" for fn, ms in r["top_ops_ms"]]
     return "\n".join(lines)
