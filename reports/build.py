@@ -9,10 +9,13 @@ succeeded, so a failed build leaves the previous one intact.
 from __future__ import annotations
 
 import datetime
+import functools
 import importlib.metadata
 import json
 import os
 import shutil
+import sys
+import tempfile
 import time
 import tomllib
 from concurrent.futures import ThreadPoolExecutor
@@ -21,28 +24,54 @@ from pathlib import Path
 from reports import collect, model, user_claims
 from reports.cache import Cache, content_hash, source_hash
 from reports.render import html, katex, latex
-from reports.stages import NOTES_DIR, Log, Progress, collect_data, package_dir, stdout
+from reports.stages import (
+    NOTES_DIR,
+    Beside,
+    Log,
+    Progress,
+    collect_data,
+    package_dir,
+    stdout,
+)
 
 DEFAULT_OUT = Path("reports/build")
 DEFAULT_CACHE = Path(".cache/reports")
 
+def _plots_key(plot_data: dict, training: dict) -> str:
+    here = Path(__file__).resolve().parent
+    return content_hash("plots", [plot_data, training, importlib.metadata.version("matplotlib")],
+                        [here / "render" / "plots.py"])
+
+
+def draw_plots(cache: Cache, crosscheck: dict, training: dict) -> str:
+    """Draw the figures into the cache as soon as their data is there (a job beside the data
+    stages, in a worker process): rendering then finds them drawn."""
+    key = _plots_key(crosscheck["plot_data"], training)
+    if cache.has_dir("plots", key):
+        return "figures cached"
+    with tempfile.TemporaryDirectory() as tmp:
+        figures = _draw(Path(tmp) / "figures", cache, key,
+                        {"plot_data": crosscheck["plot_data"], "training": training})
+    return f"{len(figures)} figures"
+
+
+def _draw(staged: Path, cache: Cache, key: str, data: dict) -> list[dict]:
+    from reports.render import plots  # matplotlib is slow to import; only on a miss
+
+    figures = plots.render(data, staged, staged)
+    (staged / "figures.json").write_text(json.dumps(figures), encoding="utf-8")
+    cache.put_dir("plots", key, staged)
+    return figures
+
+
 def _plots(data: dict, work: Path, cache: Cache, note: list[str]) -> list[dict]:
     """Figures into work/figures (SVG and PDF), reused from the cache when data and code match."""
-    here = Path(__file__).resolve().parent
-    key = content_hash(
-        "plots",
-        [data["plot_data"], data["training"], importlib.metadata.version("matplotlib")],
-        [here / "render" / "plots.py"],
-    )
+    key = _plots_key(data["plot_data"], data["training"])
     staged = work / "figures"
     if cache.get_dir("plots", key, staged):
         note.append("cached")
     else:
-        from reports.render import plots  # matplotlib is slow to import; only on a miss
-
-        figures = plots.render(data, staged, staged)
-        (staged / "figures.json").write_text(json.dumps(figures), encoding="utf-8")
-        cache.put_dir("plots", key, staged)
+        _draw(staged, cache, key, data)
     return json.loads((staged / "figures.json").read_text(encoding="utf-8"))
 
 
@@ -147,10 +176,12 @@ def render_all(data: dict, work: Path, progress: Progress, cache: Cache,
                 for lang in LANGS if pdf and have_tex]
         with progress.stage("html") as note:
             if have_node:
+                typeset = html.typeset(*views.values())  # both editions in one KaTeX run
                 for view in views.values():
-                    index = html.render(view, work / "html")
+                    index = html.render(view, work / "html", rendered=typeset)
                     note.append(f"{index.relative_to(work)} "
                                 f"({len(model.formulas(view))} formulas)")
+                note.append(f"{len(typeset)} distinct formulas typeset")
             else:
                 note.append(f"skipped: {katex.NODE_HINT}")
         with progress.stage("pdf") as note:
@@ -203,7 +234,10 @@ def build(
     cache = cache or Cache(DEFAULT_CACHE)
     try:
         if data is None:
-            data = collect_data(cache, progress)
+            # with the cache on, the figures are drawn as soon as their data is there
+            early = (Beside("plots", functools.partial(draw_plots, cache),
+                            ("crosscheck", "training")),) if cache.enabled else ()
+            data = collect_data(cache, progress, beside=early)
         else:
             with progress.stage("data") as note:
                 note.append(f"from {data_source or 'caller'} (derive/crosscheck not run)")
@@ -212,6 +246,8 @@ def build(
                 key = source_hash(user_claims.STAGE, [package_dir("derivations"), *claims])
                 data = {**data, user_claims.KEY: user_claims.collect(claims, cache, key, note)}
         data = collect.with_locations(collect.with_kinds(data), NOTES_DIR)
+        for problem in data.get("display_forms", {}).get("problems", []):
+            print(f"reports: display form dropped: {problem}", file=sys.stderr)
         render_all(data, tmp, progress, cache, pdf=pdf)
         _swap(tmp, out)
     finally:

@@ -66,10 +66,13 @@ class Cache:
         os.replace(tmp, target)
 
 
+    def has_dir(self, stage: str, key: str) -> bool:
+        return self.enabled and (self.root / f"{stage}-{key[:32]}.d" / ".complete").is_file()
+
     def get_dir(self, stage: str, key: str, dest: Path) -> bool:
         """Copy a cached directory of files to ``dest``; False on a miss."""
         src = self.root / f"{stage}-{key[:32]}.d"
-        if not self.enabled or not (src / ".complete").is_file():
+        if not self.has_dir(stage, key):
             return False
         shutil.copytree(src, dest, dirs_exist_ok=True, ignore=shutil.ignore_patterns(".complete"))
         return True

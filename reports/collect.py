@@ -34,6 +34,26 @@ def _plain(obj: Any) -> Any:
     return obj.to_dict() if hasattr(obj, "to_dict") else obj
 
 
+# The modules each stage's producer imports.  The build imports those of the stages it runs before
+# it forks their worker processes, which then start with them loaded: importing the claims
+# (SymPy, and every claim checked as it is built) costs about a second in each process otherwise.
+MODULES = {
+    "derive": ("derivations",), "crosscheck": ("numeric.crosscheck",),
+    "training": ("numeric.train",), "evidence": ("reports.audit.errata.view",),
+    "errata": ("reports.audit.errata",), "forms": ("reports.display_twins",),
+}
+
+
+def preload(stages) -> None:
+    """Import the producers' modules of ``stages`` and build every shipped claim, in this
+    process, so that processes forked from it start with them."""
+    for name in stages:
+        for module in MODULES.get(name, ()):
+            importlib.import_module(module)
+    if any(MODULES.get(name) for name in stages):
+        importlib.import_module("derivations").claims()
+
+
 # Processes that verify the claims (one per core of the 2-core build machine).
 DERIVE_WORKERS = 2
 
@@ -85,6 +105,15 @@ def training_curve(result: dict) -> dict:
     losses = [float(x) for x in result["loss_curve"]]
     return {"steps": list(range(1, len(losses) + 1)), "loss": losses,
             "accuracy": result.get("test_accuracy")}
+
+
+def display_forms() -> dict:
+    """Every display form checked against the engine by its SymPy twin:
+    {"dropped": {claim id: [field, ...]}, "problems": [...]} (reports.display_twins)."""
+    dropped = _producer("forms", "reports.display_twins", "dropped")
+    from reports.render import i18n
+
+    return dropped(i18n.display_written)
 
 
 def evidence() -> list[dict]:

@@ -4,6 +4,7 @@ sizes), using only the public API of ``derivations``. Registered in reports.disp
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable
 
@@ -78,7 +79,7 @@ def softmax_matrix(sign: int = -1) -> Callable[[], str | None]:
             engine = sp.Matrix([[sp.diff(sr, zc) for zc in zs] for sr in s_vec])
             for p in range(3):
                 at = _point(zs, 97 * size + p)
-                gap = (twin - engine).subs(at).evalf(DIGITS)
+                gap = (twin - engine).xreplace(at).evalf(DIGITS)
                 worst = max((abs(v) for v in gap), default=sp.S.Zero)
                 if worst > sp.Float(10) ** (10 - DIGITS):
                     return (f"softmax_jacobian: the matrix form differs from the Jacobian of "
@@ -240,7 +241,7 @@ def cross_entropy_vector() -> str | None:
             grad = sp.Matrix([sp.diff(-sp.log(p[k - 1]), w) for w in zs])
             twin = sp.Matrix(p) - sp.Matrix(y)
             at = _point(zs, 13 * size + k)
-            if not _close(twin.subs(at), grad.subs(at)):
+            if not _close(twin.xreplace(at), grad.xreplace(at)):
                 return f"cross_entropy_gradient: p − y differs from the gradient at n={size}"
     return None
 
@@ -276,7 +277,7 @@ def batch_matrix() -> str | None:
             grad = sp.Matrix([[sp.diff(loss, zs[r, c]) for c in range(cols)]
                               for r in range(rows)])
             at = _point(list(zs), 17 * rows + cols)
-            if not _close(((p - y) / rows).subs(at), grad.subs(at)):
+            if not _close(((p - y) / rows).xreplace(at), grad.xreplace(at)):
                 return f"cross_entropy_batch_mean: (P − Y)/B differs at B={rows}, n={cols}"
     return None
 
@@ -295,18 +296,25 @@ def softmax_definition(scale_name: str | None = None) -> Callable[[], str | None
 
     return check
 
+@functools.cache
+def _residual_block(d: int) -> tuple:
+    """x, W₁, W₂, b₁ as explicit d-sized symbols, u = W₁x + b₁, F = W₂tanh(u) and the explicit
+    Jacobian of x + F (shared by the checks of every step)."""
+    xs = sp.Matrix(sp.symbols(f"x1:{d + 1}", real=True))
+    w1 = sp.Matrix(d, d, lambda r, c: sp.Symbol(f"a{r}{c}", real=True))
+    w2 = sp.Matrix(d, d, lambda r, c: sp.Symbol(f"c{r}{c}", real=True))
+    b1 = sp.Matrix(sp.symbols(f"b1:{d + 1}", real=True))
+    u = w1 * xs + b1
+    f = w2 * u.applyfunc(sp.tanh)
+    return xs, w1, w2, b1, u, f, (xs + f).jacobian(xs)
+
+
 def residual_step(index: int, form: Callable | None = None) -> Callable[[], str | None]:
     """Step ``index`` of ∂(x + W₂tanh(W₁x + b₁))/∂x as the reader sees it, built as explicit
     matrices at d = 1..3 and compared with the explicit Jacobian at 50-digit points."""
     def check() -> str | None:
         for d in (1, 2, 3):
-            xs = sp.Matrix(sp.symbols(f"x1:{d + 1}", real=True))
-            w1 = sp.Matrix(d, d, lambda r, c: sp.Symbol(f"a{r}{c}", real=True))
-            w2 = sp.Matrix(d, d, lambda r, c: sp.Symbol(f"c{r}{c}", real=True))
-            b1 = sp.Matrix(sp.symbols(f"b1:{d + 1}", real=True))
-            u = w1 * xs + b1
-            f = w2 * u.applyfunc(sp.tanh)
-            truth = (xs + f).jacobian(xs)
+            xs, w1, w2, b1, u, f, truth = _residual_block(d)
             eye, diag = sp.eye(d), sp.diag(*[1 - sp.tanh(v) ** 2 for v in u])
             shown = form(eye, w1, w2, diag, xs) if form else {
                 1: xs.jacobian(xs) + f.jacobian(xs),
@@ -317,7 +325,8 @@ def residual_step(index: int, form: Callable | None = None) -> Callable[[], str 
             }[index]
             free = sorted(truth.free_symbols | shown.free_symbols, key=str)
             at = _point(free, 11 * d + index)
-            if not _close(shown.subs(at), truth.subs(at)):
+            # xreplace: the forms are explicit matrices of plain symbols, nothing to re-derive
+            if not _close(shown.xreplace(at), truth.xreplace(at)):
                 return f"residual_jacobian step {index}: differs from the Jacobian at d={d}"
         return None
 

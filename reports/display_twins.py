@@ -3,9 +3,9 @@ only where SymPy cannot print it the way people write it (\operatorname{diag}(s)
 \mathbb{E}[\hat{m}_t], \mathbb{I}); such a :class:`Pinned` form must be exactly the TeX its
 twin vouches for. Step forms (reports.display_steps) and legends (:class:`Generated`) are
 printed from their twins and not written by hand at all. Every twin is checked against the
-engine two ways (reports.display_checks); the report drops a form whose check fails and says
-so (reports.view.rejected_display_forms), and :func:`unchecked` names any hand-written form
-without a twin, which the test suite refuses.
+engine two ways (reports.display_checks); :func:`dropped` is the report data of the build's
+"forms" stage (the report leaves out a form whose check fails and says so), and
+:func:`unchecked` names any hand-written form without a twin, which the test suite refuses.
 """
 
 from __future__ import annotations
@@ -180,6 +180,17 @@ def verify(display_of: Callable[[str], dict]) -> list[str]:
             if reason:
                 problems.append(f"{twin.claim} {twin.field}: {reason}")
     return problems
+
+
+def dropped(display_of: Callable[[str], dict]) -> dict:
+    """The "display_forms" section of report data: {"dropped": {claim id: [field, ...]},
+    "problems": [...]}, each field one whose twin failed (:func:`verify`)."""
+    out: dict[str, list[str]] = {}
+    problems = verify(display_of)
+    for problem in problems:
+        cid, field = problem.split(" ", 2)[:2]
+        out.setdefault(cid, []).append(field.rstrip(":"))
+    return {"dropped": out, "problems": problems}
 
 
 def unchecked(display_of: Callable[[str], dict], claim_ids) -> list[str]:

@@ -3,7 +3,8 @@
 Report data is plain JSON (see ``tests/fixtures/report_data.json``)::
 
     {"claims": [ChainResult.to_dict(), ...], "crosschecks": [record, ...],
-     "plot_data": {...}, "training": {...}, "errata": {"records": [...], "summary": {...}}}
+     "plot_data": {...}, "training": {...}, "errata": {"records": [...], "summary": {...}},
+     "display_forms": {"dropped": {claim id: [field, ...]}, "problems": [...]}}
 
 Everything a template shows is decided here, so templates only lay it out.
 """
@@ -20,7 +21,7 @@ CLAIM_STATUS = ("proved", "numeric", "failed")
 SYMBOLIC = ("zero", "inconclusive", "timeout", "error")
 NUMERIC = ("agree", "disagree")
 VERDICTS = ("correct", "error", "imprecise", "out-of-scope")
-SECTIONS = ("claims", "crosschecks", "plot_data", "training", "errata")
+SECTIONS = ("claims", "crosschecks", "plot_data", "training", "errata", "display_forms")
 _ID = re.compile(r"^[A-Za-z0-9_.-]+$")
 
 
@@ -164,6 +165,14 @@ def validate(data: Any) -> None:
         if not isinstance(see_also, list) or not all(isinstance(i, str) for i in see_also):
             raise ReportDataError(f"{w}.see_also: expected list of claim ids, got {see_also!r:.60}")
     _get(errata, "summary", dict, "errata")
+    forms = _get(data, "display_forms", dict, "report data")
+    for cid, fields in _get(forms, "dropped", dict, "display_forms").items():
+        if not isinstance(fields, list) or not all(isinstance(f, str) for f in fields):
+            raise ReportDataError(f"display_forms.dropped.{cid}: expected list of field names, "
+                                  f"got {fields!r:.60}")
+    problems = _get(forms, "problems", list, "display_forms")
+    if not all(isinstance(p, str) for p in problems):
+        raise ReportDataError(f"display_forms.problems: expected list of str, got {problems!r:.60}")
 
 
 def claim_anchor(claim_id: str) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import json
+import multiprocessing
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -89,11 +90,16 @@ STAGES: dict[str, Stage] = {
     # the audit's evidence runs beside derive; its report data then takes derive's statuses
     "evidence": Stage(collect.evidence, lambda: [package_dir("derivations"),
                                                  package_dir("numeric"), *_errata_inputs()]),
+    # the display forms' twins against the engine: SymPy work, so a data stage beside derive
+    "forms": Stage(collect.display_forms, lambda: [
+        package_dir("derivations"), HERE / "collect.py",
+        *(HERE / f"display_{m}.py" for m in ("checks", "steps", "twins")),
+        HERE / "render" / "i18n"]),
     "errata": Stage(collect.errata, lambda: [HERE / "collect.py", *_errata_inputs()],
                     needs=("derive", "evidence")),
 }
 # The stages whose results are the report's data (the others feed them).
-REPORTED = ("derive", "crosscheck", "training", "errata")
+REPORTED = ("derive", "crosscheck", "training", "errata", "forms")
 
 
 def _timed(name: str, inputs: dict) -> tuple[object, float]:
@@ -102,6 +108,12 @@ def _timed(name: str, inputs: dict) -> tuple[object, float]:
     value = STAGES[name].run(**inputs)
     # Round-trip now so a fresh result and a cached one are the same JSON data.
     value = json.loads(json.dumps(value, ensure_ascii=False))
+    return value, time.perf_counter() - start
+
+
+def _timed_beside(job: Beside, inputs: dict) -> tuple[object, float]:
+    start = time.perf_counter()
+    value = job.run(**inputs)
     return value, time.perf_counter() - start
 
 
@@ -141,12 +153,25 @@ def _misses(cache: Cache, keys: dict[str, str], results: dict[str, object]) -> l
     return misses
 
 
-def collect_data(cache: Cache, progress: Progress, workers: int = 2) -> dict:
+@dataclass(frozen=True)
+class Beside:
+    """Work for the data stages' worker processes that is not report data: ``run`` gets the
+    results of the stages it ``needs`` as keyword arguments, as soon as they are there, and
+    its value is dropped (it fills a cache, say)."""
+
+    name: str
+    run: Callable[..., object]
+    needs: tuple[str, ...]
+
+
+def collect_data(cache: Cache, progress: Progress, workers: int = 2,
+                 beside: tuple[Beside, ...] = ()) -> dict:
     """Run (or load from cache) each data stage and assemble report data.
 
     Stages run as soon as the stages they need are done; with ``workers`` > 1 the misses run
     in that many worker processes, derive first (it is the longest and verifies the claims in
-    processes of its own), the others beside it.
+    processes of its own), the others beside it, and so do the ``beside`` jobs whose stages
+    are computed in this build (with one worker, or all stages cached, they are not run).
     """
     results: dict[str, object] = {}
     keys = _keys()
@@ -165,22 +190,33 @@ def collect_data(cache: Cache, progress: Progress, workers: int = 2) -> dict:
 
     pending = list(misses)  # in STAGES order: derive first
     if len(pending) > 1 and workers > 1:
-        with ProcessPoolExecutor(max_workers=min(workers, len(pending))) as pool:
+        collect.preload(pending)
+        fork = multiprocessing.get_context("fork")  # the workers inherit the preloaded modules
+        with ProcessPoolExecutor(max_workers=min(workers, len(pending)), mp_context=fork) as pool:
             running: dict = {}
+            jobs = [b for b in beside if any(n in misses for n in b.needs)]
             while pending or running:
                 for name in ready(pending):
                     inputs = {d: results[d] for d in STAGES[name].needs}
                     running[pool.submit(_timed, name, inputs)] = name
                     pending.remove(name)
+                for job in [b for b in jobs if all(n in results for n in b.needs)]:
+                    inputs = {d: results[d] for d in job.needs}
+                    running[pool.submit(_timed_beside, job, inputs)] = job
+                    jobs.remove(job)
                 finished, _ = wait(running, return_when=FIRST_COMPLETED)
                 for future in finished:
                     name = running.pop(future)
                     try:
                         value, seconds = future.result()
                     except BaseException:
-                        progress.log(f"reports: {name:<10}    FAILED")
+                        progress.log(f"reports: {getattr(name, 'name', name):<10}    FAILED")
                         raise
-                    done(name, value, seconds, "computed in parallel")
+                    if isinstance(name, Beside):
+                        progress.log(f"reports: {name.name:<10} {seconds:7.2f} s  {value} "
+                                     "(beside the data stages)")
+                    else:
+                        done(name, value, seconds, "computed in parallel")
     else:
         while pending:
             name = ready(pending)[0]
@@ -205,4 +241,5 @@ def collect_data(cache: Cache, progress: Progress, workers: int = 2) -> dict:
         "plot_data": cross["plot_data"],
         "training": results["training"],
         "errata": results["errata"],
+        "display_forms": results["forms"],
     }

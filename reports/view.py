@@ -6,9 +6,7 @@ Templates only lay the view out: no lookups, no arithmetic, no formatting of num
 
 from __future__ import annotations
 
-import functools
 import re
-import sys
 from typing import Any
 
 from reports import model, user_claims
@@ -71,25 +69,13 @@ def _check_groups(records: list[dict], t: dict, lang: str) -> list[dict]:
     return groups
 
 
-@functools.cache
-def rejected_display_forms() -> dict[str, tuple[str, ...]]:
-    """{claim id: display fields dropped} for hand-written forms whose SymPy twin
-    (reports.display_twins) does not match the engine; each drop is said on stderr."""
-    from reports import display_twins
-
-    out: dict[str, tuple[str, ...]] = {}
-    for problem in display_twins.verify(i18n.display_written):
-        cid, field = problem.split(" ", 2)[:2]
-        out[cid] = (*out.get(cid, ()), field.rstrip(":"))
-        print(f"reports: display form dropped: {problem}", file=sys.stderr)
-    return out
-
-
-def _claim(claim: dict, checks: list[dict], cited_by: list[dict], lang: str, t: dict) -> dict:
+def _claim(claim: dict, checks: list[dict], cited_by: list[dict], lang: str, t: dict,
+           dropped: list[str] = ()) -> dict:
+    """``dropped``: the display fields whose twin did not match the engine (not shown)."""
     cid = claim["id"]
     base = model.claim_view(claim, checks)
     shown = i18n.display(cid)
-    for field in rejected_display_forms().get(cid, ()):  # a twin did not match: not shown
+    for field in dropped:
         key, _, index = field.partition(".")
         if key == "steps":
             shown = {**shown, "steps": {k: v for k, v in shown["steps"].items()
@@ -271,7 +257,9 @@ def build_view(data: dict, figures: list[dict], lang: str = "en",
                 cited.setdefault(cid, []).append({"id": rec["id"],
                                                   "anchor": _anchor("erratum-", rec["id"]),
                                                   "verdict": rec["verdict"]})
-    claims = [_claim(c, by_claim.get(c["id"], []), cited.get(c["id"], []), lang, t)
+    dropped = data["display_forms"]["dropped"]
+    claims = [_claim(c, by_claim.get(c["id"], []), cited.get(c["id"], []), lang, t,
+                     dropped.get(c["id"], ()))
               for c in data["claims"]]
     by_id = {c["id"]: c for c in claims}
     topics = []

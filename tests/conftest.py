@@ -9,6 +9,7 @@ the first worker that needs it and read by the other from the run's temporary fo
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 import pickle
 from collections.abc import Callable
@@ -98,6 +99,14 @@ def crosscheck_records(shared: Path) -> list:
     from numeric import crosscheck
 
     return once("crosscheck_records", shared, crosscheck.run_all)
+
+
+@pytest.fixture(scope="module")
+def data() -> dict:
+    """The report data of tests/fixtures/report_data.json (one copy per test file; a test that
+    changes it works on a deep copy)."""
+    return json.loads((Path(__file__).parent / "fixtures" / "report_data.json")
+                      .read_text(encoding="utf-8"))
 
 
 @pytest.fixture

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import shutil
 from pathlib import Path
 
@@ -10,7 +9,6 @@ import pytest
 
 from reports import build
 
-FIXTURE = Path(__file__).parent / "fixtures" / "report_data.json"
 CHROMIUM = Path("/usr/bin/chromium")
 
 pytestmark = [
@@ -112,10 +110,6 @@ def page_problems(result: dict, n_formulas: int) -> list[str]:
 def sync_api():
     return pytest.importorskip("playwright.sync_api")
 
-
-@pytest.fixture(scope="module")
-def data():
-    return json.loads(FIXTURE.read_text(encoding="utf-8"))
 
 
 @pytest.fixture(scope="module")

@@ -66,7 +66,8 @@ def test_no_two_consecutive_steps_look_alike_on_the_page():
     from reports import model
 
     data = {"claims": chain_dicts(), "crosschecks": [], "plot_data": {},
-            "training": {"steps": [], "loss": []}, "errata": {"records": [], "summary": {}}}
+            "training": {"steps": [], "loss": []}, "errata": {"records": [], "summary": {}},
+            "display_forms": {"dropped": {}, "problems": []}}
     for lang in ("en", "zh"):
         view = model.build_view(data, [], lang)
         same = []

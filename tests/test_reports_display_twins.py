@@ -12,7 +12,7 @@ from derivations import adam
 from reports import display_checks as dc
 from reports import display_steps as ds
 from reports import display_twins as dt
-from reports import view
+from reports import model
 from reports.render import i18n
 
 
@@ -23,8 +23,7 @@ def claim_ids() -> list[str]:
 
 def test_every_display_form_has_a_twin_that_matches(claim_ids):
     assert dt.unchecked(i18n.display_written, claim_ids) == []
-    assert dt.verify(i18n.display_written) == []
-    assert view.rejected_display_forms() == {}
+    assert dt.dropped(i18n.display_written) == {"dropped": {}, "problems": []}
     shown = sum(bool(i18n.display(c)[k]) for c in claim_ids for k in ("result", "where"))
     assert shown >= 12 and len(ds.STEP_TWINS) >= 15
 
@@ -68,7 +67,7 @@ def test_residual_and_multihead_checks_can_fail():
     assert "differs" in first_block_only
 
 
-def test_tex_that_drifts_from_its_twin_is_rejected_and_dropped(monkeypatch):
+def test_tex_that_drifts_from_its_twin_is_rejected_and_dropped(monkeypatch, data):
     real = i18n.display_written
 
     def drifted(cid):
@@ -80,12 +79,19 @@ def test_tex_that_drifts_from_its_twin_is_rejected_and_dropped(monkeypatch):
     monkeypatch.setattr(i18n, "display_written", drifted)
     problems = dt.verify(i18n.display_written)
     assert problems and problems[0].startswith("softmax_jacobian result: claims.toml shows")
-    view.rejected_display_forms.cache_clear()
-    try:
-        assert view.rejected_display_forms() == {"softmax_jacobian": ("result",)}
-        assert i18n.display("softmax_jacobian")["result"] is not None  # the view drops it
-    finally:
-        view.rejected_display_forms.cache_clear()
+    forms = dt.dropped(i18n.display_written)
+    assert forms["dropped"] == {"softmax_jacobian": ["result"]}
+    monkeypatch.undo()
+
+    def result_of(dropped: dict):
+        view_ = model.build_view({**data, "display_forms": {"dropped": dropped, "problems": []}},
+                                 [], "en")
+        shown = next(c for c in view_["claims"] if c["id"] == "softmax_jacobian")
+        return shown["display_result"] and shown["display_result"].tex
+
+    pinned = i18n.display("softmax_jacobian")["result"]
+    assert result_of({}) == pinned
+    assert result_of(forms["dropped"]) != pinned  # the report data's drop reaches the view
 
 
 def test_a_generated_form_also_written_by_hand_is_refused(monkeypatch):

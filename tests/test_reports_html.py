@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import json
 import re
 import shutil
 from pathlib import Path
@@ -15,15 +14,9 @@ from reports import model
 from reports.render import html, katex, plots
 from reports.render.katex import FormulaError, Tex
 
-FIXTURE = Path(__file__).parent / "fixtures" / "report_data.json"
-
 pytestmark = pytest.mark.skipif(shutil.which("node") is None,
                                 reason="Node.js is needed to typeset the HTML report")
 
-
-@pytest.fixture(scope="module")
-def data() -> dict:
-    return json.loads(FIXTURE.read_text(encoding="utf-8"))
 
 
 def figures() -> list[dict]:
@@ -48,7 +41,7 @@ def test_every_formula_is_static_katex_markup(rendered, data):
     view = model.build_view(data, figures())
     typeset = html.typeset(view)
     # every formula of the view is on the page as KaTeX markup, and nothing else is KaTeX
-    assert [t.label for t, markup in typeset.items() if markup not in page] == []
+    assert [t.label for t in model.formulas(view) if typeset[t] not in page] == []
     assert page.count('<span class="katex">') >= len(typeset)
     shown = visible_markup(page)
     for raw in ("\\frac", "\\begin{", "\\operatorname", "\\mathbb", "\\top"):
@@ -91,6 +84,15 @@ def test_summary_links_each_claim_and_flags_failure(rendered, data):
     assert 'class="alert" role="alert"' in page
     assert "FAILED at step 2" in page
     assert "Counterexample" in page and "<code>d_k = 4</code>" in page
+
+
+def test_a_formula_is_typeset_once_for_every_place_and_edition(data):
+    views = [model.build_view(data, figures(), lang) for lang in ("en", "zh")]
+    every = [t for v in views for t in model.formulas(v)]
+    both = html.typeset(*views)
+    assert len(both) == len({(t.tex, t.display) for t in every}) < len(every)
+    alone = html.typeset(views[1])
+    assert all(both[t] == alone[t] for t in model.formulas(views[1]))
 
 
 def test_malformed_formula_fails_naming_it(data, tmp_path):

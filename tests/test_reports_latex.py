@@ -14,17 +14,12 @@ from reports.render import latex, plots
 from reports.render.katex import Tex
 from reports.render.latex import LatexSafe, tex_escape
 
-FIXTURE = Path(__file__).parent / "fixtures" / "report_data.json"
 SPECIALS = {
     "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{", "}": r"\}",
     "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "\\": r"\textbackslash{}",
 }
 needs_tex = pytest.mark.skipif(not latex.tex_available(), reason=latex.TEX_HINT)
 
-
-@pytest.fixture(scope="module")
-def data() -> dict:
-    return json.loads(FIXTURE.read_text(encoding="utf-8"))
 
 
 @pytest.fixture(scope="module")

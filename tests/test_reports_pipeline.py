@@ -14,14 +14,9 @@ from reports import build, collect, stages
 from reports.__main__ import main
 from reports.render.katex import FormulaError
 
-FIXTURE = Path(__file__).parent / "fixtures" / "report_data.json"
 needs_node = pytest.mark.skipif(shutil.which("node") is None,
                                 reason="Node.js is needed to typeset the HTML report")
 
-
-@pytest.fixture(scope="module")
-def data() -> dict:
-    return json.loads(FIXTURE.read_text(encoding="utf-8"))
 
 
 def tree(root: Path) -> dict[str, str]:
@@ -181,26 +176,27 @@ def test_stages_are_cached_by_source_hash(data, tmp_path, monkeypatch):
         "evidence": stages.Stage(producer("evidence", runs), lambda: [tmp_path / "nothing"]),
         "errata": stages.Stage(producer("errata", data["errata"]),
                                lambda: [tmp_path / "nothing"], needs=("derive", "evidence")),
+        "forms": stages.Stage(producer("forms", data["display_forms"]), lambda: [src]),
     }
     monkeypatch.setattr(stages, "STAGES", stages_)
     cache = build.Cache(tmp_path / "cache")
     lines: list[str] = []
     # one worker: the producers here are closures that record calls in this process
     cold = build.collect_data(cache, build.Progress(lines.append), workers=1)
-    assert calls == ["derive", "crosscheck", "training", "evidence", "errata"]
-    assert given[-1] == {"derive": data["claims"], "evidence": runs}  # errata gets both
+    assert calls == ["derive", "crosscheck", "training", "evidence", "errata", "forms"]
+    assert given[-2] == {"derive": data["claims"], "evidence": runs}  # errata gets both
     assert cold == data
     warm = build.collect_data(cache, build.Progress(lines.append), workers=1)
-    assert warm == cold and len(calls) == 5
-    assert all("cached" in line for line in lines[5:])
+    assert warm == cold and len(calls) == 6
+    assert all("cached" in line for line in lines[6:])
     # a changed source misses its stages and every stage that needs them, nothing else
     (src / "mod.py").write_text("v = 2\n")
     build.collect_data(cache, build.Progress(lines.append), workers=1)
-    assert calls[5:] == ["derive", "crosscheck", "training", "errata"]
+    assert calls[6:] == ["derive", "crosscheck", "training", "errata", "forms"]
     assert len(list((tmp_path / "cache").glob("derive-*.json"))) == 1
     disabled = build.Cache(tmp_path / "cache", enabled=False)
     build.collect_data(disabled, build.Progress(lines.append), workers=1)
-    assert len(calls) == 14
+    assert len(calls) == 17
     # the same stages in two worker processes give the same data, each timed in the log
     lines.clear()
     parallel = build.collect_data(disabled, build.Progress(lines.append), workers=2)
@@ -222,7 +218,8 @@ def test_a_stage_needed_only_by_a_cached_stage_is_not_run(data, tmp_path, monkey
                for name, value in (("derive", data["claims"]),
                                    ("crosscheck", {"crosschecks": data["crosschecks"],
                                                    "plot_data": data["plot_data"]}),
-                                   ("training", data["training"]), ("evidence", []))}
+                                   ("training", data["training"]), ("evidence", []),
+                                   ("forms", data["display_forms"]))}
     stages_["errata"] = stages.Stage(producer("errata", data["errata"]), lambda: [],
                                      needs=("derive", "evidence"))
     monkeypatch.setattr(stages, "STAGES", stages_)
@@ -238,7 +235,7 @@ def test_a_stage_needed_only_by_a_cached_stage_is_not_run(data, tmp_path, monkey
 def test_crosscheck_stage_shape_is_checked(data, tmp_path, monkeypatch):
     monkeypatch.setattr(stages, "STAGES", {
         name: stages.Stage(lambda **_: [1], lambda: [])
-        for name in ("derive", "crosscheck", "errata", "training")})
+        for name in ("derive", "crosscheck", "errata", "training", "forms")})
     with pytest.raises(build.model.ReportDataError, match="'crosschecks' and 'plot_data'"):
         build.collect_data(build.Cache(tmp_path, enabled=False), build.Progress(lambda s: None))
 

@@ -32,6 +32,7 @@ D_KS = (4, 16, 64, 256, 1024, 4096)
 # formulas (2·d_k, d_k², …) to fall outside it.
 S_IID = 4000
 S_MODEL = 4000
+MODEL_BLOCK = 250
 # Saturation: rows of SAT_KEYS keys each.
 S_SAT, SAT_KEYS = 64, 16
 DEPTH_LAYERS = 10
@@ -57,9 +58,25 @@ def _var_se(y: np.ndarray) -> tuple[float, float]:
 
 
 def _dots(q: np.ndarray, k: np.ndarray) -> dict[int, np.ndarray]:
-    """qᵀk over the first d_k entries, for every d_k (cumulative sums of the products)."""
-    cum = np.cumsum(q * k, axis=-1)
-    return {d: cum[:, d - 1] for d in D_KS}
+    """qᵀk over the first d_k entries, for every d_k (running sums of the products' segments
+    between consecutive d_k: only the d_k columns of a full cumulative sum are ever read)."""
+    seg = np.add.reduceat(q * k, (0, *D_KS[:-1]), axis=-1)  # (S, len(D_KS))
+    cum = np.cumsum(seg, axis=-1)  # (S, len(D_KS))
+    return {d: cum[:, i] for i, d in enumerate(D_KS)}
+
+
+def _model_dots(h: np.ndarray, w_std: float, rng: np.random.Generator) -> dict[int, np.ndarray]:
+    """qᵀk for S_MODEL samples of q = h W_q, k = h W_k with fresh (C, D_KS[-1]) init weights per
+    sample.  The weights are drawn in blocks of samples, so at most MODEL_BLOCK samples' weights
+    exist at once (all of them at once is C·S_MODEL·d_k floats, gigabytes)."""
+    top, parts = D_KS[-1], []
+    for start in range(0, S_MODEL, MODEL_BLOCK):
+        n = min(MODEL_BLOCK, S_MODEL - start)
+        # one (C, top) weight per sample, side by side as the columns of a (C, n·top) projection
+        q, k = (ops.linear_forward(h[None], rng.normal(0.0, w_std, (h.size, n * top)))[0]
+                .reshape(n, top) for _ in range(2))  # (n, top) each
+        parts.append(_dots(q, k))
+    return {d: np.concatenate([p[d] for p in parts]) for d in D_KS}
 
 
 def scaling_records(live: Live, curves: dict | None = None) -> list[Record]:
@@ -72,10 +89,7 @@ def scaling_records(live: Live, curves: dict | None = None) -> list[Record]:
     mu, sig = 0.5, np.sqrt(1.0 / 12.0)
     h = live.cache["h.0.ln_1.out"][0, 0]  # (C,) a live LN₁ output row
     w_std = live.cfg.init_std
-    # one (C, top) weight per sample, side by side as the columns of a (C, S·top) projection
-    q, k = (ops.linear_forward(h[None], rng.normal(0.0, w_std, (h.size, S_MODEL * top)))[0]
-            .reshape(S_MODEL, top) for _ in range(2))
-    proj = _dots(q, k)
+    proj = _model_dots(h, w_std, rng)
     s_q = w_std * float(np.linalg.norm(h))
     out: list[Record] = []
     for d in D_KS:

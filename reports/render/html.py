@@ -27,18 +27,34 @@ def environment() -> Environment:
     )
 
 
-def typeset(view: dict) -> dict[Tex, Markup]:
-    """Typeset every formula of ``view`` in one KaTeX call; malformed TeX raises FormulaError."""
-    unique = list(dict.fromkeys(formulas(view)))
-    return {tex: Markup(html) for tex, html in zip(unique, katex.render_all(unique), strict=True)}
+class Typeset(dict):
+    """KaTeX markup by formula: a formula is its TeX and display mode (its label only says where
+    it stands), so the same formula at many places, or in both editions, is typeset once."""
+
+    def __getitem__(self, tex: Tex) -> Markup:
+        return super().__getitem__((tex.tex, tex.display))
 
 
-def render(view: dict, out_dir: Path, figure_dir: str = "figures") -> Path:
+def typeset(*views: dict) -> Typeset:
+    """Typeset every formula of ``views`` in one KaTeX call; malformed TeX raises FormulaError
+    naming the first place the formula stands."""
+    first: dict[tuple[str, bool], Tex] = {}
+    for view in views:
+        for tex in formulas(view):
+            first.setdefault((tex.tex, tex.display), tex)
+    unique = list(first.values())
+    return Typeset({key: Markup(html)
+                    for key, html in zip(first, katex.render_all(unique), strict=True)})
+
+
+def render(view: dict, out_dir: Path, figure_dir: str = "figures",
+           rendered: Typeset | None = None) -> Path:
     """Write ``index.html``, its stylesheet and KaTeX assets into ``out_dir``.
 
     Figures are expected as ``out_dir/<figure_dir>/<name>.svg`` (see reports.plots).
+    ``rendered``: the view's formulas typeset already (:func:`typeset` of every edition).
     """
-    rendered = typeset(view)
+    rendered = rendered if rendered is not None else typeset(view)
 
     def math(tex: Tex) -> Markup:
         if not isinstance(tex, Tex):
