@@ -246,6 +246,13 @@ def _expect_expr(value, at: str, what: str) -> None:
         raise DerivationError(f"{at}: expected a SymPy expression, got {type(value)!r}")
 
 
+def _shape_or_raise(expr, where: str):
+    try:
+        return _shape(expr)
+    except _ShapeRefused as exc:
+        raise DerivationError(f"{where}: {exc}") from None
+
+
 def _validate(d: Derivation) -> None:
     where = f"claim {d.id!r}"
     _expect_expr(d.statement, where, "the statement")
@@ -258,10 +265,7 @@ def _validate(d: Derivation) -> None:
         if a.kind not in KINDS:
             raise DerivationError(f"{where}: assumption {a.name!r} has kind {a.kind!r}, "
                                   f"expected one of {KINDS}")
-    try:
-        expected_shape = _shape(d.lhs)
-    except _ShapeRefused as exc:
-        raise DerivationError(f"{where}, left-hand side: {exc}") from None
+    expected_shape = _shape_or_raise(d.lhs, f"{where}, left-hand side")
     for n, step in enumerate(d.steps, start=1):
         at = f"{where}, step {n} ({step.rule!r})"
         _expect_expr(step.expr, at, "the step")
@@ -272,10 +276,7 @@ def _validate(d: Derivation) -> None:
         if step.rule in ASSUMPTION_RULES and not step.by:
             raise DerivationError(f"{at}: rule {step.rule!r} applies an assumption and must cite "
                                   f"one of {sorted(declared)} with by=(...)")
-        try:
-            got = _shape(step.expr)
-        except _ShapeRefused as exc:
-            raise DerivationError(f"{at}: {exc}") from None
+        got = _shape_or_raise(step.expr, at)
         if got != expected_shape:
             raise DerivationError(f"{at}: shape mismatch, expected {expected_shape} "
                                   f"(shape of the left-hand side), got {got}")

@@ -163,17 +163,20 @@ def render_all(data: dict, work: Path, progress: Progress, cache: Cache,
                 name = f"{f['name']}.{ext}"
                 shutil.copyfile(work / "figures" / name, dest / name)
         shutil.rmtree(work / "figures")
-    views = {lang: model.build_view(data, figures, lang, meta) for lang in LANGS}
-    with progress.stage("latex") as note:
-        texs = {lang: latex.render(view, work / "latex" / lang) for lang, view in views.items()}
-        note.append(" ".join(str(t.relative_to(work)) for t in texs.values()))
-    # XeLaTeX (one process per edition) runs while KaTeX typesets the pages: all subprocesses
+    # XeLaTeX (one process per edition) starts as soon as its edition's source is written and
+    # runs while the next edition is laid out and KaTeX typesets the pages
     with ThreadPoolExecutor(max_workers=len(LANGS)) as pool:
         pdf_notes: dict[str, list[str]] = {lang: [] for lang in LANGS}
         pdf_start = time.perf_counter()
-        jobs = [pool.submit(_pdf, texs[lang], work / "pdf" / f"report.{lang}.pdf", cache,
-                            pdf_notes[lang], f"pdf-{lang}")
-                for lang in LANGS if pdf and have_tex]
+        views, jobs = {}, []
+        with progress.stage("latex") as note:
+            for lang in LANGS:
+                views[lang] = model.build_view(data, figures, lang, meta)
+                tex = latex.render(views[lang], work / "latex" / lang)
+                note.append(str(tex.relative_to(work)))
+                if pdf and have_tex:
+                    jobs.append(pool.submit(_pdf, tex, work / "pdf" / f"report.{lang}.pdf",
+                                            cache, pdf_notes[lang], f"pdf-{lang}"))
         with progress.stage("html") as note:
             if have_node:
                 typeset = html.typeset(*views.values())  # both editions in one KaTeX run

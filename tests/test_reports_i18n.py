@@ -91,8 +91,9 @@ def test_display_steps_name_real_steps(claims):
     assert bad == []
 
 
-# x_i, d_k, mu_q, sqrt(, ^T, m_hat, q^T k: what TeX looks like when it is not typeset
-PSEUDO_TEX = re.compile(r"[A-Za-z]_[A-Za-z0-9{]|sqrt\(|\^T\b|\^\{|_hat|\^2\b|\bmu_|\bsigma_")
+# x_i, d_k, σ_ε, x̂_j, mu_q, sqrt(, ^T, e^M, m_hat: what TeX looks like when it is not typeset
+PSEUDO_TEX = re.compile(r"[A-Za-zα-ωΑ-Ω\u0300-\u036f′]_[A-Za-z0-9{α-ω]|sqrt\(|\^[A-Za-z0-9{(]"
+                        r"|_hat|\bmu_|\bsigma_")
 
 
 def _prose_text(text: str) -> str:
@@ -123,7 +124,8 @@ def test_no_pseudo_tex_outside_math(claims):
 
 
 def test_pseudo_tex_check_catches_ascii_math():
-    for bad in ("cancel d_k", "sqrt(d_k)", "m_hat", "q^T k", "E[q_m] = mu_q"):
+    for bad in ("cancel d_k", "sqrt(d_k)", "m_hat", "q^T k", "E[q_m] = mu_q", "R(θ_m) q", "x̂_j",
+                "e^M → 0"):
         assert PSEUDO_TEX.search(_prose_text(bad)), bad
     assert not PSEUDO_TEX.search(_prose_text(r"cancel $d_k$ and $\sqrt{d_k}$"))
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import functools
 import hashlib
 import json
 import shutil
@@ -16,7 +17,6 @@ from reports.render.katex import FormulaError
 
 needs_node = pytest.mark.skipif(shutil.which("node") is None,
                                 reason="Node.js is needed to typeset the HTML report")
-
 
 
 def tree(root: Path) -> dict[str, str]:
@@ -230,6 +230,62 @@ def test_a_stage_needed_only_by_a_cached_stage_is_not_run(data, tmp_path, monkey
     calls.clear()
     assert build.collect_data(cache, build.Progress(lambda s: None), workers=1) == data
     assert calls == []
+
+
+def _record(path: str, crosscheck: dict, training: dict) -> str:
+    """A job beside the stages (module level: it is pickled into a worker process)."""
+    if training.get("fail"):
+        raise RuntimeError("the job beside failed")
+    Path(path).write_text(json.dumps([sorted(crosscheck), sorted(training)]), encoding="utf-8")
+    return "recorded"
+
+
+def _stub_stages(data: dict, training: dict) -> dict:
+    def value(v):
+        return lambda **_: v
+    return {"derive": stages.Stage(value(data["claims"]), lambda: []),
+            "crosscheck": stages.Stage(value({"crosschecks": data["crosschecks"],
+                                              "plot_data": data["plot_data"]}), lambda: []),
+            "training": stages.Stage(value(training), lambda: []),
+            "evidence": stages.Stage(value([]), lambda: []),
+            "errata": stages.Stage(value(data["errata"]), lambda: [],
+                                   needs=("derive", "evidence")),
+            "forms": stages.Stage(value(data["display_forms"]), lambda: [])}
+
+
+def test_a_job_beside_the_stages_gets_their_results_once_they_are_computed(
+        data, tmp_path, monkeypatch):
+    out = tmp_path / "beside.json"
+    job = stages.Beside("plots", functools.partial(_record, str(out)),
+                        ("crosscheck", "training"))
+    monkeypatch.setattr(stages, "STAGES", _stub_stages(data, data["training"]))
+    cache = build.Cache(tmp_path / "cache")
+    lines: list[str] = []
+    build.collect_data(cache, build.Progress(lines.append), workers=2, beside=(job,))
+    assert json.loads(out.read_text()) == [["crosschecks", "plot_data"], sorted(data["training"])]
+    assert any(line.split()[1] == "plots" and "recorded (beside the data stages)" in line
+               for line in lines)
+    out.unlink()  # every stage cached: nothing to run beside
+    build.collect_data(cache, build.Progress(lines.append), workers=2, beside=(job,))
+    assert not out.exists()
+    # a failing job fails the build, named
+    monkeypatch.setattr(stages, "STAGES", _stub_stages(data, {**data["training"], "fail": 1}))
+    lines.clear()
+    with pytest.raises(RuntimeError, match="the job beside failed"):
+        build.collect_data(build.Cache(tmp_path / "c2"), build.Progress(lines.append),
+                           workers=2, beside=(job,))
+    assert any("plots" in line and "FAILED" in line for line in lines)
+
+
+def test_figures_drawn_beside_the_stages_are_the_ones_rendered(data, tmp_path):
+    cache = build.Cache(tmp_path / "cache")
+    drawn = build.draw_plots(cache, {"plot_data": data["plot_data"]}, data["training"])
+    assert drawn == "4 figures"
+    assert build.draw_plots(cache, {"plot_data": data["plot_data"]}, data["training"]) \
+        == "figures cached"
+    lines: list[str] = []
+    build.build(tmp_path / "out", data=data, cache=cache, log=lines.append, pdf=False)
+    assert [line for line in lines if line.split()[1] == "plots"][0].endswith("cached")
 
 
 def test_crosscheck_stage_shape_is_checked(data, tmp_path, monkeypatch):

@@ -32,7 +32,7 @@ D_KS = (4, 16, 64, 256, 1024, 4096)
 # formulas (2·d_k, d_k², …) to fall outside it.
 S_IID = 4000
 S_MODEL = 4000
-MODEL_BLOCK = 250
+BLOCK = 250  # samples drawn at once: arrays of tens of MB instead of gigabytes
 # Saturation: rows of SAT_KEYS keys each.
 S_SAT, SAT_KEYS = 64, 16
 DEPTH_LAYERS = 10
@@ -65,27 +65,41 @@ def _dots(q: np.ndarray, k: np.ndarray) -> dict[int, np.ndarray]:
     return {d: cum[:, i] for i, d in enumerate(D_KS)}
 
 
+def _joined(parts: list[dict[int, np.ndarray]]) -> dict[int, np.ndarray]:
+    return {d: np.concatenate([p[d] for p in parts]) for d in D_KS}
+
+
+def _iid_dots(rng: np.random.Generator) -> tuple[dict, dict]:
+    """qᵀk for S_IID samples of uniform [0, 1) entries, and for the same entries standardized,
+    (u − ½)√12; drawn in blocks of samples so no (S_IID, d_k) array is ever whole."""
+    half, std = [], []
+    for start in range(0, S_IID, BLOCK):
+        u = rng.random((2, min(BLOCK, S_IID - start), D_KS[-1]))  # (2, n, top)
+        half.append(_dots(u[0], u[1]))
+        u -= 0.5
+        u *= np.sqrt(12.0)
+        std.append(_dots(u[0], u[1]))
+    return _joined(half), _joined(std)
+
+
 def _model_dots(h: np.ndarray, w_std: float, rng: np.random.Generator) -> dict[int, np.ndarray]:
     """qᵀk for S_MODEL samples of q = h W_q, k = h W_k with fresh (C, D_KS[-1]) init weights per
-    sample.  The weights are drawn in blocks of samples, so at most MODEL_BLOCK samples' weights
+    sample.  The weights are drawn in blocks of samples, so at most BLOCK samples' weights
     exist at once (all of them at once is C·S_MODEL·d_k floats, gigabytes)."""
     top, parts = D_KS[-1], []
-    for start in range(0, S_MODEL, MODEL_BLOCK):
-        n = min(MODEL_BLOCK, S_MODEL - start)
+    for start in range(0, S_MODEL, BLOCK):
+        n = min(BLOCK, S_MODEL - start)
         # one (C, top) weight per sample, side by side as the columns of a (C, n·top) projection
         q, k = (ops.linear_forward(h[None], rng.normal(0.0, w_std, (h.size, n * top)))[0]
                 .reshape(n, top) for _ in range(2))  # (n, top) each
         parts.append(_dots(q, k))
-    return {d: np.concatenate([p[d] for p in parts]) for d in D_KS}
+    return _joined(parts)
 
 
 def scaling_records(live: Live, curves: dict | None = None) -> list[Record]:
     f = _funcs()
     rng = np.random.default_rng(SEED)
-    top = D_KS[-1]
-    u = rng.random((2, S_IID, top))
-    half = _dots(u[0], u[1])  # entries ≈ 0.5
-    std = _dots((u[0] - 0.5) * np.sqrt(12.0), (u[1] - 0.5) * np.sqrt(12.0))
+    half, std = _iid_dots(rng)  # entries ≈ 0.5, and the same standardized
     mu, sig = 0.5, np.sqrt(1.0 / 12.0)
     h = live.cache["h.0.ln_1.out"][0, 0]  # (C,) a live LN₁ output row
     w_std = live.cfg.init_std

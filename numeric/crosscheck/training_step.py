@@ -203,7 +203,8 @@ def adamw_records(live: Live, lr: float = 1e-2, decay: float = 0.1, eps: float =
                 MODEL_RTOL),
         compare("clip_preserves_direction", "direction", "g/‖g‖ vs the direction of the clipped "
                 "live gradients", clipped / np.linalg.norm(clipped),
-                np.array([direction(gp, a, flat.size) for a in range(1, flat.size + 1)]),
+                # every entry index at once: the claim's g_a indexed by an array
+                direction(gp, np.arange(1, flat.size + 1), flat.size),
                 MODEL_RTOL),
     ]
     return out

@@ -244,8 +244,10 @@ def _score_scale_model(kind: str, d: int, rng) -> float:
     """RMS of q·k/√d for components 0.5 in size: random signs (zero mean) or all +0.5."""
     if kind == "all_positive":
         return 0.25 * d / math.sqrt(d)
-    s = rng.choice([-0.5, 0.5], size=(4000, d)) * rng.choice([-0.5, 0.5], size=(4000, d))
-    return float(np.sqrt(np.mean((s.sum(axis=1) / math.sqrt(d)) ** 2)))
+    def signs() -> np.ndarray:  # (4000, d) of ±1, as int8: the ±0.5 entries' signs
+        return rng.integers(0, 2, size=(4000, d), dtype=np.int8) * np.int8(2) - np.int8(1)
+    dots = 0.25 * (signs() * signs()).sum(axis=1, dtype=np.int64)  # (4000,) exact q·k
+    return float(np.sqrt(np.mean((dots / math.sqrt(d)) ** 2)))
 
 
 @check
