@@ -1,9 +1,10 @@
 """The data stages of the ``make reports`` pipeline: what each computes, what it needs, its
 cache key, and the scheduler that runs the misses in worker processes.
 
-derive verifies every claim (in processes of its own); crosscheck, training and the audit's
-evidence run beside it; errata then joins the evidence with derive's statuses, so no claim is
-verified twice in one build.
+derive verifies every claim (in processes of its own); crosscheck, training, the audit's evidence
+and forms (every display form against the engine) run beside it; errata then joins the evidence
+with derive's statuses, so no claim is verified twice in one build.  Jobs that are not report data
+(:class:`Beside`: the figures) run in the same workers as soon as the stages they need are done.
 """
 
 from __future__ import annotations
