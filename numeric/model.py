@@ -39,7 +39,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from numeric import ops
+from numeric import buffers, ops
+from numeric.checks import check_float, check_same
 from numeric.config import GPTConfig
 
 LAYER_PARAMS = (
@@ -88,7 +89,7 @@ def check_params(params: dict, cfg: GPTConfig) -> None:
     for name, shape in param_shapes(cfg).items():
         if name not in params:
             raise ValueError(f"params: expected key {name!r}, got keys {sorted(params)[:5]}...")
-        ops.check_same("params", name, params[name], shape, cfg.np_dtype)
+        check_same("params", name, params[name], shape, cfg.np_dtype)
 
 
 def _tables(cfg: GPTConfig, t: int):
@@ -143,6 +144,12 @@ def _unused(perturb: dict) -> None:
 
 
 # ----------------------------------------------------------------------------- one block
+def _add(a, b: np.ndarray) -> np.ndarray:
+    """a + b into a pooled array (numeric.buffers); ``a`` may be the scalar 0 of a block
+    without residual."""
+    return np.add(a, b, out=buffers.empty_like(b))  # (same shape as b)
+
+
 def _linear(nm, o: dict, key: str, name: str, x: np.ndarray, p: dict) -> np.ndarray:
     """ops.linear_forward between the names <name>.in and <name>.out (weight p[leaf of name],
     bias p[its b_ twin]); its cache goes to o[key]."""
@@ -175,7 +182,7 @@ def _block_forward(params: dict, cfg: GPTConfig, layer: int, x: np.ndarray, rope
                    perturb: dict):
     """block_forward, consuming the names it shifts from ``perturb`` (the whole model's
     pending perturbations, checked once by the caller)."""
-    ops.check_float("block_forward", "x", x, ndim=3)
+    check_float("block_forward", "x", x, ndim=3)
     if x.shape[-1] != cfg.n_embd or x.dtype != cfg.np_dtype:
         raise ValueError(
             f"block_forward: x expected (B, T, {cfg.n_embd}) {cfg.dtype}, got {x.shape} {x.dtype}"
@@ -236,7 +243,7 @@ def block_backward(dy: np.ndarray, cache: dict):
     """
     o, cfg, layer = cache["_ops"], cache["_cfg"], cache["_layer"]
     pre = f"h.{layer}."
-    ops.check_same("block_backward", "dy", dy, cache[pre + "in"].shape, cfg.np_dtype)
+    check_same("block_backward", "dy", dy, cache[pre + "in"].shape, cfg.np_dtype)
 
     def rec(name, arr):
         cache[grad_name(pre + name)] = arr
@@ -260,7 +267,7 @@ def block_backward(dy: np.ndarray, cache: dict):
     rec("ln_2.out", rec("mlp.w_fc.in", dh2))  # (B, T, C)
     dln2, g["ln_2.g"], g["ln_2.b"] = ops.layernorm_backward(dh2, o["ln_2"])  # (B, T, C)
     rec("ln_2.in", dln2)  # (B, T, C)
-    dx1 = rec("mid", dx1 + dln2)  # (B, T, C)
+    dx1 = rec("mid", _add(dx1, dln2))  # (B, T, C)
     if cfg.residual:
         dx, da = ops.residual_backward(dx1, o["res_1"])  # (B, T, C) x2
     else:
@@ -284,13 +291,13 @@ def block_backward(dy: np.ndarray, cache: dict):
         if dh1 is None:
             dh1 = dxn  # (B, T, C)
         elif n == "k":
-            dh1 = dh1 + dxn  # (B, T, C)   new: dxq is recorded as w_q.din
+            dh1 = _add(dh1, dxn)  # (B, T, C)   new: dxq is recorded as w_q.din
         else:
             dh1 += dxn  # (B, T, C)
     rec("ln_1.out", dh1)  # (B, T, C)
     dln1, g["ln_1.g"], g["ln_1.b"] = ops.layernorm_backward(dh1, o["ln_1"])  # (B, T, C)
     rec("ln_1.in", dln1)  # (B, T, C)
-    dx = rec("in", dx + dln1)  # (B, T, C)
+    dx = rec("in", _add(dx, dln1))  # (B, T, C)
     return dx, {pre + k: val for k, val in g.items()}
 
 

@@ -7,46 +7,19 @@ tensors; tests/test_op_claims.py fails if a backward names none or one that does
 
 Conventions: B batch, T time, C channels, H heads, D head dim, V vocabulary, N rows. Linear
 weights are stored (C_in, C_out) so that ``out = x @ w + b`` and the derived dW = XᵀG reads as is.
+Outputs and large temporaries are written (``out=``) into arrays from numeric.buffers, which a
+later step reuses once nothing refers to them: fresh arrays cost a page fault per 4 KiB.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
+from numeric.buffers import empty, empty_like
+from numeric.checks import check_float, check_int, check_same
+
 GELU_C = np.sqrt(2.0 / np.pi)
 GELU_A = 0.044715
-
-
-# ----------------------------------------------------------------------------- input checks
-def check_float(fn: str, name: str, arr, ndim: int | None = None) -> None:
-    """Raise ValueError naming expected vs got for a non-float array or a wrong rank."""
-    if not isinstance(arr, np.ndarray):
-        raise ValueError(f"{fn}: {name} expected numpy.ndarray, got {type(arr).__name__}")
-    if arr.dtype not in FLOATS:
-        raise ValueError(f"{fn}: {name} dtype expected float32 or float64, got {arr.dtype}")
-    if ndim is not None and arr.ndim != ndim:
-        raise ValueError(f"{fn}: {name} expected {ndim}-d array, got shape {arr.shape}")
-
-
-def check_same(fn: str, name: str, arr: np.ndarray, shape: tuple, dtype: np.dtype) -> None:
-    """Raise ValueError unless ``arr`` has exactly ``shape`` and ``dtype``."""
-    check_float(fn, name, arr)
-    if arr.shape != tuple(shape):
-        raise ValueError(f"{fn}: {name} shape expected {tuple(shape)}, got {arr.shape}")
-    if arr.dtype != dtype:
-        raise ValueError(f"{fn}: {name} dtype expected {dtype}, got {arr.dtype}")
-
-
-def check_int(fn: str, name: str, arr, high: int) -> None:
-    """Raise ValueError unless ``arr`` is an integer array with values in [0, high)."""
-    if not isinstance(arr, np.ndarray) or arr.dtype.kind not in "iu":
-        got = arr.dtype if isinstance(arr, np.ndarray) else type(arr).__name__
-        raise ValueError(f"{fn}: {name} expected an integer array, got {got}")
-    if arr.size and (arr.min() < 0 or arr.max() >= high):
-        raise ValueError(
-            f"{fn}: {name} values expected in [0, {high}), got [{arr.min()}, {arr.max()}]"
-        )
 
 
 # ----------------------------------------------------------------------------- linear
@@ -62,7 +35,7 @@ def linear_forward(x: np.ndarray, w: np.ndarray, b: np.ndarray | None = None):
     if b is not None:
         check_same("linear_forward", "b", b, (c_out,), w.dtype)
     x2 = x.reshape(-1, c_in)  # (N, C_in)
-    out = x2 @ w  # (N, C_out)
+    out = np.matmul(x2, w, out=empty((x2.shape[0], c_out), w.dtype))  # (N, C_out)
     if b is not None:
         out += b  # (N, C_out)
     return out.reshape(*x.shape[:-1], c_out), (x2, w, x.shape, b is not None)
@@ -76,8 +49,8 @@ def linear_backward(dout: np.ndarray, cache):
     x2, w, x_shape, has_b = cache
     check_same("linear_backward", "dout", dout, (*x_shape[:-1], w.shape[1]), w.dtype)
     g = dout.reshape(-1, w.shape[1])  # (N, C_out)
-    dw = x2.T @ g  # (C_in, C_out)
-    dx = (g @ w.T).reshape(x_shape)  # (..., C_in)
+    dw = np.matmul(x2.T, g, out=empty(w.shape, w.dtype))  # (C_in, C_out)
+    dx = np.matmul(g, w.T, out=empty(x2.shape, w.dtype)).reshape(x_shape)  # (..., C_in)
     db = g.sum(axis=0) if has_b else None  # (C_out,)
     return dx, dw, db
 
@@ -89,11 +62,11 @@ def layernorm_forward(x: np.ndarray, g: np.ndarray, b: np.ndarray, eps: float = 
     c = x.shape[-1]
     check_same("layernorm_forward", "g", g, (c,), x.dtype)
     check_same("layernorm_forward", "b", b, (c,), x.dtype)
-    xhat = x - x.mean(axis=-1, keepdims=True)  # (..., C)
+    xhat = np.subtract(x, x.mean(axis=-1, keepdims=True), out=empty_like(x))  # (..., C)
     var = np.einsum("...c,...c->...", xhat, xhat)[..., None] / c  # (..., 1)
     rstd = 1.0 / np.sqrt(var + eps)  # (..., 1)
     xhat *= rstd  # (..., C)
-    out = xhat * g  # (..., C)
+    out = np.multiply(xhat, g, out=empty_like(x))  # (..., C)
     out += b  # (..., C)
     return out, (xhat, rstd, g)
 
@@ -111,11 +84,11 @@ def layernorm_backward(dout: np.ndarray, cache):
     x2 = xhat.reshape(-1, c)  # (N, C)
     dg = np.einsum("nc,nc->c", d2, x2)  # (C,)
     db = d2.sum(axis=0)  # (C,)
-    dxhat = dout * g  # (..., C)
+    dxhat = np.multiply(dout, g, out=empty_like(xhat))  # (..., C)
     mean_d = dxhat.mean(axis=-1, keepdims=True)  # (..., 1)
     mean_dx = np.einsum("...c,...c->...", dxhat, xhat)[..., None] / c  # (..., 1)
     dxhat -= mean_d  # (..., C)
-    dxhat -= xhat * mean_dx  # (..., C)
+    dxhat -= np.multiply(xhat, mean_dx, out=empty_like(xhat))  # (..., C)
     dxhat *= rstd  # (..., C)
     return dxhat, dg, db
 
@@ -129,7 +102,7 @@ def gelu_forward(x: np.ndarray):
     inf and σ becomes exactly 0, the correct limit.
     """
     check_float("gelu_forward", "x", x)
-    sig = x * x  # (..., F)   x*x*x, never x**3: the power ufunc is far slower
+    sig = np.multiply(x, x, out=empty_like(x))  # (..., F)   x*x*x, never x**3: power is slow
     sig *= GELU_A
     sig += 1.0
     sig *= x
@@ -138,7 +111,7 @@ def gelu_forward(x: np.ndarray):
         np.exp(sig, out=sig)  # (..., F)
     sig += 1.0
     np.divide(1.0, sig, out=sig)  # (..., F)   σ(2u)
-    return x * sig, (x, sig)  # (..., F)
+    return np.multiply(x, sig, out=empty_like(x)), (x, sig)  # (..., F)
 
 
 def gelu_backward(dout: np.ndarray, cache):
@@ -148,11 +121,11 @@ def gelu_backward(dout: np.ndarray, cache):
     """
     x, sig = cache
     check_same("gelu_backward", "dout", dout, x.shape, x.dtype)
-    inner = x * x  # (..., F)
+    inner = np.multiply(x, x, out=empty_like(x))  # (..., F)
     inner *= 6.0 * GELU_A * GELU_C
     inner += 2.0 * GELU_C
     inner *= x
-    dsig = 1.0 - sig  # (..., F)
+    dsig = np.subtract(1.0, sig, out=empty_like(sig))  # (..., F)
     dsig *= sig
     inner *= dsig
     inner += sig
@@ -183,7 +156,8 @@ def softmax_forward(x: np.ndarray, mask: np.ndarray | None = None):
             got = mask.dtype if isinstance(mask, np.ndarray) else type(mask).__name__
             raise ValueError(f"softmax_forward: mask expected a bool array, got {got}")
         try:
-            np.broadcast_shapes(mask.shape, x.shape)
+            if np.broadcast_shapes(mask.shape, x.shape) != x.shape:
+                raise ValueError
         except ValueError:
             raise ValueError(
                 f"softmax_forward: mask shape expected broadcastable to {x.shape}, "
@@ -191,9 +165,10 @@ def softmax_forward(x: np.ndarray, mask: np.ndarray | None = None):
             ) from None
         if not mask.any(axis=-1).all():
             raise ValueError("softmax_forward: mask expected ≥1 kept position per row, got none")
-        s = np.where(mask, x, -np.inf)  # (..., N)
-    else:
-        s = x.copy()  # (..., N)
+    s = empty_like(x)  # (..., N)
+    np.copyto(s, x)
+    if mask is not None:
+        np.copyto(s, -np.inf, where=~mask)  # (..., N)
     # Subtract the row max so exp never overflows: scores of ±1e4 stay finite in float32.
     s -= s.max(axis=-1, keepdims=True)
     np.exp(s, out=s)  # (..., N)   exp(-inf) = 0 exactly at masked positions
@@ -211,7 +186,7 @@ def softmax_backward(dout: np.ndarray, cache):
     s = cache
     check_same("softmax_backward", "dout", dout, s.shape, s.dtype)
     gs = np.einsum("...n,...n->...", dout, s)[..., None]  # (..., 1)
-    ds = dout - gs  # (..., N)
+    ds = np.subtract(dout, gs, out=empty_like(s))  # (..., N)
     ds *= s
     return ds
 
@@ -232,11 +207,13 @@ def cross_entropy_forward(logits: np.ndarray, targets: np.ndarray, ignore_index:
     n = int(valid.sum())
     if n == 0:
         raise ValueError("cross_entropy_forward: expected ≥1 non-ignored target, got 0")
-    z = logits - logits.max(axis=-1, keepdims=True)  # (..., V)
-    probs = np.exp(z)  # (..., V)
+    z = np.subtract(logits, logits.max(axis=-1, keepdims=True),
+                    out=empty_like(logits))  # (..., V)
+    z_target = np.take_along_axis(z, safe[..., None], axis=-1)[..., 0]  # (...)
+    probs = np.exp(z, out=z)  # (..., V)   z is not needed past its target entries
     sums = probs.sum(axis=-1, keepdims=True)  # (..., 1)
     probs /= sums
-    logp = np.take_along_axis(z, safe[..., None], axis=-1)[..., 0] - np.log(sums[..., 0])  # (...)
+    logp = z_target - np.log(sums[..., 0])  # (...)
     loss = -float(logp[valid].sum()) / n
     return loss, (probs, safe, valid, n)
 
@@ -249,7 +226,8 @@ def cross_entropy_backward(dloss: float, cache):
     Claims: cross_entropy_gradient, cross_entropy_batch_mean, cross_entropy_ignore_index.
     """
     probs, safe, valid, n = cache
-    dlogits = probs.copy()  # (..., V)
+    dlogits = empty_like(probs)  # (..., V)
+    np.copyto(dlogits, probs)
     np.put_along_axis(dlogits, safe[..., None], np.take_along_axis(
         dlogits, safe[..., None], axis=-1) - 1.0, axis=-1)
     dlogits *= (valid * (dloss / n)).astype(probs.dtype)[..., None]
@@ -261,7 +239,9 @@ def embedding_forward(idx: np.ndarray, wte: np.ndarray):
     """Row lookup wte[i] = Eᵀe_i."""
     check_float("embedding_forward", "wte", wte, ndim=2)
     check_int("embedding_forward", "idx", idx, wte.shape[0])
-    return wte[idx], (idx, wte.shape, wte.dtype)  # (B, T, C)
+    out = np.take(wte, idx, axis=0, out=empty((*idx.shape, wte.shape[1]), wte.dtype),
+                  mode="clip")  # (B, T, C)   clip never clips: idx was checked above
+    return out, (idx, wte.shape, wte.dtype)
 
 
 def embedding_backward(dout: np.ndarray, cache):
@@ -271,7 +251,8 @@ def embedding_backward(dout: np.ndarray, cache):
     """
     idx, shape, dtype = cache
     check_same("embedding_backward", "dout", dout, (*idx.shape, shape[1]), dtype)
-    dwte = np.zeros(shape, dtype)  # (V, C)
+    dwte = empty(shape, dtype)  # (V, C)
+    dwte.fill(0.0)
     np.add.at(dwte, idx.ravel(), dout.reshape(-1, shape[1]))
     return dwte
 
@@ -305,7 +286,7 @@ def rope_forward(x: np.ndarray, cos: np.ndarray, sin: np.ndarray):
     c, s = cos[:t], sin[:t]  # (T, D/2)
     h = d // 2
     x1, x2 = x[..., :h], x[..., h:]  # (B, H, T, D/2)
-    out = np.empty_like(x)  # (B, H, T, D)
+    out = empty_like(x)  # (B, H, T, D)
     out[..., :h] = x1 * c - x2 * s
     out[..., h:] = x1 * s + x2 * c
     return out, (c, s)
@@ -319,7 +300,7 @@ def rope_backward(dout: np.ndarray, cache):
     c, s = cache
     h = dout.shape[-1] // 2
     d1, d2 = dout[..., :h], dout[..., h:]  # (B, H, T, D/2)
-    dx = np.empty_like(dout)  # (B, H, T, D)
+    dx = empty_like(dout)  # (B, H, T, D)
     dx[..., :h] = d1 * c + d2 * s
     dx[..., h:] = d2 * c - d1 * s
     return dx
@@ -341,7 +322,7 @@ def split_heads(x: np.ndarray, n_head: int) -> np.ndarray:
 def heads_buffer(b: int, h: int, t: int, d: int, dtype) -> np.ndarray:
     """An empty (B, H, T, D) array laid out as (B, T, H, D): results written into it merge into
     (B, T, C) without a copy."""
-    return np.empty((b, t, h, d), dtype).transpose(0, 2, 1, 3)
+    return empty((b, t, h, d), dtype).transpose(0, 2, 1, 3)
 
 
 def merge_heads(x: np.ndarray) -> np.ndarray:
@@ -351,7 +332,12 @@ def merge_heads(x: np.ndarray) -> np.ndarray:
     Claims: split_heads_backward.
     """
     b, h, t, d = x.shape
-    return np.ascontiguousarray(x.transpose(0, 2, 1, 3)).reshape(b, t, h * d)
+    y = x.transpose(0, 2, 1, 3)  # (B, T, H, D)
+    if not y.flags.c_contiguous:
+        out = empty(y.shape, y.dtype)  # (B, T, H, D)
+        np.copyto(out, y)
+        y = out
+    return y.reshape(b, t, h * d)
 
 
 def attention_scores_forward(q: np.ndarray, k: np.ndarray):
@@ -359,7 +345,8 @@ def attention_scores_forward(q: np.ndarray, k: np.ndarray):
     check_float("attention_scores_forward", "q", q, ndim=4)
     check_same("attention_scores_forward", "k", k, q.shape, q.dtype)
     scale = 1.0 / np.sqrt(q.shape[-1])
-    scores = q @ k.transpose(0, 1, 3, 2)  # (B, H, T, T)
+    b, h, t, _ = q.shape
+    scores = np.matmul(q, k.transpose(0, 1, 3, 2), out=empty((b, h, t, t), q.dtype))  # (B, H, T, T)
     scores *= scale
     return scores, (q, k, scale)
 
@@ -399,7 +386,7 @@ def attention_values_backward(dout: np.ndarray, cache):
     """
     probs, v = cache
     check_same("attention_values_backward", "dout", dout, v.shape, v.dtype)
-    dprobs = dout @ v.transpose(0, 1, 3, 2)  # (B, H, T, T)
+    dprobs = np.matmul(dout, v.transpose(0, 1, 3, 2), out=empty(probs.shape, v.dtype))  # (B,H,T,T)
     dv = np.matmul(probs.transpose(0, 1, 3, 2), dout,
                    out=heads_buffer(*v.shape, v.dtype))  # (B, H, T, D)
     return dprobs, dv
@@ -410,7 +397,7 @@ def residual_forward(x: np.ndarray, fx: np.ndarray):
     """y = x + F(x)."""
     check_float("residual_forward", "x", x)
     check_same("residual_forward", "fx", fx, x.shape, x.dtype)
-    return x + fx, x.shape
+    return np.add(x, fx, out=empty_like(x)), x.shape
 
 
 def residual_backward(dout: np.ndarray, cache):
