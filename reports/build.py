@@ -37,6 +37,7 @@ from reports.stages import (
 DEFAULT_OUT = Path("reports/build")
 DEFAULT_CACHE = Path(".cache/reports")
 
+
 def _plots_key(plot_data: dict, training: dict) -> str:
     here = Path(__file__).resolve().parent
     return content_hash("plots", [plot_data, training, importlib.metadata.version("matplotlib")],

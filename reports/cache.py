@@ -65,8 +65,8 @@ class Cache:
         tmp.write_text(json.dumps(value, ensure_ascii=False, sort_keys=True), encoding="utf-8")
         os.replace(tmp, target)
 
-
     def has_dir(self, stage: str, key: str) -> bool:
+        """Whether a complete directory of files is cached under ``key``."""
         return self.enabled and (self.root / f"{stage}-{key[:32]}.d" / ".complete").is_file()
 
     def get_dir(self, stage: str, key: str, dest: Path) -> bool:
