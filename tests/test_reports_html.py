@@ -148,6 +148,13 @@ def test_math_filter_rejects_plain_strings(data, tmp_path):
         (lambda d: d["claims"].append(copy.deepcopy(d["claims"][0])), "duplicate id"),
         (lambda d: d["errata"]["records"][0].update(see_also="softmax_jacobian"),
          "errata.records[0].see_also: expected list of claim ids, got 'softmax_jacobian'"),
+        (lambda d: d.pop("display_forms"), "missing key 'display_forms'"),
+        (lambda d: d["display_forms"].pop("dropped"),
+         "display_forms: missing key 'dropped' (expected dict)"),
+        (lambda d: d["display_forms"]["dropped"].update(softmax_jacobian="result"),
+         "display_forms.dropped.softmax_jacobian: expected list of field names, got 'result'"),
+        (lambda d: d["display_forms"].update(problems=[1]),
+         "display_forms.problems: expected list of str, got [1]"),
     ],
 )
 def test_bad_report_data_names_expected_and_got(data, mutate, expected):
