@@ -30,6 +30,7 @@ import mpmath
 import sympy as sp
 from sympy.matrices.expressions.matexpr import MatrixElement
 
+from derivations import finite
 from derivations.errors import DerivationError
 from derivations.limits import SymbolicTimeout, time_limit
 from derivations.stochastic import FAMILIES, expectation_value
@@ -165,7 +166,7 @@ def _explicit(expr: sp.Basic) -> sp.Basic:
     expr = expr.replace(lambda e: isinstance(e, sp.Inverse), lambda e: _inverse(e.arg))
     expr = expr.replace(lambda e: isinstance(e, sp.Limit) and e.args[2].is_infinite
                         and e.args[1].is_Symbol and not e.args[1].is_integer, _at_zero)
-    expr = expr.doit()
+    expr = finite.write_out(expr).doit()
     return sp.ImmutableMatrix(expr.as_explicit()) if isinstance(expr, sp.MatrixExpr) else expr
 
 
@@ -247,7 +248,8 @@ def _compiled(expr: sp.Basic, structure: tuple, random: tuple, distribution: str
     """The concrete form of ``expr`` for one assignment of sizes and indices: points that share a
     structure share the (slow) SymPy work."""
     structure = dict(structure)
-    concrete = _explicit(expr.xreplace(structure)).doit()
+    concrete, back = finite.entries_as_symbols(finite.write_out(expr.xreplace(structure)))
+    concrete = _explicit(concrete).doit().xreplace(back)
     # a random MatrixSymbol's entries name it at concrete size
     random = tuple((k.xreplace(structure), val) for k, val in random)
     concrete = expectation_value(concrete, dict(random), distribution,

@@ -1,0 +1,104 @@
+"""Sums and products over integer bounds written out term by term.
+
+At concrete sizes every Sum and Product of a claim has integer bounds, and its value is by
+definition the Add or Mul of its terms.  SymPy's own ``doit`` gets there too, but first tries
+partial fractions and symbolic summation on each summand — most of the numeric route's time at
+the larger sizes.  Bounds that are not integers are left to SymPy.
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+_BINDERS = (sp.Sum, sp.Product, sp.Integral, sp.Lambda, sp.Derivative, sp.Subs, sp.Limit)
+
+
+def _binds(expr: sp.Basic, var: sp.Symbol) -> bool:
+    """Whether ``var`` is bound somewhere inside ``expr`` (then substituting needs ``subs``)."""
+    return any(var in getattr(node, "bound_symbols", ()) or var in getattr(node, "variables", ())
+               for node in sp.preorder_traversal(expr) if isinstance(node, _BINDERS))
+
+
+def _terms(body: sp.Basic, var: sp.Symbol, lo: int, hi: int) -> list[sp.Basic]:
+    if _binds(body, var):
+        return [body.subs(var, k) for k in range(lo, hi + 1)]
+    return [body.xreplace({var: sp.Integer(k)}) for k in range(lo, hi + 1)]
+
+
+def _written(cls, terms: list[sp.Basic], flipped: bool) -> sp.Basic:
+    whole = sp.Add(*terms) if cls is sp.Sum else sp.Mul(*terms)
+    if not flipped:
+        return whole
+    # Karr's convention, as SymPy's: over a..b with b < a - 1, minus the sum (the reciprocal of
+    # the product) over b+1..a-1
+    return -whole if cls is sp.Sum else 1 / whole
+
+
+def _over(cls, body: sp.Basic, limit) -> sp.Basic | None:
+    var, lo, hi = limit
+    if not (lo.is_Integer and hi.is_Integer):
+        return None
+    lo, hi = int(lo), int(hi)
+    if hi >= lo - 1:
+        return _written(cls, _terms(body, var, lo, hi), False)
+    return _written(cls, _terms(body, var, hi + 1, lo - 1), True)
+
+
+def write_out(expr: sp.Basic) -> sp.Basic:
+    """``expr`` with every scalar Sum and Product over integer bounds written out; a bound that
+    depends on another summation variable becomes an integer once that one is written out."""
+    def expand(node):
+        cls, body, limits = type(node), node.function, node.limits
+        if body.is_Matrix or isinstance(body, sp.MatrixExpr):
+            return node
+        # the outermost limit first: its variable may be in the inner bounds
+        inner = cls(body, *limits[:-1]) if len(limits) > 1 else body
+        out = _over(cls, inner, limits[-1])
+        if out is None:
+            out = _over(cls, body, limits[0])
+            if out is None:
+                return cls(write_out(body), *limits)
+            out = cls(out, *limits[1:]) if len(limits) > 1 else out
+        return write_out(out)
+
+    if not expr.has(sp.Sum, sp.Product):
+        return expr
+    return expr.replace(lambda e: isinstance(e, sp.Sum | sp.Product), expand)
+
+
+_AS_SYMBOL: dict[sp.Indexed, sp.Dummy] = {}
+
+
+def _loose_bases(expr: sp.Basic) -> set:
+    """IndexedBases that occur other than as the base of an entry (a derivative by a whole base)."""
+    out, stack = set(), [expr]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, sp.IndexedBase):
+            out.add(node)
+        elif not isinstance(node, sp.Indexed):
+            stack.extend(a for a in node.args if isinstance(a, sp.Basic))
+    return out
+
+
+def entries_as_symbols(expr: sp.Basic) -> tuple[sp.Basic, dict]:
+    """``expr`` with each entry ``x[2]`` at integer indices as a plain symbol (one Dummy per
+    entry, with the base's assumptions), and the map back.
+
+    SymPy builds a new Indexed, with its own assumptions, every time a tree is rebuilt, and
+    answers its ``is_*`` questions anew each time; a symbol is built once.  A base is left alone
+    when it also occurs at an index that is not an integer (``x[k]``: a derivative by it would not
+    see the symbols) or on its own, so every entry that becomes a symbol is an independent
+    variable, exactly as the Indexed was."""
+    indexed = expr.atoms(sp.Indexed)
+    if not indexed:
+        return expr, {}
+    keep = {a.base for a in indexed if not all(i.is_Integer for i in a.indices)}
+    keep |= _loose_bases(expr)
+    sub = {}
+    for atom in indexed:
+        if atom.base not in keep:
+            if atom not in _AS_SYMBOL:
+                _AS_SYMBOL[atom] = sp.Dummy(str(atom), **atom.base.assumptions0)
+            sub[atom] = _AS_SYMBOL[atom]
+    return expr.xreplace(sub), {s: a for a, s in sub.items()}

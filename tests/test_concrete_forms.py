@@ -1,0 +1,122 @@
+"""The numeric route's concrete forms: sums over integer bounds written out term by term, and
+entries at integer indices as plain symbols — each the same value as SymPy's own evaluation."""
+
+import random
+
+import mpmath
+import pytest
+import sympy as sp
+
+from derivations import Derivation, Domain, Step, verify
+from derivations.finite import entries_as_symbols, write_out
+
+i, j, k = sp.symbols("i j k", integer=True)
+n = sp.Symbol("n", integer=True, positive=True)
+x = sp.IndexedBase("x", real=True)
+DIGITS = 50
+AGREE = mpmath.mpf("1e-40")  # both sides are the same finite sum at 50 digits
+
+
+def value(expr, seed=0):
+    """``expr`` at seeded values of its entries, at DIGITS digits."""
+    rng = random.Random(seed)
+    atoms = sorted(expr.atoms(sp.Indexed), key=sp.srepr)
+    filled = expr.xreplace({a: sp.Float(rng.uniform(-3, 3), DIGITS) for a in atoms})
+    return mpmath.mpf(str(sp.N(filled.doit(), DIGITS)))
+
+
+def loop_sum(body, var, lo, hi):
+    """A finite sum by its definition, with Karr's convention for hi < lo - 1."""
+    if hi >= lo - 1:
+        return sp.Add(*[body.subs(var, t) for t in range(lo, hi + 1)])
+    return -sp.Add(*[body.subs(var, t) for t in range(hi + 1, lo)])
+
+
+CASES = {
+    "plain": (sp.Sum(x[i] ** 2, (i, 1, 4)), loop_sum(x[i] ** 2, i, 1, 4)),
+    "empty": (sp.Sum(x[i], (i, 3, 2)), sp.Integer(0)),
+    "reversed (Karr)": (sp.Sum(x[i], (i, 4, 1)), -(x[2] + x[3])),
+    "product": (sp.Product(x[i], (i, 1, 3)), x[1] * x[2] * x[3]),
+    "reversed product": (sp.Product(x[i], (i, 4, 1)), 1 / (x[2] * x[3])),
+    "two limits": (sp.Sum(x[i] * x[j], (i, 0, 1), (j, 0, 2)),
+                   sp.Add(*[x[a] * x[b] for a in range(2) for b in range(3)])),
+    "inner bound on the outer variable": (
+        sp.Sum(sp.Sum(x[i] * x[j], (j, 0, i)), (i, 0, 2)),
+        sp.Add(*[x[a] * x[b] for a in range(3) for b in range(a + 1)])),
+    "shadowed variable": (sp.Sum(sp.Sum(x[i], (i, 0, i)), (i, 0, 2)),
+                          3 * x[0] + 2 * x[1] + x[2]),
+    "inside a function": (sp.exp(sp.Sum(x[i], (i, 1, 3))) / sp.Sum(sp.exp(x[i]), (i, 1, 3)),
+                          sp.exp(x[1] + x[2] + x[3]) / sum(sp.exp(x[t]) for t in (1, 2, 3))),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_written_out_sum_is_its_definition(name):
+    expr, expected = CASES[name]
+    written = write_out(expr)
+    assert not written.has(sp.Sum, sp.Product), written
+    for seed in range(3):
+        assert abs(value(written, seed) - value(expected, seed)) <= AGREE * (
+            1 + abs(value(expected, seed))), (name, written)
+
+
+@pytest.mark.parametrize("name", ["plain", "two limits", "product", "reversed (Karr)"])
+def test_written_out_sum_agrees_with_sympys_doit(name):
+    expr, _ = CASES[name]
+    done = expr.doit()
+    assert not done.has(sp.Sum, sp.Product)
+    assert abs(value(write_out(expr)) - value(done)) <= AGREE * (1 + abs(value(done)))
+
+
+def test_a_symbolic_bound_is_left_to_sympy():
+    expr = sp.Sum(x[i], (i, 1, n))
+    assert write_out(expr) == expr
+    mixed = sp.Sum(x[i] * x[j], (i, 0, 1), (j, 0, n))
+    assert write_out(mixed) == sp.Sum(x[0] * x[j] + x[1] * x[j], (j, 0, n))
+
+
+def test_entries_become_symbols_and_come_back():
+    expr = x[1] ** 2 + sp.exp(x[2])
+    plain, back = entries_as_symbols(expr)
+    assert not plain.atoms(sp.Indexed)
+    assert {s.is_real for s in back} == {True}  # the base's assumptions
+    assert plain.xreplace(back) == expr
+    assert sp.diff(plain, next(s for s, a in back.items() if a == x[1])).xreplace(back) \
+        == 2 * x[1]
+
+
+def test_a_base_at_a_symbolic_index_keeps_its_entries():
+    # a derivative by x[k] must still see x[1] (KroneckerDelta(1, k)); as a symbol it would not
+    expr = sp.Derivative(x[1] ** 2 + x[k], x[k])
+    plain, back = entries_as_symbols(expr)
+    assert plain == expr and back == {}
+    assert sp.diff(x[1] ** 2, x[k]) != 0
+    naive = expr.xreplace({x[1]: sp.Dummy("x1", real=True)})
+    assert naive.doit() != expr.doit()  # what the rule prevents: a silent zero
+
+
+def test_a_base_named_on_its_own_keeps_its_entries():
+    expr = x[1] * sp.Symbol("c") + sp.Function("f")(x)
+    plain, back = entries_as_symbols(expr)
+    assert plain == expr and back == {}
+
+
+def claim(rhs):
+    y = sp.IndexedBase("y", real=True)
+    lhs = sp.Derivative(sp.Sum(y[i] ** 2, (i, 1, n)), y[j])
+    return Derivation("test_sum_gradient", "gradient of a sum of squares",
+                      sp.Eq(lhs, rhs, evaluate=False), (), (Step(rhs, "power rule"),),
+                      Domain(dims=(n,), indices={j: (1, n)}))
+
+
+def test_the_gradient_of_a_written_out_sum_is_proved():
+    y = sp.IndexedBase("y", real=True)
+    assert verify(claim(2 * y[j])).status == "proved"
+
+
+@pytest.mark.parametrize("wrong", ["zero", "missing factor", "other entry"])
+def test_a_wrong_gradient_of_a_sum_fails(wrong):
+    y = sp.IndexedBase("y", real=True)
+    rhs = {"zero": sp.Integer(0), "missing factor": y[j], "other entry": 2 * y[1]}[wrong]
+    result = verify(claim(rhs))
+    assert result.status == "failed" and result.failed_step == 1, result.status
