@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import operator
+from contextlib import contextmanager
 
 import sympy as sp
 
@@ -105,11 +106,43 @@ def _is_zero(diff: sp.Basic, indices: dict) -> bool:
     return sp.simplify(diff) == 0 or sp.simplify(sp.expand(sp.powsimp(diff))) == 0
 
 
+_SUMS: dict = {}
+_SUMS_KEPT = 20000
+
+
+@contextmanager
+def remembered_sums():
+    """``Sum.doit`` remembers its results while the symbolic route runs.  The same sums recur in
+    every step of a claim, and again in the doit that checks for a fixed point; SymPy runs its
+    symbolic summation algorithms (Gosper, hypergeometric) afresh each time, and most of them
+    fail on the same sum the same way.  A result depends only on the sum (structural equality
+    includes every symbol's assumptions) and the hints."""
+    original = sp.Sum.doit
+
+    def doit(self, **hints):
+        try:
+            key = (self, tuple(sorted(hints.items())))
+            hash(key)
+        except TypeError:  # an unhashable hint: not remembered
+            return original(self, **hints)
+        if key not in _SUMS:
+            if len(_SUMS) > _SUMS_KEPT:
+                _SUMS.clear()
+            _SUMS[key] = original(self, **hints)
+        return _SUMS[key]
+
+    sp.Sum.doit = doit
+    try:
+        yield
+    finally:
+        sp.Sum.doit = original
+
+
 def symbolic_check_detail(prev, cur, rewrites=(), random_bases=(), indices=None,
                           seconds=SYMBOLIC_SECONDS) -> tuple[str, str]:
     """('zero' | 'inconclusive' | 'timeout' | 'error', what happened); never raises."""
     try:
-        with time_limit(seconds):
+        with time_limit(seconds), remembered_sums():
             a = _normal_form(prev, rewrites, random_bases)
             b = _normal_form(cur, rewrites, random_bases)
             if _is_zero(a - b, indices or {}):

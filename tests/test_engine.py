@@ -198,3 +198,29 @@ def test_unknown_assumption_kind_is_refused():
     with pytest.raises(DerivationError, match=r"kind 'axiom', expected one of"):
         Derivation("c", "t", sp.Eq(x, x, evaluate=False), (Assumption("a", "t", kind="axiom"),),
                    (Step(x, "r"),))
+
+
+def test_remembered_sums_are_sympys_own_and_the_method_is_restored():
+    from derivations import symbolic
+
+    original = sp.Sum.doit
+    s = sp.Sum(sp.KroneckerDelta(i, k) * z[k], (k, 1, n))
+    with symbolic.remembered_sums():
+        assert sp.Sum.doit is not original
+        first, again = s.doit(), s.doit()
+    assert sp.Sum.doit is original
+    assert first == again == original(s)
+    with pytest.raises(ZeroDivisionError), symbolic.remembered_sums():
+        raise ZeroDivisionError  # restored on the way out of a failure (a time-out too)
+    assert sp.Sum.doit is original
+
+
+def test_a_wrong_sum_step_fails_after_a_right_one_was_remembered():
+    right = sp.Sum(sp.KroneckerDelta(i, k) * z[k], (k, 1, n))
+    domain = Domain(dims=(n,), indices={i: (1, n)})
+    good = Derivation("test_delta_sum", "a delta picks one term",
+                      sp.Eq(right, z[i], evaluate=False), (), (Step(z[i], "sifting"),), domain)
+    bad = Derivation("test_delta_sum_wrong", "a delta picks the wrong term",
+                     sp.Eq(right, z[1], evaluate=False), (), (Step(z[1], "sifting"),), domain)
+    assert verify(good).status == "proved"
+    assert verify(bad).status == "failed"
