@@ -133,6 +133,17 @@ def _entries(m: sp.MatrixSymbol) -> sp.ImmutableMatrix:
     return sp.ImmutableMatrix(int(m.rows), int(m.cols), entry)
 
 
+def _entry_symbols(expr: sp.Basic) -> sp.Basic:
+    """Each entry X[i, j] of a concrete-shaped MatrixSymbol points at the explicit matrix of its
+    entries before sums are written out: each written-out term is then a plain lookup, where a
+    MatrixSymbol's element is built with a symbolic bounds check per term (most of the time of
+    writing out an attention sum).  ``_explicit`` would reach the same entry symbols later."""
+    def concrete(e):
+        return (isinstance(e, MatrixElement) and isinstance(e.parent, sp.MatrixSymbol)
+                and e.parent.rows.is_Integer and e.parent.cols.is_Integer)
+    return expr.replace(concrete, lambda e: MatrixElement(_entries(e.parent), e.i, e.j))
+
+
 def _scalar_var(var):
     if isinstance(var, MatrixElement) and isinstance(var.parent, sp.MatrixSymbol):
         return _entries(var.parent)[int(var.i), int(var.j)]
@@ -248,7 +259,8 @@ def _compiled(expr: sp.Basic, structure: tuple, random: tuple, distribution: str
     """The concrete form of ``expr`` for one assignment of sizes and indices: points that share a
     structure share the (slow) SymPy work."""
     structure = dict(structure)
-    concrete, back = finite.entries_as_symbols(finite.write_out(expr.xreplace(structure)))
+    concrete = finite.write_out(_entry_symbols(expr.xreplace(structure)))
+    concrete, back = finite.entries_as_symbols(concrete)
     concrete = _explicit(concrete).doit().xreplace(back)
     # a random MatrixSymbol's entries name it at concrete size
     random = tuple((k.xreplace(structure), val) for k, val in random)

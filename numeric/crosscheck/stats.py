@@ -89,8 +89,10 @@ def _model_dots(h: np.ndarray, w_std: float, rng: np.random.Generator) -> dict[i
     top, parts = D_KS[-1], []
     for start in range(0, S_MODEL, BLOCK):
         n = min(BLOCK, S_MODEL - start)
-        # one (C, top) weight per sample, side by side as the columns of a (C, n·top) projection
-        q, k = (ops.linear_forward(h[None], rng.normal(0.0, w_std, (h.size, n * top)))[0]
+        # one (C, top) weight per sample, side by side as the columns of a (C, n·top) projection;
+        # the weights are w_std·Z with Z standard normal, and the scale is applied to the
+        # (n, top) product instead of to the C times larger weights (the same numbers drawn)
+        q, k = (w_std * ops.linear_forward(h[None], rng.standard_normal((h.size, n * top)))[0]
                 .reshape(n, top) for _ in range(2))  # (n, top) each
         parts.append(_dots(q, k))
     return _joined(parts)
