@@ -13,10 +13,16 @@ import sympy as sp
 _BINDERS = (sp.Sum, sp.Product, sp.Integral, sp.Lambda, sp.Derivative, sp.Subs, sp.Limit)
 
 
+def _bound_by(node: sp.Basic) -> tuple:
+    if isinstance(node, sp.Limit):
+        return (node.args[1],)
+    return (*getattr(node, "bound_symbols", ()), *getattr(node, "variables", ()))
+
+
 def _binds(expr: sp.Basic, var: sp.Symbol) -> bool:
     """Whether ``var`` is bound somewhere inside ``expr`` (then substituting needs ``subs``)."""
-    return any(var in getattr(node, "bound_symbols", ()) or var in getattr(node, "variables", ())
-               for node in sp.preorder_traversal(expr) if isinstance(node, _BINDERS))
+    return any(var in _bound_by(node) for node in sp.preorder_traversal(expr)
+               if isinstance(node, _BINDERS))
 
 
 def _terms(body: sp.Basic, var: sp.Symbol, lo: int, hi: int) -> list[sp.Basic]:
