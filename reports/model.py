@@ -215,7 +215,6 @@ def claim_view(claim: dict, checks: list[dict]) -> dict:
         "title": claim["title"],
         "module": claim["module"],
         "status": claim["status"],
-        "seconds": f"{claim['seconds']:.2f}",
         "failed_step": claim["failed_step"],
         "statement": Tex(claim["statement"], True, f"claim {cid!r} statement"),
         "assumptions": [

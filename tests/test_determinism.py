@@ -9,6 +9,7 @@ LaTeX of every step, counterexamples of a failing chain — must match the same 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import subprocess
@@ -113,3 +114,25 @@ def test_results_do_not_depend_on_the_number_of_workers():
     # check: the same results in the order asked for
     assert [r.id for r in pooled] == names
     assert plain(pooled) == plain(alone)
+
+
+def test_checking_times_are_not_part_of_the_report(tmp_path):
+    # variables: the fixture data, and the same data with every claim's checking time changed
+    # (a cold build measures new times; the report must not change with them)
+    data = json.loads(FIXTURE.read_text(encoding="utf-8"))
+    slower = json.loads(FIXTURE.read_text(encoding="utf-8"))
+    for claim in slower["claims"]:
+        claim["seconds"] = claim["seconds"] + 1.25
+    assert slower != data
+    # forward: both rendered
+    outs = []
+    for name, d in (("a", data), ("b", slower)):
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps(d), encoding="utf-8")
+        out = tmp_path / name / "build"
+        run(["-m", "reports", "build", "--data", str(path), "--out", str(out), "--no-pdf"], "0")
+        outs.append(out)
+    # check: byte-identical LaTeX (and HTML where Node typesets it)
+    assert tree(outs[0] / "latex") == tree(outs[1] / "latex")
+    if shutil.which("node"):
+        assert tree(outs[0] / "html") == tree(outs[1] / "html")
