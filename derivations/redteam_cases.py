@@ -323,6 +323,29 @@ pair("index_below_size", LIMITS,
      lambda: claim("ibsw", z[i + 1] - z[i], z[i + 1],
                    Domain(dims=(n,), indices={i: (1, n - 1)})))
 
+# names that look like entries, and summation bounds -----------------------------------------
+NAMES = "names and bounds"
+_x00, _z1 = sp.Symbol("X[0,0]", real=True), sp.Symbol("z[1]", real=True)
+add("symbol_named_like_a_matrix_entry", NAMES, False, lambda: claim("snme", _x00, X[0, 0], D))
+add("symbol_named_like_an_indexed_entry", NAMES, False, lambda: claim("snie", _z1, z[1]))
+pair("entry_derivative_beside_a_lookalike", NAMES,
+     lambda: claim("edl", sp.Derivative(sp.Trace(X) * _x00, X[0, 0]), _x00, D),
+     lambda: claim("edlw", sp.Derivative(sp.Trace(X) * _x00, X[0, 0]), _x00 + sp.Trace(X), D))
+pair("sum_index_shift", NAMES,
+     lambda: claim("sis", sp.Sum(z[i], (i, 1, n)), sp.Sum(z[i + 1], (i, 0, n - 1)), D),
+     lambda: claim("sisw", sp.Sum(z[i], (i, 1, n)), sp.Sum(z[i], (i, 0, n - 1)), D))
+add("reversed_bounds", NAMES, False,
+    lambda: claim("rb", sp.Sum(z[i], (i, n, 1)), sp.Sum(z[i], (i, 1, n)), D))
+pair("shadowed_summation_index", NAMES,
+     lambda: claim("ssi", sp.Sum(sp.Sum(z[i], (i, 1, n)), (i, 1, n)),
+                   n * sp.Sum(z[i], (i, 1, n)), D),
+     lambda: claim("ssiw", sp.Sum(sp.Sum(z[i], (i, 1, n)), (i, 1, n)),
+                   sp.Sum(i * z[i], (i, 1, n)), D))
+# the true form, Σ_j (n − j + 1) z_j, ends `numeric`: SymPy does not exchange dependent sums
+add("triangular_sum_off_by_one", NAMES, False,
+    lambda: claim("tsw", sp.Sum(sp.Sum(z[j], (j, 1, i)), (i, 1, n)),
+                  sp.Sum((n - j) * z[j], (j, 1, n)), D))
+
 # limits at infinity: the numeric route maps x → ∓∞ to t → 0+ (x = ±log 1/t) ----------------
 INFINITY = "limits at infinity"
 _oo = sp.oo

@@ -90,7 +90,27 @@ def _within_ranges(expr: sp.Basic, indices: dict) -> sp.Basic:
     return expr.xreplace(facts) if facts else expr
 
 
+def _sums_from_zero(expr: sp.Basic) -> sp.Basic:
+    """Every summation variable shifted to start at 0: Σ_{i=a}^{b} f(i) = Σ_{i=0}^{b-a} f(i + a)
+    (Karr's convention holds on both sides), so that sums written with shifted indices meet.
+    A variable that bounds another limit of its sum is left alone."""
+    def shift(s: sp.Sum) -> sp.Sum:
+        for var, lo, _ in s.limits:
+            others = [b for v, *bounds in s.limits if v != var for b in bounds]
+            if lo != 0 and not any(b.has(var) for b in others):
+                s = s.change_index(var, var - lo, var)
+        return s
+    return expr.replace(lambda e: isinstance(e, sp.Sum), shift)
+
+
 def _is_zero(diff: sp.Basic, indices: dict) -> bool:
+    if _simplifies_to_zero(diff, indices):
+        return True
+    shifted = _sums_from_zero(diff)
+    return shifted != diff and _simplifies_to_zero(shifted, indices)
+
+
+def _simplifies_to_zero(diff: sp.Basic, indices: dict) -> bool:
     for _ in range(3):  # a derivative's doit can leave a Sum over a KroneckerDelta to evaluate
         done = diff.doit()
         if done == diff:

@@ -18,10 +18,10 @@ AGREE = mpmath.mpf("1e-40")  # both sides are the same finite sum at 50 digits
 
 
 def value(expr, seed=0):
-    """``expr`` at seeded values of its entries, at DIGITS digits."""
-    rng = random.Random(seed)
-    atoms = sorted(expr.atoms(sp.Indexed), key=sp.srepr)
-    filled = expr.xreplace({a: sp.Float(rng.uniform(-3, 3), DIGITS) for a in atoms})
+    """``expr`` at seeded values of its entries (each entry's value seeded by its name, so two
+    expressions see the same x[2]), at DIGITS digits."""
+    filled = expr.xreplace({a: sp.Float(random.Random(f"{seed}:{a}").uniform(-3, 3), DIGITS)
+                            for a in expr.atoms(sp.Indexed)})
     return mpmath.mpf(str(sp.N(filled.doit(), DIGITS)))
 
 
@@ -123,3 +123,25 @@ def test_a_wrong_gradient_of_a_sum_fails(wrong):
     rhs = {"zero": sp.Integer(0), "missing factor": y[j], "other entry": 2 * y[1]}[wrong]
     result = verify(claim(rhs))
     assert result.status == "failed" and result.failed_step == 1, result.status
+
+
+@pytest.mark.parametrize("expr", [
+    sp.Sum(x[i], (i, 1, n)),
+    sp.Sum(x[i] * x[j], (i, 2, n), (j, 1, n)),
+    sp.Sum(sp.Sum(x[j], (j, 1, i)), (i, 1, n)),  # i bounds j: i is left alone
+    sp.Sum(x[i], (i, n, 1)),  # Karr's convention on both sides
+])
+def test_sums_shifted_to_start_at_zero_are_the_same_sums(expr):
+    from derivations.symbolic import _sums_from_zero
+
+    shifted = _sums_from_zero(expr)
+    for size in (1, 2, 4):
+        a, b = (write_out(e.xreplace({n: size})) for e in (expr, shifted))
+        assert abs(value(a) - value(b)) <= AGREE * (1 + abs(value(a))), (expr, shifted, size)
+
+
+def test_a_shifted_sum_is_not_the_unshifted_one():
+    # control: the comparison above sees an index shift that is not compensated
+    a = write_out(sp.Sum(x[i], (i, 1, 3)))
+    b = write_out(sp.Sum(x[i], (i, 0, 2)))
+    assert abs(value(a) - value(b)) > AGREE
