@@ -40,9 +40,14 @@ def _written(cls, terms: list[sp.Basic], flipped: bool) -> sp.Basic:
     return -whole if cls is sp.Sum else 1 / whole
 
 
+# A sum over more terms than this is left to SymPy (which tries a closed form first): a claim's
+# Σ_{i=1}^{10⁹} must not be written out.  Sizes in the numeric route stay far below it.
+MAX_TERMS = 1000
+
+
 def _over(cls, body: sp.Basic, limit) -> sp.Basic | None:
     var, lo, hi = limit
-    if not (lo.is_Integer and hi.is_Integer):
+    if not (lo.is_Integer and hi.is_Integer) or abs(int(hi) - int(lo)) >= MAX_TERMS:
         return None
     lo, hi = int(lo), int(hi)
     if hi >= lo - 1:

@@ -341,6 +341,10 @@ pair("shadowed_summation_index", NAMES,
                    n * sp.Sum(z[i], (i, 1, n)), D),
      lambda: claim("ssiw", sp.Sum(sp.Sum(z[i], (i, 1, n)), (i, 1, n)),
                    sp.Sum(i * z[i], (i, 1, n)), D))
+# an undefined function printed like mpmath's sin, at a size where the concrete form is compiled
+_X9 = sp.MatrixSymbol("X", 9, 9)
+add("undefined_function_named_sin", NAMES, False,
+    lambda: claim("ufs", sp.Function("sin")(sp.Trace(_X9**3)), sp.sin(sp.Trace(_X9**3))))
 # the true form, Σ_j (n − j + 1) z_j, ends `numeric`: SymPy does not exchange dependent sums
 add("triangular_sum_off_by_one", NAMES, False,
     lambda: claim("tsw", sp.Sum(sp.Sum(z[j], (j, 1, i)), (i, 1, n)),

@@ -78,6 +78,13 @@ def test_a_symbolic_bound_is_left_to_sympy():
     assert write_out(mixed) == sp.Sum(x[0] * x[j] + x[1] * x[j], (j, 0, n))
 
 
+def test_a_sum_of_very_many_terms_is_left_to_sympy():
+    huge = sp.Sum(x[i], (i, 1, 10**9))
+    assert write_out(huge) == huge
+    closed = sp.Sum(i**2, (i, 1, 10**4))
+    assert write_out(closed).doit() == sp.Integer(10**4 * (10**4 + 1) * (2 * 10**4 + 1) // 6)
+
+
 def test_entries_become_symbols_and_come_back():
     expr = x[1] ** 2 + sp.exp(x[2])
     plain, back = entries_as_symbols(expr)
