@@ -20,6 +20,7 @@ from types import SimpleNamespace
 import sympy as sp
 
 from derivations.claim import Derivation
+from derivations.conditions import conditions
 from derivations.limits import SymbolicTimeout, time_limit
 from derivations.pointwise import BIG_DIM, counterexample, probe, safe_eval, structures
 from derivations.stochastic import linearize
@@ -110,6 +111,7 @@ class ChainResult:
             "statement": sp.latex(d.statement),
             "assumptions": [{"name": a.name, "text": a.text, "latex": a.latex, "kind": a.kind}
                             for a in d.assumptions],
+            "conditions": conditions(d),
             "premises": dict(self.premises),
             "premise_checks": [p.to_dict() for p in self.premise_checks],
             "unchecked": self.unchecked, "failed_premise": self.failed_premise,

@@ -20,6 +20,10 @@ from reports.render.katex import Tex
 CLAIM_STATUS = ("proved", "numeric", "failed")
 SYMBOLIC = ("zero", "inconclusive", "timeout", "error")
 NUMERIC = ("agree", "disagree")
+# a claim's conditions (derivations.conditions): given to both routes, where values are drawn,
+# random variables and the family of distributions they are checked under
+CONDITION_KINDS = ("symbol", "index", "sampled", "random")
+DISTRIBUTIONS = ("any", "normal")
 VERDICTS = ("correct", "error", "imprecise", "out-of-scope")
 SECTIONS = ("claims", "crosschecks", "plot_data", "training", "errata", "display_forms")
 _ID = re.compile(r"^[A-Za-z0-9_.-]+$")
@@ -79,6 +83,13 @@ def _validate_claim(claim: Any, where: str) -> None:
     for i, a in enumerate(_get(claim, "assumptions", list, where)):
         for key in ("name", "text", "latex"):
             _get(a, key, str, f"{where}.assumptions[{i}]")
+    for i, c in enumerate(_get(claim, "conditions", list, where)):
+        cw = f"{where}.conditions[{i}]"
+        if not isinstance(c, dict):
+            raise ReportDataError(f"{cw}: expected dict, got {type(c).__name__}")
+        _get(c, "latex", str, cw)
+        if _choice(c, "kind", CONDITION_KINDS, cw) == "random":
+            _choice(c, "distribution", DISTRIBUTIONS, cw)
     steps = _get(claim, "steps", list, where)
     if not steps:
         raise ReportDataError(f"{where}.steps: expected at least one step, got []")
@@ -206,6 +217,18 @@ def _step_view(claim_id: str, step: dict) -> dict:
     }
 
 
+def _conditions_view(cid: str, conditions: list[dict]) -> dict:
+    """{"given": [...], "sampled": [...], "random": [...], "distribution": "any" | "normal" |
+    None}: symbol assumptions and index ranges together (both routes take them as given)."""
+    def tex(c: dict) -> Tex:
+        return Tex(c["latex"], False, f"claim {cid!r} condition")
+    random = [c for c in conditions if c["kind"] == "random"]
+    return {"given": [tex(c) for c in conditions if c["kind"] in ("symbol", "index")],
+            "sampled": [tex(c) for c in conditions if c["kind"] == "sampled"],
+            "random": [tex(c) for c in random],
+            "distribution": random[0]["distribution"] if random else None}
+
+
 def claim_view(claim: dict, checks: list[dict]) -> dict:
     cid = claim["id"]
     last = claim["steps"][-1]
@@ -230,6 +253,7 @@ def claim_view(claim: dict, checks: list[dict]) -> dict:
             }
             for a in claim["assumptions"]
         ],
+        "conditions": _conditions_view(cid, claim["conditions"]),
         "steps": [_step_view(cid, s) for s in claim["steps"]],
         "final": Tex(last["latex"], True, f"claim {cid!r} final result"),
         "crosschecks": [

@@ -224,3 +224,41 @@ def test_a_wrong_sum_step_fails_after_a_right_one_was_remembered():
                      sp.Eq(right, z[1], evaluate=False), (), (Step(z[1], "sifting"),), domain)
     assert verify(good).status == "proved"
     assert verify(bad).status == "failed"
+
+
+def test_conditions_name_what_the_proof_takes_as_given():
+    from derivations.conditions import conditions
+
+    # variables: a claim that holds only because its symbol is declared positive
+    p = sp.Symbol("p", positive=True)
+    claim = Derivation("test_sqrt_square", "square root of a square",
+                       sp.Eq(sp.sqrt(p**2), p, evaluate=False), (), (Step(p, "p > 0"),))
+    # forward: verified, and its conditions listed
+    result = verify(claim)
+    listed = conditions(claim)
+    # check: proved, and the report data says under which condition
+    assert result.status == "proved"
+    assert listed == [{"kind": "symbol", "latex": "p > 0"}]
+    assert result.to_dict()["conditions"] == listed
+
+
+def test_conditions_of_a_claim_list_sizes_indices_ranges_and_random_variables():
+    from derivations.conditions import conditions
+
+    ln = {c["latex"] for c in conditions(derivations.get("layernorm_sigma_derivative"))}
+    assert {r"\epsilon > 0", r"d \in \{1, 2, \dots\}", r"1 \leq j \leq d"} <= ln
+    adam = conditions(derivations.get("adam_second_moment_bias"))
+    kinds = {c["kind"] for c in adam}
+    assert kinds == {"symbol", "sampled", "random"}
+    # the family's domain also draws beta_1, which this claim does not use
+    assert not any("beta_{1}" in c["latex"] for c in adam)
+    assert all(c["distribution"] == "any" for c in adam if c["kind"] == "random")
+
+
+def test_a_claim_of_plain_real_symbols_has_no_conditions():
+    from derivations.conditions import conditions
+
+    claim = Derivation("test_square", "a square", sp.Eq((x + y) ** 2,
+                       x**2 + 2 * x * y + y**2, evaluate=False), (),
+                       (Step(x**2 + 2 * x * y + y**2, "expand"),))
+    assert conditions(claim) == []

@@ -6,6 +6,7 @@ from __future__ import annotations
 import sympy as sp
 
 import derivations
+from derivations.conditions import conditions
 from reports import display
 
 
@@ -52,6 +53,7 @@ def chain_dicts() -> list[dict]:
             "premises": {a.name: "proved" for a in d.assumptions if a.source is not None},
             "assumptions": [{"name": a.name, "text": a.text, "latex": a.latex or "x",
                              "kind": a.kind} for a in d.assumptions],
+            "conditions": conditions(d),
             "steps": [{"index": i, "latex": sp.latex(s.expr), "rule": s.rule,
                        "by": list(s.by), "symbolic": "zero", "numeric": "agree",
                        "status": "proved", "points": 1, "counterexample": None}

@@ -155,6 +155,15 @@ def test_math_filter_rejects_plain_strings(data, tmp_path):
          "display_forms.dropped.softmax_jacobian: expected list of field names, got 'result'"),
         (lambda d: d["display_forms"].update(problems=[1]),
          "display_forms.problems: expected list of str, got [1]"),
+        (lambda d: d["claims"][0].pop("conditions"),
+         "claims[0]: missing key 'conditions' (expected list)"),
+        (lambda d: d["claims"][0]["conditions"][0].update(kind="axiom"),
+         "claims[0].conditions[0].kind: expected one of ['symbol', 'index', 'sampled', "
+         "'random'], got 'axiom'"),
+        (lambda d: d["claims"][1]["conditions"][1].pop("distribution"),
+         "claims[1].conditions[1]: missing key 'distribution'"),
+        (lambda d: d["claims"][0]["conditions"].append("n > 0"),
+         "claims[0].conditions[3]: expected dict, got str"),
     ],
 )
 def test_bad_report_data_names_expected_and_got(data, mutate, expected):

@@ -315,3 +315,15 @@ def test_numbers_never_break_across_lines():
         assert number in text.replace(brk + "-", "-"), number  # a break may precede, not split
         assert brk not in text[text.index(number[1:]) : text.index(number[1:]) + len(number)]
     assert latex.breakable("a.b") == f"a.{brk}b"  # words still break at their dots
+
+
+def test_conditions_are_printed_beside_each_claim(tex_source, data):
+    # the layer-norm claim of the fixture is proved under ε > 0; the reader sees that condition
+    flat = tex_source.replace(latex.ALLOW_BREAK, "")
+    block = flat.split(r"\label{claim-layernorm_grad}", 1)[1].split(r"\paragraph{Steps}", 1)[0]
+    assert r"\paragraph{Conditions on the symbols}" in block
+    assert r"Taken as given by both routes: $n \in \{1, 2, \dots\}$; $\epsilon > 0$" in block
+    assert r"The numeric route draws values from: $\epsilon \in [0.001, 0.1]$" in block
+    # a claim without conditions has no such paragraph
+    plain = flat.split(r"\label{claim-attention_2x2}", 1)[1].split(r"\paragraph{Steps}", 1)[0]
+    assert "Conditions on the symbols" not in plain

@@ -1,0 +1,86 @@
+"""What a claim takes for granted about its symbols, as the reader should see it beside the proof.
+
+A claim's statement holds under the assumptions its symbols are declared with (ε positive, t a
+positive integer) and the index ranges of its domain (1 ≤ j ≤ n): SymPy's algebra uses both, so a
+`proved` claim is proved under them, and a report that did not print them would assume them
+silently.  The value ranges of the domain only say where the numeric route draws its values, and
+its random variables give E and Var their meaning; both are listed too, each with its kind.
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from derivations.claim import Derivation
+
+# (assumption, LaTeX after the symbol), the first that holds wins: a positive integer is a size
+_SIGNS = (
+    (("integer", "positive"), r"\in \{1, 2, \dots\}"),
+    (("integer", "nonnegative"), r"\in \{0, 1, \dots\}"),
+    (("integer",), r"\in \mathbb{Z}"),
+    (("positive",), "> 0"),
+    (("nonnegative",), r"\geq 0"),
+    (("negative",), "< 0"),
+    (("nonpositive",), r"\leq 0"),
+    (("nonzero",), r"\neq 0"),
+)
+
+
+def _occurring(d: Derivation) -> set:
+    """The claim's free symbols, the bases of its indexed entries and its matrices' sizes."""
+    found: set = set()
+    for e in (d.lhs, d.rhs, *(s.expr for s in d.steps)):
+        found |= e.free_symbols
+        found |= {i.base for i in e.atoms(sp.Indexed)}
+    for m in [s for s in found if isinstance(s, sp.MatrixSymbol)]:
+        found |= set().union(*(k.free_symbols for k in m.shape))
+    return found
+
+
+def _symbols(d: Derivation) -> list:
+    """The claim's symbols and indexed bases (an index's bounds are its domain's, listed as a
+    range)."""
+    found = _occurring(d)
+    # an IndexedBase's label is a free symbol of its own (without the base's assumptions)
+    labels = {b.label for b in found if isinstance(b, sp.IndexedBase)}
+    return sorted((s for s in found if isinstance(s, sp.Symbol | sp.IndexedBase)
+                   and s not in labels and s not in d.domain.indices), key=sp.default_sort_key)
+
+
+def _name(s) -> str:
+    return sp.latex(s[sp.Symbol("i")] if isinstance(s, sp.IndexedBase) else s)
+
+
+def _sign(s) -> str | None:
+    for names, tex in _SIGNS:
+        if all(getattr(s, f"is_{n}", None) is True for n in names):
+            return f"{_name(s)} {tex}"
+    return None
+
+
+def conditions(d: Derivation) -> list[dict]:
+    """[{"kind": "symbol" | "index" | "sampled" | "random", "latex": ...}] for ``d``: symbol
+    assumptions and index ranges (used by the proof), value ranges (where the numeric route
+    draws), random variables with their moments (what E and Var are taken over; these also
+    carry the claim's "distribution": "any" or "normal", see Domain)."""
+    out = [{"kind": "symbol", "latex": tex} for tex in map(_sign, _symbols(d)) if tex]
+    for idx, (lo, hi) in d.domain.indices.items():
+        lo, hi = (sp.sympify(b, strict=True) for b in (lo, hi))
+        out.append({"kind": "index",
+                    "latex": rf"{sp.latex(lo)} \leq {sp.latex(idx)} \leq {sp.latex(hi)}"})
+    # a domain shared by a family of claims may name symbols this claim does not use
+    names = {getattr(s, "name", None) for s in _occurring(d)}
+    for key, (lo, hi) in d.domain.ranges.items():
+        if getattr(key, "name", None) not in names:
+            continue
+        out.append({"kind": "sampled",
+                    "latex": rf"{_name(key)} \in [{sp.latex(sp.sympify(lo))}, "
+                             rf"{sp.latex(sp.sympify(hi))}]"})
+    for key, (mean, variance) in d.domain.random.items():
+        if getattr(key, "name", None) not in names:
+            continue
+        name = _name(key)
+        out.append({"kind": "random", "distribution": d.domain.distribution,
+                    "latex": rf"\mathbb{{E}}[{name}] = {sp.latex(sp.sympify(mean))},\ "
+                             rf"\operatorname{{Var}}({name}) = {sp.latex(sp.sympify(variance))}"})
+    return out
