@@ -193,6 +193,35 @@ def _all_symbols(expr: sp.Basic) -> set:
     return expr.atoms(sp.Symbol)
 
 
+# (assumption, what a range must satisfy for it, the test on (low, high))
+_RANGE_SIGNS = (
+    ("positive", "low > 0", lambda lo, hi: lo > 0),
+    ("nonnegative", "low >= 0", lambda lo, hi: lo >= 0),
+    ("negative", "high < 0", lambda lo, hi: hi < 0),
+    ("nonpositive", "high <= 0", lambda lo, hi: hi <= 0),
+)
+
+
+def _check_range(key, bounds, where: str) -> None:
+    """A value range is two numbers, low < high, that the symbol's own assumptions allow: the
+    numeric route draws from it as given, so a range outside them would check a claim where its
+    proof does not apply."""
+    at = f"{where}: Domain(ranges={{{key}: {bounds!r}}})"
+    try:
+        lo, hi = (float(sp.sympify(b, strict=True)) for b in bounds)
+    except (TypeError, ValueError, sp.SympifyError):
+        raise DerivationError(f"{at}: expected (low, high), two numbers, got {bounds!r}") from None
+    if not lo < hi:
+        raise DerivationError(f"{at}: expected low < high, got low={lo}, high={hi}")
+    if getattr(key, "is_integer", None):
+        raise DerivationError(f"{at}: {key} is an integer symbol, but values from a range are "
+                              f"drawn as reals; declare it in Domain(indices=...) instead")
+    for name, rule, holds in _RANGE_SIGNS:
+        if getattr(key, f"is_{name}", None) and not holds(lo, hi):
+            raise DerivationError(f"{at}: {key} is declared {name}, so its range needs {rule}, "
+                                  f"got ({lo}, {hi})")
+
+
 def _check_domain(d: Derivation, where: str) -> None:
     dom = d.domain
     if isinstance(dom.max_dim, bool) or not isinstance(dom.max_dim, int) \
@@ -203,6 +232,8 @@ def _check_domain(d: Derivation, where: str) -> None:
     if dom.distribution not in FAMILIES:
         raise DerivationError(f"{where}: Domain(distribution={dom.distribution!r}) is not one of "
                               f"{sorted(FAMILIES)}")
+    for key, bounds in dom.ranges.items():
+        _check_range(key, bounds, where)
     for key in dom.random:
         if not isinstance(key, sp.Symbol | sp.IndexedBase | sp.MatrixSymbol):
             raise DerivationError(f"{where}: random key {key!r} must be a Symbol, IndexedBase or "

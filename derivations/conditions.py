@@ -51,6 +51,10 @@ def _name(s) -> str:
     return sp.latex(s[sp.Symbol("i")] if isinstance(s, sp.IndexedBase) else s)
 
 
+def _tex(value) -> str:
+    return sp.latex(sp.sympify(value, strict=True))
+
+
 def _sign(s) -> str | None:
     for names, tex in _SIGNS:
         if all(getattr(s, f"is_{n}", None) is True for n in names):
@@ -65,22 +69,20 @@ def conditions(d: Derivation) -> list[dict]:
     carry the claim's "distribution": "any" or "normal", see Domain)."""
     out = [{"kind": "symbol", "latex": tex} for tex in map(_sign, _symbols(d)) if tex]
     for idx, (lo, hi) in d.domain.indices.items():
-        lo, hi = (sp.sympify(b, strict=True) for b in (lo, hi))
         out.append({"kind": "index",
-                    "latex": rf"{sp.latex(lo)} \leq {sp.latex(idx)} \leq {sp.latex(hi)}"})
+                    "latex": rf"{_tex(lo)} \leq {sp.latex(idx)} \leq {_tex(hi)}"})
     # a domain shared by a family of claims may name symbols this claim does not use
     names = {getattr(s, "name", None) for s in _occurring(d)}
     for key, (lo, hi) in d.domain.ranges.items():
         if getattr(key, "name", None) not in names:
             continue
         out.append({"kind": "sampled",
-                    "latex": rf"{_name(key)} \in [{sp.latex(sp.sympify(lo))}, "
-                             rf"{sp.latex(sp.sympify(hi))}]"})
+                    "latex": rf"{_name(key)} \in [{_tex(lo)}, {_tex(hi)}]"})
     for key, (mean, variance) in d.domain.random.items():
         if getattr(key, "name", None) not in names:
             continue
         name = _name(key)
         out.append({"kind": "random", "distribution": d.domain.distribution,
-                    "latex": rf"\mathbb{{E}}[{name}] = {sp.latex(sp.sympify(mean))},\ "
-                             rf"\operatorname{{Var}}({name}) = {sp.latex(sp.sympify(variance))}"})
+                    "latex": rf"\mathbb{{E}}[{name}] = {_tex(mean)},\ "
+                             rf"\operatorname{{Var}}({name}) = {_tex(variance)}"})
     return out

@@ -262,3 +262,24 @@ def test_a_claim_of_plain_real_symbols_has_no_conditions():
                        x**2 + 2 * x * y + y**2, evaluate=False), (),
                        (Step(x**2 + 2 * x * y + y**2, "expand"),))
     assert conditions(claim) == []
+
+
+@pytest.mark.parametrize(("key", "bounds", "expected"), [
+    (sp.Symbol("p", positive=True), (-1, 0), r"p is declared positive, so its range needs low > 0"),
+    (sp.Symbol("q", nonnegative=True), (-0.5, 1), r"declared nonnegative, .* needs low >= 0"),
+    (sp.Symbol("m", negative=True), (-1, 2), r"declared negative, so its range needs high < 0"),
+    (x, (2, 1), r"expected low < high, got low=2.0, high=1.0"),
+    (x, (0, n), r"expected \(low, high\), two numbers, got \(0, n\)"),
+    (k, (1, 5), r"k is an integer symbol, .* declare it in Domain\(indices=...\)"),
+])
+def test_a_value_range_its_symbol_cannot_take_is_refused(key, bounds, expected):
+    with pytest.raises(DerivationError, match=expected):
+        Derivation("c", "t", sp.Eq(key * x, key * x, evaluate=False), (), (Step(key * x, "r"),),
+                   Domain(ranges={key: bounds}))
+
+
+def test_a_value_range_within_the_assumptions_is_accepted():
+    p = sp.Symbol("p", positive=True)
+    claim = Derivation("c", "t", sp.Eq(sp.sqrt(p**2), p, evaluate=False), (),
+                       (Step(p, "p > 0"),), Domain(ranges={p: (0.5, 2)}))
+    assert verify(claim).status == "proved"
