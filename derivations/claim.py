@@ -284,6 +284,28 @@ def _shape_or_raise(expr, where: str):
         raise DerivationError(f"{where}: {exc}") from None
 
 
+def _check_names(d: Derivation, where: str) -> None:
+    """One object per name: two symbols, bases or matrices that print alike but differ (in
+    assumptions or shape) would make a report that reads x = x, and two matrices named X share
+    the names of their entries in the numeric route."""
+    seen: dict[str, sp.Basic] = {}
+    kinds = sp.Symbol | sp.IndexedBase | sp.MatrixSymbol
+    for e in (d.lhs, d.rhs, *(s.expr for s in d.steps)):
+        for obj in e.atoms(sp.Symbol, sp.IndexedBase, sp.MatrixSymbol):
+            if not isinstance(obj, kinds) or isinstance(obj, sp.Dummy):
+                continue
+            other = seen.setdefault(obj.name, obj)
+            if other != obj and not _label_of(other, obj):
+                raise DerivationError(
+                    f"{where}: two different objects are named {obj.name!r}: "
+                    f"{sp.srepr(other)} and {sp.srepr(obj)}; give each its own name")
+
+
+def _label_of(a, b) -> bool:
+    """An IndexedBase and the Symbol that labels it share a name and are one thing."""
+    return any(isinstance(x, sp.IndexedBase) and y == x.label for x, y in ((a, b), (b, a)))
+
+
 def _validate(d: Derivation) -> None:
     where = f"claim {d.id!r}"
     _expect_expr(d.statement, where, "the statement")
@@ -314,4 +336,5 @@ def _validate(d: Derivation) -> None:
     if d.steps[-1].expr != d.rhs:
         raise DerivationError(f"{where}: the last step must be the statement's right-hand side "
                               f"{d.rhs}, got {d.steps[-1].expr}")
+    _check_names(d, where)
     _check_domain(d, where)

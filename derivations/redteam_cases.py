@@ -341,6 +341,11 @@ pair("shadowed_summation_index", NAMES,
                    n * sp.Sum(z[i], (i, 1, n)), D),
      lambda: claim("ssiw", sp.Sum(sp.Sum(z[i], (i, 1, n)), (i, 1, n)),
                    sp.Sum(i * z[i], (i, 1, n)), D))
+# two matrices named X: their entries would share names in the numeric route
+add("two_matrices_named_x", NAMES, False,
+    lambda: claim("tmx", X[0, 0], sp.MatrixSymbol("X", n, 1)[0, 0], D))
+add("two_symbols_named_y", NAMES, False,
+    lambda: claim("tsy", y, sp.Symbol("y", positive=True)))
 # an undefined function printed like mpmath's sin, at a size where the concrete form is compiled
 _X9 = sp.MatrixSymbol("X", 9, 9)
 add("undefined_function_named_sin", NAMES, False,

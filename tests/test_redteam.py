@@ -57,6 +57,8 @@ def test_refusals_name_the_cause(outcomes):
     assert "evaluate=False" in refused["evaluated_eq"]
     assert "Python int" in refused["python_int_step"]
     assert "empty" in refused["empty_index_range"]
+    assert "two different objects are named 'X'" in refused["two_matrices_named_x"]
+    assert "two different objects are named 'y'" in refused["two_symbols_named_y"]
 
 
 def test_a_false_premise_is_named(outcomes):
