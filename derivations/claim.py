@@ -12,6 +12,7 @@ and mixed derivatives are supported by scalars and matrix entries (``Derivative(
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 
 import sympy as sp
@@ -284,6 +285,9 @@ def _shape_or_raise(expr, where: str):
         raise DerivationError(f"{where}: {exc}") from None
 
 
+_ENTRY_NAME = re.compile(r"^(.+)\[-?\d+,-?\d+\]$")
+
+
 def _check_names(d: Derivation, where: str) -> None:
     """One object per name: two symbols, bases or matrices that print alike but differ (in
     assumptions or shape) would make a report that reads x = x, and two matrices named X share
@@ -294,6 +298,12 @@ def _check_names(d: Derivation, where: str) -> None:
         for obj in e.atoms(sp.Symbol, sp.IndexedBase, sp.MatrixSymbol):
             if not isinstance(obj, kinds) or isinstance(obj, sp.Dummy):
                 continue
+            if isinstance(obj, sp.Symbol) and _ENTRY_NAME.match(obj.name):
+                raise DerivationError(
+                    f"{where}: the symbol name {obj.name!r} is reserved for the entries of "
+                    f"explicit matrices in the numeric route (a symbol so named would take an "
+                    f"entry's value); name it without brackets, e.g. "
+                    f"{re.sub(r'[^0-9A-Za-z_]+', '_', obj.name).strip('_')!r}")
             other = seen.setdefault(obj.name, obj)
             if other != obj and not _label_of(other, obj):
                 raise DerivationError(

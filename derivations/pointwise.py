@@ -120,20 +120,15 @@ def structures(d: Derivation) -> list[dict]:
     return out
 
 
-class Entry(sp.Symbol):
-    """An entry of an explicit matrix: a real symbol of a class of its own, so that no symbol of
-    a claim equals it — a claim's ``Symbol("X[0,0]", real=True)`` is another variable than the
-    entry X[0, 0], and must not be given its value."""
-
-
 _ENTRY_PARENT: dict[sp.Symbol, sp.MatrixSymbol] = {}
 
 
 def _entries(m: sp.MatrixSymbol) -> sp.ImmutableMatrix:
     """An explicit matrix of plain real symbols (differentiating by them is fast, unlike by
-    MatrixElement), remembered so that their values are drawn from the matrix's range."""
+    MatrixElement), remembered so that their values are drawn from the matrix's range.  Their
+    names, X[i,j], are reserved: a claim's own symbol may not be named so (derivations.claim)."""
     def entry(i, j):
-        sym = Entry(f"{m.name}[{i},{j}]", real=True)
+        sym = sp.Symbol(f"{m.name}[{i},{j}]", real=True)
         _ENTRY_PARENT[sym] = m
         return sym
     return sp.ImmutableMatrix(int(m.rows), int(m.cols), entry)

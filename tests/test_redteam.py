@@ -59,6 +59,7 @@ def test_refusals_name_the_cause(outcomes):
     assert "empty" in refused["empty_index_range"]
     assert "two different objects are named 'X'" in refused["two_matrices_named_x"]
     assert "two different objects are named 'y'" in refused["two_symbols_named_y"]
+    assert "'X[0,0]' is reserved" in refused["symbol_named_like_a_matrix_entry"]
 
 
 def test_a_false_premise_is_named(outcomes):
