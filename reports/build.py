@@ -89,6 +89,7 @@ def _pdf(tex: Path, pdf: Path, cache: Cache, note: list[str], stage: str = "pdf"
         note.append("cached")
     else:
         compiled = latex.compile_pdf(tex, staged / "report.pdf", edition_epoch())
+        note.append(f"({compiled.passes} XeLaTeX passes)")
         if compiled.missing:
             note.append(f"warning: the fonts lack {' '.join(compiled.missing)} "
                         "(left out of the PDF)")

@@ -168,7 +168,7 @@ def pdf_build(tmp_path_factory, data):
                 os.environ[key] = value
     pdf_line = next(line for line in lines if line.split()[1] == "render")
     return {"pdf": out / "pdf" / "report.en.pdf", "zh": out / "pdf" / "report.zh.pdf",
-            "again": again.path, "missing": again.missing,
+            "again": again.path, "missing": again.missing, "tex_dir": elsewhere,
             "overfull": again.overfull, "cold_lines": cold,
             "warm": out.parent / "warm" / "pdf" / "report.en.pdf", "warm_line": pdf_line}
 
@@ -327,3 +327,83 @@ def test_conditions_are_printed_beside_each_claim(tex_source, data):
     # a claim without conditions has no such paragraph
     plain = flat.split(r"\label{claim-attention_2x2}", 1)[1].split(r"\paragraph{Steps}", 1)[0]
     assert "Conditions on the symbols" not in plain
+
+
+def test_seeds_number_the_sections_as_latex_does():
+    tex = "\n".join([
+        r"\begin{document}",
+        r"\section*{Guide}",
+        r"\section{A}\label{topic-a}",
+        r"\subsection{\texorpdfstring{B $x_{1}$}{B x1}}\label{claim-b}",
+        r"\subsection{C \{ {nested}}",
+        r"\section{D}\label{errata}",
+        r"\subsection{E}\label{claim-e}",
+        r"\subsubsection*{not numbered}",
+    ])
+    toc, aux = latex.seeds(tex)
+    assert toc.splitlines() == [
+        r"\contentsline {section}{\numberline {1}A}{0}{section.1}%",
+        r"\contentsline {subsection}{\numberline {1.1}\texorpdfstring{B $x_{1}$}{B x1}}{0}"
+        r"{subsection.1.1}%",
+        r"\contentsline {subsection}{\numberline {1.2}C \{ {nested}}{0}{subsection.1.2}%",
+        r"\contentsline {section}{\numberline {2}D}{0}{section.2}%",
+        r"\contentsline {subsection}{\numberline {2.1}E}{0}{subsection.2.1}%",
+    ]
+    assert aux.splitlines() == [
+        r"\relax ",
+        r"\newlabel{topic-a}{{1}{0}{}{section.1}{}}",
+        r"\newlabel{claim-b}{{1.1}{0}{}{subsection.1.1}{}}",
+        r"\newlabel{errata}{{2}{0}{}{section.2}{}}",
+        r"\newlabel{claim-e}{{2.1}{0}{}{subsection.2.1}{}}",
+    ]
+
+
+def test_seeds_refuse_an_unbalanced_title():
+    with pytest.raises(latex.LatexError, match="unbalanced braces"):
+        latex.seeds(r"\begin{document}\section{A {b}")
+
+
+@needs_tex
+def test_seeded_compile_needs_two_passes_and_gives_the_same_pdf(pdf_build, tmp_path,
+                                                                monkeypatch):
+    # variables: the English edition's source; the same compiled without the seeds
+    def compile_in(folder: Path) -> latex.Compiled:
+        work = tmp_path / folder
+        shutil.copytree(pdf_build["tex_dir"], work)
+        return latex.compile_pdf(work / "report.tex", tmp_path / f"{folder}.pdf", 1700000000)
+    seeded = compile_in(Path("a"))
+    monkeypatch.setattr(latex, "seeds", lambda tex: ("", "\\relax \n"))
+    plain = compile_in(Path("b"))
+    # check: the seeds change nothing in the document, and never cost a pass (this small
+    # report's contents fit on the page the empty contents already took)
+    assert seeded.path.read_bytes() == plain.path.read_bytes()
+    assert seeded.passes == 2 and plain.passes >= seeded.passes
+
+
+LONG_CONTENTS = "\n".join([
+    r"\documentclass{article}",
+    r"\usepackage{hyperref}",
+    r"\begin{document}",
+    r"See \S\ref{s-40} and \S\ref{s-7}.",
+    r"\tableofcontents",
+    *(rf"\clearpage\section{{Section {i} with a title long enough to wrap in the contents "
+      rf"when the page is narrow}}\label{{s-{i}}}\subsection{{Part {i}.1}}\subsection{{Part {i}.2}}"
+      for i in range(1, 61)),
+    r"\end{document}",
+])
+
+
+@needs_tex
+def test_seeds_save_the_third_pass_of_a_long_contents(tmp_path, monkeypatch):
+    # variables: a document whose contents run over several pages and that cites sections
+    def compile_in(folder: str) -> latex.Compiled:
+        (tmp_path / folder).mkdir()
+        tex = tmp_path / folder / "report.tex"
+        tex.write_text(LONG_CONTENTS, encoding="utf-8")
+        return latex.compile_pdf(tex, tmp_path / f"{folder}.pdf", 1700000000)
+    seeded = compile_in("a")
+    monkeypatch.setattr(latex, "seeds", lambda tex: ("", "\\relax \n"))
+    plain = compile_in("b")
+    # check: without the seeds the contents and the references move the pages once more
+    assert (seeded.passes, plain.passes) == (2, 3)
+    assert seeded.path.read_bytes() == plain.path.read_bytes()

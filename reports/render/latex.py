@@ -283,6 +283,52 @@ class Compiled(NamedTuple):
     path: Path
     missing: list[str]  # characters the fonts lack: XeTeX drops them with only a log line
     overfull: list[str]  # lines that run into the margin, also only in the log
+    passes: int = 0  # XeLaTeX runs latexmk needed
+
+
+_LEVELS = ("section", "subsection", "subsubsection")
+_SECTIONING = re.compile(r"\\(section|subsection|subsubsection)(\*?)\{")
+_LABEL = re.compile(r"\s*\\label\{([^}]*)\}")
+
+
+def _group(text: str, start: int) -> tuple[str, int]:
+    """The content of the balanced {...} group opening at ``start``, and the index after it."""
+    depth = 0
+    for i in range(start, len(text)):
+        if text[i] in "{}" and text[i - 1] != "\\":
+            depth += 1 if text[i] == "{" else -1
+            if depth == 0:
+                return text[start + 1:i], i + 1
+    raise LatexError(f"unbalanced braces in a sectioning command at {text[start:start + 60]!r}")
+
+
+def seeds(tex: str) -> tuple[str, str]:
+    """A table of contents and the section labels, read off the numbered sectioning commands
+    of ``tex`` with their numbers and page 0, as XeLaTeX would write them.
+
+    A first XeLaTeX pass without them typesets an empty contents and ?? for every \\ref, and
+    lays out the pages differently from the second; with them the first pass already has the
+    final layout (page numbers sit in boxes of fixed width), so latexmk stops after the second:
+    two passes instead of three, and the same PDF.  A wrong seed only costs a pass: latexmk
+    runs until the files stop changing."""
+    body = tex.split(r"\begin{document}", 1)[-1]
+    counters = [0] * len(_LEVELS)
+    toc, aux = [], [r"\relax "]
+    for m in _SECTIONING.finditer(body):
+        title, after = _group(body, m.end() - 1)
+        if m.group(2):  # starred: not numbered, not in the contents
+            continue
+        level = _LEVELS.index(m.group(1))
+        counters[level] += 1
+        counters[level + 1:] = [0] * (len(_LEVELS) - level - 1)
+        number = ".".join(map(str, counters[:level + 1]))
+        anchor = f"{m.group(1)}.{number}"
+        toc.append(rf"\contentsline {{{m.group(1)}}}{{\numberline {{{number}}}{title}}}{{0}}"
+                   rf"{{{anchor}}}%")
+        label = _LABEL.match(body, after)
+        if label:
+            aux.append(rf"\newlabel{{{label.group(1)}}}{{{{{number}}}{{0}}{{}}{{{anchor}}}{{}}}}")
+    return "\n".join(toc) + "\n", "\n".join(aux) + "\n"
 
 
 def missing_glyphs(log_text: str) -> list[str]:
@@ -310,6 +356,10 @@ def compile_pdf(tex_path: Path, pdf_path: Path, date_epoch: int | None = None) -
     if not tex_available():
         raise LatexMissing(TEX_HINT)
     work_dir = tex_path.parent / WORK_DIR
+    work_dir.mkdir(exist_ok=True)
+    toc, aux = seeds(tex_path.read_text(encoding="utf-8"))
+    (work_dir / f"{tex_path.stem}.toc").write_text(toc, encoding="utf-8")
+    (work_dir / f"{tex_path.stem}.aux").write_text(aux, encoding="utf-8")
     cmd = [
         shutil.which("latexmk") or "latexmk",
         "-xelatex",
@@ -337,4 +387,6 @@ def compile_pdf(tex_path: Path, pdf_path: Path, date_epoch: int | None = None) -
     pdf_path.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(built, pdf_path)
     shutil.rmtree(work_dir)
-    return Compiled(pdf_path, missing_glyphs(log), overfull_boxes(log))
+    passes = max(map(int, re.findall(r"Run number (\d+) of rule '(?:xe)?latex'", proc.stdout)),
+                 default=0)
+    return Compiled(pdf_path, missing_glyphs(log), overfull_boxes(log), passes)
