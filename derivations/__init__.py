@@ -9,24 +9,36 @@ from __future__ import annotations
 import importlib
 import multiprocessing
 import os
+from typing import TYPE_CHECKING
 
 # SymPy's cache keeps 1000 results by default; the numeric route rebuilds the same subexpressions
 # at every size and point, and a larger cache cuts verification time by about a sixth (measured
 # with ``python -m derivations verify``).  It takes effect only if SymPy is not imported yet.
 os.environ.setdefault("SYMPY_CACHE_SIZE", "20000")
 
-from derivations.core import (
-    Assumption,
-    ChainResult,
-    Derivation,
-    DerivationError,
-    Domain,
-    Step,
-    lemma,
-    verify,
-    with_step,
-)
-from derivations.stochastic import E, Var
+if TYPE_CHECKING:
+    from derivations.core import ChainResult, Derivation
+
+# The engine (and SymPy, half a second to import) loads on first use: ``derivations.cli`` is
+# imported by every command line, and ``make reports`` with everything cached needs no SymPy.
+_LAZY = {name: "derivations.core" for name in (
+    "Assumption", "ChainResult", "Derivation", "DerivationError", "Domain", "Step", "lemma",
+    "verify", "with_step")}
+_LAZY.update(E="derivations.stochastic", Var="derivations.stochastic")
+
+
+def __getattr__(name: str):
+    if name not in _LAZY:
+        raise AttributeError(f"module 'derivations' has no attribute {name!r}")
+    value = getattr(importlib.import_module(_LAZY[name]), name)
+    globals()[name] = value
+    return value
+
+
+def _engine_verify():
+    from derivations.core import verify
+
+    return verify
 
 MODULES = ("attention_scaling", "softmax", "cross_entropy", "linear", "adam", "attention",
            "residual", "heads_shapes", "layernorm", "gelu", "positions", "embedding", "mask",
@@ -88,7 +100,7 @@ def _verify_named(names: tuple[str, ...]) -> list[ChainResult]:
     for name in names:
         d = get(name)
         if name not in _DONE:
-            verify(d, done=_DONE, module=module_of(d))
+            _engine_verify()(d, done=_DONE, module=module_of(d))
         result = _DONE[name]
         result.module = result.module or module_of(d)  # first verified as another claim's lemma
         out.append(result)
@@ -139,8 +151,8 @@ def verify_all(names=None, progress=None, workers: int = 1) -> list[ChainResult]
     done: dict[str, ChainResult] = {}  # a claim cited as a lemma is verified once
     out = []
     for d in chosen:
-        result = done[d.id] if d.id in done else verify(d, progress=progress, done=done,
-                                                        module=module_of(d))
+        result = done[d.id] if d.id in done else _engine_verify()(
+            d, progress=progress, done=done, module=module_of(d))
         result.module = result.module or module_of(d)  # first verified as another's lemma
         out.append(result)
     return out
