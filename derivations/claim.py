@@ -293,10 +293,9 @@ def _check_names(d: Derivation, where: str) -> None:
     assumptions or shape) would make a report that reads x = x, and two matrices named X share
     the names of their entries in the numeric route."""
     seen: dict[str, sp.Basic] = {}
-    kinds = sp.Symbol | sp.IndexedBase | sp.MatrixSymbol
     for e in (d.lhs, d.rhs, *(s.expr for s in d.steps)):
         for obj in e.atoms(sp.Symbol, sp.IndexedBase, sp.MatrixSymbol):
-            if not isinstance(obj, kinds) or isinstance(obj, sp.Dummy):
+            if isinstance(obj, sp.Dummy):
                 continue
             if isinstance(obj, sp.Symbol) and _ENTRY_NAME.match(obj.name):
                 raise DerivationError(

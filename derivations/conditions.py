@@ -37,10 +37,9 @@ def _occurring(d: Derivation) -> set:
     return found
 
 
-def _symbols(d: Derivation) -> list:
-    """The claim's symbols and indexed bases (an index's bounds are its domain's, listed as a
-    range)."""
-    found = _occurring(d)
+def _symbols(d: Derivation, found: set) -> list:
+    """The claim's symbols and indexed bases among ``found`` (an index's bounds are its
+    domain's, listed as a range)."""
     # an IndexedBase's label is a free symbol of its own (without the base's assumptions)
     labels = {b.label for b in found if isinstance(b, sp.IndexedBase)}
     return sorted((s for s in found if isinstance(s, sp.Symbol | sp.IndexedBase)
@@ -67,12 +66,13 @@ def conditions(d: Derivation) -> list[dict]:
     assumptions and index ranges (used by the proof), value ranges (where the numeric route
     draws), random variables with their moments (what E and Var are taken over; these also
     carry the claim's "distribution": "any" or "normal", see Domain)."""
-    out = [{"kind": "symbol", "latex": tex} for tex in map(_sign, _symbols(d)) if tex]
+    found = _occurring(d)
+    out = [{"kind": "symbol", "latex": tex} for tex in map(_sign, _symbols(d, found)) if tex]
     for idx, (lo, hi) in d.domain.indices.items():
         out.append({"kind": "index",
                     "latex": rf"{_tex(lo)} \leq {sp.latex(idx)} \leq {_tex(hi)}"})
     # a domain shared by a family of claims may name symbols this claim does not use
-    names = {getattr(s, "name", None) for s in _occurring(d)}
+    names = {getattr(s, "name", None) for s in found}
     for key, (lo, hi) in d.domain.ranges.items():
         if getattr(key, "name", None) not in names:
             continue

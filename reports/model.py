@@ -217,16 +217,17 @@ def _step_view(claim_id: str, step: dict) -> dict:
     }
 
 
-def _conditions_view(cid: str, conditions: list[dict]) -> dict:
-    """{"given": [...], "sampled": [...], "random": [...], "distribution": "any" | "normal" |
-    None}: symbol assumptions and index ranges together (both routes take them as given)."""
-    def tex(c: dict) -> Tex:
-        return Tex(c["latex"], False, f"claim {cid!r} condition")
+def _conditions_view(cid: str, conditions: list[dict]) -> list[dict]:
+    """The lines of a claim's conditions, those with formulas only: [{"label": key of the
+    claim texts, "formulas": [Tex, ...]}] — symbol assumptions and index ranges together (both
+    routes take them as given), then the random variables, then the value ranges."""
     random = [c for c in conditions if c["kind"] == "random"]
-    return {"given": [tex(c) for c in conditions if c["kind"] in ("symbol", "index")],
-            "sampled": [tex(c) for c in conditions if c["kind"] == "sampled"],
-            "random": [tex(c) for c in random],
-            "distribution": random[0]["distribution"] if random else None}
+    lines = [("given", [c for c in conditions if c["kind"] in ("symbol", "index")]),
+             (f"random_{random[0]['distribution']}" if random else "random", random),
+             ("sampled", [c for c in conditions if c["kind"] == "sampled"])]
+    return [{"label": label,
+             "formulas": [Tex(c["latex"], False, f"claim {cid!r} condition") for c in chosen]}
+            for label, chosen in lines if chosen]
 
 
 def claim_view(claim: dict, checks: list[dict]) -> dict:
