@@ -1,9 +1,12 @@
-"""python -m derivations [list] | verify [--json] [TARGET ...]
+"""python -m derivations [list] | verify [--json | --budget] [TARGET ...]
 
 A TARGET is a shipped claim id, a path to a ``.py`` file of your own claims, or an importable module
 name (see :mod:`derivations.claimfiles`).  A line per verified claim goes to stderr as it finishes,
 always, so that stdout holds only the table or the JSON.  Exit 0 if every claim is proved, 1 if any
 is not, 2 for bad usage or a target that cannot be loaded (one line, no traceback).
+``--budget`` prints, per claim, what each kind of budgeted computation used against its limit
+(SymPy operations, see :mod:`derivations.budget`) and the CPU seconds it took against the
+backstop.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import derivations
 from derivations import claimfiles
 from derivations.cli import Parser
 from derivations.core import DerivationError
+from derivations.status import PROVED
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -25,7 +29,11 @@ def _parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command")
     sub.add_parser("list", help="list the claims (the default)")
     v = sub.add_parser("verify", help="check every step of the named claims (all by default)")
-    v.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    shown = v.add_mutually_exclusive_group()
+    shown.add_argument("--json", action="store_true",
+                       help="print one JSON object instead of a table")
+    shown.add_argument("--budget", action="store_true",
+                       help="print each claim's use of its budgets (SymPy operations) instead")
     v.add_argument("--workers", type=int, default=2, metavar="N",
                    help="check shipped claims in N processes (default 2; results do not depend "
                         "on it); claims from files are checked in this process")
@@ -41,7 +49,48 @@ def _list() -> int:
     return 0
 
 
-def _verify(targets: list[str], as_json: bool, workers: int = 2) -> int:
+BUDGET_KINDS = ("symbolic", "numeric", "premises", "probe")
+
+
+def _budget_table(results) -> list[str]:
+    """Each claim's use of each kind of budget: the SymPy operations of the computation nearest
+    its limit and how many times that use fits in the limit; the most CPU seconds one
+    computation took; and the smallest headroom of all."""
+    from derivations.budget import BACKSTOP_SECONDS
+    from derivations.chain import PREMISE_OPS
+    from derivations.pointwise import NUMERIC_OPS, PROBE_OPS
+    from derivations.symbolic import SYMBOLIC_OPS
+
+    defaults = dict(zip(BUDGET_KINDS, (SYMBOLIC_OPS, NUMERIC_OPS, PREMISE_OPS, PROBE_OPS),
+                        strict=True))
+    limits = {k: next((r.usage[k].limit for r in results if k in r.usage), defaults[k])
+              for k in BUDGET_KINDS}
+    lines = [f"{'':44s}" + "".join(f"{k:>18s}" for k in BUDGET_KINDS) + f"{'cpu':>8s}",
+             f"{'claim':34s}{'status':10s}" + "".join(f"{'of ' + format(v, ','):>18s}"
+                                                      for v in limits.values()) + f"{'s':>8s}"]
+    smallest = None
+    for r in results:
+        cells = []
+        for kind in BUDGET_KINDS:
+            use = r.usage.get(kind)
+            if use is None:
+                cells.append(f"{'-':>18s}")
+                continue
+            cells.append(f"{use.ops:>11,} {min(use.headroom, 9999):>5.0f}x")
+            if smallest is None or use.headroom < smallest[0]:
+                smallest = (use.headroom, r.id, kind, use)
+        cpu = max((u.cpu for u in r.usage.values()), default=0.0)
+        lines.append(f"{r.id:34s}{r.status:10s}{''.join(cells)}{cpu:8.2f}")
+    if smallest:
+        headroom, claim, kind, use = smallest
+        cpu = max((u.cpu for r in results for u in r.usage.values()), default=0.0)
+        lines.append(f"smallest headroom: {headroom:.1f}x ({claim}, {kind}: {use.ops:,} of "
+                     f"{use.limit:,} SymPy operations); the most CPU one computation took: "
+                     f"{cpu:.2f} s of the {BACKSTOP_SECONDS:g} s backstop")
+    return lines
+
+
+def _verify(targets: list[str], as_json: bool, workers: int = 2, budget: bool = False) -> int:
     try:
         chosen = claimfiles.load_all(targets) if targets else derivations.claims()
     except claimfiles.ClaimFileError as exc:
@@ -65,22 +114,24 @@ def _verify(targets: list[str], as_json: bool, workers: int = 2) -> int:
              if r.failed_step else None,
              "explanation": claimfiles.explain(r)} for r in results]},
             indent=2, ensure_ascii=False))
+    elif budget:
+        for line in _budget_table(results):
+            print(line)
     else:
-        print(f"{'claim':34s} {'steps':>5s} {'status':8s} {'seconds':>8s}")
+        print(f"{'claim':34s} {'steps':>5s} {'status':9s} {'seconds':>8s}")
         for r in results:
-            print(f"{r.id:34s} {len(r.steps):5d} {r.status:8s} {r.seconds:8.2f}")
+            print(f"{r.id:34s} {len(r.steps):5d} {r.status:9s} {r.seconds:8.2f}")
             for line in claimfiles.explain(r):
                 print(f"  {line}")
         print(f"{len(results)} claim{'' if len(results) == 1 else 's'} in {total:.1f} s")
-    statuses = {r.status for r in results}
-    return 1 if "failed" in statuses else 0 if statuses <= {"proved"} else 1
+    return 0 if all(r.status == PROVED for r in results) else 1
 
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
         if args.command == "verify":
-            return _verify(args.names, args.json, args.workers)
+            return _verify(args.names, args.json, args.workers, args.budget)
         return _list()
     except DerivationError as exc:  # a malformed claim is refused when its module loads
         print(f"error: {exc}", file=sys.stderr)

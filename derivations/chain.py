@@ -1,17 +1,24 @@
 """Checking a claim: every step against the one before, and every premise, in two routes.
 
 * symbolically — the difference, after the rewrites of the assumptions the step cites and the
-  definitions of expectation and variance, simplifies to zero within a time limit;
+  definitions of expectation and variance, simplifies to zero within a budget of SymPy
+  operations;
 * numerically — both sides agree at ``POINTS`` sampled points (see :mod:`derivations.pointwise`).
 
 Symbolic success without numeric agreement is impossible; numeric agreement without symbolic
-success is ``numeric``, never ``proved``.  Each rewrite an assumption contributes is checked
-numerically at its instances in the citing steps: a false one makes the claim ``failed`` naming
-the premise; one that cannot be checked is reported "assumed, unchecked".
+success is ``numeric`` (or ``timed out`` when a budget ran out), never ``proved``
+(:mod:`derivations.status`).  Each rewrite an assumption contributes is checked numerically at
+its instances in the citing steps: a false one makes the claim ``failed`` naming the premise; one
+that cannot be checked is reported "assumed, unchecked".
+
+Every claim's checks start from an empty SymPy cache (:func:`derivations.budget.fresh_start`), so
+what they count, and so every budget's outcome, depends on the claim alone: the same on any
+machine, at any load, in any order.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -19,21 +26,25 @@ from types import SimpleNamespace
 
 import sympy as sp
 
+from derivations import status as st
+from derivations.budget import OverBudget, Use, budget, fresh_start, operations, peaks, record
 from derivations.claim import Derivation
 from derivations.conditions import conditions
-from derivations.limits import SymbolicTimeout, time_limit
-from derivations.pointwise import BIG_DIM, counterexample, probe, safe_eval, structures
+from derivations.pointwise import PROBE_OPS, compare, counterexample, probe, safe_eval, structures
+from derivations.status import PREMISE_STATUSES, STATUSES
 from derivations.stochastic import linearize
 from derivations.symbolic import (
-    SYMBOLIC_SECONDS,
+    SYMBOLIC_OPS,
     apply_rewrites,
     matrix_calculus,
     symbolic_check_detail,
 )
 
-STATUSES = ("proved", "numeric", "failed")
-PREMISE_STATUSES = ("checked", "failed", "assumed, unchecked", "lemma")
+__all__ = ["PREMISE_STATUSES", "STATUSES", "ChainResult", "PremiseCheck", "StepResult",
+           "check_premises", "verify"]
+
 MAX_INSTANCES = 6  # instances of one rewrite checked per claim
+PREMISE_OPS = 1_000_000  # SymPy operations to find the instances of one premise
 
 
 @dataclass
@@ -42,19 +53,23 @@ class StepResult:
     latex: str
     rule: str
     by: tuple[str, ...]
-    symbolic: str  # zero | inconclusive | timeout | error
-    numeric: str  # agree | disagree | partial (some large-size points timed out)
-    status: str
+    symbolic: str  # one of status.SYMBOLIC_OUTCOMES
+    numeric: str  # one of status.NUMERIC_OUTCOMES; partial: some points ran out of budget
+    status: str  # one of status.STATUSES
     points: int
     counterexample: dict | None = None
     seconds: float = 0.0
     reason: str = ""  # why a step is not proved, when the route says more than its status
+    # when a budget stopped a route: {"route": "symbolic" | "numeric", "by": "operations" |
+    # "backstop", "limit": SymPy operations or CPU seconds, "points": points left out}
+    timed_out: dict | None = None
 
     def to_dict(self) -> dict:
         return {
             "index": self.index, "latex": self.latex, "rule": self.rule, "by": list(self.by),
             "symbolic": self.symbolic, "numeric": self.numeric, "status": self.status,
             "points": self.points, "counterexample": self.counterexample, "reason": self.reason,
+            "timed_out": self.timed_out,
         }
 
 
@@ -78,6 +93,8 @@ class ChainResult:
     premises: dict[str, str] = field(default_factory=dict)  # cited claim id -> its status
     premise_checks: list[PremiseCheck] = field(default_factory=list)
     module: str = ""
+    # kind of budget (symbolic, numeric, premises, probe) -> what its computations used
+    usage: dict[str, Use] = field(default_factory=dict)
 
     @property
     def id(self) -> str:
@@ -85,12 +102,12 @@ class ChainResult:
 
     @property
     def status(self) -> str:
-        states = {s.status for s in self.steps}
-        if "failed" in states or self.failed_premise:
-            return "failed"
-        if "numeric" in states or set(self.premises.values()) - {"proved"}:
-            return "numeric"  # a chain resting on an unproved premise is not proved
-        return "proved"
+        if self.failed_premise:
+            return st.FAILED
+        # a chain resting on an unproved premise is not proved; one resting on a failed claim is
+        # no better than numeric (its own steps may all be right: its support is not)
+        cited = [st.NUMERIC if s == st.FAILED else s for s in self.premises.values()]
+        return st.worst([s.status for s in self.steps] + cited)
 
     @property
     def failed_step(self) -> int | None:
@@ -121,39 +138,40 @@ class ChainResult:
 
 
 def _step_numeric(d, points, prev_vals, vals):
-    """(numeric, counterexample, reason): points at the large size whose evaluation ran out of
-    time are left out and said so; any other error or disagreement is a counterexample."""
-    keep = [p for p in range(len(points))
-            if not (_is_big_timeout(points[p], prev_vals[p]) or _is_big_timeout(points[p],
-                                                                                 vals[p]))]
-    counter = counterexample(d, [points[p] for p in keep], [prev_vals[p] for p in keep],
-                             [vals[p] for p in keep])
+    """(numeric, counterexample, reason, timed_out): points at the large size whose evaluation
+    ran out of budget are left out and said so; any other error or disagreement is a
+    counterexample."""
+    counter, left_out = compare(d, points, prev_vals, vals)
     if counter:
-        return "disagree", counter, ""
-    if len(keep) < len(points):
-        return "partial", None, (f"{len(points) - len(keep)} point(s) at size {BIG_DIM} ran out "
-                                 f"of time; checked at the smaller sizes only")
-    return "agree", None, ""
+        return "disagree", counter, "", None
+    if left_out:
+        first = left_out[0]
+        return "partial", None, (f"{len(left_out)} of {len(points)} points left out: {first}; "
+                                 f"checked at the others"), _stopped("numeric", first,
+                                                                     len(left_out))
+    return "agree", None, "", None
 
 
-def _is_big_timeout(structure, val) -> bool:
-    err = val[2]
-    return bool(err and err.startswith("timeout") and structure
-                and all(int(v) >= BIG_DIM for v in structure.values()))
+def _stopped(route: str, exc: OverBudget, points: int = 0) -> dict:
+    return {"route": route, "by": exc.kind, "limit": exc.limit, "points": points}
 
 
-def verify(d: Derivation, symbolic_seconds: float = SYMBOLIC_SECONDS,
+def verify(d: Derivation, symbolic_ops: int = SYMBOLIC_OPS,
            progress: Callable[[str], None] | None = None,
            done: dict[str, ChainResult] | None = None, module: str = "") -> ChainResult:
     """Check every step of ``d``, its premises, and every claim it cites as a lemma (``done``
-    memoizes them)."""
+    memoizes them).  Runs in the main thread only: its budgets use a signal timer."""
+    if threading.current_thread() is not threading.main_thread():
+        raise RuntimeError(f"claim {d.id!r}: verify runs in the main thread only (its budgets "
+                           f"use a signal timer, which reaches no other thread)")
     done = {} if done is None else done
     premises = {}
     for a in d.assumptions:
         if a.source is not None:
             if a.source.id not in done:
-                done[a.source.id] = verify(a.source, symbolic_seconds, progress, done)
+                done[a.source.id] = verify(a.source, symbolic_ops, progress, done)
             premises[a.source.id] = done[a.source.id].status
+    fresh_start()
     start = time.perf_counter()
     points = structures(d)
     random_bases = tuple(d.domain.random)
@@ -163,26 +181,31 @@ def verify(d: Derivation, symbolic_seconds: float = SYMBOLIC_SECONDS,
     for n, step in enumerate(d.steps, start=1):
         t0 = time.perf_counter()
         vals = [safe_eval(d, step.expr, p, s) for p, s in enumerate(points)]
-        numeric, counter, reason = _step_numeric(d, points, prev_vals, vals)
+        numeric, counter, reason, timed_out = _step_numeric(d, points, prev_vals, vals)
         rewrites = tuple(rw for a in d.assumptions if a.name in step.by for rw in a.rewrites)
-        symbolic, detail = symbolic_check_detail(prev_expr, step.expr, rewrites, random_bases,
-                                                 d.domain.indices, symbolic_seconds)
+        symbolic, detail, _, stopped = symbolic_check_detail(
+            prev_expr, step.expr, rewrites, random_bases, d.domain.indices, symbolic_ops)
+        if stopped is not None:
+            timed_out = _stopped("symbolic", stopped)
         if not counter and symbolic != "zero":
+            before, cpu = operations(), time.process_time()
             counter = probe(d, prev_expr, step.expr, points)
+            record("probe", operations() - before, PROBE_OPS, time.process_time() - cpu)
             if counter:
                 numeric, reason = "disagree", f"found by the wider probe ({counter['probe']})"
-        status = ("failed" if counter else
-                  "proved" if symbolic == "zero" and numeric == "agree" else "numeric")
+        status = st.step_status(symbolic, numeric, counter)
         if not counter and symbolic != "zero":
             reason = "; ".join(r for r in (f"symbolic route: {symbolic}"
                                            + (f" ({detail})" if detail else ""), reason) if r)
         results.append(StepResult(
             index=n, latex=sp.latex(step.expr), rule=step.rule, by=step.by, symbolic=symbolic,
             numeric=numeric, status=status, points=len(points), counterexample=counter,
-            seconds=time.perf_counter() - t0, reason=reason))
+            seconds=time.perf_counter() - t0, reason=reason,
+            timed_out=timed_out if status == st.TIMED_OUT else None))
         prev_expr, prev_vals = step.expr, vals
-    checks = check_premises(d, symbolic_seconds)
-    result = ChainResult(d, results, time.perf_counter() - start, premises, checks, module)
+    checks = check_premises(d)
+    result = ChainResult(d, results, time.perf_counter() - start, premises, checks, module,
+                         peaks())
     done[d.id] = result
     if progress:
         progress(f"{d.id}: {result.status} ({len(results)} steps, {result.seconds:.2f} s)")
@@ -240,7 +263,7 @@ def _check_instance(d: Derivation, lhs, rhs, bound) -> tuple[str, dict | None]:
     a = [safe_eval(probe, lhs, p, s) for p, s in enumerate(points)]
     b = [safe_eval(probe, rhs, p, s) for p, s in enumerate(points)]
     if any(v[2] for v in a + b):
-        return "unchecked", {"error": next(v[2] for v in a + b if v[2])}
+        return "unchecked", {"error": str(next(v[2] for v in a + b if v[2]))}
     counter = counterexample(probe, points, a, b)
     return ("failed", counter) if counter else ("checked", None)
 
@@ -252,7 +275,7 @@ def _claim_symbols(d: Derivation) -> set:
     return out
 
 
-def check_premises(d: Derivation, seconds: float = SYMBOLIC_SECONDS) -> list[PremiseCheck]:
+def check_premises(d: Derivation, ops: int = PREMISE_OPS) -> list[PremiseCheck]:
     """Check each assumption's rewrites numerically at their instances in the citing steps."""
     own = _claim_symbols(d)
     out = []
@@ -266,17 +289,19 @@ def check_premises(d: Derivation, seconds: float = SYMBOLIC_SECONDS) -> list[Pre
         citing = [n for n, s in enumerate(d.steps, start=1) if a.name in s.by]
         seen, checked, unchecked, failed = set(), 0, [], None
         for pattern, replacement in a.rewrites:
-            found = []
+            found, seen_before = [], set(seen)
             try:
-                with time_limit(seconds, f"finding instances of premise {a.name!r}"):
+                with budget(ops, f"finding instances of premise {a.name!r}", kind="premises"):
                     for n in citing:
                         for form in _forms(d, n, a.rewrites):
                             for lhs, rhs, bound in _instances(form, pattern, replacement):
                                 if lhs != rhs and (lhs, rhs) not in seen:
                                     seen.add((lhs, rhs))
                                     found.append((lhs, rhs, bound))
-            except SymbolicTimeout:
-                unchecked.append(f"{pattern}: instance search ran out of time")
+            except OverBudget as exc:
+                # where the search was stopped depends on the timer: nothing it found counts
+                found, seen = [], seen_before
+                unchecked.append(f"{pattern}: {exc}")
             for lhs, rhs, bound in found[:MAX_INSTANCES]:
                 new = (rhs.free_symbols - lhs.free_symbols) - own
                 if new:

@@ -217,6 +217,8 @@ def explain(result: ChainResult) -> list[str]:
         elif s.status == "numeric":
             reason = getattr(s, "reason", "") or f"symbolic route: {s.symbolic}"
             out.append(f"step {s.index} ({s.rule}) is numeric only: {reason}")
+        elif s.status == "timed out":
+            out.append(f"step {s.index} ({s.rule}) timed out, nothing decided: {s.reason}")
     for p in getattr(result, "premise_checks", ()):
         if p.status == "failed":
             out.append(f"premise {p.name!r} failed: {p.detail}; at")

@@ -30,11 +30,11 @@ from derivations.claim import (
 from derivations.errors import DerivationError
 from derivations.pointwise import DIGITS, HIGH_DIGITS, MAX_DIM, NUMERIC_RTOL, POINTS
 from derivations.pointwise import structures as structures_of
-from derivations.symbolic import SYMBOLIC_SECONDS, symbolic_check
+from derivations.symbolic import SYMBOLIC_OPS, symbolic_check
 
 __all__ = [
     "ASSUMPTION_RULES", "DIGITS", "HIGH_DIGITS", "MAX_DIM", "NUMERIC_RTOL", "POINTS",
-    "PREMISE_STATUSES", "STATUSES", "SYMBOLIC_SECONDS", "KINDS", "Assumption", "ChainResult",
+    "PREMISE_STATUSES", "STATUSES", "SYMBOLIC_OPS", "KINDS", "Assumption", "ChainResult",
     "Derivation", "DerivationError", "Domain", "PremiseCheck", "Step", "StepResult",
     "check_premises", "lemma", "structures_of", "symbolic_check", "verify", "with_step",
 ]

@@ -27,7 +27,7 @@ import derivations
 from derivations import mutant_specs
 from derivations.cli import Parser
 from derivations.core import (
-    SYMBOLIC_SECONDS,
+    SYMBOLIC_OPS,
     Derivation,
     DerivationError,
     symbolic_check,
@@ -56,24 +56,23 @@ class Mutant:
         return with_step(original, self.step, expr)
 
 
-def run(mutant: Mutant, original: Derivation,
-        symbolic_seconds: float = SYMBOLIC_SECONDS) -> dict:
+def run(mutant: Mutant, original: Derivation, symbolic_ops: int = SYMBOLIC_OPS) -> dict:
     """The verdict on one mutant as plain data: killed | refused | SURVIVED.
 
     ``failed`` rests on the numeric route alone (a step fails iff it has a counterexample), so a
-    shorter ``symbolic_seconds`` speeds the run without changing a verdict.  If the replaced step's
-    symbolic check timed out, it is repeated at the full limit: SymPy must not call a wrong step
-    zero.
+    smaller ``symbolic_ops`` budget speeds the run without changing a verdict.  If the replaced
+    step's symbolic check timed out, it is repeated at the full budget: SymPy must not call a
+    wrong step zero.
     """
     out = {"claim": mutant.claim, "mutant": mutant.name, "step": mutant.step}
     try:
         wrong = mutant.build(original)
     except DerivationError as exc:
         return out | {"verdict": "refused", "detail": str(exc), "symbolic": None}
-    result = verify(wrong, symbolic_seconds=symbolic_seconds)
+    result = verify(wrong, symbolic_ops=symbolic_ops)
     step = result.steps[mutant.step - 1]
     symbolic = step.symbolic
-    if symbolic == "timeout" and symbolic_seconds < SYMBOLIC_SECONDS:
+    if symbolic == "timeout" and symbolic_ops < SYMBOLIC_OPS:
         # a check that finished is deterministic; only one cut short can change at full length
         prev = wrong.lhs if mutant.step == 1 else wrong.steps[mutant.step - 2].expr
         cited = wrong.steps[mutant.step - 1].by
@@ -100,23 +99,22 @@ def registry() -> dict[str, tuple[Mutant, ...]]:
     return out
 
 
-def claim_outcomes(claim: str, symbolic_seconds: float = SYMBOLIC_SECONDS) -> list[dict]:
+def claim_outcomes(claim: str, symbolic_ops: int = SYMBOLIC_OPS) -> list[dict]:
     """Every mutant of one claim; one claim per worker keeps the engine's cache of the unchanged
     steps warm."""
     original = derivations.get(claim)
-    return [run(mutant, original, symbolic_seconds) for mutant in registry().get(claim, ())]
+    return [run(mutant, original, symbolic_ops) for mutant in registry().get(claim, ())]
 
 
-def kill_table(names=None, jobs: int = 1,
-               symbolic_seconds: float = SYMBOLIC_SECONDS) -> list[dict]:
+def kill_table(names=None, jobs: int = 1, symbolic_ops: int = SYMBOLIC_OPS) -> list[dict]:
     """Outcomes of the mutants of ``names`` (all claims by default), in claim order."""
     claims = list(names) if names else [d.id for d in derivations.claims()]
-    work = functools.partial(claim_outcomes, symbolic_seconds=symbolic_seconds)
+    work = functools.partial(claim_outcomes, symbolic_ops=symbolic_ops)
     if jobs <= 1:
         per_claim = [work(c) for c in claims]
     else:
         # fork: workers inherit the imported modules; each runs its claims in its main thread,
-        # where the SIGALRM time limit works
+        # where the budgets' signal timer works
         ctx = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(jobs, mp_context=ctx) as pool:
             per_claim = list(pool.map(work, claims))

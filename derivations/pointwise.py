@@ -21,8 +21,6 @@ from __future__ import annotations
 import hashlib
 import itertools
 import random
-import threading
-import time
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -31,8 +29,8 @@ import sympy as sp
 from sympy.matrices.expressions.matexpr import MatrixElement
 
 from derivations import finite
+from derivations.budget import OverBudget, budget, forget_with_claims, operations
 from derivations.errors import DerivationError
-from derivations.limits import SymbolicTimeout, time_limit
 from derivations.stochastic import FAMILIES, expectation_value
 
 if TYPE_CHECKING:
@@ -49,7 +47,9 @@ MAX_DIM = 4
 MIN_MAX_DIM = 3  # below this, sizes 1 and 2 alone decide: many false claims hold there
 BIG_DIM = 6  # every claim is also evaluated with every size at 6 ...
 BIG_POINTS = 2  # ... at this many of its POINTS (the costly ones)
-NUMERIC_SECONDS = 10.0  # CPU seconds for the concrete form of one expression at one size
+# SymPy operations (derivations.budget) for the concrete form of one expression at one size, and
+# for one evaluation of it; the heaviest shipped form uses about a tenth
+NUMERIC_OPS = 1_000_000
 LOG10_RANGE = (-3.0, 2.0)  # magnitudes of unconstrained values: 0.001 .. 100
 # A step that only the numeric route agreed on is probed further before it may end `numeric`:
 # sizes past BIG_DIM where the step has no matrix (cheap there), and values over a wider range.
@@ -57,7 +57,7 @@ PROBE_SIZES = (7, 8, 9, 10, 12)
 WIDE_LOG10_RANGE = (-6.0, 6.0)
 WIDE_INTEGER_LOG10 = 4
 PROBE_POINTS = 8  # wide-value points on top of the sampled structures
-PROBE_SECONDS = 6.0  # CPU seconds per step for the whole probe
+PROBE_OPS = 2_000_000  # SymPy operations per step for the whole probe, checked between points
 _SCHEDULE_SEED = "derivations.pointwise.schedule.v2"
 
 
@@ -255,7 +255,7 @@ def _value_atoms(expr) -> set:
 COMPILE_NODES = 2000
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=4096)  # emptied before each claim, so that its count is its own
 def _compiled(expr: sp.Basic, structure: tuple, random: tuple, distribution: str):
     """The concrete form of ``expr`` for one assignment of sizes and indices: points that share a
     structure share the (slow) SymPy work."""
@@ -328,16 +328,20 @@ class Value:
 
     def exact(self):
         """The exact rational entries (a flat list), or None when the expression is not
-        rational or too large to substitute into."""
+        rational or too large to substitute into within the budget."""
         if self._exact is False:
             fn = getattr(self._fn, "exact", None)
-            with time_limit(NUMERIC_SECONDS, "exact evaluation"):
-                self._exact = fn(*self._args) if fn else None
+            try:
+                with budget(NUMERIC_OPS, "exact evaluation", kind="numeric"):
+                    self._exact = fn(*self._args) if fn else None
+            except OverBudget:
+                self._exact = None
         return self._exact
 
     def at(self, digits: int):
         if digits not in self._at:
-            with time_limit(NUMERIC_SECONDS, "numeric evaluation"), mpmath.workdps(digits):
+            with budget(NUMERIC_OPS, "numeric evaluation", kind="numeric"), \
+                    mpmath.workdps(digits):
                 out = self._fn(digits, *self._args)
                 if isinstance(out, mpmath.matrix | sp.MatrixBase):
                     out = [[_mpf(out[i, j], digits) for j in range(out.cols)]
@@ -350,6 +354,8 @@ class Value:
 
 _TIMED_OUT: dict = {}
 _VALUES: dict = {}
+for _memo in (_compiled.cache_clear, _TIMED_OUT.clear, _VALUES.clear):
+    forget_with_claims(_memo)
 
 
 def evaluate(d: Derivation, expr: sp.Basic, point: int, structure: dict, wide: bool = False):
@@ -359,13 +365,13 @@ def evaluate(d: Derivation, expr: sp.Basic, point: int, structure: dict, wide: b
     random_key = tuple(sorted(d.domain.random.items(), key=str))
     args = (expr, key, random_key, distribution_at(d, point))
     if args in _TIMED_OUT:  # once per size, not once per point
-        raise SymbolicTimeout(_TIMED_OUT[args])
+        raise _TIMED_OUT[args]
     try:
-        with time_limit(NUMERIC_SECONDS, "numeric evaluation"):
+        with budget(NUMERIC_OPS, "the concrete form", kind="numeric"):
             atoms, fn = _compiled(*args)
-    except SymbolicTimeout as exc:
-        if threading.current_thread() is threading.main_thread():  # a real time-out, not a refusal
-            _TIMED_OUT[args] = str(exc)
+    except OverBudget as exc:
+        if exc.kind != "thread":
+            _TIMED_OUT[args] = exc
         raise
     values = {a: draw(d, point, a, wide) for a in atoms}
     inputs = tuple(values[a] for a in atoms)
@@ -440,25 +446,56 @@ def safe_eval(d, expr, p, s, wide: bool = False):
     try:
         value, values = evaluate(d, expr, p, s, wide)
         return value, values, None
-    except SymbolicTimeout as exc:
-        return None, {}, f"timeout: {exc}"
+    except OverBudget as exc:  # an error of its own kind: a point it stops decides nothing
+        return None, {}, exc
     except DerivationError:
         raise
     except Exception as exc:  # noqa: BLE001 - an expression that cannot be evaluated fails the step
         return None, {}, f"{type(exc).__name__}: {exc}"
 
 
+def _at_big_size(structure: dict) -> bool:
+    return bool(structure) and all(int(v) >= BIG_DIM for v in structure.values())
+
+
+def compare(d, structures, prev_vals, vals) -> tuple[dict | None, list[OverBudget]]:
+    """(the first counterexample or None, what stopped each point left out).  A point at the
+    large size where a side ran out of its budget is left out: the smaller sizes decide.  Any
+    other error (running out of budget at a small size included), or a difference, is a
+    counterexample."""
+    left_out = []
+    for p, ((a, _, err_a), (b, _, err_b)) in enumerate(zip(prev_vals, vals, strict=True)):
+        stopped = next((e for e in (err_a, err_b) if isinstance(e, OverBudget)), None)
+        if stopped is not None and _at_big_size(structures[p]):
+            left_out.append(stopped)
+            continue
+        try:
+            differs = bool(err_a or err_b) or disagree(a, b)
+        except OverBudget as exc:
+            if not _at_big_size(structures[p]):
+                return _counter(d, structures, prev_vals, vals, p, exc), left_out
+            left_out.append(exc)
+            continue
+        if differs:
+            return _counter(d, structures, prev_vals, vals, p), left_out
+    return None, left_out
+
+
 def counterexample(d, structures, prev_vals, vals) -> dict | None:
-    for p, ((a, va, err_a), (b, vb, err_b)) in enumerate(zip(prev_vals, vals, strict=True)):
-        if err_a or err_b or disagree(a, b):
-            point = {str(k): str(v) for k, v in structures[p].items()}
-            point.update({str(k): _show(v) for k, v in {**va, **vb}.items()})
-            if d.domain.random:
-                point["distribution"] = distribution_at(d, p)
-            return {"point": dict(sorted(point.items())),
-                    "previous": err_a or _show(a.at(DIGITS)),
-                    "current": err_b or _show(b.at(DIGITS))}
-    return None
+    return compare(d, structures, prev_vals, vals)[0]
+
+
+def _counter(d, structures, prev_vals, vals, p: int, stopped: OverBudget | None = None) -> dict:
+    (a, va, err_a), (b, vb, err_b) = prev_vals[p], vals[p]
+    if stopped is not None:  # comparing the two sides ran out of budget
+        err_a = err_a or stopped
+    point = {str(k): str(v) for k, v in structures[p].items()}
+    point.update({str(k): _show(v) for k, v in {**va, **vb}.items()})
+    if d.domain.random:
+        point["distribution"] = distribution_at(d, p)
+    return {"point": dict(sorted(point.items())),
+            "previous": str(err_a) if err_a else _show(a.at(DIGITS)),
+            "current": str(err_b) if err_b else _show(b.at(DIGITS))}
 
 
 def _has_matrix(*exprs) -> bool:
@@ -485,9 +522,11 @@ def probe(d: Derivation, prev: sp.Basic, cur: sp.Basic, sampled: list[dict]) -> 
             if idx is not None:
                 extra.append(({**sub, **idx}, False))
     extra += [(sampled[k % len(sampled)], True) for k in range(PROBE_POINTS)]
-    start = time.process_time()
+    start = operations()
     for k, (structure, wide) in enumerate(extra):
-        if time.process_time() - start > PROBE_SECONDS:
+        # checked between points, never during one, so where the probe stops is the same on every
+        # machine (each evaluation has a budget of its own)
+        if operations() - start > PROBE_OPS:
             break
         point = POINTS + k
         a, b = safe_eval(d, prev, point, structure, wide), safe_eval(d, cur, point, structure, wide)
@@ -495,7 +534,7 @@ def probe(d: Derivation, prev: sp.Basic, cur: sp.Basic, sampled: list[dict]) -> 
             continue
         try:
             differs = disagree(a[0], b[0])
-        except SymbolicTimeout:
+        except OverBudget:
             continue
         if differs:
             counter = counterexample(d, [structure], [a], [b])

@@ -1,8 +1,10 @@
 """The symbolic route: a step equals the previous one if their difference simplifies to zero.
 
 Only SymPy's algebra, SymPy's matrix calculus, the definitions of E and Var, and the rewrites of the
-assumptions a step cites are used — all under a CPU-time limit.  Whatever this route concludes,
-the numeric route in :mod:`derivations.pointwise` must agree before a step counts as proved.
+assumptions a step cites are used — all within a budget of SymPy operations
+(:mod:`derivations.budget`), so that a step's outcome is the same on every machine.  Whatever
+this route concludes, the numeric route in :mod:`derivations.pointwise` must agree before a step
+counts as proved.
 """
 
 from __future__ import annotations
@@ -10,13 +12,16 @@ from __future__ import annotations
 import functools
 import operator
 from contextlib import contextmanager
+from typing import NamedTuple
 
 import sympy as sp
 
-from derivations.limits import SymbolicTimeout, time_limit
+from derivations.budget import OverBudget, budget, forget_with_claims
 from derivations.stochastic import linearize
 
-SYMBOLIC_SECONDS = 2.0
+# SymPy operations for one step's check: the heaviest shipped step uses about a ninth of it
+# (python -m derivations verify --budget prints each claim's use)
+SYMBOLIC_OPS = 1_000_000
 
 
 def apply_rewrites(expr: sp.Basic, rewrites) -> sp.Basic:
@@ -128,6 +133,7 @@ def _simplifies_to_zero(diff: sp.Basic, indices: dict) -> bool:
 
 _SUMS: dict = {}
 _SUMS_KEPT = 20000
+forget_with_claims(_SUMS.clear)
 
 
 @contextmanager
@@ -136,7 +142,8 @@ def remembered_sums():
     every step of a claim, and again in the doit that checks for a fixed point; SymPy runs its
     symbolic summation algorithms (Gosper, hypergeometric) afresh each time, and most of them
     fail on the same sum the same way.  A result depends only on the sum (structural equality
-    includes every symbol's assumptions) and the hints."""
+    includes every symbol's assumptions) and the hints.  What is remembered is forgotten before
+    each claim (:func:`derivations.budget.fresh_start`), so a claim's count is its own."""
     original = sp.Sum.doit
 
     def doit(self, **hints):
@@ -158,23 +165,34 @@ def remembered_sums():
         sp.Sum.doit = original
 
 
+class SymbolicOutcome(NamedTuple):
+    result: str  # zero | inconclusive | timeout | error
+    detail: str  # what happened, when it says more than the result
+    ops: int  # SymPy operations used
+    stopped: OverBudget | None = None  # what stopped it, when it timed out
+
+
 def symbolic_check_detail(prev, cur, rewrites=(), random_bases=(), indices=None,
-                          seconds=SYMBOLIC_SECONDS) -> tuple[str, str]:
-    """('zero' | 'inconclusive' | 'timeout' | 'error', what happened); never raises."""
+                          ops=SYMBOLIC_OPS) -> SymbolicOutcome:
+    """Whether prev - cur simplifies to zero within ``ops`` SymPy operations; never raises."""
+    meter = None
     try:
-        with time_limit(seconds), remembered_sums():
+        with budget(ops, "symbolic route", kind="symbolic") as meter, remembered_sums():
             a = _normal_form(prev, rewrites, random_bases)
             b = _normal_form(cur, rewrites, random_bases)
-            if _is_zero(a - b, indices or {}):
-                return "zero", ""
-            return "inconclusive", "the difference did not simplify to zero"
-    except SymbolicTimeout as exc:
-        return "timeout", str(exc)
+            zero = _is_zero(a - b, indices or {})
+        if zero:
+            return SymbolicOutcome("zero", "", meter.ops)
+        return SymbolicOutcome("inconclusive", "the difference did not simplify to zero",
+                               meter.ops)
+    except OverBudget as exc:
+        return SymbolicOutcome("timeout", str(exc), exc.used, exc)
     except Exception as exc:  # noqa: BLE001 - any SymPy failure only makes the step not 'proved'
-        return "error", f"{type(exc).__name__}: {exc}"
+        return SymbolicOutcome("error", f"{type(exc).__name__}: {exc}",
+                               meter.ops if meter else 0)
 
 
 def symbolic_check(prev, cur, rewrites=(), random_bases=(), indices=None,
-                   seconds=SYMBOLIC_SECONDS) -> str:
-    """'zero' if prev - cur simplifies to 0 within ``seconds``; never raises."""
-    return symbolic_check_detail(prev, cur, rewrites, random_bases, indices, seconds)[0]
+                   ops=SYMBOLIC_OPS) -> str:
+    """'zero' if prev - cur simplifies to 0 within ``ops`` SymPy operations; never raises."""
+    return symbolic_check_detail(prev, cur, rewrites, random_bases, indices, ops).result

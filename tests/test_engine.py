@@ -17,7 +17,7 @@ from derivations import (
     lemma,
     verify,
 )
-from derivations.core import symbolic_check
+from derivations.budget import OverBudget, budget, fresh_start
 from derivations.stochastic import expectation_value, normal_raw_moment
 
 n = sp.Symbol("n", integer=True, positive=True)
@@ -73,19 +73,41 @@ def test_sympy_silent_zero_is_caught():
     assert result.steps[0].counterexample["previous"] != result.steps[0].counterexample["current"]
 
 
-def test_symbolic_timeout_ends_numeric_never_proved():
+def test_a_symbolic_budget_that_runs_out_ends_timed_out_never_proved():
     poly = (x + y + 1) ** 6
     claim = Derivation("slow", "binomial", sp.Eq(poly, sp.expand(poly), evaluate=False), (),
                        (Step(sp.expand(poly), "binomial expansion"),))
-    result = verify(claim, symbolic_seconds=1e-4)
+    result = verify(claim, symbolic_ops=100)
     assert result.steps[0].symbolic == "timeout"
-    assert result.status == "numeric"
+    assert result.status == "timed out"
 
 
-def test_deliberately_slow_simplification_hits_the_default_limit():
-    a, b, c, d = sp.symbols("a b c d", real=True)
-    poly = (a + b + c + d + 1) ** 12  # simplify() on its difference runs far past 2 s
-    assert symbolic_check(poly, sp.expand(poly)) == "timeout"
+class Churn(sp.Function):
+    """x at numbers; a simplification that keeps building new SymPy expressions forever."""
+
+    nargs = 1
+
+    @classmethod
+    def eval(cls, arg):
+        return arg if arg.is_Number else None
+
+    def _churn(self, *args, **kwargs):
+        k = 0
+        while True:
+            k += 1
+            sp.Add(self.args[0], sp.Integer(k)) * sp.Integer(k + 1)
+
+    # simplify() calls these on every node (normal() via bottom_up, _eval_simplify on the top)
+    normal = _eval_simplify = _churn
+
+
+def test_a_simplification_that_keeps_building_is_stopped_by_its_operation_count():
+    # the count stops it, not the CPU backstop (set far away here)
+    fresh_start()
+    with pytest.raises(OverBudget) as caught:
+        with budget(20_000, "symbolic route", backstop=600):
+            sp.simplify(Churn(x) - x)
+    assert caught.value.kind == "operations" and caught.value.used > 20_000
 
 
 def test_inconclusive_symbolic_still_needs_numeric_agreement():

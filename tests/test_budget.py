@@ -1,0 +1,259 @@
+"""Budgets decide the same on every machine: counted in SymPy operations, never in seconds.
+
+A step whose symbolic check runs out of budget ends ``timed out`` — never ``proved``, and never an
+ordinary ``numeric`` — and the run goes on.  What a check counts depends on the claim, not on the
+machine's speed or load, on the timer, or on the claims checked before it.  The deliberately slow
+expression ``Hang(x)`` is x at numbers, but simplifying it spins in pure Python without a SymPy
+operation, so only the CPU backstop stops it.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import signal
+import sys
+import threading
+import time
+
+import pytest
+import sympy as sp
+
+import derivations
+from derivations import Derivation, Step, budget, verify
+from derivations.budget import OverBudget, fresh_start, operations
+from derivations.symbolic import symbolic_check_detail
+
+x, y = sp.symbols("x y", real=True)
+SHORT_BACKSTOP = 0.3  # CPU seconds: enough to show the backstop, short for the suite
+# the heaviest shipped claims by symbolic and numeric use (python -m derivations verify --budget)
+HEAVIEST = ("rope_pair_relative", "layernorm_grad_input", "misplaced_bracket", "qkv_accumulation",
+            "residual_jacobian")
+SLOWDOWN = 4  # "a machine four times slower"
+# The same check from the same process state counts the same up to about 0.1 % (SymPy orders
+# some sets of objects by identity or by a counter, which takes it along slightly different
+# paths); after other claims were checked in the process, up to about 10 %, since SymPy objects
+# remember properties they computed once.  Both are far inside the 4x headroom of every shipped
+# claim.  The machine's speed and load add nothing.
+RUN_TO_RUN = 0.01
+AFTER_OTHER_CLAIMS = 0.15
+
+
+def _close(a: int, b: int, tolerance: float) -> bool:
+    return abs(a - b) <= tolerance * max(a, b) + 50
+
+
+def _in_fresh_process(fn, *args):
+    """fn(*args) in a process forked from this one now, so that every call starts alike."""
+    with multiprocessing.get_context("fork").Pool(1, maxtasksperchild=1) as pool:
+        return pool.apply(fn, args)
+
+
+def _checked(names: tuple[str, ...], slow: bool = False) -> dict:
+    """{claim: (status, {kind: operations})} and the CPU seconds it took, optionally with every
+    Python call made several times slower."""
+    if slow:
+        sys.setprofile(_burn)
+    start = time.process_time()
+    try:
+        results = [verify(derivations.get(n)) for n in names]
+    finally:
+        sys.setprofile(None)
+    return ({r.id: (r.status, {k: u.ops for k, u in r.usage.items()}) for r in results},
+            time.process_time() - start)
+
+
+def _burn(frame, event, arg):
+    if event == "call":
+        for _ in range(80):
+            pass
+
+
+def _same(a: dict, b: dict) -> None:
+    assert {k: v[0] for k, v in a.items()} == {k: v[0] for k, v in b.items()}
+    for cid, (_, ops) in a.items():
+        assert ops.keys() == b[cid][1].keys(), cid
+        for kind, n in ops.items():
+            assert _close(b[cid][1][kind], n, RUN_TO_RUN), (cid, kind, n, b[cid][1][kind])
+
+
+class Hang(sp.Function):
+    """x at numbers; a simplification that never returns."""
+
+    nargs = 1
+
+    @classmethod
+    def eval(cls, arg):
+        if arg.is_Number:
+            return arg
+        return None
+
+    def _spin(self, *args, **kwargs):
+        while True:
+            pass
+
+    # simplify() calls these on every node (normal() via bottom_up, _eval_simplify on the top)
+    normal = _eval_simplify = _spin
+
+
+SLOW = Derivation("slow_simplification", "Hang(x) = x",
+                  sp.Eq(Hang(x), x, evaluate=False), (), (Step(x, "definition of Hang"),))
+FAST = Derivation("fast_square", "(x + 1)² = x² + 2x + 1",
+                  sp.Eq((x + 1) ** 2, x**2 + 2 * x + 1, evaluate=False), (),
+                  (Step(x**2 + 2 * x + 1, "expand"),))
+BINOMIAL = (x + y + 1) ** 6
+EXPANDED = Derivation("binomial", "binomial", sp.Eq(BINOMIAL, sp.expand(BINOMIAL), evaluate=False),
+                      (), (Step(sp.expand(BINOMIAL), "binomial expansion"),))
+
+
+@pytest.fixture
+def short_backstop(monkeypatch):
+    monkeypatch.setattr(budget, "BACKSTOP_SECONDS", SHORT_BACKSTOP)
+
+
+def test_a_hang_in_one_claim_does_not_stop_the_next(monkeypatch, short_backstop):
+    monkeypatch.setattr(derivations, "claims", lambda: [SLOW, FAST])
+    slow, fast = derivations.verify_all()
+    assert slow.id == "slow_simplification" and slow.steps[0].symbolic == "timeout"
+    assert slow.status == "timed out" and slow.steps[0].numeric == "agree"
+    assert "CPU backstop" in slow.steps[0].reason
+    assert fast.id == "fast_square" and fast.status == "proved"
+    assert fast.steps[0].symbolic == "zero"
+
+
+def test_a_budget_that_runs_out_is_named_and_never_reads_as_numeric():
+    result = verify(EXPANDED, symbolic_ops=10)
+    step = result.steps[0]
+    assert step.symbolic == "timeout" and step.numeric == "agree"
+    assert result.status == "timed out" and step.status == "timed out"
+    assert "symbolic route: timeout (symbolic route timed out after 10 SymPy operations)" \
+        == step.reason
+    assert verify(EXPANDED).status == "proved"  # control: the default budget suffices
+
+
+def test_the_outcome_is_decided_by_the_count_not_the_timer(monkeypatch):
+    # with the timer reading the counter every 1 ms, or never during the check (every 10 s), half
+    # the operations a check needs is too little and twice is enough: when the timer did not stop
+    # it, the count decides when the check ends
+    fresh_start()
+    used = symbolic_check_detail(BINOMIAL, sp.expand(BINOMIAL)).ops
+    outcomes = []
+    for interval in (0.001, 10.0):
+        monkeypatch.setattr(budget, "CHECK_SECONDS", interval)
+        row = []
+        for ops in (used // 2, used * 2):
+            fresh_start()
+            row.append(symbolic_check_detail(BINOMIAL, sp.expand(BINOMIAL), ops=ops))
+        outcomes.append([(o.result, o.ops > used // 2) for o in row])
+    assert outcomes == [[("timeout", True), ("zero", True)]] * 2
+
+
+def test_a_hang_that_is_wrong_still_fails(short_backstop):
+    # the budget decides only proved vs timed out; a counterexample still fails the step
+    wrong = Derivation("slow_and_wrong", "Hang(x) = x + 1", sp.Eq(Hang(x), x + 1, evaluate=False),
+                       (), (Step(x + 1, "wrong"),))
+    result = verify(wrong)
+    assert result.status == "failed" and result.steps[0].symbolic == "timeout"
+
+
+def test_timers_and_handlers_are_restored_after_a_timeout():
+    timers = (signal.ITIMER_REAL, signal.ITIMER_PROF, signal.ITIMER_VIRTUAL)
+    signals = (signal.SIGALRM, signal.SIGPROF, signal.SIGVTALRM)
+    handlers = [signal.getsignal(s) for s in signals]
+    with pytest.raises(OverBudget, match="CPU backstop"):
+        with budget.budget(10**9, "a spin", backstop=0.05):
+            Hang(x).normal()
+    with pytest.raises(OverBudget, match="timed out after 10 SymPy operations"):
+        with budget.budget(10, "an expansion"):
+            sp.expand(BINOMIAL * (x - y) ** 4)
+    assert all(signal.getitimer(t) == (0.0, 0.0) for t in timers)
+    assert [signal.getsignal(s) for s in signals] == handlers
+
+
+def test_nested_budgets_count_the_inner_work_and_restore_the_outer_timer():
+    with budget.budget(10**8, "outer") as outer:
+        with budget.budget(10**8, "inner") as inner:
+            sp.expand((x + y + 2) ** 8)
+        assert signal.getitimer(signal.ITIMER_PROF)[0] > 0  # the outer timer runs again
+        sp.expand((x - y) ** 5)
+    assert 0 < inner.ops < outer.ops
+
+
+def test_outside_the_main_thread_verify_refuses_to_start():
+    out = {}
+
+    def run():
+        try:
+            verify(FAST)
+        except RuntimeError as exc:
+            out["error"] = str(exc)
+    worker = threading.Thread(target=run)
+    worker.start()
+    worker.join()
+    assert "main thread" in out["error"] and "'fast_square'" in out["error"]
+    assert verify(FAST).status == "proved"  # control: in the main thread it is proved
+
+
+def test_the_count_does_not_depend_on_the_claims_checked_before():
+    alone = verify(derivations.get("softmax_jacobian")).usage
+    for other in ("dot_product_variance", "layernorm_grad_input"):
+        verify(derivations.get(other))
+    after = verify(derivations.get("softmax_jacobian")).usage
+    for kind in alone:
+        assert _close(after[kind].ops, alone[kind].ops, AFTER_OTHER_CLAIMS), kind
+
+
+def test_the_count_ignores_sympy_s_cache_size_set_before_the_engine():
+    # a user who imports SymPy first gets SymPy's default cache (1000 entries); the engine gives
+    # every cached function its own size, so the count is the same
+    from sympy.core.cache import CACHE
+
+    assert {w.cache_info().maxsize for w in CACHE} == {budget.CACHE_SIZE}
+
+
+def test_a_machine_four_times_slower_gives_the_same_statuses_and_counts():
+    # a profile hook that burns CPU on every Python call makes the process several times slower
+    # at SymPy work; budgets count operations, so nothing they decide changes
+    quick, quick_cpu = _in_fresh_process(_checked, HEAVIEST[:1])
+    slow, slow_cpu = _in_fresh_process(_checked, HEAVIEST[:1], True)
+    assert slow_cpu > SLOWDOWN * quick_cpu, (slow_cpu, quick_cpu)
+    assert all(status == "proved" for status, _ in quick.values())
+    _same(quick, slow)
+
+
+def _spin(stop):
+    while not stop.is_set():
+        pass
+
+
+def test_the_heaviest_claims_keep_their_status_with_both_cores_busy():
+    quiet, _ = _in_fresh_process(_checked, HEAVIEST)
+    stop = multiprocessing.get_context("fork").Event()
+    busy = [multiprocessing.get_context("fork").Process(target=_spin, args=(stop,))
+            for _ in range(2)]
+    for p in busy:
+        p.start()
+    try:
+        loaded, _ = _in_fresh_process(_checked, HEAVIEST)
+    finally:
+        stop.set()
+        for p in busy:
+            p.join()
+    assert all(status == "proved" for status, _ in quiet.values())
+    _same(quiet, loaded)
+
+
+def test_every_shipped_claim_has_four_times_headroom():
+    # the margin that keeps statuses apart from what a count varies with the claims checked before
+    # it and with Python's hash seed
+    for r in derivations.verify_all(workers=2):
+        for kind, use in r.usage.items():
+            assert use.headroom >= 4, (r.id, kind, use)
+
+
+def test_operations_count_only_grows():
+    before = operations()
+    sp.expand((x + 3 * y) ** 7)
+    middle = operations()
+    sp.core.cache.clear_cache()  # SymPy clears it itself, e.g. when evaluate(False) is entered
+    sp.expand((x + 5 * y) ** 7)
+    assert before < middle < operations()
