@@ -14,12 +14,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from derivations.status import NUMERIC_OUTCOMES as NUMERIC
+from derivations.status import STATUSES as CLAIM_STATUS
+from derivations.status import SYMBOLIC_OUTCOMES as SYMBOLIC
 from reports import user_claims
 from reports.render.katex import Tex
 
-CLAIM_STATUS = ("proved", "numeric", "failed")
-SYMBOLIC = ("zero", "inconclusive", "timeout", "error")
-NUMERIC = ("agree", "disagree")
 # a claim's conditions (derivations.conditions): given to both routes, where values are drawn,
 # random variables and the family of distributions they are checked under
 CONDITION_KINDS = ("symbol", "index", "sampled", "random")
@@ -101,8 +101,19 @@ def _validate_claim(claim: Any, where: str) -> None:
         _get(step, "by", list, sw)
         _choice(step, "symbolic", SYMBOLIC, sw)
         _choice(step, "numeric", NUMERIC, sw)
-        _choice(step, "status", CLAIM_STATUS, sw)
+        step_status = _choice(step, "status", CLAIM_STATUS, sw)
         _get(step, "points", int, sw)
+        stop = step.get("timed_out")
+        if step_status == "timed out" or stop is not None:
+            tw = f"{sw}.timed_out"
+            if step_status != "timed out":
+                raise ReportDataError(f"{tw}: expected null for a step that is {step_status!r}, "
+                                      f"got {stop!r:.60}")
+            _get(step, "timed_out", dict, sw)
+            _choice(stop, "route", ("symbolic", "numeric"), tw)
+            _choice(stop, "by", ("operations", "backstop"), tw)
+            _get(stop, "limit", (int, float), tw)
+            _get(stop, "points", int, tw)
         cx = _get(step, "counterexample", (dict, type(None)), sw)
         if cx is not None:
             _get(cx, "point", dict, f"{sw}.counterexample")

@@ -3,7 +3,8 @@ cache key, and the scheduler that runs the misses in worker processes.
 
 derive verifies every claim (in processes of its own); crosscheck, training, the audit's evidence
 and forms (every display form against the engine) run beside it; errata then joins the evidence
-with derive's statuses, so no claim is verified twice in one build.  Jobs that are not report data
+with derive's statuses, so no claim is verified twice in one build, and its cache key holds
+derive's results, so it never shows statuses of an earlier build.  Jobs that are not report data
 (:class:`Beside`: the figures) run in the same workers as soon as the stages they need are done.
 """
 
@@ -119,39 +120,45 @@ def _timed_beside(job: Beside, inputs: dict) -> tuple[object, float]:
 
 
 def _keys() -> dict[str, str]:
-    """Each stage's cache key, in an order where a stage comes after those it needs."""
-    keys: dict[str, str] = {}
-    todo = list(STAGES)
-    while todo:
-        name = next(n for n in todo if all(d in keys for d in STAGES[n].needs))
-        key = source_hash(name, STAGES[name].sources())
-        if STAGES[name].needs:
-            key = hashlib.sha256("\0".join([key, *(keys[d] for d in STAGES[name].needs)])
-                                 .encode()).hexdigest()
-        keys[name] = key
-        todo.remove(name)
-    return keys
+    """The cache key of each stage that needs no other: the hash of its sources."""
+    return {name: source_hash(name, stage.sources()) for name, stage in STAGES.items()
+            if not stage.needs}
+
+
+def _key_after(name: str, results: dict[str, object]) -> str:
+    """The cache key of a stage that needs others: its sources and the *values* of the stages it
+    needs, so that it is recomputed whenever one of them changed — a claim's status reaches the
+    errata from this build's derive, never from an earlier one's."""
+    values = json.dumps([results[d] for d in STAGES[name].needs], sort_keys=True,
+                        ensure_ascii=False)
+    return hashlib.sha256("\0".join([source_hash(name, STAGES[name].sources()), values])
+                          .encode()).hexdigest()
 
 
 def _misses(cache: Cache, keys: dict[str, str], results: dict[str, object]) -> list[str]:
-    """The stages to compute: each reported one not cached, and what those need that is not
-    cached either; the cached values go into ``results``."""
+    """The stages to compute, in STAGES order: each reported one not cached, and what those need
+    that is not cached either; the cached values go into ``results``.  A stage that needs others
+    is looked up once they are all known (here, when they are all cached; otherwise when they are
+    computed, see :func:`collect_data`)."""
     misses: list[str] = []
 
     def visit(name: str) -> None:
         if name in results or name in misses:
             return
-        value = cache.get(name, keys[name])
-        if value is not None:
-            results[name] = value
-            return
         for dep in STAGES[name].needs:
             visit(dep)
+        if all(dep in results for dep in STAGES[name].needs):
+            key = keys.get(name) or _key_after(name, results)
+            keys[name] = key
+            value = cache.get(name, key)
+            if value is not None:
+                results[name] = value
+                return
         misses.append(name)
 
     for name in REPORTED:
         visit(name)
-    return misses
+    return sorted(misses, key=list(STAGES).index)
 
 
 @dataclass(frozen=True)
@@ -182,7 +189,19 @@ def collect_data(cache: Cache, progress: Progress, workers: int = 2,
             progress.log(f"reports: {name:<10} {0:7.2f} s  cached (key {keys[name][:12]})")
 
     def ready(pending: list[str]) -> list[str]:
-        return [n for n in pending if all(d in results for d in STAGES[n].needs)]
+        out = []
+        for name in [n for n in pending if all(d in results for d in STAGES[n].needs)]:
+            if name not in keys:  # its inputs were computed in this build: look it up now
+                keys[name] = _key_after(name, results)
+                value = cache.get(name, keys[name])
+                if value is not None:
+                    pending.remove(name)
+                    results[name] = value
+                    progress.log(f"reports: {name:<10} {0:7.2f} s  cached (key "
+                                 f"{keys[name][:12]})")
+                    continue
+            out.append(name)
+        return out
 
     def done(name: str, value: object, seconds: float, how: str) -> None:
         results[name] = value
@@ -222,7 +241,10 @@ def collect_data(cache: Cache, progress: Progress, workers: int = 2,
                         done(name, value, seconds, "computed in parallel")
     else:
         while pending:
-            name = ready(pending)[0]
+            runnable = ready(pending)  # may take a stage from the cache instead
+            if not runnable:
+                continue
+            name = runnable[0]
             pending.remove(name)
             start = time.perf_counter()
             try:

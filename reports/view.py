@@ -18,6 +18,15 @@ INDEPENDENT_KINDS = ("finite-difference", "monte-carlo", "pytorch", "closed-form
 FILES = {"en": "index.html", "zh": "index.zh.html"}
 
 
+
+def _timed_out(stop: dict | None, t: dict) -> str | None:
+    """What stopped a timed-out step, in the edition's words; None for any other step."""
+    if not stop:
+        return None
+    key = f"timed_out_{stop['route']}_{stop['by']}"
+    limit = f"{stop['limit']:,}" if stop["by"] == "operations" else f"{stop['limit']:g}"
+    return t["claim"][key].format(limit=limit, points=stop.get("points", 0))
+
 def _text(t: i18n.Text, label: str) -> Prose:
     if t.engine:  # the engine's own words: shown as written, a $ is a dollar
         return Prose((t.text,), t.missing)
@@ -112,6 +121,7 @@ def _claim(claim: dict, checks: list[dict], cited_by: list[dict], lang: str, t: 
                       "by": [names.get(b, _plain(b)) for b in s["by"]],
                       "symbolic_label": t["status"][s["symbolic"]],
                       "numeric_label": t["status"][s["numeric"]],
+                      "timed_out": _timed_out(s.get("timed_out"), t),
                       "as_written": written is not None,
                       "tex": Tex(written, True, f"claim {cid!r} step {s['index']} as written")
                       if written else sv["tex"]})
@@ -289,7 +299,11 @@ def build_view(data: dict, figures: list[dict], lang: str = "en",
     other = "zh" if lang == "en" else "en"
     counts = {st: sum(c["status"] == st for c in claims) for st in model.CLAIM_STATUS}
     accuracy = data["training"].get("accuracy")
-    summary = [t["summary"]["claims_line"].format(n=len(claims), **counts),
+    # every status that occurs, and failed always: "0 failed" is news too
+    parts = [t["count"][st].format(n=n) for st, n in counts.items()
+             if n or st == "failed"]
+    summary = [t["summary"]["claims_line"].format(n=len(claims),
+                                                  parts=t["summary"]["and"].join(parts)),
                t["summary"]["checks_line"].format(
                    independent=f"{sum(c['passed'] for c in independent)}/{len(independent)}",
                    identity=f"{sum(c['passed'] for c in identity)}/{len(identity)}")]
@@ -300,7 +314,7 @@ def build_view(data: dict, figures: list[dict], lang: str = "en",
         "file": FILES[lang], "other_file": FILES[other],
         "date": meta.get("date", ""), "version": meta.get("version", ""),
         "claims": claims, "topics": topics,
-        "counts": counts, "summary": summary,
+        "counts": counts, "summary": summary, "statuses": list(model.CLAIM_STATUS),
         "failed_claims": [c for c in claims + yours if c["status"] == "failed"],
         "crosschecks_passed": sum(c["passed"] for c in checks),
         "crosschecks_total": len(checks),

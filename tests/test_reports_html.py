@@ -135,7 +135,8 @@ def test_math_filter_rejects_plain_strings(data, tmp_path):
     [
         (lambda d: d.pop("errata"), "missing key 'errata'"),
         (lambda d: d["claims"][0].update(status="ok"),
-         "claims[0].status: expected one of ['proved', 'numeric', 'failed'], got 'ok'"),
+         "claims[0].status: expected one of ['proved', 'numeric', 'timed out', 'failed'], "
+         "got 'ok'"),
         (lambda d: d["claims"][4].update(failed_step=None), "status 'failed' needs failed_step"),
         (lambda d: d["claims"][0]["steps"][0].update(points="8"),
          "claims[0].steps[0].points: expected int, got str"),

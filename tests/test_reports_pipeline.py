@@ -6,13 +6,16 @@ import copy
 import functools
 import hashlib
 import json
+import re
 import shutil
+from collections import Counter
 from pathlib import Path
 
 import pytest
 
-from reports import build, collect, stages
+from reports import build, collect, model, stages
 from reports.__main__ import main
+from reports.render import i18n, latex
 from reports.render.katex import FormulaError
 
 needs_node = pytest.mark.skipif(shutil.which("node") is None,
@@ -189,14 +192,15 @@ def test_stages_are_cached_by_source_hash(data, tmp_path, monkeypatch):
     warm = build.collect_data(cache, build.Progress(lines.append), workers=1)
     assert warm == cold and len(calls) == 6
     assert all("cached" in line for line in lines[6:])
-    # a changed source misses its stages and every stage that needs them, nothing else
+    # a changed source misses its stages; a stage that needs them is keyed by their values, and
+    # these are the same here, so errata comes from the cache
     (src / "mod.py").write_text("v = 2\n")
     build.collect_data(cache, build.Progress(lines.append), workers=1)
-    assert calls[6:] == ["derive", "crosscheck", "training", "errata", "forms"]
+    assert calls[6:] == ["derive", "crosscheck", "training", "forms"]
     assert len(list((tmp_path / "cache").glob("derive-*.json"))) == 1
     disabled = build.Cache(tmp_path / "cache", enabled=False)
     build.collect_data(disabled, build.Progress(lines.append), workers=1)
-    assert len(calls) == 17
+    assert len(calls) == 16
     # the same stages in two worker processes give the same data, each timed in the log
     lines.clear()
     parallel = build.collect_data(disabled, build.Progress(lines.append), workers=2)
@@ -205,7 +209,41 @@ def test_stages_are_cached_by_source_hash(data, tmp_path, monkeypatch):
     assert all("computed in parallel" in line for line in lines)
 
 
-def test_a_stage_needed_only_by_a_cached_stage_is_not_run(data, tmp_path, monkeypatch):
+def test_errata_never_shows_statuses_of_an_earlier_derive(data, tmp_path, monkeypatch):
+    # derive's result changes (a claim's status) while its sources do not, as when its cache
+    # entry alone was recomputed: errata, which takes derive's statuses, is computed again
+    statuses: list[str] = ["proved"]
+    seen: list[str] = []
+
+    def derive():
+        return [{**data["claims"][0], "status": statuses[0]}]
+
+    def errata(derive, evidence):
+        seen.append(derive[0]["status"])
+        return data["errata"]
+
+    stages_ = {name: stages.Stage(lambda value=value: value, lambda: [])
+               for name, value in (("crosscheck", {"crosschecks": [], "plot_data": {}}),
+                                   ("training", data["training"]), ("evidence", []),
+                                   ("forms", data["display_forms"]))}
+    stages_["derive"] = stages.Stage(derive, lambda: [])
+    stages_["errata"] = stages.Stage(errata, lambda: [], needs=("derive", "evidence"))
+    monkeypatch.setattr(stages, "STAGES", {k: stages_[k] for k in stages.STAGES})
+    cache = build.Cache(tmp_path / "cache")
+    build.collect_data(cache, build.Progress(lambda s: None), workers=1)
+    build.collect_data(cache, build.Progress(lambda s: None), workers=1)
+    for old in (tmp_path / "cache").glob("derive-*.json"):
+        old.unlink()
+    statuses[0] = "numeric"
+    again = build.collect_data(cache, build.Progress(lambda s: None), workers=1)
+    assert seen == ["proved", "numeric"]
+    assert again["claims"][0]["status"] == "numeric"
+
+
+def test_a_stage_keyed_by_values_is_taken_from_the_cache_when_they_are_unchanged(
+        data, tmp_path, monkeypatch):
+    # errata's key holds the values of derive and evidence: a lost evidence entry is computed
+    # again, and errata, whose inputs are then the same, comes from the cache
     calls: list[str] = []
 
     def producer(name, value):
@@ -229,7 +267,7 @@ def test_a_stage_needed_only_by_a_cached_stage_is_not_run(data, tmp_path, monkey
         old.unlink()
     calls.clear()
     assert build.collect_data(cache, build.Progress(lambda s: None), workers=1) == data
-    assert calls == []
+    assert calls == ["evidence"]
 
 
 def _record(path: str, crosscheck: dict, training: dict) -> str:
@@ -350,3 +388,44 @@ def test_bad_plot_series_is_named(data, section, key, value, expected):
     with pytest.raises(build.model.ReportDataError, match=expected) as err:
         plots.render(bad, None, None)
     assert f"plot_data.{section}" in str(err.value)
+
+
+def _with_every_status(data: dict) -> dict:
+    """The fixture's claims and one more that timed out: every claim status occurs."""
+    out = copy.deepcopy(data)
+    claim = copy.deepcopy(out["claims"][0])
+    claim.update(id="softmax_jacobian_timed_out", status="timed out")
+    claim["steps"][-1].update(status="timed out", symbolic="timeout",
+                              timed_out={"route": "symbolic", "by": "operations",
+                                         "limit": 1000000, "points": 0})
+    out["claims"].append(claim)
+    return out
+
+
+_TEX_ID = re.compile(r"\\texttt\{((?:[^{}]|\{\})*)\} \\textperiodcentered\{\}[^\n]*"
+                     r"\\textperiodcentered\{\} (\\[a-z]+)\}")
+
+
+@needs_node
+def test_each_claim_shows_one_status_in_every_edition_and_format(data, tmp_path):
+    data = _with_every_status(data)
+    out = tmp_path / "build"
+    build.build(out, data=data, pdf=False, log=lambda s: None, cache=no_cache(tmp_path))
+    want = {c["id"]: c["status"] for c in data["claims"]}
+    assert set(want.values()) == set(model.CLAIM_STATUS)
+    counts = Counter(want.values())
+    for lang, page in (("en", "index.html"), ("zh", "index.zh.html")):
+        html = (out / "html" / page).read_text(encoding="utf-8")
+        tex = (out / "latex" / lang / "report.tex").read_text(encoding="utf-8")
+        shown = {cid: css for css, cid in
+                 re.findall(r'<section class="claim claim-([a-z-]+)" id="claim-([\w.-]+)">', html)}
+        assert shown == {cid: st.replace(" ", "-") for cid, st in want.items()}, lang
+        macros = {cid.replace(r"\allowbreak{}", "").replace(r"\_", "_"): macro
+                  for cid, macro in _TEX_ID.findall(tex)}
+        assert macros == {cid: latex.badge(st) for cid, st in want.items()}, lang
+        words = i18n.ui(lang)
+        for st, n in counts.items():  # the headline counts, in both formats
+            line = words["count"][st].format(n=n)
+            assert line in html and line in tex, (lang, line)
+        assert words["claim"]["timed_out_symbolic_operations"].format(
+            limit="1,000,000", points=0) in html

@@ -214,7 +214,8 @@ def bookmark(p: Prose) -> LatexSafe:
                               for x in p.parts))
 
 
-_BADGES = {"proved": r"\proved", "numeric": r"\numericonly", "failed": r"\failed",
+_BADGES = {"proved": r"\proved", "numeric": r"\numericonly", "timed out": r"\timedout",
+           "failed": r"\failed",
            "correct": r"\vcorrect", "error": r"\verror", "imprecise": r"\vimprecise",
            "out-of-scope": r"\voutofscope"}
 
