@@ -5,7 +5,7 @@ name (see :mod:`derivations.claimfiles`).  A line per verified claim goes to std
 always, so that stdout holds only the table or the JSON.  Exit 0 if every claim is proved, 1 if any
 is not, 2 for bad usage or a target that cannot be loaded (one line, no traceback).
 ``--budget`` prints, per claim, what each kind of budgeted computation used against its limit
-(SymPy operations, see :mod:`derivations.budget`) and the CPU seconds it took against the
+(SymPy operations, see :mod:`derivations.engine.budget`) and the CPU seconds it took against the
 backstop.
 """
 
@@ -19,8 +19,8 @@ import time
 import derivations
 from derivations import claimfiles
 from derivations.cli import Parser
-from derivations.core import DerivationError
-from derivations.status import PROVED
+from derivations.engine import DerivationError
+from derivations.engine.status import PROVED
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -56,10 +56,10 @@ def _budget_table(results) -> list[str]:
     """Each claim's use of each kind of budget: the SymPy operations of the computation nearest
     its limit and how many times that use fits in the limit; the most CPU seconds one
     computation took; and the smallest headroom of all."""
-    from derivations.budget import BACKSTOP_SECONDS
-    from derivations.chain import PREMISE_OPS
-    from derivations.pointwise import NUMERIC_OPS, PROBE_OPS
-    from derivations.symbolic import SYMBOLIC_OPS
+    from derivations.engine.budget import BACKSTOP_SECONDS
+    from derivations.engine.chain import PREMISE_OPS
+    from derivations.engine.pointwise import NUMERIC_OPS, PROBE_OPS
+    from derivations.engine.symbolic import SYMBOLIC_OPS
 
     defaults = dict(zip(BUDGET_KINDS, (SYMBOLIC_OPS, NUMERIC_OPS, PREMISE_OPS, PROBE_OPS),
                         strict=True))

@@ -25,8 +25,9 @@ from pathlib import Path
 import sympy as sp
 
 import derivations
-from derivations.core import ChainResult, Derivation, DerivationError, verify
-from derivations.pointwise import structures as _structures
+from derivations import engine
+from derivations.engine import ChainResult, Derivation, DerivationError
+from derivations.engine.sampling import structures as _structures
 
 
 class ClaimFileError(ValueError):
@@ -145,12 +146,8 @@ def claims_of(module, where: str) -> list[Derivation]:
 
 
 def verify_many(claims: list[Derivation], progress=None) -> list[ChainResult]:
-    """Verify each claim once; a claim cited as a lemma by several is verified once too."""
-    done: dict[str, ChainResult] = {}
-    return [done[d.id] if d.id in done else verify(
-        d, progress=progress, done=done,
-        module=derivations.module_of(d) or getattr(d, "_source", ""))
-        for d in claims]
+    """Verify each claim once (a claim cited as a lemma by several is verified once too)."""
+    return engine.verify_many(claims, progress=progress, module_of=derivations.module_of)
 
 
 def _one_line(exc: BaseException) -> str:

@@ -13,7 +13,7 @@ so they work under ``python -O`` and outside pytest too.
 from __future__ import annotations
 
 from derivations.claimfiles import explain, summary
-from derivations.core import ChainResult, Derivation, verify
+from derivations.engine import ChainResult, Derivation, verify
 
 __all__ = ["assert_fails_at", "assert_proved"]
 

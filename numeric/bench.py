@@ -24,10 +24,10 @@ import tempfile
 import time
 
 from derivations.cli import Parser
+from numeric.config import BENCH_CONFIGS as CONFIGS
 from numeric.config import PRESETS
 
 # Model shapes come from the presets "bench-small" / "bench-medium" of numeric.config.
-CONFIGS = {"small": {"batch": 16}, "medium": {"batch": 8}}
 TARGETS = {"small": 1.0, "medium": 1.2}
 WARMUP = 3
 MIN_REPEATS = 10

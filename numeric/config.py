@@ -96,3 +96,7 @@ def preset(name: str, **changes) -> GPTConfig:
     if unknown:
         raise ValueError(f"preset: changes expected GPTConfig fields, got {sorted(unknown)}")
     return GPTConfig(**{**PRESETS[name], **changes})
+
+
+# the benchmark's batch sizes, beside the presets bench-small and bench-medium
+BENCH_CONFIGS = {"small": {"batch": 16}, "medium": {"batch": 8}}

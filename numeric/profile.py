@@ -18,7 +18,7 @@ import time
 import numpy as np
 
 from numeric import model, ops
-from numeric.bench import CONFIGS
+from numeric.config import BENCH_CONFIGS as CONFIGS
 from numeric.config import preset
 from numeric.threads import blas_threads
 

@@ -6,8 +6,9 @@ import sys
 from pathlib import Path
 
 from derivations.cli import Parser
-from reports import build, collect, model, user_claims
+from reports.pipeline import build, collect, user_claims
 from reports.render import katex, latex
+from reports.view import model
 
 
 def main(argv: list[str] | None = None) -> int:

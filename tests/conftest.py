@@ -82,12 +82,14 @@ def shared(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="session")
 def audit(verified: Verified, shared: Path) -> dict:
-    """``errata.load()``: the audit of the notes, its ``see_also`` statuses from ``verified``."""
+    """``errata.view.load()``: the audit of the notes, its ``see_also`` statuses from
+    ``verified``."""
     from reports.audit import errata
+    from reports.audit.errata import view
 
     def load() -> dict:
         ids = sorted({c for r in errata.read() for c in r["see_also"]})
-        return errata.load(statuses=verified.statuses(ids))
+        return view.load(statuses=verified.statuses(ids))
 
     return once("audit", shared, load)
 

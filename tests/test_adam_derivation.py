@@ -10,7 +10,7 @@ from sympy import stats
 
 import derivations
 from derivations import Derivation, Step, verify
-from derivations import adam as A
+from derivations.library import adam as A
 
 # float64 recursion against float64 closed form over at most a few dozen steps: rounding only.
 FLOAT_RTOL = 1e-12

@@ -9,9 +9,9 @@ import sympy as sp
 
 import derivations
 from derivations import Derivation, Domain, Step, verify, with_step
-from derivations import attention as T
-from derivations import heads_shapes as HS
-from derivations import residual as R
+from derivations.library import attention as T
+from derivations.library import heads_shapes as HS
+from derivations.library import residual as R
 from derivations.testing import assert_fails_at
 from numeric import finite_diff as fd
 
@@ -365,8 +365,8 @@ def test_every_claim_object_is_named_by_its_id():
 
 def test_softmax_has_one_constructor():
     # the cross-entropy probability and the attention weight are softmax_of expressions
-    from derivations import cross_entropy as ce
-    from derivations import softmax as sm
+    from derivations.library import cross_entropy as ce
+    from derivations.library import softmax as sm
     assert ce.probability(ce.j) == sm.softmax_of(lambda u: ce.z[u], ce.j, ce.l, 1, ce.n)
     assert T.weight(T.i, T.j) == sm.softmax_of(lambda u: T.score(T.i, u), T.j, T._col, 0,
                                                T.m - 1)

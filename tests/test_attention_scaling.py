@@ -13,7 +13,7 @@ from sympy.stats import Expectation, Normal, variance
 
 import derivations
 from derivations import Step, with_step
-from derivations import attention_scaling as A
+from derivations.library import attention_scaling as A
 from derivations.testing import assert_fails_at
 
 # Monte Carlo: relative error of a sample mean of N draws is ~ sd/sqrt(N); with N = 200_000 a

@@ -19,9 +19,10 @@ import pytest
 import sympy as sp
 
 import derivations
+import derivations.library
 from derivations import Derivation, Step, budget, verify
-from derivations.budget import OverBudget, fresh_start, operations
-from derivations.symbolic import symbolic_check_detail
+from derivations.engine.budget import OverBudget, fresh_start, operations
+from derivations.engine.symbolic import symbolic_check_detail
 
 x, y = sp.symbols("x y", real=True)
 SHORT_BACKSTOP = 0.3  # CPU seconds: enough to show the backstop, short for the suite
@@ -111,7 +112,7 @@ def short_backstop(monkeypatch):
 
 
 def test_a_hang_in_one_claim_does_not_stop_the_next(monkeypatch, short_backstop):
-    monkeypatch.setattr(derivations, "claims", lambda: [SLOW, FAST])
+    monkeypatch.setattr(derivations.library, "claims", lambda: [SLOW, FAST])
     slow, fast = derivations.verify_all()
     assert slow.id == "slow_simplification" and slow.steps[0].symbolic == "timeout"
     assert slow.status == "timed out" and slow.steps[0].numeric == "agree"

@@ -8,7 +8,7 @@ import pytest
 import sympy as sp
 
 from derivations import Derivation, Domain, Step, verify
-from derivations.finite import entries_as_symbols, write_out
+from derivations.engine.finite import entries_as_symbols, write_out
 
 i, j, k = sp.symbols("i j k", integer=True)
 n = sp.Symbol("n", integer=True, positive=True)
@@ -139,7 +139,7 @@ def test_a_wrong_gradient_of_a_sum_fails(wrong):
     sp.Sum(x[i], (i, n, 1)),  # Karr's convention on both sides
 ])
 def test_sums_shifted_to_start_at_zero_are_the_same_sums(expr):
-    from derivations.symbolic import _sums_from_zero
+    from derivations.engine.symbolic import _sums_from_zero
 
     shifted = _sums_from_zero(expr)
     for size in (1, 2, 4):

@@ -8,8 +8,8 @@ import pytest
 import sympy as sp
 
 import derivations
-from derivations import cross_entropy as C
 from derivations import with_step
+from derivations.library import cross_entropy as C
 from derivations.testing import assert_fails_at
 from numeric import finite_diff as fd
 

@@ -12,7 +12,7 @@ import pytest
 import sympy as sp
 
 import derivations
-from derivations import attention_scaling as sc
+from derivations.library import attention_scaling as sc
 from numeric import adam as adam_mod
 from numeric import crosscheck, ops
 from numeric.crosscheck import layers as crosscheck_layers

@@ -17,8 +17,8 @@ from derivations import (
     lemma,
     verify,
 )
-from derivations.budget import OverBudget, budget, fresh_start
-from derivations.stochastic import expectation_value, normal_raw_moment
+from derivations.engine.budget import OverBudget, budget, fresh_start
+from derivations.engine.stochastic import expectation_value, normal_raw_moment
 
 n = sp.Symbol("n", integer=True, positive=True)
 i, j, k = sp.symbols("i j k", integer=True)
@@ -223,7 +223,7 @@ def test_unknown_assumption_kind_is_refused():
 
 
 def test_remembered_sums_are_sympys_own_and_the_method_is_restored():
-    from derivations import symbolic
+    from derivations.engine import symbolic
 
     original = sp.Sum.doit
     s = sp.Sum(sp.KroneckerDelta(i, k) * z[k], (k, 1, n))
@@ -249,7 +249,7 @@ def test_a_wrong_sum_step_fails_after_a_right_one_was_remembered():
 
 
 def test_conditions_name_what_the_proof_takes_as_given():
-    from derivations.conditions import conditions
+    from derivations.engine.conditions import conditions
 
     # variables: a claim that holds only because its symbol is declared positive
     p = sp.Symbol("p", positive=True)
@@ -265,7 +265,7 @@ def test_conditions_name_what_the_proof_takes_as_given():
 
 
 def test_conditions_of_a_claim_list_sizes_indices_ranges_and_random_variables():
-    from derivations.conditions import conditions
+    from derivations.engine.conditions import conditions
 
     ln = {c["latex"] for c in conditions(derivations.get("layernorm_sigma_derivative"))}
     assert {r"\epsilon > 0", r"d \in \{1, 2, \dots\}", r"1 \leq j \leq d"} <= ln
@@ -278,7 +278,7 @@ def test_conditions_of_a_claim_list_sizes_indices_ranges_and_random_variables():
 
 
 def test_a_claim_of_plain_real_symbols_has_no_conditions():
-    from derivations.conditions import conditions
+    from derivations.engine.conditions import conditions
 
     claim = Derivation("test_square", "a square", sp.Eq((x + y) ** 2,
                        x**2 + 2 * x * y + y**2, evaluate=False), (),

@@ -13,7 +13,7 @@ import pytest
 
 from reports.audit import errata, evidence, notes
 from reports.audit.errata import checks_optim
-from reports.model import validate as validate_report
+from reports.view.model import validate as validate_report
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED_NOTES = REPO.parent / "shared" / "notes"

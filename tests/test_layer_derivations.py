@@ -12,11 +12,11 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from derivations import embedding as EM
-from derivations import gelu as GE
-from derivations import layernorm as LN
-from derivations import positions as PO
 from derivations import with_step
+from derivations.library import embedding as EM
+from derivations.library import gelu as GE
+from derivations.library import layernorm as LN
+from derivations.library import positions as PO
 from derivations.testing import assert_fails_at
 from numeric import finite_diff, ops
 

@@ -8,7 +8,7 @@ import pytest
 import sympy as sp
 
 from derivations import Derivation, DerivationError, Domain, Step, verify
-from derivations import linear as lin
+from derivations.library import linear as lin
 from numeric import finite_diff as fd
 
 # float64 central differences of a function that is linear in every argument: only rounding.

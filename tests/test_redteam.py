@@ -11,7 +11,7 @@ import pytest
 import sympy as sp
 
 from derivations.redteam import Outcome, run_all, table
-from derivations.redteam_cases import CASES, COOKBOOK_PAIRS
+from derivations.redteam.cases import CASES, COOKBOOK_PAIRS
 
 FD_STEP = 1e-6
 FD_RTOL = 1e-5  # central differences in float64 at step 1e-6: error ~1e-9 relative

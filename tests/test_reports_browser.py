@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from reports import build
+from reports.pipeline import build
 
 CHROMIUM = Path("/usr/bin/chromium")
 

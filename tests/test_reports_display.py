@@ -6,8 +6,8 @@ from __future__ import annotations
 import sympy as sp
 
 import derivations
-from derivations.conditions import conditions
-from reports import display
+from derivations.engine.conditions import conditions
+from reports.forms import display
 
 
 def test_softmax_jacobian_reads_s_i_delta_minus_s_j():
@@ -25,7 +25,7 @@ def test_cross_entropy_gradient_reads_p_minus_y():
 
 
 def test_a_wrong_abbreviation_is_never_shown():
-    from derivations import softmax as sm
+    from derivations.library import softmax as sm
 
     s = sp.IndexedBase("s")
     expr = sm.softmax(sm.i) * (1 - sm.softmax(sm.j))
@@ -65,13 +65,13 @@ def chain_dicts() -> list[dict]:
 
 
 def test_no_two_consecutive_steps_look_alike_on_the_page():
-    from reports import model
+    from reports.view import edition
 
     data = {"claims": chain_dicts(), "crosschecks": [], "plot_data": {},
             "training": {"steps": [], "loss": []}, "errata": {"records": [], "summary": {}},
             "display_forms": {"dropped": {}, "problems": []}}
     for lang in ("en", "zh"):
-        view = model.build_view(data, [], lang)
+        view = edition.build_view(data, [], lang)
         same = []
         for c in view["claims"]:
             texts = [c["statement"].tex.split(" = ")[0]] + [s["tex"].tex for s in c["steps"]]

@@ -8,12 +8,12 @@ import pytest
 import sympy as sp
 
 import derivations
-from derivations import adam
-from reports import display_checks as dc
-from reports import display_steps as ds
-from reports import display_twins as dt
-from reports import model
+from derivations.library import adam
+from reports.forms import display_checks as dc
+from reports.forms import display_steps as ds
+from reports.forms import display_twins as dt
 from reports.render import i18n
+from reports.view import edition
 
 
 @pytest.fixture(scope="module")
@@ -84,7 +84,7 @@ def test_tex_that_drifts_from_its_twin_is_rejected_and_dropped(monkeypatch, data
     monkeypatch.undo()
 
     def result_of(dropped: dict):
-        view_ = model.build_view({**data, "display_forms": {"dropped": dropped, "problems": []}},
+        view_ = edition.build_view({**data, "display_forms": {"dropped": dropped, "problems": []}},
                                  [], "en")
         shown = next(c for c in view_["claims"] if c["id"] == "softmax_jacobian")
         return shown["display_result"] and shown["display_result"].tex

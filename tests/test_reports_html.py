@@ -10,9 +10,9 @@ from pathlib import Path
 import jinja2
 import pytest
 
-from reports import model
 from reports.render import html, katex, plots
 from reports.render.katex import FormulaError, Tex
+from reports.view import edition, model
 
 pytestmark = pytest.mark.skipif(shutil.which("node") is None,
                                 reason="Node.js is needed to typeset the HTML report")
@@ -26,8 +26,8 @@ def figures() -> list[dict]:
 @pytest.fixture(scope="module")
 def rendered(tmp_path_factory, data) -> tuple[Path, str]:
     out = tmp_path_factory.mktemp("html")
-    html.render(model.build_view(data, figures(), "zh"), out)  # the page the switch links to
-    index = html.render(model.build_view(data, figures()), out)
+    html.render(edition.build_view(data, figures(), "zh"), out)  # the page the switch links to
+    index = html.render(edition.build_view(data, figures()), out)
     return out, index.read_text(encoding="utf-8")
 
 
@@ -38,10 +38,10 @@ def visible_markup(page: str) -> str:
 
 def test_every_formula_is_static_katex_markup(rendered, data):
     _, page = rendered
-    view = model.build_view(data, figures())
+    view = edition.build_view(data, figures())
     typeset = html.typeset(view)
     # every formula of the view is on the page as KaTeX markup, and nothing else is KaTeX
-    assert [t.label for t in model.formulas(view) if typeset[t] not in page] == []
+    assert [t.label for t in edition.formulas(view) if typeset[t] not in page] == []
     assert page.count('<span class="katex">') >= len(typeset)
     shown = visible_markup(page)
     for raw in ("\\frac", "\\begin{", "\\operatorname", "\\mathbb", "\\top"):
@@ -87,19 +87,19 @@ def test_summary_links_each_claim_and_flags_failure(rendered, data):
 
 
 def test_a_formula_is_typeset_once_for_every_place_and_edition(data):
-    views = [model.build_view(data, figures(), lang) for lang in ("en", "zh")]
-    every = [t for v in views for t in model.formulas(v)]
+    views = [edition.build_view(data, figures(), lang) for lang in ("en", "zh")]
+    every = [t for v in views for t in edition.formulas(v)]
     both = html.typeset(*views)
     assert len(both) == len({(t.tex, t.display) for t in every}) < len(every)
     alone = html.typeset(views[1])
-    assert all(both[t] == alone[t] for t in model.formulas(views[1]))
+    assert all(both[t] == alone[t] for t in edition.formulas(views[1]))
 
 
 def test_malformed_formula_fails_naming_it(data, tmp_path):
     bad = copy.deepcopy(data)
     bad["claims"][1]["steps"][2]["latex"] = r"\frac{\mathbb{E}[q_i^2]"
     with pytest.raises(FormulaError) as err:
-        html.render(model.build_view(bad, figures()), tmp_path)
+        html.render(edition.build_view(bad, figures()), tmp_path)
     message = str(err.value)
     assert "claim 'dot_product_variance' step 2" in message
     assert r"\frac{\mathbb{E}[q_i^2]" in message
@@ -124,7 +124,7 @@ def test_environment_is_strict_and_autoescaping():
 
 
 def test_math_filter_rejects_plain_strings(data, tmp_path):
-    view = model.build_view(data, figures())
+    view = edition.build_view(data, figures())
     view["claims"][0]["statement"] = r"\frac{a}{b}"
     with pytest.raises(TypeError, match="expected Tex"):
         html.render(view, tmp_path)
@@ -239,7 +239,7 @@ def test_errata_views_put_errors_first_and_group_checked_rows_by_note(data):
     bad["errata"]["records"].insert(0, dict(first, id="note0-first", note="lecture9.md"))
     bad["errata"]["records"].append(dict(bad["errata"]["records"][2], id="note1-out",
                                          verdict="out-of-scope", note="lecture1.md"))
-    view = model.build_view(bad, figures())
+    view = edition.build_view(bad, figures())
     assert [(e["verdict"], e["id"]) for e in view["errata"]] == [
         ("error", "note1-scale"), ("imprecise", "note0-first"), ("imprecise", "note3-residual")]
     assert [(g["note"], [r["id"] for r in g["rows"]]) for g in view["errata_checked"]] == [
@@ -270,7 +270,7 @@ def _with_evidence_view(data: dict) -> dict:
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_error_card_shows_the_note_failing_next_to_the_correction_passing(data, tmp_path, lang):
-    view = model.build_view(_with_evidence_view(data), figures(), lang)
+    view = edition.build_view(_with_evidence_view(data), figures(), lang)
     html.render(view, tmp_path)
     page = (tmp_path / view["file"]).read_text(encoding="utf-8")
     card = section(page, 'id="erratum-note1-scale"', "</article>")
@@ -296,7 +296,7 @@ def test_monte_carlo_row_shows_its_power(data, tmp_path):
     rich = copy.deepcopy(data)
     rec = next(r for r in rich["crosschecks"] if r["claim"] == "dot_product_variance")
     rec.update(kind="monte-carlo", power={"formula": "2d_k", "value": 8.03, "would_fail": True})
-    view = model.build_view(rich, figures())
+    view = edition.build_view(rich, figures())
     row = next(x for c in view["claims"] for g in c["check_groups"] for x in g["rows"]
                if x["id"] == rec["id"] and c["id"] == "dot_product_variance")
     assert row["power"]["value"] == "8.03" and row["power"]["would_fail"]

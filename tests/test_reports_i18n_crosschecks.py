@@ -7,9 +7,9 @@ import re
 
 import pytest
 
-from reports import view
 from reports.render import i18n
 from reports.render.katex import Prose, Tex, prose
+from reports.view import edition as view
 
 # ASCII or Unicode math written as text (it belongs between $...$)
 PSEUDO_TEX = re.compile(r"[A-Za-z]_[A-Za-z0-9{]|sqrt\(|\^T\b|\^\{|\^\(|_hat|\bmu_|\bsigma_"

@@ -7,10 +7,10 @@ import re
 
 import pytest
 
-from reports import view as report_view
 from reports.audit import errata, evidence
 from reports.audit.errata import view
 from reports.render import i18n
+from reports.view import edition as report_view
 
 
 def test_every_evidence_value_has_a_chinese_text(audit):

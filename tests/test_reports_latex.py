@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from reports import build, model
+from reports.pipeline import build
 from reports.render import latex, plots
 from reports.render.katex import Tex
 from reports.render.latex import LatexSafe, tex_escape
+from reports.view import edition
 
 SPECIALS = {
     "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{", "}": r"\}",
@@ -25,7 +26,7 @@ needs_tex = pytest.mark.skipif(not latex.tex_available(), reason=latex.TEX_HINT)
 @pytest.fixture(scope="module")
 def tex_source(tmp_path_factory, data) -> str:
     figs = [{"name": n} for n, _ in plots.FIGURES]
-    path = latex.render(model.build_view(data, figs), tmp_path_factory.mktemp("tex"))
+    path = latex.render(edition.build_view(data, figs), tmp_path_factory.mktemp("tex"))
     return path.read_text(encoding="utf-8")
 
 
@@ -282,7 +283,7 @@ def test_pdf_error_card_has_both_versions_with_numbers(tmp_path, data):
     for lang, (note, corr) in {"en": ("variance after dividing by d\\_k",
                                       "variance after dividing by √d\\_k"),
                                "zh": ("除以 d\\_k 后的方差", "除以 √d\\_k 后的方差")}.items():
-        tex = latex.render(model.build_view(_with_evidence_view(data), figs, lang),
+        tex = latex.render(edition.build_view(_with_evidence_view(data), figs, lang),
                            tmp_path / lang).read_text(encoding="utf-8")
         card = tex.split(r"\label{erratum-note1-scale}")[1].split(r"\end{tabular}")[0]
         flat = card.replace(latex.ALLOW_BREAK, "")

@@ -13,10 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from reports import build, collect, model, stages
 from reports.__main__ import main
+from reports.pipeline import build, collect, stages
 from reports.render import i18n, latex
 from reports.render.katex import FormulaError
+from reports.view import model
 
 needs_node = pytest.mark.skipif(shutil.which("node") is None,
                                 reason="Node.js is needed to typeset the HTML report")

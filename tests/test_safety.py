@@ -22,9 +22,9 @@ from pathlib import Path
 import pytest
 import sympy
 
-from reports import model
 from reports.audit import notes
 from reports.render import html, latex, plots
+from reports.view import edition
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("derivations", "numeric", "reports")
@@ -136,7 +136,7 @@ def test_user_and_file_input_never_reaches_sympify(monkeypatch, tmp_path):
     (note_dir / "000_621967656cfd78b6.txt").write_text("1 + 1", encoding="utf-8")
     assert notes.check(note_dir)[0] in (1, 2)
     data = json.loads(FIXTURE.read_text(encoding="utf-8"))
-    latex.render(model.build_view(data, figures()), tmp_path / "latex")
+    latex.render(edition.build_view(data, figures()), tmp_path / "latex")
     assert strings == []
 
 
@@ -180,7 +180,7 @@ def tex_dir(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("tex")
     data = hostile_data()
     drawn = plots.render(data, None, out / "figures")
-    latex.render(model.build_view(data, drawn), out)
+    latex.render(edition.build_view(data, drawn), out)
     return out
 
 
@@ -217,7 +217,7 @@ def test_pdf_shows_the_payload_and_reads_no_file(tex_dir, tmp_path):
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="Node.js typesets the HTML report")
 def test_html_escapes_quoted_text(tmp_path):
-    page = html.render(model.build_view(hostile_data(), figures()), tmp_path).read_text(
+    page = html.render(edition.build_view(hostile_data(), figures()), tmp_path).read_text(
         encoding="utf-8")
     assert "<script" not in page.lower()
     escaped = "&lt;script&gt;alert(1)&lt;/script&gt; 100% \\input{/etc/passwd} } &amp; "

@@ -9,8 +9,8 @@ import pytest
 import sympy as sp
 
 import derivations
-from derivations import softmax as S
 from derivations import with_step
+from derivations.library import softmax as S
 from derivations.testing import assert_fails_at
 from numeric import finite_diff as fd
 

@@ -11,12 +11,12 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from derivations import adamw as AW
-from derivations import hessian as HE
-from derivations import ignore_index as IG
-from derivations import mask as MA
-from derivations import multihead as MH
 from derivations import with_step
+from derivations.library import adamw as AW
+from derivations.library import hessian as HE
+from derivations.library import ignore_index as IG
+from derivations.library import mask as MA
+from derivations.library import multihead as MH
 from derivations.testing import assert_fails_at
 from numeric import adam, finite_diff, ops
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 import numpy as np
 import sympy as sp
 
-from derivations import adam as ad
-from derivations import linear as lin
-from derivations import residual as res
+from derivations.library import adam as ad
+from derivations.library import linear as lin
+from derivations.library import residual as res
 from numeric import finite_diff as fd
 from numeric import model, ops
 from numeric.adam import Adam

@@ -11,10 +11,10 @@ from __future__ import annotations
 import numpy as np
 import sympy as sp
 
-from derivations import attention as att
-from derivations import cross_entropy as ce
-from derivations import heads_shapes as hs_claim
-from derivations import softmax as sm
+from derivations.library import attention as att
+from derivations.library import cross_entropy as ce
+from derivations.library import heads_shapes as hs_claim
+from derivations.library import softmax as sm
 from numeric import finite_diff as fd
 from numeric import ops
 from numeric.crosscheck.core import (

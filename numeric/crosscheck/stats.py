@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 import sympy as sp
 
-from derivations import attention_scaling as sc
+from derivations.library import attention_scaling as sc
 from numeric import model, ops
 from numeric.config import preset
 from numeric.crosscheck.core import Record, stat_record

@@ -12,10 +12,10 @@ import math
 import numpy as np
 import sympy as sp
 
-from derivations import embedding as em
-from derivations import gelu as ge
-from derivations import layernorm as ln
-from derivations import positions as po
+from derivations.library import embedding as em
+from derivations.library import gelu as ge
+from derivations.library import layernorm as ln
+from derivations.library import positions as po
 from numeric import finite_diff as fd
 from numeric import ops
 from numeric.crosscheck.core import FD_RTOL, MODEL_RTOL, Record, compare, matrix_fn, one_based

@@ -9,13 +9,13 @@ from __future__ import annotations
 import numpy as np
 import sympy as sp
 
-from derivations import adamw as aw
-from derivations import cross_entropy as ce
-from derivations import hessian as he
-from derivations import ignore_index as ig
-from derivations import mask as mk
-from derivations import multihead as mh
-from derivations import softmax as sm
+from derivations.library import adamw as aw
+from derivations.library import cross_entropy as ce
+from derivations.library import hessian as he
+from derivations.library import ignore_index as ig
+from derivations.library import mask as mk
+from derivations.library import multihead as mh
+from derivations.library import softmax as sm
 from numeric import finite_diff as fd
 from numeric import ops
 from numeric.adam import CLIP_GUARD, Adam, global_norm

@@ -8,9 +8,9 @@ from pathlib import Path
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup, escape
 
-from reports.model import formulas
 from reports.render import katex
 from reports.render.katex import Prose, Tex
+from reports.view.edition import formulas
 
 TEMPLATE = "report.html.j2"
 STYLESHEET = "report.css"

@@ -15,7 +15,7 @@ matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
 
-from reports.model import ReportDataError  # noqa: E402
+from reports.view.model import ReportDataError  # noqa: E402
 
 RC = {
     "svg.hashsalt": "transformer-derivations-report",

@@ -255,11 +255,3 @@ def run_evidence(name: str, version: str = "correction") -> dict:
         detail_zh = f"计算出错：{type(exc).__name__}: {exc}"
     return {"kind": "computation", "ref": ref, "passed": passed, "detail": detail,
             "detail_zh": detail_zh}
-
-
-def load(path: Path | str | None = None, notes_dir: Path | str | None = None,
-         statuses: dict[str, str] | None = None, runs: list[dict] | None = None) -> dict:
-    """Validated records with evidence run; see :func:`reports.audit.errata.view.load`."""
-    from reports.audit.errata.view import load as _load
-
-    return _load(path, notes_dir, statuses, runs)

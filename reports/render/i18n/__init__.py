@@ -191,8 +191,8 @@ def display_written(claim_id: str) -> dict:
 
 def display(claim_id: str) -> dict:
     """Display forms of one claim: the hand-written ones and those printed from their SymPy
-    twins (reports.display_twins), which also checks both kinds against the engine."""
-    from reports import display_twins
+    twins (reports.forms.display_twins), which also checks both kinds against the engine."""
+    from reports.forms import display_twins
 
     return display_twins.forms(claim_id, display_written(claim_id))
 

@@ -1,0 +1,342 @@
+"""Checking a claim: every step against the one before, and every premise, in two routes.
+
+* symbolically — the difference, after the rewrites of the assumptions the step cites and the
+  definitions of expectation and variance, simplifies to zero within a budget of SymPy
+  operations;
+* numerically — both sides agree at ``POINTS`` sampled points (see
+  :mod:`derivations.engine.pointwise`).
+
+Symbolic success without numeric agreement is impossible; numeric agreement without symbolic
+success is ``numeric`` (or ``timed out`` when a budget ran out), never ``proved``
+(:mod:`derivations.engine.status`).  Each rewrite an assumption contributes is checked
+numerically at its instances in the citing steps: a false one makes the claim ``failed`` naming
+the premise; one that cannot be checked is reported "assumed, unchecked".
+
+Every claim's checks start from an empty SymPy cache
+(:func:`derivations.engine.budget.fresh_start`), so what they count, and so every budget's
+outcome, depends on the claim alone: the same on any machine, at any load, in any order.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from types import SimpleNamespace
+
+import sympy as sp
+
+from derivations.engine import status as st
+from derivations.engine.budget import (
+    OverBudget,
+    Use,
+    budget,
+    fresh_start,
+    operations,
+    peaks,
+    record,
+)
+from derivations.engine.claim import Derivation, symbols_of
+from derivations.engine.conditions import conditions
+from derivations.engine.pointwise import (
+    PROBE_OPS,
+    compare,
+    counterexample,
+    probe,
+    safe_eval,
+    structures,
+)
+from derivations.engine.status import PREMISE_STATUSES, STATUSES
+from derivations.engine.symbolic import SYMBOLIC_OPS, normal_forms, symbolic_check_detail
+
+__all__ = ["PREMISE_STATUSES", "STATUSES", "ChainResult", "PremiseCheck", "StepResult",
+           "check_premises", "verify", "verify_many"]
+
+MAX_INSTANCES = 6  # instances of one rewrite checked per claim
+PREMISE_OPS = 1_000_000  # SymPy operations to find the instances of one premise
+
+
+@dataclass
+class StepResult:
+    index: int
+    latex: str
+    rule: str
+    by: tuple[str, ...]
+    symbolic: str  # one of status.SYMBOLIC_OUTCOMES
+    numeric: str  # one of status.NUMERIC_OUTCOMES; partial: some points ran out of budget
+    status: str  # one of status.STATUSES
+    points: int
+    counterexample: dict | None = None
+    seconds: float = 0.0
+    reason: str = ""  # why a step is not proved, when the route says more than its status
+    # when a budget stopped a route: {"route": "symbolic" | "numeric", "by": "operations" |
+    # "backstop", "limit": SymPy operations or CPU seconds, "points": points left out}
+    timed_out: dict | None = None
+
+    def to_dict(self) -> dict:
+        return {
+            "index": self.index, "latex": self.latex, "rule": self.rule, "by": list(self.by),
+            "symbolic": self.symbolic, "numeric": self.numeric, "status": self.status,
+            "points": self.points, "counterexample": self.counterexample, "reason": self.reason,
+            "timed_out": self.timed_out,
+        }
+
+
+@dataclass
+class PremiseCheck:
+    name: str
+    status: str  # one of PREMISE_STATUSES
+    detail: str = ""
+    counterexample: dict | None = None
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "status": self.status, "detail": self.detail,
+                "counterexample": self.counterexample}
+
+
+@dataclass
+class ChainResult:
+    derivation: Derivation
+    steps: list[StepResult]
+    seconds: float
+    premises: dict[str, str] = field(default_factory=dict)  # cited claim id -> its status
+    premise_checks: list[PremiseCheck] = field(default_factory=list)
+    module: str = ""
+    # kind of budget (symbolic, numeric, premises, probe) -> what its computations used
+    usage: dict[str, Use] = field(default_factory=dict)
+
+    @property
+    def id(self) -> str:
+        return self.derivation.id
+
+    @property
+    def status(self) -> str:
+        if self.failed_premise:
+            return st.FAILED
+        # a chain resting on an unproved premise is not proved; one resting on a failed claim is
+        # no better than numeric (its own steps may all be right: its support is not)
+        cited = [st.NUMERIC if s == st.FAILED else s for s in self.premises.values()]
+        return st.worst([s.status for s in self.steps] + cited)
+
+    @property
+    def failed_step(self) -> int | None:
+        return next((s.index for s in self.steps if s.status == "failed"), None)
+
+    @property
+    def failed_premise(self) -> str | None:
+        return next((p.name for p in self.premise_checks if p.status == "failed"), None)
+
+    @property
+    def unchecked(self) -> list[str]:
+        return [p.name for p in self.premise_checks if p.status == "assumed, unchecked"]
+
+    def to_dict(self) -> dict:
+        d = self.derivation
+        return {
+            "id": d.id, "title": d.title, "module": self.module or d.id.split("_")[0],
+            "statement": sp.latex(d.statement),
+            "assumptions": [{"name": a.name, "text": a.text, "latex": a.latex, "kind": a.kind}
+                            for a in d.assumptions],
+            "conditions": conditions(d),
+            "premises": dict(self.premises),
+            "premise_checks": [p.to_dict() for p in self.premise_checks],
+            "unchecked": self.unchecked, "failed_premise": self.failed_premise,
+            "status": self.status, "seconds": round(self.seconds, 3),
+            "failed_step": self.failed_step, "steps": [s.to_dict() for s in self.steps],
+        }
+
+
+def _step_numeric(d, points, prev_vals, vals):
+    """(numeric, counterexample, reason, timed_out): points at the large size whose evaluation
+    ran out of budget are left out and said so; any other error or disagreement is a
+    counterexample."""
+    counter, left_out = compare(d, points, prev_vals, vals)
+    if counter:
+        return "disagree", counter, "", None
+    if left_out:
+        first = left_out[0]
+        return "partial", None, (f"{len(left_out)} of {len(points)} points left out: {first}; "
+                                 f"checked at the others"), _stopped("numeric", first,
+                                                                     len(left_out))
+    return "agree", None, "", None
+
+
+def _stopped(route: str, exc: OverBudget, points: int = 0) -> dict:
+    return {"route": route, "by": exc.kind, "limit": exc.limit, "points": points}
+
+
+def verify(d: Derivation, symbolic_ops: int = SYMBOLIC_OPS,
+           progress: Callable[[str], None] | None = None,
+           done: dict[str, ChainResult] | None = None, module: str = "") -> ChainResult:
+    """Check every step of ``d``, its premises, and every claim it cites as a lemma (``done``
+    memoizes them).  Runs in the main thread only: its budgets use a signal timer."""
+    if threading.current_thread() is not threading.main_thread():
+        raise RuntimeError(f"claim {d.id!r}: verify runs in the main thread only (its budgets "
+                           f"use a signal timer, which reaches no other thread)")
+    done = {} if done is None else done
+    premises = {}
+    for a in d.assumptions:
+        if a.source is not None:
+            if a.source.id not in done:
+                done[a.source.id] = verify(a.source, symbolic_ops, progress, done)
+            premises[a.source.id] = done[a.source.id].status
+    fresh_start()
+    start = time.perf_counter()
+    points = structures(d)
+    random_bases = tuple(d.domain.random)
+    prev_expr = d.lhs
+    prev_vals = [safe_eval(d, prev_expr, p, s) for p, s in enumerate(points)]
+    results = []
+    for n, step in enumerate(d.steps, start=1):
+        t0 = time.perf_counter()
+        vals = [safe_eval(d, step.expr, p, s) for p, s in enumerate(points)]
+        numeric, counter, reason, timed_out = _step_numeric(d, points, prev_vals, vals)
+        rewrites = tuple(rw for a in d.assumptions if a.name in step.by for rw in a.rewrites)
+        symbolic, detail, _, stopped = symbolic_check_detail(
+            prev_expr, step.expr, rewrites, random_bases, d.domain.indices, symbolic_ops)
+        if stopped is not None:
+            timed_out = _stopped("symbolic", stopped)
+        if not counter and symbolic != "zero":
+            before, cpu = operations(), time.process_time()
+            counter = probe(d, prev_expr, step.expr, points)
+            record("probe", operations() - before, PROBE_OPS, time.process_time() - cpu)
+            if counter:
+                numeric, reason = "disagree", f"found by the wider probe ({counter['probe']})"
+        status = st.step_status(symbolic, numeric, counter)
+        if not counter and symbolic != "zero":
+            reason = "; ".join(r for r in (f"symbolic route: {symbolic}"
+                                           + (f" ({detail})" if detail else ""), reason) if r)
+        results.append(StepResult(
+            index=n, latex=sp.latex(step.expr), rule=step.rule, by=step.by, symbolic=symbolic,
+            numeric=numeric, status=status, points=len(points), counterexample=counter,
+            seconds=time.perf_counter() - t0, reason=reason,
+            timed_out=timed_out if status == st.TIMED_OUT else None))
+        prev_expr, prev_vals = step.expr, vals
+    checks = check_premises(d)
+    result = ChainResult(d, results, time.perf_counter() - start, premises, checks, module,
+                         peaks())
+    done[d.id] = result
+    if progress:
+        progress(f"{d.id}: {result.status} ({len(results)} steps, {result.seconds:.2f} s)")
+    return result
+
+
+def verify_many(claims, progress: Callable[[str], None] | None = None,
+                done: dict[str, ChainResult] | None = None,
+                module_of: Callable[[Derivation], str] = lambda d: "") -> list[ChainResult]:
+    """Verify each claim once, in order: a claim listed twice, or cited as a lemma by several
+    (``done`` memoizes results by id, across calls when the caller keeps it), is verified once.
+    ``module_of`` names the module a claim comes from, for its result."""
+    done = {} if done is None else done
+    out = []
+    for d in claims:
+        if d.id not in done:
+            verify(d, progress=progress, done=done, module=module_of(d))
+        result = done[d.id]
+        result.module = result.module or module_of(d)  # first verified as another's lemma
+        out.append(result)
+    return out
+
+
+# --- premises ---------------------------------------------------------------------------------
+
+def _forms(d: Derivation, step_index: int, rewrites) -> list[sp.Basic]:
+    """The expressions the symbolic route rewrites for a step, both sides
+    (:func:`~derivations.engine.symbolic.normal_forms`)."""
+    prev = d.lhs if step_index == 1 else d.steps[step_index - 2].expr
+    return [form for e in (prev, d.steps[step_index - 1].expr)
+            for form in normal_forms(e, rewrites, tuple(d.domain.random))]
+
+
+def _instances(expr: sp.Basic, pattern, replacement, bound=()):
+    """(lhs, rhs, enclosing Sum limits) for every subexpression the rewrite applies to."""
+    if callable(pattern) and not isinstance(pattern, sp.Basic):
+        hit = pattern(expr)
+        if hit:
+            yield expr, replacement(expr), bound
+    else:
+        match = expr.match(pattern)
+        if match is not None:
+            yield expr, sp.sympify(replacement, strict=True).xreplace(match), bound
+    if isinstance(expr, sp.Sum):
+        yield from _instances(expr.function, pattern, replacement, bound + tuple(expr.limits))
+        return
+    for arg in expr.args:
+        if isinstance(arg, sp.Basic):
+            yield from _instances(arg, pattern, replacement, bound)
+
+
+def _check_instance(d: Derivation, lhs, rhs, bound) -> tuple[str, dict | None]:
+    free = lhs.free_symbols | rhs.free_symbols
+    indices = dict(d.domain.indices)
+    for var, lo, hi in bound:
+        if var in free and var not in indices:
+            indices[var] = (lo, hi)
+    probe = SimpleNamespace(id=d.id, lhs=lhs, steps=(SimpleNamespace(expr=rhs),),
+                            symbols=symbols_of((lhs, rhs)),
+                            domain=replace(d.domain, indices=indices))
+    try:
+        points = structures(probe)
+    except Exception as exc:  # noqa: BLE001 - a range that cannot be drawn leaves it unchecked
+        return "unchecked", {"error": str(exc)}
+    a = [safe_eval(probe, lhs, p, s) for p, s in enumerate(points)]
+    b = [safe_eval(probe, rhs, p, s) for p, s in enumerate(points)]
+    if any(v[2] for v in a + b):
+        return "unchecked", {"error": str(next(v[2] for v in a + b if v[2]))}
+    counter = counterexample(probe, points, a, b)
+    return ("failed", counter) if counter else ("checked", None)
+
+
+def check_premises(d: Derivation, ops: int = PREMISE_OPS) -> list[PremiseCheck]:
+    """Check each assumption's rewrites numerically at their instances in the citing steps."""
+    own = d.symbols
+    out = []
+    for a in d.assumptions:
+        if a.source is not None:
+            out.append(PremiseCheck(a.name, "lemma", f"claim {a.source.id}, verified on its own"))
+            continue
+        if not a.rewrites:
+            out.append(PremiseCheck(a.name, "assumed, unchecked", "no rewrite to check"))
+            continue
+        citing = [n for n, s in enumerate(d.steps, start=1) if a.name in s.by]
+        seen, checked, unchecked, failed = set(), 0, [], None
+        for pattern, replacement in a.rewrites:
+            found, seen_before = [], set(seen)
+            try:
+                with budget(ops, f"finding instances of premise {a.name!r}", kind="premises"):
+                    for n in citing:
+                        for form in _forms(d, n, a.rewrites):
+                            for lhs, rhs, bound in _instances(form, pattern, replacement):
+                                if lhs != rhs and (lhs, rhs) not in seen:
+                                    seen.add((lhs, rhs))
+                                    found.append((lhs, rhs, bound))
+            except OverBudget as exc:
+                # where the search was stopped depends on the timer: nothing it found counts
+                found, seen = [], seen_before
+                unchecked.append(f"{pattern}: {exc}")
+            for lhs, rhs, bound in found[:MAX_INSTANCES]:
+                new = (rhs.free_symbols - lhs.free_symbols) - own
+                if new:
+                    unchecked.append(f"{lhs} -> {rhs} introduces {sorted(map(str, new))}")
+                    continue
+                status, info = _check_instance(d, lhs, rhs, bound)
+                if status == "failed":
+                    failed = (f"{lhs} -> {rhs}", info)
+                    break
+                if status == "checked":
+                    checked += 1
+                else:
+                    unchecked.append(f"{lhs} -> {rhs}: {info['error']}")
+            if failed:
+                break
+        if failed:
+            out.append(PremiseCheck(a.name, "failed", f"the rewrite {failed[0]} is false",
+                                    failed[1]))
+        elif unchecked or not checked:
+            why = "; ".join(unchecked[:2]) or ("no instance in the citing steps" if citing
+                                               else "declared, not cited by any step")
+            out.append(PremiseCheck(a.name, "assumed, unchecked", why))
+        else:
+            out.append(PremiseCheck(a.name, "checked", f"{checked} instance(s) agree numerically"))
+    return out

@@ -1,0 +1,60 @@
+"""Citing: a proved claim used as a premise of another, in three forms — as it stands
+(:func:`lemma`), with matrix sides (:func:`cite`), and at particular values of its symbols
+(:func:`instance`).  Each gives an :class:`Assumption` of kind ``lemma`` whose ``source`` is the
+claim: verifying the citing chain verifies the cited claim too, and the chain is ``proved`` only
+if the claim is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import sympy as sp
+
+from derivations.engine.claim import Assumption, Derivation
+
+
+def lemma(claim: Derivation) -> Assumption:
+    """Cite a claim as the rewrite lhs -> rhs; verifying the citing chain verifies the claim too."""
+    return Assumption(claim.id, f"Proved as claim {claim.id}.", sp.latex(claim.statement),
+                      rewrites=((claim.lhs, claim.rhs),), kind="lemma", source=claim)
+
+
+def cite(claim: Derivation) -> Assumption:
+    """:func:`lemma` for a claim whose sides are matrix expressions.
+
+    ``Basic.replace`` with a matrix pattern goes through ``match``, which raises on matrix
+    expressions; an exact-equality query does the same rewrite without it.  The citation keeps
+    the claim as its source, so the citing chain is only as good as the claim.
+    """
+    return replace(lemma(claim), rewrites=((_Equals(claim.lhs), _Constant(claim.rhs)),))
+
+
+class _Equals:
+    """Query: the subterm equals ``expr`` (a class, not a lambda, so that it pickles)."""
+
+    def __init__(self, expr):
+        self.expr = expr
+
+    def __call__(self, e) -> bool:
+        return e == self.expr
+
+
+class _Constant:
+    """Replacement: always ``expr``."""
+
+    def __init__(self, expr):
+        self.expr = expr
+
+    def __call__(self, e):
+        return self.expr
+
+
+def instance(claim: Derivation, mapping: dict, why: str) -> Assumption:
+    """Cite ``claim`` at ``mapping`` (symbol -> expression): a claim proved for every value of a
+    symbol holds for any expression meeting that symbol's assumptions, which ``why`` states."""
+    lhs, rhs = claim.lhs.xreplace(mapping), claim.rhs.xreplace(mapping)
+    shown = ", ".join(f"{sp.sstr(k)} = {sp.sstr(v)}" for k, v in mapping.items())
+    return Assumption(f"{claim.id} at {shown}", f"Proved as claim {claim.id}, taken at {shown}: "
+                      f"{why}", sp.latex(sp.Eq(lhs, rhs, evaluate=False)),
+                      rewrites=((lhs, rhs),), kind="lemma", source=claim)

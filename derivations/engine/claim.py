@@ -1,0 +1,387 @@
+"""The claim types: a statement, named assumptions, steps and the domain they are sampled over.
+
+Everything here is data plus the validation that refuses a malformed claim when it is built, with
+a :class:`DerivationError` naming the claim, the step and the cause.  Checking a claim is
+:mod:`derivations.engine.chain`.
+
+Derivative layout (both routes follow it): a scalar by a matrix has the matrix's shape; a column
+vector f (k×1) by a column vector x (n×1) is the k×n Jacobian, entry (a, b) = ∂f_a/∂x_b.  Higher
+and mixed derivatives are supported by scalars and matrix entries (``Derivative(f, x, x)``,
+``Derivative(f, X[0, 0], W[1, 0])``) and refused by a whole matrix.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+
+import sympy as sp
+from sympy.matrices.expressions.matexpr import MatrixElement
+
+from derivations.engine.errors import DerivationError
+from derivations.engine.stochastic import FAMILIES, E, Var
+
+__all__ = ["ASSUMPTION_RULES", "KINDS", "Assumption", "Derivation", "DerivationError", "Domain",
+           "Step", "with_step"]
+
+ASSUMPTION_RULES = frozenset(
+    {"assumption", "independence", "stationarity", "identically distributed", "moments"}
+)
+KINDS = ("hypothesis", "lemma")
+
+
+MAX_DIM = 4  # sizes are drawn from 1..max_dim (and once at 6)
+MIN_MAX_DIM = 3  # below this, sizes 1 and 2 alone decide: many false claims hold there
+
+
+@dataclass(frozen=True)
+class Sign:
+    """What a symbol's assumptions say of its sign: ``names`` all hold; ``tex`` follows the
+    symbol in the report; a value range for it needs ``rule`` (``holds(low, high)``)."""
+
+    names: tuple[str, ...]
+    tex: str
+    rule: str = ""
+    holds: Callable[[float, float], bool] | None = None
+
+
+# the first that holds is printed: a positive integer is a size
+SIGNS = (
+    Sign(("integer", "positive"), r"\in \{1, 2, \dots\}"),
+    Sign(("integer", "nonnegative"), r"\in \{0, 1, \dots\}"),
+    Sign(("integer",), r"\in \mathbb{Z}"),
+    Sign(("positive",), "> 0", "low > 0", lambda lo, hi: lo > 0),
+    Sign(("nonnegative",), r"\geq 0", "low >= 0", lambda lo, hi: lo >= 0),
+    Sign(("negative",), "< 0", "high < 0", lambda lo, hi: hi < 0),
+    Sign(("nonpositive",), r"\leq 0", "high <= 0", lambda lo, hi: hi <= 0),
+    Sign(("nonzero",), r"\neq 0"),
+)
+
+
+
+@dataclass(frozen=True)
+class Assumption:
+    """A named premise.  ``rewrites`` are (pattern, replacement) pairs — SymPy ``Wild`` allowed —
+    that the symbolic check applies to steps citing it.  Every rewrite is itself checked
+    numerically at its instances in the citing steps, under the claim's domain; a rewrite with no
+    checkable instance (and an assumption without rewrites) is reported "assumed, unchecked".
+
+    kind: "hypothesis" (assumed, e.g. independence) or "lemma" (a true identity or an earlier
+    claim).  A lemma with a ``source`` claim is only as good as that claim: a chain citing it is
+    ``proved`` only if the source is too (see :func:`lemma`).
+    """
+
+    name: str
+    text: str
+    latex: str = ""
+    rewrites: tuple[tuple[sp.Basic, sp.Basic], ...] = ()
+    kind: str = "hypothesis"
+    source: Derivation | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Step:
+    expr: sp.Basic
+    rule: str
+    by: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Domain:
+    """How points are drawn.
+
+    dims: symbols that are sizes (drawn from 1..max_dim, and once at 6); integer symbols not named
+    in ``indices`` are dims by default.  indices: index symbol -> (low, high), high may be a dim.
+    ranges: symbol / IndexedBase / MatrixSymbol -> (low, high) for real values.
+    random: Symbol, IndexedBase or MatrixSymbol -> (mean, variance): independent random variables
+    (every entry, for an IndexedBase or MatrixSymbol) that ``E`` and ``Var`` are evaluated over.
+    distribution: the family the claim is stated for — "any" (every distribution with these
+    moments; checked under the normal and a two-point one) or "normal".
+    constants: symbols that may appear inside E or Var without being random.
+    """
+
+    dims: tuple[sp.Symbol, ...] = ()
+    indices: dict = field(default_factory=dict)
+    ranges: dict = field(default_factory=dict)
+    random: dict = field(default_factory=dict)
+    max_dim: int = MAX_DIM
+    distribution: str = "any"
+    constants: tuple = ()
+
+
+@dataclass(frozen=True)
+class Derivation:
+    id: str
+    title: str
+    statement: sp.Eq
+    assumptions: tuple[Assumption, ...]
+    steps: tuple[Step, ...]
+    domain: Domain = field(default_factory=Domain)
+
+    def __post_init__(self) -> None:
+        _validate(self)
+
+    @property
+    def lhs(self) -> sp.Basic:
+        return self.statement.lhs
+
+    @property
+    def expressions(self) -> tuple[sp.Basic, ...]:
+        """The left-hand side and every step (the last step is the right-hand side)."""
+        return (self.lhs, *(s.expr for s in self.steps))
+
+    @property
+    def symbols(self) -> set:
+        """What the claim is about (:func:`symbols_of` its expressions)."""
+        return symbols_of(self.expressions)
+
+    @property
+    def rhs(self) -> sp.Basic:
+        return self.statement.rhs
+
+
+def symbols_of(expressions) -> set:
+    """The free symbols of ``expressions``, the bases of their indexed entries and the symbols in
+    their matrices' sizes."""
+    found: set = set()
+    for e in expressions:
+        found |= e.free_symbols
+        found |= {i.base for i in e.atoms(sp.Indexed)}
+    # a MatrixSymbol's free symbols are itself only: its symbolic sizes are symbols too
+    for m in [s for s in found if isinstance(s, sp.MatrixSymbol)]:
+        found |= set().union(*(k.free_symbols for k in m.shape))
+    return found
+
+
+def with_step(d: Derivation, index: int, expr: sp.Basic) -> Derivation:
+    """``d`` with step ``index`` (1-based) replaced by ``expr``, rule and citations kept; replacing
+    the last step replaces the statement's right-hand side too.  The result is validated anew."""
+    if not 1 <= index <= len(d.steps):
+        raise IndexError(f"claim {d.id!r} has steps 1..{len(d.steps)}, got {index}")
+    steps = list(d.steps)
+    steps[index - 1] = replace(steps[index - 1], expr=expr)
+    statement = sp.Eq(d.lhs, expr, evaluate=False) if index == len(steps) else d.statement
+    return replace(d, statement=statement, steps=tuple(steps))
+
+
+# --- validation -------------------------------------------------------------------------------
+
+class _ShapeRefused(Exception):
+    pass
+
+
+def _shape(expr: sp.Basic):
+    if isinstance(expr, sp.Derivative):
+        inner, counts = _shape(expr.expr), expr.variable_count
+        matrix_vars = [v for v, _ in counts if isinstance(v, sp.MatrixSymbol)]
+        if matrix_vars and (len(counts) > 1 or counts[0][1] > 1):
+            raise _ShapeRefused(
+                f"higher-order or mixed derivative {expr} by the matrix {matrix_vars[0]}: not "
+                f"supported (it is not a first derivative); differentiate by entries, e.g. "
+                f"Derivative(f, {matrix_vars[0]}[0, 0], {matrix_vars[0]}[1, 0]), or write the "
+                f"Hessian entrywise")
+        if not matrix_vars:
+            return inner
+        var = matrix_vars[0]
+        if inner is None:
+            return tuple(var.shape)
+        if inner[1] == 1 and var.shape[1] == 1:
+            return (inner[0], var.shape[0])
+        raise _ShapeRefused(f"derivative of the {inner} matrix {expr.expr} by the "
+                            f"{tuple(var.shape)} matrix {var}: only a scalar by a matrix or a "
+                            f"column vector by a column vector (the Jacobian) is defined")
+    if isinstance(expr, sp.MatrixExpr | sp.MatrixBase):
+        return tuple(expr.shape)
+    if isinstance(expr, sp.Mul | sp.Add) and expr.has(sp.Derivative):
+        # SymPy keeps c·∂f/∂X and ∂f/∂X + ∂g/∂X as scalar Mul/Add nodes: type them by their terms
+        shapes = [_shape(a) for a in expr.args]
+        found = {s for s in shapes if s is not None}
+        if isinstance(expr, sp.Mul) and sum(s is not None for s in shapes) > 1:
+            raise _ShapeRefused(f"{expr} multiplies several matrix-valued derivatives as scalars; "
+                                f"write the matrix product explicitly")
+        if isinstance(expr, sp.Add) and (len(found) > 1 or (found and None in shapes)):
+            raise _ShapeRefused(f"{expr} adds terms of different shapes "
+                                f"{[s for s in shapes]}")
+        return found.pop() if found else None
+    return None
+
+
+def _index_symbols(expr: sp.Basic) -> set:
+    """Free symbols used as an index: of an Indexed, a KroneckerDelta or a matrix entry."""
+    used = set()
+    for a in expr.atoms(sp.Indexed):
+        for ix in a.indices:
+            used |= ix.free_symbols
+    for a in expr.atoms(sp.KroneckerDelta, MatrixElement):
+        args = a.args if isinstance(a, sp.KroneckerDelta) else a.args[1:]
+        for ix in args:
+            used |= ix.free_symbols
+    return used & {s for s in expr.free_symbols if isinstance(s, sp.Symbol)}
+
+
+def _undeclared_in_expectations(expr: sp.Basic, declared: set) -> set:
+    # a symbol bound by a Sum around the E is that sum's index, not a quantity
+    declared = declared | {s for s in _all_symbols(expr) if s not in expr.free_symbols}
+    out = set()
+    for node in expr.atoms(E, Var):
+        arg = node.args[0]
+        labels = {a.base.label for a in arg.atoms(sp.Indexed)}
+        for s in arg.free_symbols:
+            if isinstance(s, sp.Indexed):
+                if s.base not in declared and s.base.label not in declared:
+                    out.add(s.base)
+            elif s not in labels and s not in declared:
+                out.add(s)
+    return out
+
+
+def _all_symbols(expr: sp.Basic) -> set:
+    return expr.atoms(sp.Symbol)
+
+
+def _check_range(key, bounds, where: str) -> None:
+    """A value range is two numbers, low < high, that the symbol's own assumptions allow: the
+    numeric route draws from it as given, so a range outside them would check a claim where its
+    proof does not apply."""
+    at = f"{where}: Domain(ranges={{{key}: {bounds!r}}})"
+    try:
+        lo, hi = (float(sp.sympify(b, strict=True)) for b in bounds)
+    except (TypeError, ValueError, sp.SympifyError):
+        raise DerivationError(f"{at}: expected (low, high), two numbers, got {bounds!r}") from None
+    if not lo < hi:
+        raise DerivationError(f"{at}: expected low < high, got low={lo}, high={hi}")
+    if getattr(key, "is_integer", None):
+        raise DerivationError(f"{at}: {key} is an integer symbol, but values from a range are "
+                              f"drawn as reals; declare it in Domain(indices=...) instead")
+    for sign in SIGNS:
+        name = sign.names[0]
+        if sign.holds and getattr(key, f"is_{name}", None) and not sign.holds(lo, hi):
+            raise DerivationError(f"{at}: {key} is declared {name}, so its range needs "
+                                  f"{sign.rule}, got ({lo}, {hi})")
+
+
+def _check_domain(d: Derivation, where: str) -> None:
+    dom = d.domain
+    if isinstance(dom.max_dim, bool) or not isinstance(dom.max_dim, int) \
+            or dom.max_dim < MIN_MAX_DIM:
+        raise DerivationError(f"{where}: Domain(max_dim={dom.max_dim!r}) is below the sound "
+                              f"minimum {MIN_MAX_DIM}: claims true only at sizes 1 and 2 would "
+                              f"pass; use max_dim >= {MIN_MAX_DIM}")
+    if dom.distribution not in FAMILIES:
+        raise DerivationError(f"{where}: Domain(distribution={dom.distribution!r}) is not one of "
+                              f"{sorted(FAMILIES)}")
+    for key, bounds in dom.ranges.items():
+        _check_range(key, bounds, where)
+    for key in dom.random:
+        if not isinstance(key, sp.Symbol | sp.IndexedBase | sp.MatrixSymbol):
+            raise DerivationError(f"{where}: random key {key!r} must be a Symbol, IndexedBase or "
+                                  f"MatrixSymbol, got {type(key).__name__}")
+    exprs = [d.lhs, *(s.expr for s in d.steps)]
+    declared_idx = set(dom.indices) | set(dom.dims)
+    for n, e in enumerate(exprs):
+        at = where if n == 0 else f"{where}, step {n} ({d.steps[n - 1].rule!r})"
+        loose = sorted((s for s in _index_symbols(e) if s not in declared_idx
+                        and (dom.dims or not s.is_integer)), key=str)
+        if loose:
+            i = loose[0]
+            raise DerivationError(f"{at}: index {i} is not declared in Domain, so it would be "
+                                  f"drawn as a real number; declare its range, e.g. "
+                                  f"Domain(indices={{{i}: (1, n)}}) with n its size")
+    declared = (set(dom.random) | set(dom.dims) | set(dom.indices) | set(dom.ranges)
+                | set(dom.constants))
+    for mean, var in dom.random.values():
+        declared |= sp.sympify(mean, strict=True).free_symbols
+        declared |= sp.sympify(var, strict=True).free_symbols
+    for n, e in enumerate(exprs):
+        loose = _undeclared_in_expectations(e, declared)
+        if loose:
+            at = where if n == 0 else f"{where}, step {n} ({d.steps[n - 1].rule!r})"
+            names = ", ".join(sorted(map(str, loose)))
+            raise DerivationError(f"{at}: {names} inside E or Var is neither random nor a "
+                                  f"constant; declare it in Domain(random={{...: (mean, "
+                                  f"variance)}}) or Domain(constants=(...))")
+
+
+def _expect_expr(value, at: str, what: str) -> None:
+    if isinstance(value, bool | sp.logic.boolalg.BooleanAtom):
+        raise DerivationError(f"{at}: {what} is the truth value {value}, not an expression; "
+                              f"an sp.Eq between equal or unequal sides evaluates on the spot — "
+                              f"build it with sp.Eq(lhs, rhs, evaluate=False)")
+    if isinstance(value, int | float):
+        raise DerivationError(f"{at}: expected a SymPy expression, got the Python "
+                              f"{type(value).__name__} {value!r} as {what}; wrap it, e.g. "
+                              f"sp.Integer(2) or sp.Rational(3, 2)")
+    if not isinstance(value, sp.Basic | sp.MatrixBase):
+        raise DerivationError(f"{at}: expected a SymPy expression, got {type(value)!r}")
+
+
+def _shape_or_raise(expr, where: str):
+    try:
+        return _shape(expr)
+    except _ShapeRefused as exc:
+        raise DerivationError(f"{where}: {exc}") from None
+
+
+_ENTRY_NAME = re.compile(r"^(.+)\[-?\d+,-?\d+\]$")
+
+
+def _check_names(d: Derivation, where: str) -> None:
+    """One object per name: two symbols, bases or matrices that print alike but differ (in
+    assumptions or shape) would make a report that reads x = x, and two matrices named X share
+    the names of their entries in the numeric route."""
+    seen: dict[str, sp.Basic] = {}
+    for e in (d.lhs, d.rhs, *(s.expr for s in d.steps)):
+        for obj in e.atoms(sp.Symbol, sp.IndexedBase, sp.MatrixSymbol):
+            if isinstance(obj, sp.Dummy):
+                continue
+            if isinstance(obj, sp.Symbol) and _ENTRY_NAME.match(obj.name):
+                raise DerivationError(
+                    f"{where}: the symbol name {obj.name!r} is reserved for the entries of "
+                    f"explicit matrices in the numeric route (a symbol so named would take an "
+                    f"entry's value); name it without brackets, e.g. "
+                    f"{re.sub(r'[^0-9A-Za-z_]+', '_', obj.name).strip('_')!r}")
+            other = seen.setdefault(obj.name, obj)
+            if other != obj and not _label_of(other, obj):
+                raise DerivationError(
+                    f"{where}: two different objects are named {obj.name!r}: "
+                    f"{sp.srepr(other)} and {sp.srepr(obj)}; give each its own name")
+
+
+def _label_of(a, b) -> bool:
+    """An IndexedBase and the Symbol that labels it share a name and are one thing."""
+    return any(isinstance(x, sp.IndexedBase) and y == x.label for x, y in ((a, b), (b, a)))
+
+
+def _validate(d: Derivation) -> None:
+    where = f"claim {d.id!r}"
+    _expect_expr(d.statement, where, "the statement")
+    if not isinstance(d.statement, sp.Eq):
+        raise DerivationError(f"{where}: statement must be a sympy Eq, got {type(d.statement)!r}")
+    if not d.steps:
+        raise DerivationError(f"{where}: a derivation needs at least one step, got none")
+    declared = {a.name for a in d.assumptions}
+    for a in d.assumptions:
+        if a.kind not in KINDS:
+            raise DerivationError(f"{where}: assumption {a.name!r} has kind {a.kind!r}, "
+                                  f"expected one of {KINDS}")
+    expected_shape = _shape_or_raise(d.lhs, f"{where}, left-hand side")
+    for n, step in enumerate(d.steps, start=1):
+        at = f"{where}, step {n} ({step.rule!r})"
+        _expect_expr(step.expr, at, "the step")
+        missing = [name for name in step.by if name not in declared]
+        if missing:
+            raise DerivationError(f"{at}: cites undeclared assumption(s) {missing}; "
+                                  f"declared: {sorted(declared)}")
+        if step.rule in ASSUMPTION_RULES and not step.by:
+            raise DerivationError(f"{at}: rule {step.rule!r} applies an assumption and must cite "
+                                  f"one of {sorted(declared)} with by=(...)")
+        got = _shape_or_raise(step.expr, at)
+        if got != expected_shape:
+            raise DerivationError(f"{at}: shape mismatch, expected {expected_shape} "
+                                  f"(shape of the left-hand side), got {got}")
+    if d.steps[-1].expr != d.rhs:
+        raise DerivationError(f"{where}: the last step must be the statement's right-hand side "
+                              f"{d.rhs}, got {d.steps[-1].expr}")
+    _check_names(d, where)
+    _check_domain(d, where)

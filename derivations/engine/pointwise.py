@@ -1,0 +1,437 @@
+"""The numeric route: both sides of a step at sampled points (:mod:`derivations.engine.sampling`),
+at a ladder of precisions.
+
+At each point's sizes a side becomes a concrete form: matrix symbols become explicit matrices of
+real symbols, derivatives by a matrix are taken entry by entry on those, sums are written out
+term by term (:mod:`derivations.engine.finite`) and E and Var are evaluated exactly over the
+declared distribution family (:mod:`derivations.engine.stochastic`); then the drawn values are
+put in.  Nothing here uses SymPy's matrix calculus or an assumption's rewrites, so it is
+independent of the symbolic route.
+
+Agreement is decided without an absolute floor: each side is evaluated along a ladder of
+precisions (``LADDER``: 50, 90, 130, 170 digits) from the same exactly representable inputs.
+Rounding noise shrinks as the precision rises; a real difference, however tiny, does not.  Two
+sides agree when their difference is exactly zero at a precision above 50 digits, or shrinks by at
+least 1/``NOISE_RATIO`` at two consecutive rises of the ladder — whatever the magnitudes involved.
+A difference hidden under the 50-digit noise shows at 90 digits and then stops shrinking.
+"""
+
+from __future__ import annotations
+
+import itertools
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+import mpmath
+import sympy as sp
+from sympy.matrices.expressions.matexpr import MatrixElement
+
+from derivations.engine import finite
+from derivations.engine.budget import OverBudget, budget, forget_with_claims, operations
+from derivations.engine.errors import DerivationError
+from derivations.engine.sampling import (
+    BIG_DIM,
+    ENTRY_PARENT,
+    POINTS,
+    PROBE_POINTS,
+    PROBE_SIZES,
+    SCHEDULE_SEED,
+    dims_of,
+    distribution_at,
+    draw,
+    draw_indices,
+    seeded,
+    structures,
+)
+from derivations.engine.stochastic import expectation_value
+
+if TYPE_CHECKING:
+    from derivations.engine.claim import Derivation
+
+__all__ = ["DIGITS", "NUMERIC_OPS", "POINTS", "PROBE_OPS", "compare", "counterexample",
+           "disagree", "evaluate", "probe", "safe_eval", "structures"]
+
+DIGITS = 50
+HIGH_DIGITS = 90
+# Rounding noise shrinks by ~1e-40 per 40 more digits (less after heavy cancellation: 1e-12 was
+# seen with e^93 terms); a wrong step's difference keeps its value, a ratio near 1.
+NOISE_RATIO = mpmath.mpf("1e-3")
+# SymPy operations (derivations.engine.budget) for the concrete form of one expression at one
+# size, and for one evaluation of it; the heaviest shipped form uses about a tenth
+NUMERIC_OPS = 1_000_000
+PROBE_OPS = 2_000_000  # SymPy operations per step for the whole probe, checked between points
+
+
+def _entries(m: sp.MatrixSymbol) -> sp.ImmutableMatrix:
+    """An explicit matrix of plain real symbols (differentiating by them is fast, unlike by
+    MatrixElement), remembered so that their values are drawn from the matrix's range.  Their
+    names, X[i,j], are reserved: a claim's own symbol may not be named so
+    (derivations.engine.claim)."""
+    def entry(i, j):
+        sym = sp.Symbol(f"{m.name}[{i},{j}]", real=True)
+        ENTRY_PARENT[sym] = m
+        return sym
+    return sp.ImmutableMatrix(int(m.rows), int(m.cols), entry)
+
+
+def _entry_symbols(expr: sp.Basic) -> sp.Basic:
+    """Each entry X[i, j] of a concrete-shaped MatrixSymbol points at the explicit matrix of its
+    entries before sums are written out: each written-out term is then a plain lookup, where a
+    MatrixSymbol's element is built with a symbolic bounds check per term (most of the time of
+    writing out an attention sum).  ``_explicit`` would reach the same entry symbols later."""
+    def concrete(e):
+        return (isinstance(e, MatrixElement) and isinstance(e.parent, sp.MatrixSymbol)
+                and e.parent.rows.is_Integer and e.parent.cols.is_Integer)
+    return expr.replace(concrete, lambda e: MatrixElement(_entries(e.parent), e.i, e.j))
+
+
+def _scalar_var(var):
+    if isinstance(var, MatrixElement) and isinstance(var.parent, sp.MatrixSymbol):
+        return _entries(var.parent)[int(var.i), int(var.j)]
+    if isinstance(var, sp.MatrixSymbol):
+        raise DerivationError(f"a higher-order or mixed derivative by the matrix {var} is not "
+                              f"supported; differentiate by its entries, e.g. {var}[0, 0]")
+    return var
+
+
+def _explicit(expr: sp.Basic) -> sp.Basic:
+    """Concrete-shaped matrix expressions become explicit matrices of entries, and derivatives are
+    taken entry by entry on them, so no SymPy matrix calculus is involved.  Layout: a scalar by a
+    matrix has the matrix's shape; a column vector f (k×1) by a column vector x (n×1) is the k×n
+    Jacobian, entry (a, b) = ∂f_a/∂x_b."""
+    def derivative(node):
+        f, counts = _explicit(node.expr), node.variable_count
+        (var, count), = counts if len(counts) == 1 else ((None, 0),)
+        if isinstance(var, sp.MatrixSymbol) and count == 1:
+            entries = _entries(var)
+            if isinstance(f, sp.MatrixBase):  # vector by column vector: the Jacobian
+                return sp.ImmutableMatrix(f).jacobian(list(entries))
+            return sp.ImmutableMatrix(*entries.shape, lambda i, j: sp.diff(f, entries[i, j]))
+        return sp.diff(f.doit(), *[(_scalar_var(v), c) for v, c in counts])
+
+    expr = expr.replace(lambda x: isinstance(x, sp.Derivative), derivative)
+    sub = {m: _entries(m) for m in expr.atoms(sp.MatrixSymbol)}
+    sub.update({m: m.as_explicit() for m in expr.atoms(sp.OneMatrix, sp.ZeroMatrix, sp.Identity)})
+    expr = expr.xreplace(sub)
+    # the adjugate over the determinant: SymPy's default Gaussian elimination on symbolic
+    # entries runs for minutes at 3×3
+    expr = expr.replace(lambda e: isinstance(e, sp.Inverse), lambda e: _inverse(e.arg))
+    expr = expr.replace(lambda e: isinstance(e, sp.Limit) and e.args[2].is_infinite
+                        and e.args[1].is_Symbol and not e.args[1].is_integer, _at_zero)
+    expr = finite.write_out(expr).doit()
+    return sp.ImmutableMatrix(expr.as_explicit()) if isinstance(expr, sp.MatrixExpr) else expr
+
+
+def _at_zero(lim: sp.Limit) -> sp.Limit:
+    """lim_{x→∓∞} f(x) as lim_{t→0+} f(±log 1/t): the same limit (log maps (0, ∞) onto the reals,
+    monotonically), but exp(x) becomes t and the expression a function that SymPy's limit
+    usually expands at t = 0 directly, where at infinity it runs the Gruntz algorithm — 40 times
+    slower on the causal mask's concrete forms."""
+    f, x, x0 = lim.args[:3]
+    t = sp.Dummy("t", positive=True)
+    return sp.Limit(f.xreplace({x: sp.log(t) if x0.is_extended_negative else -sp.log(t)}),
+                    t, 0, "+")
+
+
+def _inverse(m):
+    m = m.doit()
+    if not isinstance(m, sp.MatrixBase):
+        return sp.Inverse(m)
+    m = sp.ImmutableMatrix(m)
+    return sp.ImmutableMatrix(m.adjugate(method="berkowitz") / m.det(method="berkowitz"))
+
+
+def _value_atoms(expr) -> set:
+    atoms = expr.atoms(sp.Symbol, sp.Indexed, MatrixElement)
+    # an Indexed's base label is a name, not a value of its own
+    labels = {i.base.label for i in expr.atoms(sp.Indexed)}
+    return {a for a in atoms if a not in labels}
+
+
+# Above this many nodes, compiling to mpmath beats substituting into the SymPy tree per point.
+COMPILE_NODES = 2000
+
+
+@lru_cache(maxsize=4096)  # emptied before each claim, so that its count is its own
+def _compiled(expr: sp.Basic, structure: tuple, random: tuple, distribution: str):
+    """The concrete form of ``expr`` for one assignment of sizes and indices: points that share a
+    structure share the (slow) SymPy work."""
+    structure = dict(structure)
+    concrete = finite.write_out(_entry_symbols(expr.xreplace(structure)))
+    concrete, back = finite.entries_as_symbols(concrete)
+    concrete = _explicit(concrete).doit().xreplace(back)
+    # a random MatrixSymbol's entries name it at concrete size
+    random = tuple((k.xreplace(structure), val) for k, val in random)
+    concrete = expectation_value(concrete, dict(random), distribution,
+                                 lambda atom: ENTRY_PARENT.get(atom, atom))
+    if isinstance(concrete, sp.MatrixBase):
+        concrete = sp.ImmutableMatrix(concrete).doit()
+    atoms = tuple(sorted(_value_atoms(concrete), key=sp.srepr))
+    if sum(1 for _ in sp.preorder_traversal(concrete)) > COMPILE_NODES:
+        # plain argument names: lambdify's own dummify scans the whole tree once per atom
+        args = sp.symbols(f"v0:{len(atoms)}")
+        renamed = concrete.xreplace(dict(zip(atoms, args, strict=True)))
+        fn = sp.lambdify(args, renamed, modules="mpmath", dummify=False)
+
+        def compiled(digits, *values):
+            return fn(*values)
+        compiled.concrete = concrete
+        return atoms, compiled
+
+    def exact(*values):
+        """The exact value from the exactly representable inputs, for a rational expression
+        (no functions, integer powers); None otherwise."""
+        if not _rational(concrete):
+            return None
+        filled = concrete.xreplace({a: sp.Rational(float(v)) for a, v in zip(atoms, values,
+                                                                      strict=True)})
+        out = filled.doit()
+        flat = list(out) if isinstance(out, sp.MatrixBase) else [out]
+        return flat if all(isinstance(x, sp.Rational) for x in flat) else None
+
+    def substitute(digits, *values):
+        filled = concrete.xreplace({a: sp.Float(v, digits) for a, v in zip(atoms, values,
+                                                                            strict=True)})
+        return filled.evalf(digits)
+    substitute.exact = exact
+    substitute.concrete = concrete
+    return atoms, substitute
+
+
+def _rational(expr) -> bool:
+    """No function, no non-integer power, no float: rational operations on the atoms only."""
+    if expr.atoms(sp.Function, sp.Float, sp.NumberSymbol) or expr.has(sp.Sum, sp.Product):
+        return False
+    return all(p.exp.is_Integer for p in expr.atoms(sp.Pow))
+
+
+def _mpf(x, digits):
+    if isinstance(x, mpmath.mpf | mpmath.mpc):
+        return x
+    return mpmath.mpmathify(sp.N(x, digits)) if isinstance(x, sp.Basic) else mpmath.mpmathify(x)
+
+
+class Value:
+    """One side at one point, at any precision of the ladder, computed on demand."""
+
+    def __init__(self, fn, args):
+        self._fn, self._args, self._at = fn, args, {}
+        self._exact = False
+
+    def exact(self):
+        """The exact rational entries (a flat list), or None when the expression is not
+        rational or too large to substitute into within the budget."""
+        if self._exact is False:
+            fn = getattr(self._fn, "exact", None)
+            try:
+                with budget(NUMERIC_OPS, "exact evaluation", kind="numeric"):
+                    self._exact = fn(*self._args) if fn else None
+            except OverBudget:
+                self._exact = None
+        return self._exact
+
+    def at(self, digits: int):
+        if digits not in self._at:
+            with budget(NUMERIC_OPS, "numeric evaluation", kind="numeric"), \
+                    mpmath.workdps(digits):
+                out = self._fn(digits, *self._args)
+                if isinstance(out, mpmath.matrix | sp.MatrixBase):
+                    out = [[_mpf(out[i, j], digits) for j in range(out.cols)]
+                           for i in range(out.rows)]
+                else:
+                    out = _mpf(out, digits)
+            self._at[digits] = out
+        return self._at[digits]
+
+
+_TIMED_OUT: dict = {}
+_VALUES: dict = {}
+for _memo in (_compiled.cache_clear, _TIMED_OUT.clear, _VALUES.clear):
+    forget_with_claims(_memo)
+
+
+def evaluate(d: Derivation, expr: sp.Basic, point: int, structure: dict, wide: bool = False):
+    """The value of ``expr`` at numeric point ``point`` — a :class:`Value` whose ``at(digits)``
+    is an mpf, or a list of rows of mpf for a matrix — and the values drawn for its atoms."""
+    key = tuple(sorted(structure.items(), key=str))
+    random_key = tuple(sorted(d.domain.random.items(), key=str))
+    args = (expr, key, random_key, distribution_at(d, point))
+    if args in _TIMED_OUT:  # once per size, not once per point
+        raise _TIMED_OUT[args]
+    try:
+        with budget(NUMERIC_OPS, "the concrete form", kind="numeric"):
+            atoms, fn = _compiled(*args)
+    except OverBudget as exc:
+        if exc.kind != "thread":
+            _TIMED_OUT[args] = exc
+        raise
+    values = {a: draw(d, point, a, wide) for a in atoms}
+    inputs = tuple(values[a] for a in atoms)
+    # Consecutive steps often reach the same concrete form (SymPy's canonical ordering undoes a
+    # rearrangement): the same form at the same inputs is the same value, at every precision.
+    seen = (fn.concrete, inputs)
+    value = _VALUES.get(seen)
+    if value is None:
+        value = Value(fn, inputs)
+        value.at(DIGITS)
+        if len(_VALUES) > 4096:
+            _VALUES.clear()
+        _VALUES[seen] = value
+    return value, values
+
+
+def _flat(v):
+    return [x for row in v for x in row] if isinstance(v, list) else [v]
+
+
+# precisions tried in turn while a difference is exactly zero at one and not at the next
+LADDER = (DIGITS, HIGH_DIGITS, HIGH_DIGITS + 40, HIGH_DIGITS + 80, HIGH_DIGITS + 120)
+
+
+def _entry_disagrees(a: Value, b: Value, k: int) -> bool:
+    ea, eb = a.exact(), b.exact()
+    if ea is not None and eb is not None:
+        return ea[k] != eb[k]  # both sides rational in exact inputs: no tolerance at all
+    shrunk = 0
+    for lo, hi in itertools.pairwise(LADDER):
+        with mpmath.workdps(hi):
+            x_lo, y_lo = _flat(a.at(lo))[k], _flat(b.at(lo))[k]
+            x_hi, y_hi = _flat(a.at(hi))[k], _flat(b.at(hi))[k]
+            if not all(mpmath.isfinite(v) for v in (x_lo, x_hi, y_lo, y_hi)):
+                return True
+            if any(isinstance(v, mpmath.mpc) for v in (x_lo, x_hi, y_lo, y_hi)):
+                return True  # a real claim that evaluates to a complex number left its domain
+            d_lo, d_hi = x_lo - y_lo, x_hi - y_hi
+            if d_hi == 0:
+                return False
+            if d_lo == 0 or abs(d_hi) > NOISE_RATIO * abs(d_lo):
+                # no scale yet, or no shrinking: a real difference, or noise of an evaluation
+                # that lost most of its digits to cancellation; a higher precision tells
+                shrunk = 0
+                continue
+            shrunk += 1
+            if shrunk == 2:  # a real difference cannot shrink twice in a row
+                return False
+    return True  # never decided along the ladder: not agreed
+
+
+def disagree(a: Value, b: Value) -> bool:
+    """Whether the two sides differ at this point (see the module docstring)."""
+    x, y = a.at(DIGITS), b.at(DIGITS)
+    if isinstance(x, list) != isinstance(y, list):
+        return True
+    if isinstance(x, list) and (len(x) != len(y) or any(
+            len(r) != len(s) for r, s in zip(x, y, strict=True))):
+        return True
+    if a is b:  # one concrete form at one set of inputs
+        return False
+    return any(_entry_disagrees(a, b, k) for k in range(len(_flat(x))))
+
+
+def _show(v) -> str:
+    if isinstance(v, list):
+        return "[" + ", ".join("[" + ", ".join(_show(x) for x in row) + "]" for row in v) + "]"
+    return mpmath.nstr(v, 15)
+
+
+def safe_eval(d, expr, p, s, wide: bool = False):
+    try:
+        value, values = evaluate(d, expr, p, s, wide)
+        return value, values, None
+    except OverBudget as exc:  # an error of its own kind: a point it stops decides nothing
+        return None, {}, exc
+    except DerivationError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - an expression that cannot be evaluated fails the step
+        return None, {}, f"{type(exc).__name__}: {exc}"
+
+
+def _at_big_size(structure: dict) -> bool:
+    return bool(structure) and all(int(v) >= BIG_DIM for v in structure.values())
+
+
+def compare(d, structures, prev_vals, vals) -> tuple[dict | None, list[OverBudget]]:
+    """(the first counterexample or None, what stopped each point left out).  A point at the
+    large size where a side ran out of its budget is left out: the smaller sizes decide.  Any
+    other error (running out of budget at a small size included), or a difference, is a
+    counterexample."""
+    left_out = []
+    for p, ((a, _, err_a), (b, _, err_b)) in enumerate(zip(prev_vals, vals, strict=True)):
+        stopped = next((e for e in (err_a, err_b) if isinstance(e, OverBudget)), None)
+        if stopped is not None and _at_big_size(structures[p]):
+            left_out.append(stopped)
+            continue
+        try:
+            differs = bool(err_a or err_b) or disagree(a, b)
+        except OverBudget as exc:
+            if not _at_big_size(structures[p]):
+                return _counter(d, structures, prev_vals, vals, p, exc), left_out
+            left_out.append(exc)
+            continue
+        if differs:
+            return _counter(d, structures, prev_vals, vals, p), left_out
+    return None, left_out
+
+
+def counterexample(d, structures, prev_vals, vals) -> dict | None:
+    return compare(d, structures, prev_vals, vals)[0]
+
+
+def _counter(d, structures, prev_vals, vals, p: int, stopped: OverBudget | None = None) -> dict:
+    (a, va, err_a), (b, vb, err_b) = prev_vals[p], vals[p]
+    if stopped is not None:  # comparing the two sides ran out of budget
+        err_a = err_a or stopped
+    point = {str(k): str(v) for k, v in structures[p].items()}
+    point.update({str(k): _show(v) for k, v in {**va, **vb}.items()})
+    if d.domain.random:
+        point["distribution"] = distribution_at(d, p)
+    return {"point": dict(sorted(point.items())),
+            "previous": str(err_a) if err_a else _show(a.at(DIGITS)),
+            "current": str(err_b) if err_b else _show(b.at(DIGITS))}
+
+
+def _has_matrix(*exprs) -> bool:
+    return any(e.atoms(sp.MatrixSymbol) or isinstance(e, sp.MatrixExpr | sp.MatrixBase)
+               for e in exprs)
+
+
+def probe(d: Derivation, prev: sp.Basic, cur: sp.Basic, sampled: list[dict]) -> dict | None:
+    """A counterexample to prev = cur at points past the sampled ones, or None.
+
+    Run only for a step the symbolic route could not prove and the sampled points could not
+    refute: a claim true for sizes up to BIG_DIM, or for values up to 100, would otherwise end
+    `numeric`.  Sizes past BIG_DIM are tried only for steps without matrices (their concrete
+    forms are cheap); wider values at every sampled structure.  Points whose evaluation fails or
+    runs out of time are skipped: the probe can only find a difference, never excuse one.
+    """
+    dims = dims_of(d)
+    rng = seeded(SCHEDULE_SEED, "probe")
+    extra = []
+    if dims and not _has_matrix(prev, cur):
+        for size in PROBE_SIZES:
+            sub = {s: sp.Integer(size) for s in dims}
+            idx = draw_indices(d, sub, rng)
+            if idx is not None:
+                extra.append(({**sub, **idx}, False))
+    extra += [(sampled[k % len(sampled)], True) for k in range(PROBE_POINTS)]
+    start = operations()
+    for k, (structure, wide) in enumerate(extra):
+        # checked between points, never during one, so where the probe stops is the same on every
+        # machine (each evaluation has a budget of its own)
+        if operations() - start > PROBE_OPS:
+            break
+        point = POINTS + k
+        a, b = safe_eval(d, prev, point, structure, wide), safe_eval(d, cur, point, structure, wide)
+        if a[2] or b[2]:
+            continue
+        try:
+            differs = disagree(a[0], b[0])
+        except OverBudget:
+            continue
+        if differs:
+            counter = counterexample(d, [structure], [a], [b])
+            if d.domain.random:
+                counter["point"]["distribution"] = distribution_at(d, point)
+            counter["probe"] = "values up to 1e6" if wide else f"size {max(structure.values())}"
+            return counter
+    return None

@@ -1,0 +1,135 @@
+"""Where the numeric route looks: the points of a claim.
+
+Symbolic sizes and indices become integers from a fixed schedule, the same for every claim (never
+seeded by its name), with the last points at a large size; every atom gets a seeded value over
+several orders of magnitude that honours its assumptions (positive, nonnegative, integer) or its
+declared range; random variables are drawn from the laws of the claim's declared family.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+
+import mpmath
+import sympy as sp
+from sympy.matrices.expressions.matexpr import MatrixElement
+
+from derivations.engine.claim import Derivation
+from derivations.engine.errors import DerivationError
+from derivations.engine.stochastic import FAMILIES
+
+POINTS = 20
+BIG_DIM = 6  # every claim is also evaluated with every size at 6 ...
+BIG_POINTS = 2  # ... at this many of its POINTS (the costly ones)
+LOG10_RANGE = (-3.0, 2.0)  # magnitudes of unconstrained values: 0.001 .. 100
+# A step that only the numeric route agreed on is probed further before it may end `numeric`:
+# sizes past BIG_DIM where the step has no matrix (cheap there), and values over a wider range.
+PROBE_SIZES = (7, 8, 9, 10, 12)
+WIDE_LOG10_RANGE = (-6.0, 6.0)
+WIDE_INTEGER_LOG10 = 4
+PROBE_POINTS = 8  # wide-value points on top of the sampled structures
+# the seed's text is kept from when these points were drawn in derivations.pointwise
+SCHEDULE_SEED = "derivations.pointwise.schedule.v2"
+
+
+def seeded(*parts) -> random.Random:
+    digest = hashlib.sha256(":".join(map(str, parts)).encode()).digest()
+    return random.Random(int.from_bytes(digest[:8], "big"))
+
+
+def dims_of(d: Derivation) -> list:
+    """The declared dims, else every free integer symbol that cannot be negative and is not an
+    index (an integer symbol that may be negative is a value, drawn with both signs)."""
+    return list(d.domain.dims) or sorted(
+        (s for s in d.symbols if isinstance(s, sp.Symbol) and s.is_integer and s.is_nonnegative
+         and s not in d.domain.indices), key=str)
+
+
+def draw_indices(d: Derivation, sub: dict, rng: random.Random) -> dict | None:
+    out = {}
+    for idx, (lo, hi) in d.domain.indices.items():
+        lo_v = int(sp.sympify(lo, strict=True).xreplace({**sub, **out}))
+        hi_v = int(sp.sympify(hi, strict=True).xreplace({**sub, **out}))
+        if lo_v > hi_v:
+            return None
+        out[idx] = sp.Integer(rng.randint(lo_v, hi_v))
+    return out
+
+
+def structures(d: Derivation) -> list[dict]:
+    """One assignment of dims and indices per point.  Sizes at which an index range is empty are
+    skipped (the claim says nothing there); if every size is, the claim is refused."""
+    dims = dims_of(d)
+    rng = seeded(SCHEDULE_SEED)
+    out, tries = [], 0
+    while len(out) < POINTS - BIG_POINTS and tries < 20 * POINTS:
+        tries += 1
+        sub = {s: sp.Integer(rng.randint(1, d.domain.max_dim)) for s in dims}
+        idx = draw_indices(d, sub, rng)
+        if idx is not None:
+            out.append({**sub, **idx})
+    big = {s: sp.Integer(max(BIG_DIM, d.domain.max_dim)) for s in dims}
+    # one structure, BIG_POINTS draws of values: at the large size the concrete form is the
+    # costly part, values are cheap
+    idx = draw_indices(d, big, rng)
+    if idx is not None:
+        out.extend({**big, **idx} for _ in range(BIG_POINTS))
+    if not out:
+        ranges = {str(k): (str(lo), str(hi)) for k, (lo, hi) in d.domain.indices.items()}
+        raise DerivationError(f"claim {d.id!r}: every index range {ranges} is empty at every "
+                              f"size tried; give each index a range low <= high for some size")
+    return out
+
+
+# the matrix each entry symbol X[i,j] of an explicit matrix belongs to (pointwise makes them), so
+# that its value is drawn from the matrix's range
+ENTRY_PARENT: dict[sp.Symbol, sp.MatrixSymbol] = {}
+
+
+def _atom_key(atom):
+    if isinstance(atom, sp.Indexed):
+        return atom.base
+    if isinstance(atom, MatrixElement):
+        return atom.parent
+    return ENTRY_PARENT.get(atom, atom)
+
+
+def _assumed(key, name: str) -> bool:
+    return bool(getattr(key, f"is_{name}", False)
+                or getattr(getattr(key, "label", None), f"is_{name}", False))
+
+
+def draw(d: Derivation, point: int, atom, wide: bool = False) -> mpmath.mpf:
+    """A value for ``atom``: from its declared range, else over several orders of magnitude with
+    the sign and integrality its assumptions allow.  Every value is a double, so it is exact at
+    both precisions."""
+    key = _atom_key(atom)
+    rng = seeded("value", point, sp.srepr(atom), *(("wide",) if wide else ()))
+    ranges = d.domain.ranges
+    if isinstance(key, sp.MatrixSymbol):  # the range is declared at symbolic size
+        key = next((k for k in ranges if isinstance(k, sp.MatrixSymbol) and k.name == key.name),
+                   key)
+    if key in ranges:
+        lo, hi = ranges[key]
+        return mpmath.mpf(rng.uniform(float(lo), float(hi)))
+    positive, nonneg = _assumed(key, "positive"), _assumed(key, "nonnegative")
+    if nonneg and not positive and rng.random() < 0.2:
+        return mpmath.mpf(0)
+    # stratified: over the POINTS an atom takes every 1/POINTS slice of the log-magnitude range
+    # once, in an order of its own, so the extremes are always reached
+    stratum = (point + int(hashlib.sha256(sp.srepr(atom).encode()).hexdigest(), 16)) % POINTS
+    u = (stratum + rng.random()) / POINTS
+    if _assumed(key, "integer"):
+        value = int(round(10 ** ((WIDE_INTEGER_LOG10 if wide else 2) * u)))
+    else:
+        lo, hi = WIDE_LOG10_RANGE if wide else LOG10_RANGE
+        value = 10 ** (lo + (hi - lo) * u)
+    if not (positive or nonneg) and rng.random() < 0.5:
+        value = -value
+    return mpmath.mpf(value)
+
+
+def distribution_at(d: Derivation, point: int) -> str:
+    family = FAMILIES[d.domain.distribution]
+    return family[point % len(family)] if d.domain.random else "normal"

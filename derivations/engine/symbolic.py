@@ -1,0 +1,207 @@
+"""The symbolic route: a step equals the previous one if their difference simplifies to zero.
+
+Only SymPy's algebra, SymPy's matrix calculus, the definitions of E and Var, and the rewrites of the
+assumptions a step cites are used — all within a budget of SymPy operations
+(:mod:`derivations.engine.budget`), so that a step's outcome is the same on every machine.
+Whatever this route concludes, the numeric route in :mod:`derivations.engine.pointwise` must
+agree before a step counts as proved.
+"""
+
+from __future__ import annotations
+
+import functools
+import operator
+from contextlib import contextmanager
+from typing import NamedTuple
+
+import sympy as sp
+
+from derivations.engine.budget import OverBudget, budget, forget_with_claims
+from derivations.engine.stochastic import linearize
+
+# SymPy operations for one step's check: the heaviest shipped step uses about a ninth of it
+# (python -m derivations verify --budget prints each claim's use)
+SYMBOLIC_OPS = 1_000_000
+
+
+def apply_rewrites(expr: sp.Basic, rewrites) -> sp.Basic:
+    for pattern, replacement in rewrites:
+        expr = expr.replace(pattern, replacement)
+    return expr
+
+
+def _matrix_diff(expr: sp.Basic, var: sp.MatrixSymbol) -> sp.Basic:
+    # SymPy's diff of a sum by a MatrixSymbol is a silent 0 ((Trace(A*F) + Trace(B*F)).diff(F)),
+    # also inside a product (c·(Trace(A*F) + Trace(B*F))); so linearity, the product rule and
+    # the power rule of scalar factors are applied here and SymPy only sees single terms.
+    # The numeric route re-derives every result entrywise, so a wrong rule here cannot prove.
+    if isinstance(expr, sp.MatrixExpr | sp.MatrixBase):
+        return expr.diff(var)
+    if not expr.has(var):
+        return sp.ZeroMatrix(*var.shape)
+    if isinstance(expr, sp.Add):
+        return functools.reduce(operator.add, [_matrix_diff(t, var) for t in expr.args])
+    if isinstance(expr, sp.Mul) and expr.is_commutative:
+        factors = expr.args
+        terms = []
+        for n, f in enumerate(factors):
+            if f.has(var):
+                rest = sp.Mul(*(factors[:n] + factors[n + 1:]))
+                terms.append(rest * _matrix_diff(f, var))
+        return functools.reduce(operator.add, terms)
+    if isinstance(expr, sp.Determinant) and expr.arg == var:
+        return expr * sp.Inverse(var).T  # Jacobi's formula; SymPy has no rule for it
+    if isinstance(expr, sp.Pow) and not expr.exp.has(var) and expr.base.is_commutative:
+        return expr.exp * expr.base ** (expr.exp - 1) * _matrix_diff(expr.base, var)
+    return expr.diff(var)
+
+
+def _first_derivative(node: sp.Derivative) -> sp.Basic:
+    f, var = node.expr, node.variables[0]
+    out = _matrix_diff(f, var)
+    if isinstance(f, sp.MatrixExpr | sp.MatrixBase) and f.shape[1] == 1:
+        # SymPy lays out a vector by a vector as ∂f_b/∂x_a (denominator layout); the engine's
+        # convention is the Jacobian, entry (a, b) = ∂f_a/∂x_b
+        out = out.T
+    return out
+
+
+def matrix_calculus(expr: sp.Basic) -> sp.Basic:
+    """SymPy's own matrix derivative; the numeric route re-derives every such result entrywise.
+    Only first derivatives by a whole matrix reach here (validation refuses the others)."""
+    return expr.replace(lambda x: isinstance(x, sp.Derivative)
+                        and isinstance(x.variables[0], sp.MatrixSymbol)
+                        and len(x.variables) == 1, _first_derivative)
+
+
+def normal_forms(expr: sp.Basic, rewrites, random_bases) -> list[sp.Basic]:
+    """The forms the symbolic route takes ``expr`` through, the last being its normal form: as
+    written, after matrix calculus, then up to three rounds of the cited rewrites and linearity
+    of E (a rewrite may apply only once E has been pushed inside a sum).  The premise check looks
+    for a rewrite's instances in these same forms."""
+    forms = [expr, matrix_calculus(expr)]
+    for _ in range(3):
+        rewritten = apply_rewrites(forms[-1], rewrites)
+        new = linearize(rewritten, random_bases)
+        if new == forms[-1]:
+            break
+        forms += [rewritten, new]
+    return forms
+
+
+def _normal_form(expr: sp.Basic, rewrites, random_bases) -> sp.Basic:
+    return normal_forms(expr, rewrites, random_bases)[-1]
+
+
+def _within_ranges(expr: sp.Basic, indices: dict) -> sp.Basic:
+    """Sums over KroneckerDelta leave Piecewise conditions such as 1 <= j <= n; a declared index
+    range makes them true."""
+    facts = {}
+    for idx, (lo, hi) in indices.items():
+        lo, hi = sp.sympify(lo, strict=True), sp.sympify(hi, strict=True)
+        for rel in (sp.Ge(idx, lo), sp.Le(lo, idx), sp.Le(idx, hi), sp.Ge(hi, idx)):
+            facts[rel] = sp.true
+    return expr.xreplace(facts) if facts else expr
+
+
+def _sums_from_zero(expr: sp.Basic) -> sp.Basic:
+    """Every summation variable shifted to start at 0: Σ_{i=a}^{b} f(i) = Σ_{i=0}^{b-a} f(i + a)
+    (Karr's convention holds on both sides), so that sums written with shifted indices meet.
+    A variable that bounds another limit of its sum is left alone."""
+    def shift(s: sp.Sum) -> sp.Sum:
+        for var, lo, _ in s.limits:
+            others = [b for v, *bounds in s.limits if v != var for b in bounds]
+            if lo != 0 and not any(b.has(var) for b in others):
+                s = s.change_index(var, var - lo, var)
+        return s
+    return expr.replace(lambda e: isinstance(e, sp.Sum), shift)
+
+
+def _is_zero(diff: sp.Basic, indices: dict) -> bool:
+    if _simplifies_to_zero(diff, indices):
+        return True
+    shifted = _sums_from_zero(diff)
+    return shifted != diff and _simplifies_to_zero(shifted, indices)
+
+
+def _simplifies_to_zero(diff: sp.Basic, indices: dict) -> bool:
+    for _ in range(3):  # a derivative's doit can leave a Sum over a KroneckerDelta to evaluate
+        done = diff.doit()
+        if done == diff:
+            break
+        diff = done
+    diff = _within_ranges(diff, indices)
+    if isinstance(diff, sp.MatrixExpr | sp.MatrixBase):
+        if isinstance(diff, sp.ZeroMatrix) or getattr(diff, "is_ZeroMatrix", False):
+            return True
+        if isinstance(diff, sp.MatrixBase):
+            return all(sp.simplify(x) == 0 for x in diff)
+        return sp.simplify(sp.expand(diff)) == sp.ZeroMatrix(*diff.shape)
+    return sp.simplify(diff) == 0 or sp.simplify(sp.expand(sp.powsimp(diff))) == 0
+
+
+_SUMS: dict = {}
+_SUMS_KEPT = 20000
+forget_with_claims(_SUMS.clear)
+
+
+@contextmanager
+def remembered_sums():
+    """``Sum.doit`` remembers its results while the symbolic route runs.  The same sums recur in
+    every step of a claim, and again in the doit that checks for a fixed point; SymPy runs its
+    symbolic summation algorithms (Gosper, hypergeometric) afresh each time, and most of them
+    fail on the same sum the same way.  A result depends only on the sum (structural equality
+    includes every symbol's assumptions) and the hints.  What is remembered is forgotten before
+    each claim (:func:`derivations.engine.budget.fresh_start`), so a claim's count is its own."""
+    original = sp.Sum.doit
+
+    def doit(self, **hints):
+        try:
+            key = (self, tuple(sorted(hints.items())))
+            hash(key)
+        except TypeError:  # an unhashable hint: not remembered
+            return original(self, **hints)
+        if key not in _SUMS:
+            if len(_SUMS) > _SUMS_KEPT:
+                _SUMS.clear()
+            _SUMS[key] = original(self, **hints)
+        return _SUMS[key]
+
+    sp.Sum.doit = doit
+    try:
+        yield
+    finally:
+        sp.Sum.doit = original
+
+
+class SymbolicOutcome(NamedTuple):
+    result: str  # zero | inconclusive | timeout | error
+    detail: str  # what happened, when it says more than the result
+    ops: int  # SymPy operations used
+    stopped: OverBudget | None = None  # what stopped it, when it timed out
+
+
+def symbolic_check_detail(prev, cur, rewrites=(), random_bases=(), indices=None,
+                          ops=SYMBOLIC_OPS) -> SymbolicOutcome:
+    """Whether prev - cur simplifies to zero within ``ops`` SymPy operations; never raises."""
+    meter = None
+    try:
+        with budget(ops, "symbolic route", kind="symbolic") as meter, remembered_sums():
+            a = _normal_form(prev, rewrites, random_bases)
+            b = _normal_form(cur, rewrites, random_bases)
+            zero = _is_zero(a - b, indices or {})
+        if zero:
+            return SymbolicOutcome("zero", "", meter.ops)
+        return SymbolicOutcome("inconclusive", "the difference did not simplify to zero",
+                               meter.ops)
+    except OverBudget as exc:
+        return SymbolicOutcome("timeout", str(exc), exc.used, exc)
+    except Exception as exc:  # noqa: BLE001 - any SymPy failure only makes the step not 'proved'
+        return SymbolicOutcome("error", f"{type(exc).__name__}: {exc}",
+                               meter.ops if meter else 0)
+
+
+def symbolic_check(prev, cur, rewrites=(), random_bases=(), indices=None,
+                   ops=SYMBOLIC_OPS) -> str:
+    """'zero' if prev - cur simplifies to 0 within ``ops`` SymPy operations; never raises."""
+    return symbolic_check_detail(prev, cur, rewrites, random_bases, indices, ops).result

@@ -1,0 +1,189 @@
+"""Adam: the moment estimates in closed form, why bias correction divides by 1 − βᵗ, and where ε
+goes (Kingma & Ba, Algorithm 1 and the "efficient" variant of Section 2).
+
+Recursion: m_t = β₁ m_{t−1} + (1 − β₁) g_t, v_t = β₂ v_{t−1} + (1 − β₂) g_t², m_0 = v_0 = 0;
+m̂_t = m_t / (1 − β₁ᵗ), v̂_t = v_t / (1 − β₂ᵗ); θ_t = θ_{t−1} − α m̂_t / (√v̂_t + ε).
+
+Final results (SymPy expressions; ``g`` is an IndexedBase, sums run over i = 1..t):
+
+* ``M_CLOSED``  = (1−β₁) Σ β₁^{t−i} g_i,   ``V_CLOSED`` = (1−β₂) Σ β₂^{t−i} g_i²
+* ``BIAS_CORRECTION1`` = 1 − β₁ᵗ,   ``BIAS_CORRECTION2`` = 1 − β₂ᵗ
+* ``E_M`` = (1 − β₁ᵗ) μ,   ``E_V`` = (1 − β₂ᵗ)(μ² + σ²)   (E[g_i] = μ, Var g_i = σ²)
+* ``STEP_ALG1`` = θ − α m̂/(√v̂ + ε),   ``STEP_EPS_INSIDE`` = θ − α m̂/√(v̂ + ε)   (θ, α, m̂, v̂, ε)
+* ``EPS_GAP`` = STEP_ALG1 − STEP_EPS_INSIDE in closed form; it vanishes (for m̂ ≠ 0) exactly when
+  ε (ε + 2√v̂ − 1) = 0: at ε = 0, and otherwise only on the curve √v̂ = (1 − ε)/2.
+* ``ALPHA_T`` = α √(1−β₂ᵗ)/(1−β₁ᵗ),  ``STEP_EFFICIENT`` = θ − α_t m/(√v + ε̂)   (raw m, v)
+* ``EPS_HAT`` = ε √(1−β₂ᵗ): the only ε̂ for which STEP_EFFICIENT equals Algorithm 1.
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from derivations.engine import Assumption, Derivation, Domain, Step
+from derivations.engine.stochastic import E
+
+t = sp.Symbol("t", integer=True, positive=True)
+i = sp.Symbol("i", integer=True)
+beta_1, beta_2 = sp.symbols("beta_1 beta_2", positive=True)
+rho_1, rho_2 = sp.symbols("rho_1 rho_2", positive=True)
+g = sp.IndexedBase("g", real=True)
+mu = sp.Symbol("mu", real=True)
+sigma = sp.Symbol("sigma", positive=True)
+theta, m_hat, m = sp.symbols("theta m_hat m", real=True)
+alpha, v_hat, v = sp.symbols("alpha v_hat v", positive=True)
+epsilon, eps_hat = sp.symbols("epsilon epsilon_hat", nonnegative=True)
+c_1, c_2 = sp.symbols("c_1 c_2", positive=True)
+
+
+def ema_closed(beta, x, upto):
+    """(1−β) Σ_{i=1}^{upto} β^{upto−i} x_i — the EMA started at 0, unrolled."""
+    return (1 - beta) * sp.Sum(beta ** (upto - i) * x, (i, 1, upto))
+
+
+M_CLOSED = ema_closed(beta_1, g[i], t)
+V_CLOSED = ema_closed(beta_2, g[i] ** 2, t)
+BIAS_CORRECTION1 = 1 - beta_1**t
+BIAS_CORRECTION2 = 1 - beta_2**t
+E_M = BIAS_CORRECTION1 * mu
+E_V = BIAS_CORRECTION2 * (mu**2 + sigma**2)
+
+STEP_ALG1 = theta - alpha * m_hat / (sp.sqrt(v_hat) + epsilon)
+STEP_EPS_INSIDE = theta - alpha * m_hat / sp.sqrt(v_hat + epsilon)
+_a, _b = sp.sqrt(v_hat) + epsilon, sp.sqrt(v_hat + epsilon)  # the two denominators
+EPS_GAP = alpha * m_hat * epsilon * (epsilon + 2 * sp.sqrt(v_hat) - 1) / (_a * _b * (_a + _b))
+
+ALPHA_T = alpha * sp.sqrt(BIAS_CORRECTION2) / BIAS_CORRECTION1
+EPS_HAT = epsilon * sp.sqrt(BIAS_CORRECTION2)
+STEP_EFFICIENT = theta - ALPHA_T * m / (sp.sqrt(v) + eps_hat)
+STEP_ALG1_RAW = STEP_ALG1.xreplace({m_hat: m / BIAS_CORRECTION1, v_hat: v / BIAS_CORRECTION2})
+
+_w = sp.Wild("w")
+_M = sp.ImmutableMatrix
+
+# Every β in (0, 1) is 1/(1 + ρ) for a ρ > 0; in that form SymPy knows β ≠ 1, which removes the
+# β = 1 branch of the geometric series.
+BETA1_RANGE = Assumption(
+    "0 < beta_1 < 1", "β₁ lies strictly between 0 and 1", r"0<\beta_1<1",
+    rewrites=((beta_1, 1 / (1 + rho_1)),))
+BETA2_RANGE = Assumption(
+    "0 < beta_2 < 1", "β₂ lies strictly between 0 and 1", r"0<\beta_2<1",
+    rewrites=((beta_2, 1 / (1 + rho_2)),))
+# SymPy's simplify does not split off the last term of a Sum with a symbolic upper limit, so the
+# peeling that t ≥ 1 allows is spelled out; the numeric route expands every sum at t = 1..5.
+T_POSITIVE = Assumption(
+    "t >= 1", "t ≥ 1, so a sum over i = 1..t is the sum over i = 1..t−1 plus its term i = t",
+    r"t\geq 1",
+    rewrites=((sp.Sum(_w, (i, 1, t)), sp.Sum(_w, (i, 1, t - 1)) + sp.Sum(_w, (i, t, t))),))
+STATIONARY = Assumption(
+    "stationarity", "every g_i has the same mean μ and variance σ²: E[g_i] = μ, E[g_i²] = μ² + σ²",
+    r"\mathbb{E}[g_i]=\mu,\ \operatorname{Var}(g_i)=\sigma^2",
+    rewrites=((E(g[_w] ** 2), mu**2 + sigma**2), (E(g[_w]), mu)))
+CORRECTIONS_POSITIVE = Assumption(
+    "bias corrections positive", "0 < β₁, β₂ < 1 and t ≥ 1, so 1 − β₁ᵗ and 1 − β₂ᵗ are positive",
+    r"1-\beta_1^t>0,\ 1-\beta_2^t>0",
+    rewrites=((BIAS_CORRECTION1, c_1), (BIAS_CORRECTION2, c_2)))
+
+_BETAS = {beta_1: (0.05, 0.95), beta_2: (0.05, 0.95)}
+# t = 1..5: up to five unrolled steps of the recursion at each numeric point (the tests go to 6).
+_T_DOMAIN = Domain(dims=(t,), ranges=_BETAS, random={g: (mu, sigma**2)}, max_dim=5)
+
+def _closed_form(claim_id, title, beta, x, beta_range):
+    """The EMA x̄_t = (1−β) Σ β^{t−i} x_i solves x̄_t = β x̄_{t−1} + (1−β) x_t with x̄_0 = 0."""
+    tail = sp.Sum(beta ** (t - i) * x, (i, 1, t - 1))
+    x_t = x.xreplace({i: t})
+    return Derivation(
+        id=claim_id, title=title,
+        statement=sp.Eq(_M([ema_closed(beta, x, 0), ema_closed(beta, x, t)]),
+                        _M([0, beta * ema_closed(beta, x, t - 1) + (1 - beta) * x_t]),
+                        evaluate=False),
+        assumptions=(beta_range, T_POSITIVE),
+        steps=(
+            Step(_M([0, (1 - beta) * (tail + x_t)]), "assumption", ("t >= 1",)),
+            Step(_M([0, (1 - beta) * beta * sp.Sum(beta ** (t - 1 - i) * x, (i, 1, t - 1))
+                     + (1 - beta) * x_t]),
+                 f"factor one {sp.pretty(beta)} out of every remaining term"),
+            Step(_M([0, beta * ema_closed(beta, x, t - 1) + (1 - beta) * x_t]),
+                 "the closed form at t − 1"),
+        ),
+        domain=_T_DOMAIN,
+    )
+
+
+adam_first_moment_closed_form = _closed_form(
+    "adam_first_moment_closed_form",
+    "Adam: m_t = (1−β₁) Σ β₁^(t−i) g_i solves m_t = β₁ m_(t−1) + (1−β₁) g_t, m_0 = 0",
+    beta_1, g[i], BETA1_RANGE)
+adam_second_moment_closed_form = _closed_form(
+    "adam_second_moment_closed_form",
+    "Adam: v_t = (1−β₂) Σ β₂^(t−i) g_i² solves v_t = β₂ v_(t−1) + (1−β₂) g_t², v_0 = 0",
+    beta_2, g[i] ** 2, BETA2_RANGE)
+
+
+def _moment_bias(claim_id, title, beta, power, rng, expected):
+    x = g[i] ** power
+    corr = 1 - beta**t
+    raw = ema_closed(beta, x, t)
+    weighted = sp.Sum(beta ** (t - i) * E(x), (i, 1, t))
+    weighted_const = sp.Sum(beta ** (t - i) * expected, (i, 1, t))
+    return Derivation(
+        id=claim_id, title=title,
+        statement=sp.Eq(_M([E(raw), E(raw / corr)]), _M([corr * expected, expected]),
+                        evaluate=False),
+        assumptions=(rng, STATIONARY),
+        steps=(
+            Step(_M([(1 - beta) * weighted, (1 - beta) * weighted / corr]),
+                 "linearity of expectation"),
+            Step(_M([(1 - beta) * weighted_const, (1 - beta) * weighted_const / corr]),
+                 "stationarity", ("stationarity",)),
+            Step(_M([corr * expected, expected]),
+                 "geometric series (1−β) Σ_{i=1}^t β^{t−i} = 1 − βᵗ, and 1 − βᵗ ≠ 0",
+                 (rng.name,)),
+        ),
+        domain=_T_DOMAIN,
+    )
+
+
+adam_first_moment_bias = _moment_bias(
+    "adam_first_moment_bias", "Adam: E[m_t] = (1−β₁ᵗ) E[g], so m̂_t = m_t/(1−β₁ᵗ) is unbiased",
+    beta_1, 1, BETA1_RANGE, mu)
+adam_second_moment_bias = _moment_bias(
+    "adam_second_moment_bias", "Adam: E[v_t] = (1−β₂ᵗ) E[g²], so v̂_t = v_t/(1−β₂ᵗ) is unbiased",
+    beta_2, 2, BETA2_RANGE, mu**2 + sigma**2)
+
+adam_epsilon_placement = Derivation(
+    id="adam_epsilon_placement",
+    title="Adam: ε outside the root (Algorithm 1) versus inside, in closed form",
+    statement=sp.Eq(STEP_ALG1 - STEP_EPS_INSIDE, EPS_GAP, evaluate=False),
+    assumptions=(),
+    steps=(
+        Step(alpha * m_hat * (1 / _b - 1 / _a), "θ cancels"),
+        Step(alpha * m_hat * (_a - _b) / (_a * _b), "common denominator"),
+        Step(alpha * m_hat * (_a**2 - _b**2) / (_a * _b * (_a + _b)),
+             "multiply by the conjugate a + b > 0"),
+        Step(EPS_GAP, "(√v̂ + ε)² − (v̂ + ε) = ε(ε + 2√v̂ − 1)"),
+    ),
+    domain=Domain(),
+)
+
+adam_efficient_step = Derivation(
+    id="adam_efficient_step",
+    title="Adam: the efficient step α_t m_t/(√v_t + ε̂) equals Algorithm 1 iff ε̂ = ε√(1−β₂ᵗ)",
+    statement=sp.Eq(STEP_EFFICIENT - STEP_ALG1_RAW,
+                    ALPHA_T * m * (eps_hat - EPS_HAT)
+                    / ((sp.sqrt(v) + eps_hat) * (sp.sqrt(v) + EPS_HAT)), evaluate=False),
+    assumptions=(CORRECTIONS_POSITIVE,),
+    steps=(
+        Step(STEP_EFFICIENT - (theta - ALPHA_T * m / (sp.sqrt(v) + EPS_HAT)),
+             "assumption", ("bias corrections positive",)),
+        Step(ALPHA_T * m * (1 / (sp.sqrt(v) + EPS_HAT) - 1 / (sp.sqrt(v) + eps_hat)),
+             "θ cancels"),
+        Step(ALPHA_T * m * (eps_hat - EPS_HAT) / ((sp.sqrt(v) + eps_hat) * (sp.sqrt(v) + EPS_HAT)),
+             "common denominator"),
+    ),
+    domain=Domain(dims=(t,), ranges=_BETAS, max_dim=3),
+)
+
+CLAIMS = (adam_first_moment_closed_form, adam_second_moment_closed_form, adam_first_moment_bias,
+          adam_second_moment_bias,
+          adam_epsilon_placement, adam_efficient_step)

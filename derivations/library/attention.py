@@ -1,0 +1,268 @@
+"""Scaled dot-product attention with typed shapes, the notes' misplaced bracket and the softmax
+backward pass.
+
+Shapes: Q is n×d_k (n queries), K is m×d_k (m keys), V is m×d_v; the scores S = QKᵀ/√d_k are
+n×m and the softmax runs over the m keys of each row.  Matrix entries are 0-based, as in SymPy.
+
+Typed building blocks (SymPy matrix expressions that check their shapes when built and become
+explicit matrices once every size is a number):
+
+* ``softmax_over_keys(S, m)`` — row-wise softmax of an n×m score matrix; anything without one
+  column per key raises :class:`AttentionShapeError` naming expected vs got.
+* ``Attention(Q, K, V)`` — n×d_v.
+
+Final results:
+
+* ``ATTENTION`` = softmax_over_keys(QKᵀ/√d_k, m)·V (n×d_v); ``ATTENTION_ENTRY`` = Σ_j s_ij V_jc
+  with ``weight(i, j)`` = s_ij = exp(q_i·k_j/√d_k)/Σ_l exp(q_i·k_l/√d_k)
+* ``MISPLACED_ARGUMENT`` = QKᵀV/√d_k (n×d_v) and ``MISPLACED_ENTRY``, entry (i, c) of its row
+  softmax, whose rows sum to 1 over the d_v value columns
+* ``SOFTMAX_BACKWARD`` = A ⊙ (dA − (dA ⊙ A) 1 1ᵀ) (matrix form), and ``SOFTMAX_BACKWARD_ROW``
+  = s_j (a_j − Σ_i a_i s_i) (index form: z the logits of one row, a = dA for that row)
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from derivations.engine import Assumption, Derivation, Domain, Step, lemma
+from derivations.library import softmax as sm
+
+
+class AttentionShapeError(sp.ShapeError):
+    """An attention building block got an argument of the wrong shape."""
+
+
+def _is_number(x) -> bool:
+    return bool(sp.sympify(x, strict=True).is_Integer)
+
+
+_col = sp.Symbol("l", integer=True, nonnegative=True)  # the bound index of a row normaliser
+
+
+class KeySoftmax(sp.MatrixExpr):
+    """Row-wise softmax over the key axis of an n×m score matrix."""
+
+    def __new__(cls, scores, keys):
+        scores, keys = sp.sympify(scores, strict=True), sp.sympify(keys, strict=True)
+        if sp.sympify(scores.shape[1], strict=True) != keys:
+            raise AttentionShapeError(
+                f"softmax over keys: expected scores of shape (rows, {keys}) — one column per "
+                f"key — got {tuple(scores.shape)}")
+        return super().__new__(cls, scores, keys)
+
+    @property
+    def shape(self):
+        return self.args[0].shape
+
+    def _latex(self, printer):
+        arg = printer._print(self.args[0])
+        return rf"\operatorname{{softmax}}_{{\text{{keys}}}}\left({arg}\right)"
+
+    def _entry(self, i, j, **kwargs):
+        S = self.args[0]
+        return sm.softmax_of(lambda u: S[i, u], j, _col, 0, self.shape[1] - 1)
+
+    def doit(self, **hints):
+        S = self.args[0].doit(**hints) if hints.get("deep", True) else self.args[0]
+        rows, cols = S.shape
+        if not (_is_number(rows) and _is_number(cols)):
+            return KeySoftmax(S, self.args[1])
+        S = sp.ImmutableMatrix(S.as_explicit())
+        rows, cols = int(rows), int(cols)
+        return sp.ImmutableMatrix(rows, cols, lambda a, b: sm.softmax_of(
+            lambda u: S[a, u], b, _col, 0, cols - 1).doit())
+
+
+def softmax_over_keys(scores, keys):
+    """softmax taken over the keys (columns) of each row; ``scores`` must have ``keys`` columns."""
+    return KeySoftmax(scores, keys)
+
+
+class Attention(sp.MatrixExpr):
+    """softmax(QKᵀ/√d_k)V, typed by its own rule: Q n×d_k, K m×d_k, V m×d_v → n×d_v."""
+
+    def __new__(cls, Q, K, V):
+        Q, K, V = (sp.sympify(a, strict=True) for a in (Q, K, V))
+        if sp.sympify(Q.shape[1], strict=True) != sp.sympify(K.shape[1], strict=True):
+            raise AttentionShapeError(f"attention: queries and keys need the same width d_k, got "
+                                      f"Q {tuple(Q.shape)} and K {tuple(K.shape)}")
+        if sp.sympify(K.shape[0], strict=True) != sp.sympify(V.shape[0], strict=True):
+            raise AttentionShapeError(f"attention: one value row per key, expected V with "
+                                      f"{K.shape[0]} rows, got V {tuple(V.shape)}")
+        return super().__new__(cls, Q, K, V)
+
+    @property
+    def shape(self):
+        return (self.args[0].shape[0], self.args[2].shape[1])
+
+    def _latex(self, printer):
+        return r"\operatorname{Attention}\left(" + ", ".join(printer._print(a) for a in self.args) \
+            + r"\right)"
+
+    def doit(self, **hints):
+        Q, K, V = (a.doit(**hints) for a in self.args) if hints.get("deep", True) else self.args
+        out = KeySoftmax(Q * K.T / sp.sqrt(K.shape[1]), K.shape[0]) * V
+        return out.doit(**hints) if hints.get("deep", True) else out
+
+
+def named_entry(expr, row, col, names: dict):
+    """Entry (row, col) of a matrix expression as SymPy's matrix algebra writes it, each bound
+    index (a SymPy Dummy) renamed by its range: ``names`` maps an upper limit such as m − 1 to a
+    symbol.  Renaming a bound variable leaves the value unchanged; a name that would capture
+    another bound index of the same name is refused."""
+    entry = expr[row, col]
+    rename = {}
+    for node in sp.preorder_traversal(entry):
+        if isinstance(node, sp.Sum):
+            for var, _low, high in node.limits:
+                if isinstance(var, sp.Dummy):
+                    if high not in names:
+                        raise ValueError(f"no name for a bound index up to {high}")
+                    rename[var] = names[high]
+    out = entry.xreplace(rename)
+    for node in sp.preorder_traversal(out):
+        if isinstance(node, sp.Sum):
+            inner = {v for s in node.function.atoms(sp.Sum) for v in s.variables}
+            if inner & set(node.variables):
+                raise ValueError(f"renaming the bound indices of {entry} captures one of them")
+    return out
+
+
+# --- attention, entry by entry -----------------------------------------------------------------
+
+n, m, d_k, d_v = sp.symbols("n m d_k d_v", integer=True, positive=True)
+Q = sp.MatrixSymbol("Q", n, d_k)
+K = sp.MatrixSymbol("K", m, d_k)
+V = sp.MatrixSymbol("V", m, d_v)
+SCORES = Q * K.T / sp.sqrt(d_k)
+ATTENTION = softmax_over_keys(SCORES, m) * V
+
+# free indices: query row i, value column c; bound: key j, width t
+i, c = sp.symbols("i c", integer=True, nonnegative=True)
+j, t = sp.symbols("j t", integer=True, nonnegative=True)
+
+
+def score(row, key):
+    """S_row,key = q_row·k_key/√d_k, one entry of the n×m scores."""
+    return sp.Sum(Q[row, t] * K[key, t], (t, 0, d_k - 1)) / sp.sqrt(d_k)
+
+
+def weight(row, key):
+    """s_row,key: the softmax of row ``row`` of the scores over the m keys."""
+    return sm.softmax_of(lambda u: score(row, u), key, _col, 0, m - 1)
+
+
+ATTENTION_ENTRY = sp.Sum(weight(i, j) * V[j, c], (j, 0, m - 1))
+_ENTRIES = Domain(dims=(n, m, d_k, d_v), indices={i: (0, n - 1), c: (0, d_v - 1)})
+
+attention_shapes = Derivation(
+    id="attention_shapes",
+    title="Attention(Q, K, V) = softmax(QKᵀ/√d_k)V is n×d_v: entry (i, c) = Σ_j s_ij V_jc, "
+          "the softmax over the m keys",
+    statement=sp.Eq(named_entry(Attention(Q, K, V).doit(), i, c, {m - 1: j, d_k - 1: t}),
+                    ATTENTION_ENTRY,
+                    evaluate=False),
+    assumptions=(),
+    steps=(Step(ATTENTION_ENTRY, "entry (i, c) of the n×m weights times the m×d_v values is a "
+                "sum over the m keys j of s_ij V_jc, with s_ij = exp(q_i·k_j/√d_k)/Σ_l "
+                "exp(q_i·k_l/√d_k)"),),
+    domain=_ENTRIES,
+)
+
+_ROW_TOTAL = sp.Sum(sp.exp(score(i, j)), (j, 0, m - 1))
+_RENAMING = Assumption(
+    "bound index renaming",
+    "A summation index is a bound name: the sum over the keys j of exp(S_ij) is the sum over l.",
+    r"\sum_{j=0}^{m-1} e^{S_{ij}} = \sum_{l=0}^{m-1} e^{S_{il}}",
+    rewrites=((_ROW_TOTAL, sp.Sum(sp.exp(score(i, _col)), (_col, 0, m - 1))),), kind="lemma")
+
+attention_weights_sum_to_one = Derivation(
+    id="attention_weights_sum_to_one",
+    title="Each row of attention weights sums to 1 over the m keys: Σ_j s_ij = 1",
+    statement=sp.Eq(sp.Sum(weight(i, j), (j, 0, m - 1)), 1, evaluate=False),
+    assumptions=(_RENAMING,),
+    steps=(
+        Step(_ROW_TOTAL / weight(i, j).as_numer_denom()[1],
+             "the normaliser Σ_l exp(S_il) does not depend on j"),
+        Step(sp.Integer(1), "Σ_j exp(S_ij) = Σ_l exp(S_il)", ("bound index renaming",)),
+    ),
+    domain=Domain(dims=(n, m, d_k), indices={i: (0, n - 1)}),
+)
+
+# --- the misplaced bracket ----------------------------------------------------------------------
+
+MISPLACED_ARGUMENT = Q * K.T * V / sp.sqrt(d_k)  # n×d_v: the keys are already summed away
+
+
+def misplaced_attention(Q_, K_, V_):
+    """The notes' softmax(QKᵀV/√d_k) read as attention: the product is n×d_v, so the key-wise
+    softmax raises AttentionShapeError unless d_v happens to equal m."""
+    return softmax_over_keys(Q_ * K_.T * V_ / sp.sqrt(K_.shape[1]), K_.shape[0])
+
+
+# entry (i, c) of the row softmax of the n×d_v argument, as SymPy's matrix algebra writes it
+MISPLACED_ENTRY = named_entry(softmax_over_keys(MISPLACED_ARGUMENT, d_v), i, c,
+                              {m - 1: j, d_k - 1: t})
+_MISPLACED_TOP, _MISPLACED_BOTTOM = MISPLACED_ENTRY.as_numer_denom()
+_COLUMN_RENAMING = Assumption(
+    "bound index renaming",
+    "A summation index is a bound name: the sum over the value columns c of exp((QKᵀV)_ic/√d_k) "
+    "is the sum over l.",
+    r"\sum_{c=0}^{d_v-1} e^{(QK^\top V)_{ic}/\sqrt{d_k}} = \sum_{l=0}^{d_v-1} "
+    r"e^{(QK^\top V)_{il}/\sqrt{d_k}}",
+    rewrites=((sp.Sum(_MISPLACED_TOP, (c, 0, d_v - 1)), _MISPLACED_BOTTOM),), kind="lemma")
+
+misplaced_bracket = Derivation(
+    id="misplaced_bracket",
+    title="softmax(QKᵀV/√d_k) is misbracketed: its argument is n×d_v, not the n×m scores, so "
+          "each row is normalised over the d_v value columns, not over the m keys",
+    statement=sp.Eq(sp.Sum(MISPLACED_ENTRY, (c, 0, d_v - 1)), 1, evaluate=False),
+    assumptions=(_COLUMN_RENAMING,),
+    steps=(
+        Step(sp.Sum(_MISPLACED_TOP, (c, 0, d_v - 1)) / _MISPLACED_BOTTOM,
+             "(QKᵀV)_ic/√d_k = Σ_j Σ_t Q_it K_jt V_jc: the m keys j are summed away inside the "
+             "argument; the normaliser, a sum over its d_v columns, does not depend on c"),
+        Step(sp.Integer(1), "Σ_c exp((QKᵀV)_ic/√d_k) = Σ_l exp((QKᵀV)_il/√d_k)",
+             ("bound index renaming",)),
+    ),
+    domain=Domain(dims=(n, m, d_k, d_v), indices={i: (0, n - 1)}),
+)
+
+# --- softmax backward ---------------------------------------------------------------------------
+
+# one row of scores is softmax.z over its n keys: the softmax module's own symbols, so that the
+# softmax Jacobian is cited, not re-derived
+N, z, j_key, i_key = sm.n, sm.z, sm.j, sm.i
+a = sp.IndexedBase("a", real=True)  # the upstream gradient dA for that row
+s = sm.softmax
+
+SOFTMAX_BACKWARD_ROW = s(j_key) * (a[j_key] - sp.Sum(a[i_key] * s(i_key), (i_key, 1, N)))
+
+attention_softmax_backward = Derivation(
+    id="attention_softmax_backward",
+    title="Softmax backward per row: dS_j = s_j (dA_j − Σ_i dA_i s_i)",
+    statement=sp.Eq(sp.Sum(a[i_key] * sp.Derivative(s(i_key), z[j_key]), (i_key, 1, N)),
+                    SOFTMAX_BACKWARD_ROW),
+    assumptions=(lemma(sm.softmax_jacobian),),
+    steps=(
+        Step(sp.Sum(a[i_key] * sm.JACOBIAN, (i_key, 1, N)),
+             "softmax Jacobian ∂s_i/∂z_j = s_i (δ_ij − s_j)", ("softmax_jacobian",)),
+        Step(sp.Sum(a[i_key] * s(i_key) * sp.KroneckerDelta(i_key, j_key), (i_key, 1, N))
+             - s(j_key) * sp.Sum(a[i_key] * s(i_key), (i_key, 1, N)),
+             "distribute the sum over i"),
+        Step(a[j_key] * s(j_key) - s(j_key) * sp.Sum(a[i_key] * s(i_key), (i_key, 1, N)),
+             "the Kronecker delta keeps the term i = j"),
+        Step(SOFTMAX_BACKWARD_ROW, "factor s_j"),
+    ),
+    domain=Domain(dims=(N,), indices={j_key: (1, N)}),
+)
+
+# matrix form for an n×m attention matrix A = softmax_over_keys(S) and upstream dA
+A_ = sp.MatrixSymbol("A", n, m)
+dA = sp.MatrixSymbol("dA", n, m)
+SOFTMAX_BACKWARD = sp.HadamardProduct(
+    A_, dA - sp.HadamardProduct(dA, A_) * sp.OneMatrix(m, 1) * sp.OneMatrix(1, m))
+
+CLAIMS = (attention_shapes, attention_weights_sum_to_one, misplaced_bracket,
+          attention_softmax_backward)

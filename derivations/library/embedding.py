@@ -1,0 +1,80 @@
+"""Token embedding: the lookup is Eᵀe_i and its gradient is a scatter-add over repeated tokens.
+
+E is the V×C table (``wte``); token i ∈ 1..V selects row i: (Eᵀe_i)_c = Σ_v δ_iv E_vc = E_ic.
+A sequence of T tokens is the T×V one-hot matrix X (row t = e_{tok_t}), the lookup is XE, and by
+the trace rule of the linear layer the table's gradient is XᵀG for upstream G (T×C): row v of XᵀG
+is Σ_t [tok_t = v] G_t — every position holding token v adds its row, which is what
+``np.add.at`` does and plain assignment (last row wins) does not.  The scatter-add is shown for
+three positions whose first two tokens repeat, with every token drawn from 1..V.
+
+The model has no tied embeddings: ``lm_head.w`` is its own parameter, so no claim adds the output
+projection's gradient to ``wte``.
+
+Domain: V, C, T symbolic sizes (numerically 1..3); tokens and indices within 1..V, 1..C.
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from derivations.engine import Derivation, Domain, Step
+from derivations.library.rules import DIFF_UNDER_SUM
+
+V, C, T = sp.symbols("V C T", integer=True, positive=True)
+i, v, c, e = sp.symbols("i v c e", integer=True, positive=True)
+a, b = sp.symbols("a b", integer=True, positive=True)  # tokens
+w = sp.IndexedBase("E", real=True)
+G = sp.IndexedBase("G", real=True)
+delta = sp.KroneckerDelta
+
+embedding_lookup = Derivation(
+    "embedding_lookup",
+    "Embedding: the lookup Eᵀe_i is row i of the table",
+    sp.Eq(sp.Sum(delta(i, v) * w[v, c], (v, 1, V)), w[i, c], evaluate=False),
+    (),
+    (Step(w[i, c], "Σ_v δ_iv f(v) = f(i) for 1 ≤ i ≤ V"),),
+    Domain(dims=(V, C), indices={i: (1, V), c: (1, C)}, max_dim=3),
+)
+
+X = sp.MatrixSymbol("X", T, V)
+E = sp.MatrixSymbol("E", V, C)
+GM = sp.MatrixSymbol("G", T, C)
+
+embedding_grad_one_hot = Derivation(
+    "embedding_grad_one_hot",
+    "Embedding backward: for the one-hot rows X, ∂tr(Gᵀ XE)/∂E = XᵀG",
+    sp.Eq(sp.Derivative(sp.Trace(GM.T * X * E), E), X.T * GM, evaluate=False),
+    (),
+    (
+        Step(sp.Derivative(sp.Trace(E * GM.T * X), E), "cyclic property of the trace"),
+        Step(X.T * GM, "∂tr(EA)/∂E = Aᵀ with A = GᵀX: (GᵀX)ᵀ = XᵀG"),
+    ),
+    Domain(dims=(T, V, C), max_dim=3),
+)
+
+TOKENS = (a, a, b)  # position 2 repeats the token of position 1
+_LOSS = sp.Sum(sum((G[t, c] * w[tok, c] for t, tok in enumerate(TOKENS, 1)), sp.S.Zero),
+               (c, 1, C))
+SCATTER_ADD = delta(a, v) * (G[1, e] + G[2, e]) + delta(b, v) * G[3, e]
+
+embedding_grad_scatter_add = Derivation(
+    "embedding_grad_scatter_add",
+    "Embedding backward: a token's row gets the sum of the gradients of all its positions",
+    sp.Eq(sp.Derivative(_LOSS, w[v, e]), SCATTER_ADD, evaluate=False),
+    (DIFF_UNDER_SUM,),
+    (
+        Step(sp.Sum(sum((G[t, c] * sp.Derivative(w[tok, c], w[v, e])
+                         for t, tok in enumerate(TOKENS, 1)), sp.S.Zero), (c, 1, C)),
+             "differentiation under a finite sum; G does not depend on E",
+             ("differentiation under a finite sum",)),
+        Step(sp.Sum(sum((G[t, c] * delta(tok, v) * delta(c, e)
+                         for t, tok in enumerate(TOKENS, 1)), sp.S.Zero), (c, 1, C)),
+             "∂E_{tok,c}/∂E_{v,e} = δ_{tok,v} δ_{ce}"),
+        Step(sum((G[t, e] * delta(tok, v) for t, tok in enumerate(TOKENS, 1)), sp.S.Zero),
+             "Σ_c δ_ce f(c) = f(e) for 1 ≤ e ≤ C: row v of XᵀG, X_tv = δ_{tok_t, v}"),
+        Step(SCATTER_ADD, "positions 1 and 2 hold the same token a: their rows add"),
+    ),
+    Domain(dims=(V, C), indices={a: (1, V), b: (1, V), v: (1, V), e: (1, C)}, max_dim=3),
+)
+
+CLAIMS = (embedding_lookup, embedding_grad_one_hot, embedding_grad_scatter_add)

@@ -1,0 +1,5 @@
+import sys
+
+from derivations.mutants import main
+
+sys.exit(main())

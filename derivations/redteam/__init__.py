@@ -1,0 +1,93 @@
+"""python -m derivations.redteam — run the adversarial claims and print class → count → results.
+
+A false claim is caught when it ends ``failed`` or the engine refuses to build it (a
+DerivationError); a true claim should end ``proved`` (``numeric`` only with a stated reason).
+Exit status 0 only if every false claim is caught and at least 95 % of the true ones are proved.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import sys
+import time
+from dataclasses import dataclass
+
+from derivations.engine.chain import verify
+from derivations.engine.errors import DerivationError
+from derivations.redteam.cases import CASES, Case
+
+
+@dataclass(frozen=True)
+class Outcome:
+    id: str
+    cls: str
+    true: bool
+    result: str  # proved | numeric | failed | refused
+    detail: str
+
+    @property
+    def ok(self) -> bool:
+        return self.result == "proved" if self.true else self.result in ("failed", "refused")
+
+
+def run_case(case: Case) -> Outcome:
+    try:
+        r = verify(case.build())
+    except DerivationError as exc:
+        return Outcome(case.id, case.cls, case.true, "refused", str(exc))
+    detail = ""
+    if r.failed_premise:
+        detail = f"premise {r.failed_premise!r} failed"
+    elif r.failed_step:
+        detail = f"step {r.failed_step} failed"
+    else:
+        detail = "; ".join(s.reason for s in r.steps if s.reason)
+    return Outcome(case.id, case.cls, case.true, r.status, detail)
+
+
+def _run_index(k: int) -> Outcome:
+    return run_case(CASES[k])
+
+
+def run_all(workers: int = 2, progress=None) -> list[Outcome]:
+    out = []
+    with multiprocessing.get_context("fork").Pool(max(1, workers)) as pool:
+        for o in pool.imap(_run_index, range(len(CASES)), chunksize=1):
+            if progress:
+                progress(f"{o.id}: {o.result}")
+            out.append(o)
+    return out
+
+
+def table(outcomes: list[Outcome]) -> list[str]:
+    classes = list(dict.fromkeys(o.cls for o in outcomes))
+    lines = [f"{'class':22s} {'false':>5s} {'caught':>6s} {'true':>4s} {'proved':>6s} "
+             f"{'numeric':>7s} {'other':>5s}"]
+    for cls in [*classes, None]:
+        rows = [o for o in outcomes if cls is None or o.cls == cls]
+        false = [o for o in rows if not o.true]
+        true = [o for o in rows if o.true]
+        lines.append(
+            f"{cls or 'total':22s} {len(false):5d} {sum(o.ok for o in false):6d} {len(true):4d} "
+            f"{sum(o.result == 'proved' for o in true):6d} "
+            f"{sum(o.result == 'numeric' for o in true):7d} "
+            f"{sum(o.result in ('failed', 'refused') for o in true):5d}")
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    start = time.perf_counter()
+    outcomes = run_all(workers=1 if "--serial" in args else 2,
+                       progress=lambda line: print(line, file=sys.stderr, flush=True))
+    for line in table(outcomes):
+        print(line)
+    for o in outcomes:
+        if not o.ok or (o.true and o.result != "proved") or "-v" in args:
+            print(f"  {'TRUE ' if o.true else 'FALSE'} {o.id}: {o.result} {o.detail[:160]}")
+    false = [o for o in outcomes if not o.true]
+    true = [o for o in outcomes if o.true]
+    print(f"{len(outcomes)} cases in {time.perf_counter() - start:.1f} s")
+    ok = all(o.ok for o in false) and sum(o.result == "proved" for o in true) >= 0.95 * len(true)
+    return 0 if ok else 1
+

@@ -1,0 +1,5 @@
+import sys
+
+from derivations.redteam import main
+
+sys.exit(main())

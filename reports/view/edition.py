@@ -1,0 +1,353 @@
+"""The view of one edition (English or Chinese): everything a template shows, decided here.
+
+Words come from ``reports.render.i18n`` (data); numbers and formulas from the report data.
+Templates only lay the view out: no lookups, no arithmetic, no formatting of numbers there.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from reports.render import i18n
+from reports.render.katex import Prose, Tex, prose
+from reports.view import model
+
+FULL_VERDICTS = ("error", "imprecise")
+INDEPENDENT_KINDS = ("finite-difference", "monte-carlo", "pytorch", "closed-form")
+FILES = {"en": "index.html", "zh": "index.zh.html"}
+
+
+
+def _timed_out(stop: dict | None, t: dict) -> str | None:
+    """What stopped a timed-out step, in the edition's words; None for any other step."""
+    if not stop:
+        return None
+    key = f"timed_out_{stop['route']}_{stop['by']}"
+    limit = f"{stop['limit']:,}" if stop["by"] == "operations" else f"{stop['limit']:g}"
+    return t["claim"][key].format(limit=limit, points=stop.get("points", 0))
+
+def _text(t: i18n.Text, label: str) -> Prose:
+    if t.engine:  # the engine's own words: shown as written, a $ is a dollar
+        return Prose((t.text,), t.missing)
+    return prose(t.text, label, t.missing)
+
+
+def _plain(text: str) -> Prose:
+    """Text from the engine or the registry: shown as is, never parsed for $."""
+    return Prose((text,))
+
+
+def _anchor(prefix: str, ident: str) -> str:
+    return prefix + re.sub(r"[^A-Za-z0-9_-]", "-", ident)
+
+
+def _number(x: float, digits: str = ".3e") -> str:
+    return format(x, digits)
+
+
+def _crosscheck(rec: dict, t: dict, lang: str) -> dict:
+    power = rec.get("power")
+    return {
+        "id": rec["id"],
+        "kind": rec.get("kind", "identity"),
+        "kind_label": t["check"].get(rec.get("kind", "identity"), rec.get("kind", "identity")),
+        "compared": _text(i18n.crosscheck(rec["compared"], lang),
+                          f"cross-check {rec['id']!r} compared"),
+        "max_abs": _number(rec["max_abs"]),
+        "max_rel": _number(rec["max_rel"]),
+        "tolerance": _number(rec["tolerance"], ".1e"),
+        "passed": rec["passed"],
+        # Monte Carlo power: what a plausible wrong formula would give, and that it would fail
+        "power": None if not power else {
+            "formula": Tex(power["formula"], False, f"cross-check {rec['id']!r} power"),
+            "value": _number(power["value"], ".4g"),
+            "would_fail": bool(power["would_fail"]),
+        },
+    }
+
+
+def _check_groups(records: list[dict], t: dict, lang: str) -> list[dict]:
+    rows = [_crosscheck(r, t, lang) for r in records]
+    groups = []
+    for key, kinds in (("independent", INDEPENDENT_KINDS), ("identity", ("identity",))):
+        members = [r for r in rows if r["kind"] in kinds]
+        if members:
+            groups.append({"key": key, "label": t["check"][f"{key}_group"], "rows": members,
+                           "count": f"{sum(r['passed'] for r in members)}/{len(members)}"})
+    return groups
+
+
+def _claim(claim: dict, checks: list[dict], cited_by: list[dict], lang: str, t: dict,
+           dropped: list[str] = ()) -> dict:
+    """``dropped``: the display fields whose twin did not match the engine (not shown)."""
+    cid = claim["id"]
+    base = model.claim_view(claim, checks)
+    shown = i18n.display(cid)
+    for field in dropped:
+        key, _, index = field.partition(".")
+        if key == "steps":
+            shown = {**shown, "steps": {k: v for k, v in shown["steps"].items()
+                                        if k != int(index)}}
+        else:
+            shown = {**shown, key: None}
+    premises = claim.get("premises", {})
+    names: dict[str, Prose] = {}
+    assumptions = []
+    for a, av in zip(claim["assumptions"], base["assumptions"], strict=True):
+        name, text = i18n.assumption(cid, a["name"], a["text"], lang)
+        names[a["name"]] = _text(name, f"claim {cid!r} assumption name")
+        if a["name"] in premises:  # a cited claim: the text names it
+            text = i18n.Text(f"{t['claim']['proved_as']} {a['name']}.", engine=True)
+        formula = i18n.assumption_latex(cid, a["name"], a["latex"], lang)
+        if formula != a["latex"]:
+            av = {**av, "tex": Tex(formula, av["tex"].display, av["tex"].label)}
+        assumptions.append({**av, "name": names[a["name"]],
+                            "kind_label": t["claim"].get(av["kind"], av["kind"]),
+                            "text": _text(text, f"claim {cid!r} assumption text")})
+    steps = []
+    short = (claim.get("abbreviated") or {}).get("steps", {})
+    previous = claim["statement"].split(" = ")[0]
+    for s, sv in zip(claim["steps"], base["steps"], strict=True):
+        written = shown["steps"].get(s["index"])
+        named = short.get(str(s["index"]))
+        # as the author wrote it > in named abbreviations (unless it would look like the step
+        # before) > as SymPy prints it
+        if written is None and named is not None and named != previous:
+            sv = {**sv, "tex": Tex(named, True, f"claim {cid!r} step {s['index']}")}
+        previous = written or sv["tex"].tex
+        steps.append({**sv,
+                      "rule": _text(i18n.rule(cid, s["rule"], lang), f"claim {cid!r} rule"),
+                      "by": [names.get(b, _plain(b)) for b in s["by"]],
+                      "symbolic_label": t["status"][s["symbolic"]],
+                      "numeric_label": t["status"][s["numeric"]],
+                      "timed_out": _timed_out(s.get("timed_out"), t),
+                      "as_written": written is not None,
+                      "tex": Tex(written, True, f"claim {cid!r} step {s['index']} as written")
+                      if written else sv["tex"]})
+
+    abbreviated = claim.get("abbreviated") or {}
+    if shown["result"] is None and abbreviated.get("statement"):
+        shown = {**shown, "result": abbreviated["statement"]}
+    if shown["where"] is None and (abbreviated.get("statement") or short):
+        shown = {**shown, "where": shown["where"] or i18n.family_where(claim["module"])}
+
+    def tex(key: str, display: bool = True) -> Tex | None:
+        return Tex(shown[key], display, f"claim {cid!r} {key}") if shown[key] else None
+
+    return {**base, "title": _text(i18n.title(cid, claim["title"], lang), f"claim {cid!r}"),
+            "status_label": t["status"][claim["status"]],
+            "assumptions": assumptions, "steps": steps,
+            "display_statement": tex("statement"), "display_result": tex("result"),
+            "display_where": tex("where", display=False),
+            "check_groups": _check_groups(checks, t, lang),
+            "cited_by": cited_by}
+
+
+def _note(file: str, t: dict, titles: dict[str, str] | None = None) -> str:
+    """A note by its title: the audit's, else the report's own list, else its file name."""
+    return (titles or {}).get(file) or t["notes"].get(file, file)
+
+
+def _evidence(rec: dict, lang: str, t: dict) -> dict:
+    """Rows of the evidence view {version, label, value, math, passed} and a summary.
+
+    The audit's view (``evidence.rows``) is used when present; older data has one result,
+    shown as the correction's (or the claim's) row with an honest note that the note's own
+    version was not run separately.
+    """
+    ev = rec["evidence"]
+    shown = {rec["claim_latex"], rec.get("correction_latex")}
+    audit_view = rec.get("evidence_view") or (ev if "rows" in ev else {})
+    rows_in = audit_view.get("rows")
+    if rows_in:
+        rows = []
+        for r in rows_in:
+            # the audit's label names the version in the reader's language
+            label = r["label"].get(lang)
+            rows.append({"version": r["version"],
+                         "version_label": label or t["errata"][f"{r['version']}_version"],
+                         "label": None, "value": _value(r["value"], lang,
+                                                       f"erratum {rec['id']!r} evidence"),
+                         # the card shows the note's and the corrected formula already
+                         "math": Tex(r["math"], False, f"erratum {rec['id']!r} evidence")
+                         if r.get("math") and r["math"] not in shown else None,
+                         "passed": r["passed"]})
+        summary = audit_view.get("summary") or {}
+        return {"rows": rows, "summary": _value(summary, lang, f"erratum {rec['id']!r} summary")
+                if summary else None,
+                "note_run": any(r["version"] == "note" for r in rows_in)}
+    version = "correction" if rec["verdict"] in FULL_VERDICTS else "independent"
+    row = {"version": version, "version_label": t["errata"][f"{version}_version"],
+           "label": _plain(ev["kind"]), "value": _plain(ev["detail"]), "math": None,
+           "passed": ev["passed"]}
+    return {"rows": [row], "summary": None, "note_run": False}
+
+
+def _value(value: str | dict, lang: str, label: str) -> Prose:
+    """An evidence value {en, zh} in ``lang``, inline ``$…$`` typeset; the English marked
+    missing when ``lang`` is absent. A plain string (older data) is shown as written."""
+    if isinstance(value, str):
+        return _plain(value)
+    text = value.get(lang) or value["en"]
+    return prose(text, label, missing=lang not in value)
+
+
+def _zh_twin(rec: dict, key: str, lang: str, math: bool = False) -> Prose | None:
+    """``rec[key]`` in ``lang`` (its ``_zh`` twin for Chinese); with ``math``, the registry's
+    prose convention: inline formulas between ``$`` (checked by KaTeX like every formula)."""
+    english = rec.get(key)
+    if not english:
+        return None
+    twin = english if lang == "en" else rec.get(f"{key}_zh")
+    text = twin or english
+    label = f"erratum {rec.get('id')!r} {key}"
+    if math:
+        return prose(text, label, missing=not twin)
+    return Prose((text,), missing=not twin)
+
+
+def _erratum(rec: dict, claims: dict[str, dict], lang: str, t: dict) -> dict:
+    corr = rec["correction_latex"]
+    ids = [rec["evidence"]["ref"]] if rec["evidence"]["kind"] == "claim" else []
+    ids += [i for i in rec.get("see_also") or [] if i not in ids]
+    return {
+        "id": rec["id"], "anchor": _anchor("erratum-", rec["id"]),
+        "note": rec["note"], "note_title": rec.get("note_title") or _note(rec["note"], t),
+        "quote": rec["quote"],
+        "location": t["errata"]["line"].format(rec["line"]) if rec.get("line") else None,
+        "context": rec.get("context"),
+        "scope": None if rec.get("scope", "transformer-math") == "transformer-math"
+        else t["scope"].get(rec["scope"], rec["scope"]),
+        "claim": Tex(rec["claim_latex"], False, f"erratum {rec['id']!r} claim"),
+        "verdict": rec["verdict"], "verdict_label": t["verdict"][rec["verdict"]],
+        "correction": Tex(corr, False, f"erratum {rec['id']!r} correction") if corr else None,
+        "why": [p for p in (_zh_twin(rec, "correction_text", lang, math=True),
+                            _zh_twin(rec, "reason", lang, math=True)) if p],
+        "evidence": _evidence(rec, lang, t),
+        "links": [{"id": i, "anchor": claims[i]["anchor"], "title": claims[i]["title"]}
+                  for i in ids if i in claims],
+    }
+
+
+def _notes_summary(records: list[dict], t: dict, titles: dict[str, str]) -> dict:
+    verdicts = [v for v in model.VERDICTS if any(r["verdict"] == v for r in records)]
+    notes = sorted(dict.fromkeys(r["note"] for r in records))
+    rows = []
+    for note in notes:
+        mine = [r for r in records if r["note"] == note]
+        rows.append({"note": note, "title": _note(note, t, titles),
+                     "anchor": _anchor("note-", note),
+                     "counts": [sum(r["verdict"] == v for r in mine) for v in verdicts],
+                     "full": [{"id": r["id"], "anchor": _anchor("erratum-", r["id"]),
+                               "verdict": r["verdict"]}
+                              for v in FULL_VERDICTS for r in mine if r["verdict"] == v]})
+    return {"columns": [t["verdict"][v] for v in verdicts], "verdicts": verdicts, "rows": rows,
+            "totals": [sum(r["verdict"] == v for r in records) for v in verdicts]}
+
+
+def build_view(data: dict, figures: list[dict], lang: str = "en",
+               meta: dict | None = None) -> dict:
+    """The view of edition ``lang`` of ``data`` (validated here)."""
+    model.validate(data)
+    t = i18n.ui(lang)
+    records = data["errata"]["records"]
+    titles = {r["note"]: r["note_title"] for r in records if r.get("note_title")}
+    titles.update({n: v["title"] for n, v in (data["errata"].get("notes") or {}).items()
+                   if isinstance(v, dict) and v.get("title")})
+    by_claim: dict[str, list[dict]] = {}
+    for rec in data["crosschecks"]:
+        by_claim.setdefault(rec["claim"], []).append(rec)
+    anchors = {c["id"]: model.claim_anchor(c["id"]) for c in data["claims"]}
+    cited: dict[str, list[dict]] = {}
+    for rec in records:
+        ids = [rec["evidence"]["ref"]] if rec["evidence"]["kind"] == "claim" else []
+        for cid in dict.fromkeys(ids + list(rec.get("see_also") or [])):
+            if cid in anchors:
+                cited.setdefault(cid, []).append({"id": rec["id"],
+                                                  "anchor": _anchor("erratum-", rec["id"]),
+                                                  "verdict": rec["verdict"]})
+    dropped = data["display_forms"]["dropped"]
+    claims = [_claim(c, by_claim.get(c["id"], []), cited.get(c["id"], []), lang, t,
+                     dropped.get(c["id"], ()))
+              for c in data["claims"]]
+    by_id = {c["id"]: c for c in claims}
+    topics = []
+    for module in dict.fromkeys(c["module"] for c in claims):
+        topics.append({"id": module, "anchor": _anchor("topic-", module),
+                       "name": t["topic"].get(module, t["topic"]["other"]),
+                       "claims": [c for c in claims if c["module"] == module]})
+    # the reader's own claims (--claims): one more topic, laid out like every other
+    yours = [_claim(c, [], [], lang, t) for c in data.get(model.USER_CLAIMS, [])]
+    if yours:
+        topics.append({"id": model.YOURS, "anchor": _anchor("topic-", model.YOURS),
+                       "name": t["topic"][model.YOURS], "claims": yours})
+    checks = data["crosschecks"]
+    independent = [c for c in checks if c.get("kind", "identity") in INDEPENDENT_KINDS]
+    identity = [c for c in checks if c.get("kind", "identity") not in INDEPENDENT_KINDS]
+    full = [_erratum(r, by_id, lang, t) for v in FULL_VERDICTS for r in records
+            if r["verdict"] == v]
+    checked = []
+    for note in sorted(dict.fromkeys(r["note"] for r in records)):
+        # compact rows: the quote is the locator, no formulas
+        rows = [{**_erratum(r, by_id, lang, t), "claim": None, "correction": None}
+                for r in records if r["note"] == note and r["verdict"] not in FULL_VERDICTS]
+        if rows:
+            checked.append({"note": note, "title": _note(note, t, titles), "rows": rows,
+                            "anchor": _anchor("note-", note)})
+    meta = meta or {}
+    other = "zh" if lang == "en" else "en"
+    counts = {st: sum(c["status"] == st for c in claims) for st in model.CLAIM_STATUS}
+    accuracy = data["training"].get("accuracy")
+    # every status that occurs, and failed always: "0 failed" is news too
+    parts = [t["count"][st].format(n=n) for st, n in counts.items()
+             if n or st == "failed"]
+    summary = [t["summary"]["claims_line"].format(n=len(claims),
+                                                  parts=t["summary"]["and"].join(parts)),
+               t["summary"]["checks_line"].format(
+                   independent=f"{sum(c['passed'] for c in independent)}/{len(independent)}",
+                   identity=f"{sum(c['passed'] for c in identity)}/{len(identity)}")]
+    if accuracy is not None:
+        summary.append(t["summary"]["training_line"].format(accuracy=f"{accuracy:.3f}"))
+    return {
+        "lang": lang, "t": t, "title": t["meta"]["title"],
+        "file": FILES[lang], "other_file": FILES[other],
+        "date": meta.get("date", ""), "version": meta.get("version", ""),
+        "claims": claims, "topics": topics,
+        "counts": counts, "summary": summary, "statuses": list(model.CLAIM_STATUS),
+        "failed_claims": [c for c in claims + yours if c["status"] == "failed"],
+        "crosschecks_passed": sum(c["passed"] for c in checks),
+        "crosschecks_total": len(checks),
+        "independent": f"{sum(c['passed'] for c in independent)}/{len(independent)}",
+        "identity": f"{sum(c['passed'] for c in identity)}/{len(identity)}",
+        "crosschecks_failed": [c for c in checks if not c["passed"]],
+        "figures": [{**f, "title": _text(i18n.Text(t["figure"][f"{f['name']}_title"]),
+                                         f"figure {f['name']}"),
+                     "caption": _text(i18n.Text(t["figure"][f"{f['name']}_caption"]),
+                                      f"figure {f['name']} caption")} for f in figures],
+        "errata": full, "errata_checked": checked,
+        "notes_summary": _notes_summary(records, t, titles),
+        "training_accuracy": None if data["training"].get("accuracy") is None
+        else f"{data['training']['accuracy']:.3f}",
+    }
+
+
+def formulas(view: dict) -> list[Tex]:
+    """Every formula of the view in page order, prose included (what KaTeX typesets)."""
+    out: list[Tex] = []
+
+    def walk(node: Any) -> None:
+        if isinstance(node, Tex):
+            out.append(node)
+        elif isinstance(node, Prose):
+            out.extend(p for p in node.parts if isinstance(p, Tex))
+        elif isinstance(node, dict):
+            for key, value in node.items():
+                if key != "t":
+                    walk(value)
+        elif isinstance(node, list | tuple):
+            for value in node:
+                walk(value)
+
+    walk(view)
+    return out
