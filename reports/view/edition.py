@@ -14,7 +14,6 @@ from reports.render.katex import Prose, Tex, prose
 from reports.view import model
 
 FULL_VERDICTS = ("error", "imprecise")
-INDEPENDENT_KINDS = ("finite-difference", "monte-carlo", "pytorch", "closed-form")
 FILES = {"en": "index.html", "zh": "index.zh.html"}
 
 
@@ -50,10 +49,10 @@ def _crosscheck(rec: dict, t: dict, lang: str) -> dict:
     power = rec.get("power")
     return {
         "id": rec["id"],
-        "kind": rec.get("kind", "identity"),
-        "kind_label": t["check"].get(rec.get("kind", "identity"), rec.get("kind", "identity")),
-        "compared": _text(i18n.crosscheck(rec["compared"], lang),
-                          f"cross-check {rec['id']!r} compared"),
+        "kind": rec["kind"],
+        "kind_label": t["check"][rec["kind"]],
+        # the sentence is written here, from the record's fields, in the edition's language
+        "compared": _text(i18n.crosscheck(rec, lang), f"cross-check {rec['id']!r} compared"),
         "max_abs": _number(rec["max_abs"]),
         "max_rel": _number(rec["max_rel"]),
         "tolerance": _number(rec["tolerance"], ".1e"),
@@ -70,8 +69,8 @@ def _crosscheck(rec: dict, t: dict, lang: str) -> dict:
 def _check_groups(records: list[dict], t: dict, lang: str) -> list[dict]:
     rows = [_crosscheck(r, t, lang) for r in records]
     groups = []
-    for key, kinds in (("independent", INDEPENDENT_KINDS), ("identity", ("identity",))):
-        members = [r for r in rows if r["kind"] in kinds]
+    for key, independent in (("independent", True), ("identity", False)):
+        members = [r for r in rows if (r["kind"] in model.INDEPENDENT_KINDS) == independent]
         if members:
             groups.append({"key": key, "label": t["check"][f"{key}_group"], "rows": members,
                            "count": f"{sum(r['passed'] for r in members)}/{len(members)}"})
@@ -283,8 +282,8 @@ def build_view(data: dict, figures: list[dict], lang: str = "en",
         topics.append({"id": model.YOURS, "anchor": _anchor("topic-", model.YOURS),
                        "name": t["topic"][model.YOURS], "claims": yours})
     checks = data["crosschecks"]
-    independent = [c for c in checks if c.get("kind", "identity") in INDEPENDENT_KINDS]
-    identity = [c for c in checks if c.get("kind", "identity") not in INDEPENDENT_KINDS]
+    independent = [c for c in checks if c["kind"] in model.INDEPENDENT_KINDS]
+    identity = [c for c in checks if c["kind"] not in model.INDEPENDENT_KINDS]
     full = [_erratum(r, by_id, lang, t) for v in FULL_VERDICTS for r in records
             if r["verdict"] == v]
     checked = []

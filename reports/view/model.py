@@ -17,6 +17,7 @@ from typing import Any
 from derivations.engine.status import NUMERIC_OUTCOMES as NUMERIC
 from derivations.engine.status import STATUSES as CLAIM_STATUS
 from derivations.engine.status import SYMBOLIC_OUTCOMES as SYMBOLIC
+from numeric.crosscheck.core import DECIDES, Kind
 from reports.render.katex import Tex
 
 # a claim's conditions (derivations.engine.conditions): given to both routes, where values are
@@ -29,6 +30,9 @@ VERDICTS = ("correct", "error", "imprecise", "out-of-scope")
 USER_CLAIMS = "user_claims"
 YOURS = "yours"
 SECTIONS = ("claims", "crosschecks", "plot_data", "training", "errata", "display_forms")
+# a cross-check's kind (numeric.crosscheck.core.Kind), in the order the report groups them
+CHECK_KINDS = tuple(k.value for k in Kind)
+INDEPENDENT_KINDS = tuple(k.value for k in Kind if k.independent)
 _ID = re.compile(r"^[A-Za-z0-9_.-]+$")
 
 
@@ -146,6 +150,29 @@ def _validate_evidence_view(view: dict, where: str) -> None:
         _get(_get(view, "summary", dict, where), "en", str, f"{where}.summary")
 
 
+def _validate_crosscheck(rec: Any, w: str, ids: set[str]) -> None:
+    """A cross-check record (``numeric.crosscheck.core.Record.to_dict()``): its fields, from
+    which the report writes its sentence."""
+    if _get(rec, "claim", str, w) not in ids:
+        raise ReportDataError(f"{w}.claim: expected one of the claim ids, got {rec['claim']!r}")
+    _get(rec, "id", str, w)
+    _choice(rec, "kind", CHECK_KINDS, w)
+    _get(rec, "compared", str, w)
+    _get(rec, "tensor", (str, type(None)), w)
+    values = _get(rec, "values", dict, w)
+    for name in values:
+        _get(values, name, (str, int, float), f"{w}.values")
+    for key in ("max_abs", "max_rel", "tolerance"):
+        _get(rec, key, (int, float), w)
+    _choice(rec, "decides", DECIDES, w)
+    _get(rec, "passed", bool, w)
+    power = _get(rec, "power", dict, w) if "power" in rec else None
+    if power is not None:
+        _get(power, "formula", str, f"{w}.power")
+        _get(power, "value", (int, float), f"{w}.power")
+        _get(power, "would_fail", bool, f"{w}.power")
+
+
 def _validate_user_claims(data: dict) -> None:
     """``data[USER_CLAIMS]`` (optional) is a list of claims, each valid and with an id of its
     own."""
@@ -177,14 +204,7 @@ def validate(data: Any) -> None:
         ids.add(claim["id"])
     _validate_user_claims(data)
     for i, rec in enumerate(_get(data, "crosschecks", list, "report data")):
-        w = f"crosschecks[{i}]"
-        if _get(rec, "claim", str, w) not in ids:
-            raise ReportDataError(f"{w}.claim: expected one of the claim ids, got {rec['claim']!r}")
-        _get(rec, "id", str, w)
-        _get(rec, "compared", str, w)
-        for key in ("max_abs", "max_rel", "tolerance"):
-            _get(rec, key, (int, float), w)
-        _get(rec, "passed", bool, w)
+        _validate_crosscheck(rec, f"crosschecks[{i}]", ids)
     _get(data, "plot_data", dict, "report data")
     training = _get(data, "training", dict, "report data")
     _get(training, "steps", list, "training")
@@ -287,17 +307,6 @@ def claim_view(claim: dict, checks: list[dict]) -> dict:
         "conditions": _conditions_view(cid, claim["conditions"]),
         "steps": [_step_view(cid, s) for s in claim["steps"]],
         "final": Tex(last["latex"], True, f"claim {cid!r} final result"),
-        "crosschecks": [
-            {
-                "id": c["id"],
-                "compared": c["compared"],
-                "max_abs": f"{c['max_abs']:.3e}",
-                "max_rel": f"{c['max_rel']:.3e}",
-                "tolerance": f"{c['tolerance']:.1e}",
-                "passed": c["passed"],
-            }
-            for c in checks
-        ],
         "crosscheck_status": _crosscheck_status(checks),
         "crosscheck_count": f"{sum(c['passed'] for c in checks)}/{len(checks)}",
     }

@@ -1,7 +1,8 @@
 """The report's words in two languages, as data: ``ui.toml`` (interface, reading guide,
 captions, topics, note titles), ``claims.toml`` (claim titles, step reasons, assumption
 texts, keyed by claim id) and ``crosschecks.toml`` (what each numeric cross-check compares,
-keyed by its English text). Math is never translated; prose may carry inline ``$...$`` math.
+keyed by its claim and ``compared`` key, filled from the record's fields). Math is never
+translated; prose may carry inline ``$...$`` math.
 
 A lookup that finds no translation returns the English text marked ``missing`` so the page
 shows it visibly as untranslated; :func:`missing_claim_fields` lists every such gap for tests.
@@ -9,7 +10,6 @@ shows it visibly as untranslated; :func:`missing_claim_fields` lists every such 
 
 from __future__ import annotations
 
-import re
 import tomllib
 from dataclasses import dataclass
 from functools import cache
@@ -38,57 +38,39 @@ def crosschecks_data() -> dict:
     return tomllib.loads((HERE / "crosschecks.toml").read_text(encoding="utf-8"))
 
 
-# placeholders of crosschecks.toml [patterns]: a model parameter path, a whole number
-# (written <name>: braces belong to the LaTeX of the values)
-PLACEHOLDERS = {"p": r"[A-Za-z0-9_.]+?", "n": r"[0-9]+"}
-PLACEHOLDER = re.compile(r"<([a-z]+)>")
+def _slot(value: object) -> str:
+    """A record's field as its sentence shows it: numbers as format(x, "g") writes them."""
+    return format(value, "g") if isinstance(value, float) else str(value)
 
 
-def _pattern(key: str) -> re.Pattern:
-    """The regex of a [patterns] key: literal text, each <name> a group (repeats must agree)."""
-    out, seen, pos = [], set(), 0
-    for m in re.finditer(PLACEHOLDER, key):
-        name = m.group(1)
-        if name not in PLACEHOLDERS:
-            raise TranslationError(f"crosschecks.toml pattern {key!r}: expected placeholders "
-                                   f"{sorted(PLACEHOLDERS)}, got <{name}>")
-        out.append(re.escape(key[pos:m.start()]))
-        out.append(f"(?P={name})" if name in seen else f"(?P<{name}>{PLACEHOLDERS[name]})")
-        seen.add(name)
-        pos = m.end()
-    out.append(re.escape(key[pos:]))
-    return re.compile("".join(out))
+def crosscheck(record: dict, lang: str) -> Text:
+    """What the cross-check ``record`` compares, in ``lang``: the sentence crosschecks.toml keeps
+    for its claim and ``compared`` key, each slot ``<name>`` filled from the record's ``tensor``
+    and ``values``; the English when ``lang`` has none, and the bare key when neither exists
+    (both marked missing, shown as written)."""
+    claim, key = record["claim"], record["compared"]
+    entry = crosschecks_data().get(claim, {}).get(key)
+    if not isinstance(entry, dict) or "en" not in entry:
+        return Text(key, missing=True, engine=True)
+    fields = {"tensor": record.get("tensor"), **record.get("values", {})}
+    text = entry.get(lang, entry["en"])
+    for name, value in fields.items():
+        if value is not None:
+            text = text.replace(f"<{name}>", _slot(value))
+    if "<" in text or ">" in text:
+        given = sorted(n for n, v in fields.items() if v is not None)
+        raise TranslationError(f"crosschecks.toml [{claim}] {key} ({lang}): expected slots among "
+                               f"the record's fields {given}, got {text!r}")
+    return Text(text, missing=lang not in entry)
 
 
-@cache
-def _patterns() -> tuple[tuple[re.Pattern, dict], ...]:
-    return tuple((_pattern(k), v) for k, v in crosschecks_data().get("patterns", {}).items())
-
-
-def _fill(entry: dict, values: dict[str, str]) -> dict:
-    return {k: PLACEHOLDER.sub(lambda m: values[m.group(1)], v) for k, v in entry.items()}
-
-
-def crosscheck(english: str, lang: str) -> Text:
-    """What a cross-check compares, in ``lang``: its exact English text in [texts], else the
-    first [patterns] entry it matches with the placeholders filled in; else the English
-    text marked missing (shown as written, never parsed for math)."""
-    record = crosschecks_data().get("texts", {}).get(english)
-    if record is None:
-        for pattern, entry in _patterns():
-            found = pattern.fullmatch(english)
-            if found:
-                record = _fill(entry, found.groupdict())
-                break
-    return _pick(record, english, lang)
-
-
-def missing_crosscheck_texts(texts: list[str]) -> list[str]:
-    """Every cross-check text without both an English display form and a Chinese text."""
+def missing_crosscheck_texts(records: list[dict]) -> list[str]:
+    """Every cross-check comparison without a sentence in both languages, by claim and key."""
     gaps = []
-    for english in dict.fromkeys(texts):
-        if crosscheck(english, "en").engine or crosscheck(english, "zh").missing:
-            gaps.append(f"cross-check text {english!r} has no en/zh entry in crosschecks.toml")
+    for claim, key in dict.fromkeys((r["claim"], r["compared"]) for r in records):
+        entry = crosschecks_data().get(claim, {}).get(key)
+        if not isinstance(entry, dict) or not set(LANGS) <= set(entry):
+            gaps.append(f"cross-check [{claim}] {key} has no en/zh entry in crosschecks.toml")
     return gaps
 
 
