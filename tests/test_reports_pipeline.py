@@ -8,6 +8,8 @@ import hashlib
 import json
 import re
 import shutil
+import sys
+import types
 from collections import Counter
 from pathlib import Path
 
@@ -349,12 +351,37 @@ def test_crosscheck_stage_shape_is_checked(data, tmp_path, monkeypatch):
         build.collect_data(build.Cache(tmp_path, enabled=False), build.Progress(lambda s: None))
 
 
-def test_missing_producer_is_named():
-    with pytest.raises(collect.ProducerMissing, match=r"no_such_pkg_xyz\.run\(\)"):
-        collect._producer("derive", "no_such_pkg_xyz", "run")
-    with pytest.raises(collect.ProducerMissing, match="json lacks"):
-        collect._producer("derive", "json", "verify_all_missing")
-    assert collect._producer("derive", "json", "dumps") is json.dumps
+def test_a_stage_whose_module_is_missing_is_named(monkeypatch):
+    import numeric
+
+    monkeypatch.delattr(numeric, "train", raising=False)
+    monkeypatch.setitem(sys.modules, "numeric.train", None)  # as if it could not be imported
+    with pytest.raises(collect.ProducerMissing,
+                       match=r"stage 'training' needs the module numeric\.train, which cannot "
+                             r"be imported"):
+        collect.training()
+    with pytest.raises(collect.ProducerMissing, match="stage 'derive' needs the module no_such"):
+        with collect._needs("derive"):
+            import no_such_pkg_xyz  # noqa: F401
+
+
+def test_an_error_inside_a_producer_is_not_called_a_missing_module(monkeypatch):
+    from numeric import train
+
+    def broken():
+        raise ImportError("raised while training, not by an import")
+    monkeypatch.setattr(train, "run", broken)
+    with pytest.raises(ImportError, match="while training"):
+        collect.training()
+
+
+def test_every_stage_preloads_the_modules_its_producer_imports():
+    """The preload calls the functions the producers import through, one per stage."""
+    assert set(collect.MODULES) == set(stages.STAGES)
+    for name, load in collect.MODULES.items():
+        loaded = load()
+        modules = loaded if isinstance(loaded, tuple) else (loaded,)
+        assert all(isinstance(m, types.ModuleType) for m in modules), name
 
 
 def test_cli_rejects_bad_json(tmp_path, capsys):

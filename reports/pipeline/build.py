@@ -250,8 +250,8 @@ def build(
         if claims:
             with progress.stage(user_claims.STAGE) as note:
                 key = source_hash(user_claims.STAGE, [package_dir("derivations"), *claims])
-                data = {**data, user_claims.KEY: user_claims.collect(claims, cache, key, note)}
-        data = collect.with_locations(collect.with_kinds(data), NOTES_DIR)
+                data = {**data, model.USER_CLAIMS: user_claims.collect(claims, cache, key, note)}
+        data = collect.with_locations(data, NOTES_DIR)
         for problem in data.get("display_forms", {}).get("problems", []):
             print(f"reports: display form dropped: {problem}", file=sys.stderr)
         render_all(data, tmp, progress, cache, pdf=pdf)
