@@ -94,7 +94,8 @@ def _claim(claim: dict, checks: list[dict], cited_by: list[dict], lang: str, t: 
     names: dict[str, Prose] = {}
     assumptions = []
     for a, av in zip(claim["assumptions"], base["assumptions"], strict=True):
-        name, text = i18n.assumption(cid, a["name"], a["text"], lang)
+        name, text = i18n.assumption(cid, a["name"], a["text"], lang,
+                                     cited=a["name"] in premises)
         names[a["name"]] = _text(name, f"claim {cid!r} assumption name")
         if a["name"] in premises:  # a cited claim: the text names it
             text = i18n.Text(f"{t['claim']['proved_as']} {a['name']}.", engine=True)

@@ -137,11 +137,13 @@ def rule(claim_id: str, english: str, lang: str) -> Text:
     return _pick(own.get(english, _shared("rules").get(english)), english, lang)
 
 
-def assumption(claim_id: str, name: str, text: str, lang: str) -> tuple[Text, Text]:
-    """(name, text) of a named assumption in ``lang``."""
+def assumption(claim_id: str, name: str, text: str, lang: str,
+               cited: bool = False) -> tuple[Text, Text]:
+    """(name, text) of a named assumption in ``lang``.  ``cited``: the assumption is the claim
+    ``name`` itself, cited as a lemma (its name is among the claim result's ``premises``)."""
     record = _claim(claim_id).get("assumptions", {}).get(name) \
         or _shared("assumptions").get(name, {})
-    if not record and text == f"Proved as claim {name}." and "title" in _claim(name):
+    if not record and cited and "title" in _claim(name):
         # a lemma citing another claim (derivations.lemma): named by that claim's title
         cited = _pick(_claim(name)["title"], english_title(name), lang)
         said = {"en": f"Proved as the claim “{cited.text}”.",
@@ -193,7 +195,8 @@ def missing_claim_fields(claims: list[dict]) -> list[str]:
             if rule(cid, s["rule"], "zh").missing:
                 gaps.append(f"claim {cid}: rule of step {s['index']} {s['rule']!r} has no zh")
         for a in c["assumptions"]:
-            name, text = assumption(cid, a["name"], a["text"], "zh")
+            name, text = assumption(cid, a["name"], a["text"], "zh",
+                                    cited=a["name"] in c.get("premises", {}))
             if name.missing:
                 gaps.append(f"claim {cid}: assumption name {a['name']!r} has no zh")
             if text.missing:
