@@ -16,6 +16,8 @@ correlated, which no single record depends on).  Two sources:
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import sympy as sp
 
@@ -100,14 +102,32 @@ def _model_dots(h: np.ndarray, w_std: float, rng: np.random.Generator) -> dict[i
     return _joined(parts)
 
 
-def scaling_records(live: Live, curves: dict | None = None) -> list[Record]:
-    f = _funcs()
+def _samples(h: np.ndarray, w_std: float) -> tuple[dict, dict, dict]:
+    """qᵀk for every d_k: of uniform entries, of the same standardized, and of the model's
+    projections of the live row ``h``.  Drawn once per process for a row, a scale and a
+    projection op: the draws depend on nothing else, and a process that recomputes the records
+    with a backward op or a derived formula changed (the tests do, dozens of times) would
+    otherwise draw the same gigabyte of normals again each time."""
+    return _drawn(tuple(float(x) for x in h), float(w_std), ops.linear_forward)
+
+
+@functools.lru_cache(maxsize=4)
+def _drawn(h: tuple[float, ...], w_std: float, _projection) -> tuple[dict, dict, dict]:
     rng = np.random.default_rng(SEED)
     half, std = _iid_dots(rng)  # entries ≈ 0.5, and the same standardized
+    proj = _model_dots(np.array(h), w_std, rng)
+    for dots in (half, std, proj):
+        for arr in dots.values():
+            arr.flags.writeable = False  # shared by every later call
+    return half, std, proj
+
+
+def scaling_records(live: Live, curves: dict | None = None) -> list[Record]:
+    f = _funcs()
     mu, sig = 0.5, np.sqrt(1.0 / 12.0)
     h = live.cache[LN_ROW][0, 0]  # (C,) a live LN₁ output row
     w_std = live.cfg.init_std
-    proj = _model_dots(h, w_std, rng)
+    half, std, proj = _samples(h, w_std)
     s_q = w_std * float(np.linalg.norm(h))
     out: list[Record] = []
     for d in D_KS:
