@@ -310,6 +310,12 @@ def _check_domain(d: Derivation, where: str) -> None:
                                   f"Domain(indices={{{i}: (1, n)}}) with n its size")
     declared = (set(dom.random) | set(dom.dims) | set(dom.indices) | set(dom.ranges)
                 | set(dom.constants))
+    # a defined symbol inside E is its body there: the claim with its definitions unfolded is
+    # checked for what its body holds (a claim checks itself so when it is built)
+    for x in defs.ordered(d.definitions, where):
+        declared.add(x.symbol)
+        if isinstance(x.symbol, sp.IndexedBase):
+            declared.add(x.symbol.label)
     for mean, var in dom.random.values():
         declared |= sp.sympify(mean, strict=True).free_symbols
         declared |= sp.sympify(var, strict=True).free_symbols

@@ -21,7 +21,6 @@ from __future__ import annotations
 import sympy as sp
 
 from derivations.engine import Assumption, Derivation, Domain, Step
-from derivations.engine.definitions import ordered, unfold
 from derivations.engine.stochastic import E
 from derivations.library import notation as nt
 
