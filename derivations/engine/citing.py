@@ -13,6 +13,7 @@ from dataclasses import replace
 import sympy as sp
 
 from derivations.engine.claim import Assumption, Derivation
+from derivations.engine.definitions import unfold
 from derivations.engine.printing import latex
 
 
@@ -56,10 +57,13 @@ class _Constant:
 
 
 def instance(claim: Derivation, mapping: dict, why: str) -> Assumption:
-    """Cite ``claim`` at ``mapping`` (symbol -> expression): a claim proved for every value of a
-    symbol holds for any expression meeting that symbol's assumptions, which ``why`` states."""
-    lhs, rhs = claim.checked.lhs.xreplace(mapping), claim.checked.rhs.xreplace(mapping)
-    shown = ", ".join(f"{sp.sstr(k)} = {sp.sstr(v)}" for k, v in mapping.items())
+    """Cite ``claim`` at ``mapping`` (symbol -> expression, which may use the claim's
+    definitions): a claim proved for every value of a symbol holds for any expression meeting
+    that symbol's assumptions, which ``why`` states."""
+    defined = claim.definitions_used
+    flat = {k: unfold(v, defined) for k, v in mapping.items()}
+    lhs, rhs = claim.checked.lhs.xreplace(flat), claim.checked.rhs.xreplace(flat)
+    shown = ", ".join(f"{sp.sstr(k)} = {sp.sstr(v)}" for k, v in flat.items())
     return Assumption(f"{claim.id} at {shown}", f"Proved as claim {claim.id}, taken at {shown}: "
-                      f"{why}", sp.latex(sp.Eq(lhs, rhs, evaluate=False)),
+                      f"{why}", latex(claim.statement.xreplace(mapping), defined),
                       rewrites=((lhs, rhs),), kind="lemma", source=claim)

@@ -168,12 +168,14 @@ def _free(d: Definition) -> set:
 class Notation:
     """One home for definitions shared by claims: the ``variables`` they are about, and each
     definition once, cited by name (``notation["x̂"]``).  A body may use its parameters, the
-    variables and the definitions made before it — so a definition made here cannot be
-    circular — and a name or a symbol is defined at most once and never shadows a variable."""
+    variables, the definitions made before it and those of the homes it ``builds_on`` — so a
+    definition made here cannot be circular — and a name or a symbol is defined at most once
+    and never shadows a variable."""
 
-    def __init__(self, title: str, variables: Iterable = ()) -> None:
+    def __init__(self, title: str, variables: Iterable = (), builds_on: Iterable = ()) -> None:
         self.title = title
         self.variables = tuple(variables)
+        self.builds_on = tuple(builds_on)
         self._defined: dict[str, Definition] = {}
 
     def define(self, name: str, symbol, body, tex: str = "", params=(), text: str = ""
@@ -191,11 +193,12 @@ class Notation:
                                   f"{self.title}; a variable cannot be defined")
         made = Definition(name, symbol, sp.sympify(body, strict=True), tex, tuple(params),
                           text, self.variables)
-        defined = {d.symbol: d for d in self._defined.values()}
+        defined = {d.symbol: d for home in self.builds_on for d in home}
+        defined.update({d.symbol: d for d in self._defined.values()})
         loose = sorted((o for o in _free(made) if o not in defined and o not in self.variables),
                        key=_name)
         if loose:
-            before = ", ".join(d.name for d in self._defined.values()) or "none"
+            before = ", ".join(d.name for d in defined.values()) or "none"
             raise DerivationError(
                 f"{where}: its body refers to {_name(loose[0])}, which is not declared: neither a "
                 f"parameter ({', '.join(map(str, made.params)) or 'none'}), a variable of "

@@ -64,6 +64,11 @@ class _Printer(LatexPrinter):
         terms = super()._as_ordered_terms(expr, order=order)
         if not isinstance(expr, sp.Add):
             return terms
+        # n + 1 and t − 1, as an index is written: a number after plain symbols
+        numbers = [t for t in terms if t.is_Number]
+        if len(numbers) == 1 and all(isinstance(t, sp.Symbol | sp.Indexed)
+                                     for t in terms if t is not numbers[0]):
+            return [*(t for t in terms if t is not numbers[0]), numbers[0]]
         # x_i − μ rather than −μ + x_i: a sum starts with a term that carries no minus sign
         first = next((t for t in terms if not t.could_extract_minus_sign()), None)
         if first is None or first is terms[0]:
