@@ -29,6 +29,7 @@ from derivations.engine.claim import (
 )
 from derivations.engine.definitions import Definition, Notation
 from derivations.engine.errors import DerivationError
+from derivations.engine.printing import latex
 from derivations.engine.status import PREMISE_STATUSES, STATUSES
 from derivations.engine.stochastic import E, Var
 from derivations.engine.symbolic import SYMBOLIC_OPS, symbolic_check
@@ -37,6 +38,6 @@ __all__ = [
     "ASSUMPTION_RULES", "KINDS", "PREMISE_STATUSES", "STATUSES", "SYMBOLIC_OPS", "Assumption",
     "ChainResult", "Definition", "Derivation", "DerivationError", "Domain", "E", "Notation",
     "PremiseCheck", "Step",
-    "StepResult", "Var", "cite", "instance", "lemma", "symbolic_check", "verify", "verify_many",
-    "with_step",
+    "StepResult", "Var", "cite", "instance", "latex", "lemma", "symbolic_check", "verify",
+    "verify_many", "with_step",
 ]

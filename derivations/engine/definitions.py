@@ -118,10 +118,10 @@ def _check(d: Definition) -> None:
         raise DerivationError(f"{where}: a parameter is repeated in {params}")
     want, got = _shape(sym) if isinstance(sym, sp.MatrixSymbol) else None, _shape(d.body)
     if want != got:
-        what = f"the {want[0]}×{want[1]} matrix" if want else "a scalar"
+        what = f"a {want[0]}×{want[1]} matrix" if want else "a scalar"
         came = f"a {got[0]}×{got[1]} matrix" if got else "a scalar"
-        raise DerivationError(f"{where}: {sym} is {what}, so its body must be too; got {came}, "
-                              f"{d.body}")
+        raise DerivationError(f"{where}: {sym} is {what}, but its body {d.body} is {came}; a "
+                              f"definition keeps its symbol's shape")
     if _refers(d.body, sym):
         raise DerivationError(f"{where}: circular, {sym} is defined in terms of itself: "
                               f"{d.body}")

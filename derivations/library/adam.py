@@ -122,11 +122,11 @@ def _closed_form(claim_id, title, beta, x, beta_range, moment, name):
 
 adam_first_moment_closed_form = _closed_form(
     "adam_first_moment_closed_form",
-    "Adam: m_t = (1−β₁) Σ β₁^(t−i) g_i solves m_t = β₁ m_(t−1) + (1−β₁) g_t, m_0 = 0",
+    "Adam: m_t = (1−β₁) Σ β₁^(t−i) g_i solves m_t = β₁ m_(t−1) + (1−β₁) g_t",
     beta_1, g[i], BETA1_RANGE, nt.M_DEF, "m")
 adam_second_moment_closed_form = _closed_form(
     "adam_second_moment_closed_form",
-    "Adam: v_t = (1−β₂) Σ β₂^(t−i) g_i² solves v_t = β₂ v_(t−1) + (1−β₂) g_t², v_0 = 0",
+    "Adam: v_t = (1−β₂) Σ β₂^(t−i) g_i² solves v_t = β₂ v_(t−1) + (1−β₂) g_t²",
     beta_2, g[i] ** 2, BETA2_RANGE, nt.V_DEF, "v")
 
 adam_moments_start_at_zero = Derivation(

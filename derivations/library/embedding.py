@@ -32,7 +32,7 @@ embedding_lookup = Derivation(
     "Embedding: the lookup Eᵀe_i is row i of the table",
     sp.Eq(sp.Sum(delta(i, v) * w[v, c], (v, 1, V)), w[i, c], evaluate=False),
     (),
-    (Step(w[i, c], "Σ_v δ_iv f(v) = f(i) for 1 ≤ i ≤ V"),),
+    (Step(w[i, c], "δ_iv keeps the term v = i, for 1 ≤ i ≤ V"),),
     Domain(dims=(V, C), indices={i: (1, V), c: (1, C)}, max_dim=3),
 )
 
@@ -83,7 +83,8 @@ embedding_grad_scatter_add = Derivation(
                          for t, tok in enumerate(TOKENS, 1)), sp.S.Zero), (c, 1, C)),
              "∂E_{tok,c}/∂E_{v,e} = δ_{tok,v} δ_{ce}"),
         Step(sum((G[t, e] * delta(tok, v) for t, tok in enumerate(TOKENS, 1)), sp.S.Zero),
-             "δ_ce keeps the term c = e, for 1 ≤ e ≤ C: row v of XᵀG, X_tv = δ_{tok_t, v}"),
+             "δ_ce keeps the term c = e, for 1 ≤ e ≤ C: each position adds its row of G to the row "
+             "of its token"),
         Step(SCATTER_ADD, "positions 1 and 2 hold the same token a: their rows add"),
     ),
     Domain(dims=(V, C), indices={a: (1, V), b: (1, V), v: (1, V), e: (1, C)}, max_dim=3),

@@ -76,7 +76,7 @@ lse_hessian_psd = Derivation(
     sp.Eq(_QUAD, S.QUADRATIC_FOLDED, evaluate=False),
     (lemma(lse_hessian), lemma(S.softmax_jacobian_psd)),
     (
-        Step(S.softmax_jacobian_psd.lhs, "H_ij = ∂G_i/∂z_j = s_i(δ_ij − s_j)", ("lse_hessian",)),
+        Step(S.softmax_jacobian_psd.lhs, "∂G_i/∂z_j = s_i(δ_ij − s_j)", ("lse_hessian",)),
         Step(S.QUADRATIC_FOLDED, "xᵀJx = Σ_i s_i (x_i − x̄)², a variance under s",
              ("softmax_jacobian_psd",)),
     ),

@@ -141,7 +141,7 @@ qkv_accumulation = Derivation(
              "the definition of L; the cyclic property of the trace, term by term", ("L",)),
         Step(_d(sp.Trace(sp.MatMul(_COEFFICIENT, X)), X),
              "linearity of the trace: one trace of a summed coefficient"),
-        Step(sp.Transpose(_COEFFICIENT), "∂tr(AX)/∂X = Aᵀ"),
+        Step(sp.Transpose(_COEFFICIENT), "∂tr(AX)/∂X = Aᵀ with A = W_Q G_Qᵀ + W_K G_Kᵀ + W_V G_Vᵀ"),
         Step(sp.MatAdd(G_Q * W_Q.T, G_K * W_K.T, G_V * W_V.T),
              "the transpose of a sum is the sum of the transposes"),
     ),

@@ -133,7 +133,7 @@ attention_grad_key = Derivation(
     (),
     (
         Step(sp.Derivative(sp.Trace(K * Q.T * dS) / sp.sqrt(d_k), K),
-             "tr(A) = tr(Aᵀ), then the cyclic property"),
+             "a trace equals the trace of the transpose, then the cyclic property"),
         Step(dS.T * Q / sp.sqrt(d_k), "∂tr(KA)/∂K = Aᵀ with A = QᵀdS: (QᵀdS)ᵀ = dSᵀQ"),
     ),
     _DOM,

@@ -82,7 +82,7 @@ sinusoidal_relative_offset = Derivation(
                         sp.cos(_a) * sp.cos(_b) - sp.sin(_a) * sp.sin(_b)])),
              "angle addition: sin(a + b), cos(a + b) with a = ω_i t, b = ω_i k"),
         Step(_named(sp.MatMul(offset_map(k), pe_pair(t), evaluate=False)), "read off the matrix "
-             "of (sin a, cos a); it depends on k and ω_i only"),
+             "acting on (sin ω_i t, cos ω_i t); it depends on k and ω_i only"),
     ),
     Domain(dims=(h,), indices={i: (0, h - 1)}),
     (W_DEF,),
@@ -198,7 +198,7 @@ rope_pair_relative = Derivation(
     (
         Step(q1[j] * (k1[j] * (_cm * _cn + _sm * _sn) - k2[j] * (_sn * _cm - _cn * _sm))
              + q2[j] * (k1[j] * (_sn * _cm - _cn * _sm) + k2[j] * (_cm * _cn + _sm * _sn)),
-             "the definition of s_j: qᵀ R(θ_j(m))ᵀ R(θ_j(n)) k, multiplied out", ("s",)),
+             "the definition of s_j, multiplied out", ("s",)),
         Step(RHO(n - m, j), "cos a cos b + sin a sin b = cos(b − a) and sin b cos a − cos b sin a "
              "= sin(b − a) with a = θ_j(m), b = θ_j(n); θ_j(n) − θ_j(m) = θ_j(n − m); the "
              "definition of ρ_j", ("ρ",)),

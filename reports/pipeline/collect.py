@@ -40,7 +40,7 @@ def _plain(obj: Any) -> Any:
 MODULES = {
     "derive": ("derivations",), "crosscheck": ("numeric.crosscheck",),
     "training": ("numeric.train",), "evidence": ("reports.audit.errata.view",),
-    "errata": ("reports.audit.errata.view",), "forms": ("reports.forms.display_twins",),
+    "errata": ("reports.audit.errata.view",),
 }
 
 
@@ -59,21 +59,10 @@ DERIVE_WORKERS = 2
 
 
 def derive() -> list[dict]:
-    """Every derivation chain, as ``ChainResult.to_dict()``, with ``abbreviated``: the
-    statement and steps in named abbreviations where the claim's family has them (checked
-    against the expanded forms, see reports.forms.display)."""
+    """Every derivation chain, as ``ChainResult.to_dict()``: printed as written, with its
+    definitions (the engine checked it with them unfolded)."""
     verify_all = _producer("derive", "derivations", "verify_all")
-    get = _producer("derive", "derivations", "get")
-    from reports.forms import display
-
-    out = []
-    for result in verify_all(workers=DERIVE_WORKERS):
-        d = get(result.id)
-        claim = _plain(result)
-        claim["abbreviated"] = display.claim_display(claim.get("module", ""), d.statement,
-                                                     [step.expr for step in d.steps])
-        out.append(claim)
-    return out
+    return [_plain(result) for result in verify_all(workers=DERIVE_WORKERS)]
 
 
 def crosscheck() -> dict:
@@ -105,15 +94,6 @@ def training_curve(result: dict) -> dict:
     losses = [float(x) for x in result["loss_curve"]]
     return {"steps": list(range(1, len(losses) + 1)), "loss": losses,
             "accuracy": result.get("test_accuracy")}
-
-
-def display_forms() -> dict:
-    """Every display form checked against the engine by its SymPy twin:
-    {"dropped": {claim id: [field, ...]}, "problems": [...]} (reports.forms.display_twins)."""
-    dropped = _producer("forms", "reports.forms.display_twins", "dropped")
-    from reports.render import i18n
-
-    return dropped(i18n.display_written)
 
 
 def evidence() -> list[dict]:
