@@ -32,7 +32,10 @@ xh = sp.IndexedBase("xhat", real=True)
 XH = ROW.define("x̂", xh, x[i] - mu, params=(i,), text="the centred entry")
 
 
-def _centred(rhs=sp.Integer(0)) -> Derivation:
+ZERO, ONE = sp.Integer(0), sp.Integer(1)
+
+
+def _centred(rhs=ZERO) -> Derivation:
     """Σ_k x̂_k = rhs, by the definitions of x̂ and μ."""
     return Derivation(
         "centred", "the centred entries sum to zero",
@@ -53,7 +56,7 @@ def test_a_claim_is_checked_with_its_definitions_unfolded():
 
 
 def test_a_definition_is_no_premise_a_false_claim_still_fails():
-    wrong = _centred(sp.Integer(1))
+    wrong = _centred(ONE)
     result = verify(wrong)
     assert result.status == "failed" and result.failed_step == 2
     # the counterexample is drawn for x, never for μ: μ has no values of its own
