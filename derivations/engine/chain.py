@@ -141,7 +141,7 @@ class ChainResult:
             "definitions": legend(defined),
             "assumptions": [{"name": a.name, "text": a.text, "latex": a.latex, "kind": a.kind}
                             for a in d.assumptions],
-            "conditions": conditions(d.checked),
+            "conditions": conditions(d),
             "premises": dict(self.premises),
             "premise_checks": [p.to_dict() for p in self.premise_checks],
             "unchecked": self.unchecked, "failed_premise": self.failed_premise,

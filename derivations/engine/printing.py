@@ -19,6 +19,7 @@ is SymPy's LaTeX printer with these changes:
   is a power of ten's divisor, ≥ 1000, as the model's float constant reads);
 * d/dx when the variable is the only thing the expression depends on, the defined symbols
   aside (they depend on it through their bodies);
+* s_{ij} rather than s_{i,j} when every index is a single letter;
 * everything else as SymPy prints it.
 """
 
@@ -100,6 +101,14 @@ class _Printer(LatexPrinter):
         if isinstance(num, sp.Add):
             body = rf"\left({body}\right)"
         return f"{lead} {body}"
+
+    def _print_Indexed(self, expr):
+        # s_{ij}, V_{jc}: indices that are single letters need no commas between them
+        if len(expr.indices) > 1 and all(isinstance(i, sp.Symbol) and len(i.name) == 1
+                                         for i in expr.indices):
+            return "{" + self._print(expr.base) + "}_{" + "".join(
+                self._print(i) for i in expr.indices) + "}"
+        return super()._print_Indexed(expr)
 
     def _print_Sum(self, expr):
         # Σ_e Σ_t f, as written, rather than one Σ over a stack of inequalities

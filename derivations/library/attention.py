@@ -296,25 +296,29 @@ s = sm.softmax
 
 SOFTMAX_BACKWARD_ROW = s(j_key) * (a[j_key] - sp.Sum(a[i_key] * s(i_key), (i_key, 1, N)))
 sv = nt.s  # the defined s_i = softmax(z)_i
-_MEAN_A = sp.Sum(a[i_key] * sv[i_key], (i_key, 1, N))
+# the upstream gradient's mean under the weights
+BACKWARD = Notation("softmax backward", (N, z, a), builds_on=(nt.SOFTMAX,))
+abar = sp.Symbol("abar", real=True)
+ABAR_DEF = BACKWARD.define("ā", abar, sp.Sum(a[i_key] * sv[i_key], (i_key, 1, N)),
+                           text="the mean of the upstream gradient a under s")
 
 attention_softmax_backward = Derivation(
     id="attention_softmax_backward",
     title="Softmax backward per row: dS_j = s_j (dA_j − Σ_i dA_i s_i)",
     statement=sp.Eq(sp.Sum(a[i_key] * sp.Derivative(sv[i_key], z[j_key]), (i_key, 1, N)),
-                    sv[j_key] * (a[j_key] - _MEAN_A), evaluate=False),
+                    sv[j_key] * (a[j_key] - abar), evaluate=False),
     assumptions=(lemma(sm.softmax_jacobian),),
     steps=(
         Step(sp.Sum(a[i_key] * sm.JACOBIAN_FOLDED, (i_key, 1, N)),
              "softmax Jacobian ∂s_i/∂z_j = s_i (δ_ij − s_j)", ("softmax_jacobian",)),
         Step(sp.Sum(a[i_key] * sv[i_key] * sp.KroneckerDelta(i_key, j_key), (i_key, 1, N))
-             - sv[j_key] * _MEAN_A, "distribute the sum over i"),
-        Step(a[j_key] * sv[j_key] - sv[j_key] * _MEAN_A,
+             - sv[j_key] * abar, "distribute the sum over i; the definition of ā", ("ā",)),
+        Step(a[j_key] * sv[j_key] - sv[j_key] * abar,
              "the Kronecker delta keeps the term i = j"),
-        Step(sv[j_key] * (a[j_key] - _MEAN_A), "factor s_j"),
+        Step(sv[j_key] * (a[j_key] - abar), "factor s_j"),
     ),
     domain=Domain(dims=(N,), indices={j_key: (1, N)}),
-    definitions=(nt.S_DEF,),
+    definitions=(ABAR_DEF,),
 )
 
 # matrix form for an n×m attention matrix A = softmax_over_keys(S) and upstream dA

@@ -96,10 +96,9 @@ cross_entropy_gradient = Derivation(
     (
         Step(sp.Derivative(LOG_SOFTMAX_LOSS, z[j]),
              "the definition of ℓ; −log p_k = −z_k + log Σ_l e^{z_l}", ("ℓ",)),
-        Step(-delta(j, k) + sp.exp(z[j]) / sp.Sum(sp.exp(z[l]), (l, 1, n)),
-             "∂z_k/∂z_j = δ_jk; ∂ log Σ_l e^{z_l}/∂z_j = e^{z_j}/Σ_l e^{z_l}"),
-        Step(pj[j] - yj[j], "the definitions of p_j and of the one-hot target y_j = δ_jk",
-             ("p", "y")),
+        Step(pj[j] - delta(j, k),
+             "∂z_k/∂z_j = δ_jk; ∂ log Σ_l e^{z_l}/∂z_j = e^{z_j}/Σ_l e^{z_l} = p_j", ("p",)),
+        Step(pj[j] - yj[j], "the definition of the one-hot target y_j = δ_jk", ("y",)),
     ),
     ONE_EXAMPLE,
     (nt.ELL_DEF, nt.Y_DEF),

@@ -59,6 +59,9 @@ _QKV = sp.Add(sp.Trace(G_Q.T * X * W_Q), sp.Trace(G_K.T * X * W_K), sp.Trace(G_V
               evaluate=False)
 QKV_L_DEF = QKV.define("L", L, _QKV, text="the loss through the three projections XW_Q, "
                        "XW_K and XW_V, for their upstream gradients G_Q, G_K and G_V")
+A_QKV = sp.MatrixSymbol("A", d, n)
+A_DEF = QKV.define("A", A_QKV, sp.MatAdd(W_Q * G_Q.T, W_K * G_K.T, W_V * G_V.T),
+                   text="the summed coefficient of X, d×n")
 
 # Entrywise derivatives of explicit matrices grow fast with the sizes; 1..3 covers the
 # non-square cases (d ≠ m, n ≠ d) that catch a transpose placed on the wrong factor.
@@ -128,8 +131,6 @@ linear_grad_bias = Derivation(
     definitions=(L_DEF,),
 )
 
-_COEFFICIENT = sp.MatAdd(W_Q * G_Q.T, W_K * G_K.T, W_V * G_V.T)
-
 qkv_accumulation = Derivation(
     id="qkv_accumulation",
     title="Q, K and V share X, so their input gradients add",
@@ -139,14 +140,14 @@ qkv_accumulation = Derivation(
         Step(_d(sp.Add(sp.Trace(W_Q * G_Q.T * X), sp.Trace(W_K * G_K.T * X),
                        sp.Trace(W_V * G_V.T * X), evaluate=False), X),
              "the definition of L; the cyclic property of the trace, term by term", ("L",)),
-        Step(_d(sp.Trace(sp.MatMul(_COEFFICIENT, X)), X),
-             "linearity of the trace: one trace of a summed coefficient"),
-        Step(sp.Transpose(_COEFFICIENT), "∂tr(AX)/∂X = Aᵀ with A = W_Q G_Qᵀ + W_K G_Kᵀ + W_V G_Vᵀ"),
+        Step(_d(sp.Trace(A_QKV * X), X),
+             "linearity of the trace: one trace of the summed coefficient A", ("A",)),
+        Step(A_QKV.T, "∂tr(AX)/∂X = Aᵀ"),
         Step(sp.MatAdd(G_Q * W_Q.T, G_K * W_K.T, G_V * W_V.T),
-             "the transpose of a sum is the sum of the transposes"),
+             "the definition of A; the transpose of a sum is the sum of the transposes", ("A",)),
     ),
     domain=QKV_DOMAIN,
-    definitions=(QKV_L_DEF,),
+    definitions=(QKV_L_DEF, A_DEF),
 )
 
 CLAIMS = (linear_upstream_gradient, linear_grad_weight, linear_grad_input, linear_grad_bias,

@@ -44,7 +44,9 @@ class Jacobian(sp.MatrixExpr):
 
     def _latex(self, printer):
         f, var = (printer._print(a) for a in self.args)
-        return rf"\frac{{\partial \left({f}\right)}}{{\partial {var}}}"
+        if isinstance(self.args[0], sp.MatAdd | sp.MatMul):  # a sum or a product in brackets
+            f = rf"\left({f}\right)"
+        return rf"\frac{{\partial {f}}}{{\partial {var}}}"
 
     def doit(self, **hints):
         f, var = self.args
@@ -126,7 +128,11 @@ RESIDUAL = Notation("residual block", (d, h, x, W_1, b_1, W_2))
 U = sp.MatrixSymbol("u", h, 1)
 U_DEF = RESIDUAL.define("u", U, PRE, text="the pre-activation of the branch, h×1")
 _TANH_U = U.applyfunc(sp.Lambda(_u, sp.tanh(_u)))
-_SLOPE_U = Diag(U.applyfunc(sp.Lambda(_u, 1 - sp.tanh(_u) ** 2)))
+# the slope of tanh at u, on the diagonal
+DS = sp.MatrixSymbol("D", h, h)
+D_DEF = RESIDUAL.define("D", DS, Diag(U.applyfunc(sp.Lambda(_u, 1 - sp.tanh(_u) ** 2))),
+                        text="the slope of tanh at u, entry by entry on the diagonal, h×h")
+_SLOPE_U = DS
 
 residual_jacobian = Derivation(
     id="residual_jacobian",
@@ -143,13 +149,13 @@ residual_jacobian = Derivation(
         Step(sp.MatAdd(sp.Identity(d), sp.MatMul(W_2, Jacobian(_TANH_U, x))),
              "W₂ does not depend on x: ∂(W₂ tanh(u))/∂x = W₂ ∂tanh(u)/∂x"),
         Step(sp.MatAdd(sp.Identity(d), sp.MatMul(W_2, _SLOPE_U, Jacobian(U, x))),
-             "chain rule, elementwise: ∂tanh(u)/∂u = 1 − tanh²(u), so ∂tanh(u)/∂x = "
-             "diag(1 − tanh²(u)) ∂u/∂x"),
+             "chain rule, entry by entry: ∂tanh(u)/∂u = 1 − tanh²(u), so ∂tanh(u)/∂x = "
+             "D ∂u/∂x; the definition of D", ("D",)),
         Step(sp.MatAdd(sp.Identity(d), W_2 * _SLOPE_U * W_1),
              "the definition of u: ∂(W₁x + b₁)/∂x = W₁", ("u",)),
     ),
     domain=Domain(dims=(d, h)),
-    definitions=(U_DEF,),
+    definitions=(U_DEF, D_DEF),
 )
 
 MLP = W_2 * (W_1 * x + b_1) + b_2

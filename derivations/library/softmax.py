@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from derivations.engine import Assumption, Derivation, Domain, Step, lemma
+from derivations.engine import Assumption, Derivation, Domain, Notation, Step, lemma
 from derivations.engine.definitions import ordered, unfold
 from derivations.library import notation as nt
 
@@ -260,21 +260,28 @@ softmax_shift_invariance = Derivation(
     (nt.S_DEF,),
 )
 
+# the normaliser of the shifted logits z_k − c
+SHIFTED = Notation("log-sum-exp", (n, z, c), builds_on=(nt.SOFTMAX,))
+Zc = sp.Symbol("Z_c", positive=True)
+ZC_DEF = SHIFTED.define("Z_c", Zc, normalizer(shift=-c), text="the normaliser of the logits "
+                        "shifted by c")
+
 log_sum_exp = Derivation(
     "log_sum_exp",
     "log Σ exp(z_k) = c + log Σ exp(z_k − c) for every c (c = max z keeps exponents ≤ 0)",
-    sp.Eq(sp.log(Zs), LOG_SUM_EXP, evaluate=False),
+    sp.Eq(sp.log(Zs), c + sp.log(Zc), evaluate=False),
     (),
     (
         Step(sp.log(sp.Sum(sp.exp(c) * sp.exp(z[k] - c), (k, 1, n))),
              "the definition of Z; e^{z_k} = e^c e^{z_k − c}", ("Z",)),
-        Step(sp.log(sp.exp(c) * normalizer(shift=-c)), "the constant e^c out of the sum"),
-        Step(sp.log(sp.exp(c), evaluate=False) + sp.log(normalizer(shift=-c)),
+        Step(sp.log(sp.exp(c) * Zc), "the constant e^c out of the sum; the definition of Z_c",
+             ("Z_c",)),
+        Step(sp.log(sp.exp(c), evaluate=False) + sp.log(Zc),
              "the logarithm of a product of positive factors is the sum of their logarithms"),
-        Step(LOG_SUM_EXP, "log e^c = c"),
+        Step(c + sp.log(Zc), "log e^c = c"),
     ),
     Domain(dims=(n,)),
-    (nt.Z_DEF,),
+    (nt.Z_DEF, ZC_DEF),
 )
 
 softmax_temperature = Derivation(
