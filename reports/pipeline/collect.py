@@ -40,23 +40,14 @@ DERIVE_WORKERS = 2
 def _derive_modules():
     with _needs("derive"):
         import derivations
-        from reports.forms import display
-    return derivations, display
+    return derivations
 
 
 def derive() -> list[dict]:
-    """Every derivation chain, as ``ChainResult.to_dict()``, with ``abbreviated``: the
-    statement and steps in named abbreviations where the claim's family has them (checked
-    against the expanded forms, see reports.forms.display)."""
-    derivations, display = _derive_modules()
-    out = []
-    for result in derivations.verify_all(workers=DERIVE_WORKERS):
-        d = derivations.get(result.id)
-        claim = result.to_dict()
-        claim["abbreviated"] = display.claim_display(claim.get("module", ""), d.statement,
-                                                     [step.expr for step in d.steps])
-        out.append(claim)
-    return out
+    """Every derivation chain, as ``ChainResult.to_dict()``: printed as written, with its
+    definitions (the engine checked it with them unfolded)."""
+    derivations = _derive_modules()
+    return [result.to_dict() for result in derivations.verify_all(workers=DERIVE_WORKERS)]
 
 
 def _crosscheck_modules():
@@ -108,20 +99,6 @@ def training_curve(result: dict) -> dict:
             "accuracy": result.get("test_accuracy")}
 
 
-def _forms_modules():
-    with _needs("forms"):
-        from reports.forms import display_twins
-        from reports.render import i18n
-    return display_twins, i18n
-
-
-def display_forms() -> dict:
-    """Every display form checked against the engine by its SymPy twin:
-    {"dropped": {claim id: [field, ...]}, "problems": [...]} (reports.forms.display_twins)."""
-    display_twins, i18n = _forms_modules()
-    return display_twins.dropped(i18n.display_written)
-
-
 def _errata_modules():
     with _needs("errata"):
         from reports.audit import errata as registry
@@ -147,7 +124,7 @@ def errata(derive: list[dict], evidence: list[dict]) -> dict:
 # and every claim checked as it is built) costs seconds in each process otherwise.
 MODULES = {"derive": _derive_modules, "crosscheck": _crosscheck_modules,
            "training": _training_modules, "evidence": _errata_modules,
-           "errata": _errata_modules, "forms": _forms_modules}
+           "errata": _errata_modules}
 
 
 def preload(stages) -> None:
@@ -156,8 +133,7 @@ def preload(stages) -> None:
     for name in stages:
         MODULES[name]()
     if stages:
-        derivations, _ = _derive_modules()
-        derivations.claims()
+        _derive_modules().claims()
 
 
 def with_locations(data: dict, notes_dir: Path) -> dict:

@@ -3,8 +3,10 @@
 Report data is plain JSON (see ``tests/fixtures/report_data.json``)::
 
     {"claims": [ChainResult.to_dict(), ...], "crosschecks": [record, ...],
-     "plot_data": {...}, "training": {...}, "errata": {"records": [...], "summary": {...}},
-     "display_forms": {"dropped": {claim id: [field, ...]}, "problems": [...]}}
+     "plot_data": {...}, "training": {...}, "errata": {"records": [...], "summary": {...}}}
+
+A claim is printed as its author wrote it: the statement, steps and result with its definitions
+folded, and the definitions themselves (``"definitions"``: [{name, latex, text}], optional).
 
 Everything a template shows is decided here, so templates only lay it out.
 """
@@ -29,7 +31,7 @@ VERDICTS = ("correct", "error", "imprecise", "out-of-scope")
 # as a topic of its own
 USER_CLAIMS = "user_claims"
 YOURS = "yours"
-SECTIONS = ("claims", "crosschecks", "plot_data", "training", "errata", "display_forms")
+SECTIONS = ("claims", "crosschecks", "plot_data", "training", "errata")
 # a cross-check's kind (numeric.crosscheck.core.Kind), in the order the report groups them
 CHECK_KINDS = tuple(k.value for k in Kind)
 INDEPENDENT_KINDS = tuple(k.value for k in Kind if k.independent)
@@ -90,6 +92,11 @@ def _validate_claim(claim: Any, where: str) -> None:
     for i, a in enumerate(_get(claim, "assumptions", list, where)):
         for key in ("name", "text", "latex"):
             _get(a, key, str, f"{where}.assumptions[{i}]")
+    # the notation it is written in (older data has none)
+    defined = _get(claim, "definitions", list, where) if "definitions" in claim else []
+    for i, x in enumerate(defined):
+        for key in ("name", "latex", "text"):
+            _get(x, key, str, f"{where}.definitions[{i}]")
     for i, c in enumerate(_get(claim, "conditions", list, where)):
         cw = f"{where}.conditions[{i}]"
         if not isinstance(c, dict):
@@ -226,14 +233,6 @@ def validate(data: Any) -> None:
         if not isinstance(see_also, list) or not all(isinstance(i, str) for i in see_also):
             raise ReportDataError(f"{w}.see_also: expected list of claim ids, got {see_also!r:.60}")
     _get(errata, "summary", dict, "errata")
-    forms = _get(data, "display_forms", dict, "report data")
-    for cid, fields in _get(forms, "dropped", dict, "display_forms").items():
-        if not isinstance(fields, list) or not all(isinstance(f, str) for f in fields):
-            raise ReportDataError(f"display_forms.dropped.{cid}: expected list of field names, "
-                                  f"got {fields!r:.60}")
-    problems = _get(forms, "problems", list, "display_forms")
-    if not all(isinstance(p, str) for p in problems):
-        raise ReportDataError(f"display_forms.problems: expected list of str, got {problems!r:.60}")
 
 
 def claim_anchor(claim_id: str) -> str:
@@ -291,6 +290,9 @@ def claim_view(claim: dict, checks: list[dict]) -> dict:
         "status": claim["status"],
         "failed_step": claim["failed_step"],
         "statement": Tex(claim["statement"], True, f"claim {cid!r} statement"),
+        "definitions": [{"name": x["name"], "text": x["text"],
+                         "tex": Tex(x["latex"], False, f"claim {cid!r} definition {x['name']!r}")}
+                        for x in claim.get("definitions", ())],
         "assumptions": [
             {
                 "name": a["name"],

@@ -1,8 +1,9 @@
 """The report's words in two languages, as data: ``ui.toml`` (interface, reading guide,
 captions, topics, note titles), ``claims.toml`` (claim titles, step reasons, assumption
-texts, keyed by claim id) and ``crosschecks.toml`` (what each numeric cross-check compares,
-keyed by its claim and ``compared`` key, filled from the record's fields). Math is never
-translated; prose may carry inline ``$...$`` math.
+texts, keyed by claim id, and what each definition names, keyed by its English text) and
+``crosschecks.toml`` (what each numeric cross-check compares, keyed by its claim and ``compared``
+key, filled from the record's fields). Math is never translated; prose may carry inline ``$...$``
+math.
 
 A lookup that finds no translation returns the English text marked ``missing`` so the page
 shows it visibly as untranslated; :func:`missing_claim_fields` lists every such gap for tests.
@@ -159,26 +160,10 @@ def assumption_latex(claim_id: str, name: str, latex: str, lang: str) -> str:
     return record.get("latex", {}).get(lang, latex)
 
 
-def family_where(module: str) -> str | None:
-    """The legend of a family's abbreviations (LaTeX), e.g. s_i = e^{z_i}/Σ_k e^{z_k}."""
-    return claims_data().get("_families", {}).get(module, {}).get("where")
-
-
-def display_written(claim_id: str) -> dict:
-    """The display forms claims.toml writes by hand for one claim:
-    {"statement", "result", "where", "steps": {index: tex}}."""
-    record = _claim(claim_id).get("display", {})
-    return {"statement": record.get("statement"), "result": record.get("result"),
-            "where": record.get("where"),
-            "steps": {int(k): v for k, v in record.get("steps", {}).items()}}
-
-
-def display(claim_id: str) -> dict:
-    """Display forms of one claim: the hand-written ones and those printed from their SymPy
-    twins (reports.forms.display_twins), which also checks both kinds against the engine."""
-    from reports.forms import display_twins
-
-    return display_twins.forms(claim_id, display_written(claim_id))
+def definition(english: str, lang: str) -> Text:
+    """What a definition names, in words (its ``text``), looked up in claims.toml's
+    ``[_shared.definitions]`` by its English text: definitions are shared across claims."""
+    return _pick(_shared("definitions").get(english), english, lang)
 
 
 def missing_claim_fields(claims: list[dict]) -> list[str]:
@@ -201,4 +186,7 @@ def missing_claim_fields(claims: list[dict]) -> list[str]:
                 gaps.append(f"claim {cid}: assumption name {a['name']!r} has no zh")
             if text.missing:
                 gaps.append(f"claim {cid}: assumption text of {a['name']!r} has no zh")
+        for x in c.get("definitions", ()):
+            if x["text"] and definition(x["text"], "zh").missing:
+                gaps.append(f"claim {cid}: definition {x['name']!r} ({x['text']!r}) has no zh")
     return gaps
