@@ -69,7 +69,7 @@ def softmax_records(live: Live) -> list[Record]:
     svec = sp.symbols(f"s1:{n + 1}")
     jac_s = sp.lambdify(svec, list(sm.jacobian(svec)), modules="numpy")
     jac_z = indexed_fn(sm.JACOBIAN, (sm.z, sm.i, sm.j, sm.n))
-    sym_z = indexed_fn(sm.softmax_jacobian_symmetric.rhs, (sm.z, sm.i, sm.j, sm.n))
+    sym_z = indexed_fn(sm.softmax_jacobian_symmetric.checked.rhs, (sm.z, sm.i, sm.j, sm.n))
     jvp = indexed_fn(sm.JACOBIAN_VECTOR_PRODUCT, (sm.z, sm.x, sm.i, sm.n))
     quad = indexed_fn(sm.QUADRATIC_FORM, (sm.z, sm.x, sm.n))
     shifted = indexed_fn(sm.softmax(sm.i, shift=sm.c), (sm.z, sm.c, sm.i, sm.n))
@@ -99,7 +99,7 @@ def softmax_records(live: Live) -> list[Record]:
         ones_bw = ops.softmax_backward(np.ones_like(s), s)
         out.append(compare("softmax_jacobian_rows_sum_zero", f"{tag}.model_backward_of_ones",
                            "model_backward_of_ones", ones_bw, np.zeros_like(s) + float(
-                               sm.softmax_jacobian_rows_sum_zero.rhs), MODEL_RTOL,
+                               sm.softmax_jacobian_rows_sum_zero.checked.rhs), MODEL_RTOL,
                            kind=identity, tensor=at + "probs", scale=float(s.max())))
         out.append(compare("softmax_jacobian_vector_product", f"{tag}.model_backward",
                            "model_backward", ds, _index_vector(jvp, n, zp, gp), MODEL_RTOL,
@@ -167,9 +167,10 @@ def attention_records(live: Live) -> list[Record]:
                            "last_query_vs_model", model_last, derived, MODEL_RTOL,
                            kind=Kind.IDENTITY, tensor=pre + "attn.y"))
         probs = c[pre + "attn.probs"]  # (B, H, T, T), causal: each row over its visible keys
+        row_sum = float(att.attention_weights_sum_to_one.checked.rhs)
         out.append(compare("attention_weights_sum_to_one", f"{tag}.row_sums_vs_claim",
                            "row_sums_vs_claim", probs.sum(axis=-1),
-                           np.full(probs.shape[:-1], float(att.attention_weights_sum_to_one.rhs)),
+                           np.full(probs.shape[:-1], row_sum),
                            MODEL_RTOL, kind=Kind.IDENTITY, tensor=pre + "attn.probs"))
         w_o = live.params[pre + "attn.w_o"]
         merged = c[pre + "attn.y"]

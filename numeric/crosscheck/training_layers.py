@@ -82,7 +82,7 @@ def layernorm_records(live: Live) -> list[Record]:
         identity, by_fd = Kind.IDENTITY, Kind.FINITE_DIFFERENCE
         out.append(compare("layernorm_centered_sum", f"{site}.model_deviations",
                            "model_deviations", dev.sum(-1), np.zeros(n_rows) + float(
-                               ln.layernorm_centered_sum.rhs), MODEL_RTOL, kind=identity,
+                               ln.layernorm_centered_sum.checked.rhs), MODEL_RTOL, kind=identity,
                            tensor=out_at, scale=float(np.abs(dev).sum(-1).max())))
         var = var_fn(xp, d)
         out.append(compare("layernorm_forward_moments", f"{site}.model_moments", "model_moments",
@@ -95,8 +95,9 @@ def layernorm_records(live: Live) -> list[Record]:
         # ∂μ/∂x_j and ∂σ_ε/∂x_j by FD of the derived statistics at the live rows
         row = x[0]
         dmu = fd.derivative(lambda s, d=d: _stat(mu_fn, s, d), row)
-        out.append(compare("layernorm_mean_derivative", f"{site}.fd", "fd", dmu, np.full(d, float(
-            ln.layernorm_mean_derivative.rhs.subs(ln.d, d))), FD_RTOL, kind=by_fd, tensor=in_at))
+        claimed = float(ln.layernorm_mean_derivative.checked.rhs.subs(ln.d, d))
+        out.append(compare("layernorm_mean_derivative", f"{site}.fd", "fd", dmu,
+                           np.full(d, claimed), FD_RTOL, kind=by_fd, tensor=in_at))
         dsig = fd.derivative(lambda s, d=d: _stat(lambda b, dd: sig_fn(b, dd, eps), s, d), row)
         out.append(compare("layernorm_sigma_derivative", f"{site}.fd_vs_model_xhat",
                            "fd_vs_model_xhat", dsig, xhat_m[0] / d, FD_RTOL, kind=by_fd,
@@ -133,7 +134,7 @@ def gelu_records(live: Live) -> list[Record]:
     x, act = c["h.0.mlp.w_fc.out"], c["h.0.mlp.act"]
     fwd = _fn(ge.GELU_TANH, (ge.x,))
     deriv = _fn(ge.GELU_TANH_DERIVATIVE, (ge.x,))
-    exact, exact_d = _fn(ge.GELU_EXACT, (ge.x,)), _fn(ge.gelu_exact_derivative.rhs, (ge.x,))
+    exact, exact_d = _fn(ge.GELU_EXACT, (ge.x,)), _fn(ge.gelu_exact_derivative.checked.rhs, (ge.x,))
     sig = _fn(ge.GELU_SIGMOID, (ge.x,))
     derived = c["h.0.mlp.dact"] * deriv(x)
     entries, num = loss_grad_at(live, "h.0.mlp.w_fc.out", seed=3)
@@ -218,7 +219,8 @@ def rope_records(live: Live) -> list[Record]:
                        ops.merge_heads(derived).reshape(-1)[entries], FD_RTOL,
                        kind=Kind.FINITE_DIFFERENCE, tensor="h.0.attn.w_q.out"))
     pair = _fn(po.PAIR_RELATIVE, (po.q1, po.q2, po.k1, po.k2, po.m, po.n, po.j, po.h))
-    total = _fn(po.rope_relative_position.rhs, (po.q1, po.q2, po.k1, po.k2, po.m, po.n, po.h))
+    total = _fn(po.rope_relative_position.checked.rhs,
+                (po.q1, po.q2, po.k1, po.k2, po.m, po.n, po.h))
     qa, qb = (np.moveaxis(a, -1, 0) for a in _pairs(q0))  # (h, B, H, T)
     ka, kb = (np.moveaxis(a, -1, 0) for a in _pairs(k0))
     mm, nn = np.arange(t_len)[:, None], np.arange(t_len)[None, :]
@@ -249,7 +251,7 @@ def embedding_records(live: Live) -> list[Record]:
     c, cfg = live.cache, live.cfg
     wte, idx = live.params["wte"], live.idx.reshape(-1)
     vocab, ch = wte.shape
-    lookup = _fn(em.embedding_lookup.lhs, (em.w, em.i, em.c, em.V))
+    lookup = _fn(em.embedding_lookup.checked.lhs, (em.w, em.i, em.c, em.V))
     rows = np.array([[lookup(np.pad(wte, ((1, 0), (1, 0))), int(tok) + 1, cc, vocab)
                       for cc in range(1, ch + 1)] for tok in idx])
     pe = ops.sinusoidal_encoding(cfg.block_size, ch) if cfg.pos == "sinusoidal" else 0.0
@@ -257,7 +259,7 @@ def embedding_records(live: Live) -> list[Record]:
                    rows, MODEL_RTOL, kind=Kind.IDENTITY, tensor="emb.out")]
     g = c["emb.dout"].reshape(-1, ch)  # (T·B, C)
     onehot = np.eye(vocab)[idx]  # (T·B, V)
-    fn = matrix_fn(em.embedding_grad_one_hot.rhs, (em.X, em.GM),
+    fn = matrix_fn(em.embedding_grad_one_hot.checked.rhs, (em.X, em.GM),
                    {em.T: idx.size, em.V: vocab, em.C: ch})
     derived = fn(onehot, g)
     if len(set(idx.tolist())) == idx.size:

@@ -45,15 +45,15 @@ def mask_records(live: Live) -> list[Record]:
     c = live.cache
     mask = c["mask"]
     t_len = mask.shape[0]
-    kept = _fn(mk.causal_mask_kept_softmax.rhs, (sm.z, sm.i, sm.n))
-    wd = _fn(mk.causal_mask_weight_derivative.rhs, (sm.z, sm.i, sm.n, mk.p, mk.r, mk.M))
+    kept = _fn(mk.causal_mask_kept_softmax.checked.rhs, (sm.z, sm.i, sm.n))
+    wd = _fn(mk.causal_mask_weight_derivative.checked.rhs, (sm.z, sm.i, sm.n, mk.p, mk.r, mk.M))
     out: list[Record] = []
     for layer in range(live.cfg.n_layer):
         pre, tag = f"h.{layer}.attn.", f"L{layer}"
         scores, probs, dscores = c[pre + "scores"], c[pre + "probs"], c[pre + "dscores"]
         out.append(compare("causal_mask_weight_zero", f"{tag}.model_probs", "model_probs",
                            probs[..., ~mask], np.zeros(probs[..., ~mask].shape) + float(
-                               mk.causal_mask_weight_zero.rhs), 0.0, kind=Kind.IDENTITY,
+                               mk.causal_mask_weight_zero.checked.rhs), 0.0, kind=Kind.IDENTITY,
                            tensor=pre + "probs", absolute=True))
         want = np.zeros_like(probs)
         for q in range(t_len):  # query q keeps keys 1..q+1 (1-based): n = q + 1
@@ -107,15 +107,14 @@ def multihead_records(live: Live) -> list[Record]:
     q, k, v, p = (c[f"h.0.attn.{x}"] for x in ("q", "k", "v", "probs"))
     d_o = ops.split_heads(c["h.0.attn.dy"], h)  # (B, H, T, D)
     ds = c["h.0.attn.dscores"]
+    def grad(claim, inputs):  # the claim's right side, its definitions unfolded, on the sizes
+        return matrix_fn(claim.checked.rhs, inputs, sizes)
+
     cases = [
-        ("attention_grad_values", "v", matrix_fn(mh.attention_grad_values.rhs, (mh.P, mh.dO),
-                                                 sizes), (p, d_o)),
-        ("attention_grad_probs", "probs", matrix_fn(mh.attention_grad_probs.rhs, (mh.dO, mh.Vm),
-                                                    sizes), (d_o, v)),
-        ("attention_grad_query", "q", matrix_fn(mh.attention_grad_query.rhs, (mh.dS, mh.K),
-                                                sizes), (ds, k)),
-        ("attention_grad_key", "k", matrix_fn(mh.attention_grad_key.rhs, (mh.dS, mh.Q), sizes),
-         (ds, q)),
+        ("attention_grad_values", "v", grad(mh.attention_grad_values, (mh.P, mh.dO)), (p, d_o)),
+        ("attention_grad_probs", "probs", grad(mh.attention_grad_probs, (mh.dO, mh.Vm)), (d_o, v)),
+        ("attention_grad_query", "q", grad(mh.attention_grad_query, (mh.dS, mh.K)), (ds, k)),
+        ("attention_grad_key", "k", grad(mh.attention_grad_key, (mh.dS, mh.Q)), (ds, q)),
     ]
     for seed, (claim, name, fn, args) in enumerate(cases, start=9):
         derived = batched(fn, *args)
@@ -181,10 +180,10 @@ def adamw_records(live: Live, lr: float = 1e-2, decay: float = 0.1, eps: float =
     opt = Adam(lr=lr, clip_norm=clip)
     opt.step({k: val.copy() for k, val in live.params.items()}, grads)
     coef = _fn(aw.CLIP_COEF.xreplace({aw.guard: CLIP_GUARD}), (aw.gv, aw.tau, aw.P))
-    norm_after = _fn(aw.clip_norm_after.rhs.xreplace({aw.guard: CLIP_GUARD}),
+    norm_after = _fn(aw.clip_norm_after.checked.rhs.xreplace({aw.guard: CLIP_GUARD}),
                      (aw.gv, aw.tau, aw.P))
-    direction = _fn(aw.clip_preserves_direction.rhs, (aw.gv, aw.a, aw.P))
-    scaled = _fn(aw.clip_scaled_norm.rhs, (aw.gv, aw.c, aw.P))
+    direction = _fn(aw.clip_preserves_direction.checked.rhs, (aw.gv, aw.a, aw.P))
+    scaled = _fn(aw.clip_scaled_norm.checked.rhs, (aw.gv, aw.c, aw.P))
     gp = np.pad(flat, (1, 0))
     c_model = opt.last_clip_coef
     clipped = c_model * flat
@@ -213,9 +212,9 @@ def hessian_records(live: Live) -> list[Record]:
     vocab = logits.shape[1]
     zp = one_based(logits)
     grad = _fn(he.GRAD, (he.z, he.i, he.n))
-    soft = _fn(he.lse_gradient_softmax.rhs, (he.z, he.i, he.n))
-    hess = _fn(he.lse_hessian.rhs, (he.z, he.i, he.j, he.n))
-    quad = _fn(he.lse_hessian_psd.rhs, (he.z, he.x, he.n))
+    soft = _fn(he.lse_gradient_softmax.checked.rhs, (he.z, he.i, he.n))
+    hess = _fn(he.lse_hessian.checked.rhs, (he.z, he.i, he.j, he.n))
+    quad = _fn(he.lse_hessian_psd.checked.rhs, (he.z, he.x, he.n))
     probs = ops.softmax_forward(logits)[0]
 
     def vec(fn):
