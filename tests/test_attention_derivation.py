@@ -143,7 +143,7 @@ def test_attention_entry_and_row_sums_match_numpy(n, m, dk, dv):
     out = weights @ arrays[T.V]
     # check every entry of the claim's Σ_j s_ij V_jc and its weights' row sums
     for r in range(n):
-        row_sum = _entry_value(T.attention_weights_sum_to_one.lhs, sizes, arrays, {T.i: r})
+        row_sum = _entry_value(T.attention_weights_sum_to_one.checked.lhs, sizes, arrays, {T.i: r})
         assert abs(row_sum - 1.0) < FLOAT_ATOL
         for col in range(dv):
             got = _entry_value(T.ATTENTION_ENTRY, sizes, arrays, {T.i: r, T.c: col})
@@ -172,7 +172,8 @@ def test_misplaced_entry_is_the_softmax_over_value_columns():
 def test_attention_entry_with_1_over_dk_fails_at_its_step():
     wrong = sp.Sum(T.sm.softmax_of(lambda u: T.score(T.i, u) / sp.sqrt(T.d_k), T.j, T._col, 0,
                                    T.m - 1) * T.V[T.j, T.c], (T.j, 0, T.m - 1))
-    assert_fails_at(with_step(T.attention_shapes, 1, wrong), 1)
+    # written out, without the weights s_ij: the step no longer cites their definition
+    assert_fails_at(with_step(T.attention_shapes, 1, wrong, by=("entry of a matrix product",)), 1)
 
 
 def test_weights_summing_to_m_fails_at_the_last_step():
@@ -222,10 +223,10 @@ def test_residual_jacobian_without_the_identity_fails():
 
 
 def test_residual_jacobian_with_a_wrong_tanh_slope_fails_at_the_chain_rule():
-    u = sp.Symbol("u")
-    wrong_slope = R.Diag(R.PRE.applyfunc(sp.Lambda(u, 1 + sp.tanh(u) ** 2)))
-    wrong = sp.MatAdd(sp.Identity(R.d), sp.MatMul(R.W_2, wrong_slope, R.Jacobian(R.PRE, R.x)))
-    assert_fails_at(with_step(R.residual_jacobian, 4, wrong), 4)
+    v = sp.Symbol("v")
+    wrong_slope = R.Diag(R.U.applyfunc(sp.Lambda(v, 1 + sp.tanh(v) ** 2)))  # for D, 1 − tanh²
+    wrong = sp.MatAdd(sp.Identity(R.d), sp.MatMul(R.W_2, wrong_slope, R.Jacobian(R.U, R.x)))
+    assert_fails_at(with_step(R.residual_jacobian, 4, wrong, by=()), 4)
 
 
 def test_symbolic_jacobian_rules():
@@ -266,7 +267,7 @@ def test_multihead_entries_match_numpy_concatenation(heads, dv):
     # check both sides of the claim, entry by entry
     values = {HS.H[e, r, t]: H[e, r, t] for e in range(heads) for r in range(n) for t in range(dv)}
     W_sym = HS.W_O.xreplace(sizes)
-    for side in (HS.multihead_shapes.lhs, HS.PER_HEAD):
+    for side in (HS.multihead_shapes.checked.lhs, HS.PER_HEAD):
         for r in range(n):
             for col in range(D):
                 expr = side.xreplace({**sizes, HS.i: r, HS.c: col}).doit()

@@ -80,11 +80,11 @@ def test_a_wrong_step_gives_a_readable_counterexample(tmp_path):
     assert proc.returncode == 1, proc.stdout + proc.stderr
     out = proc.stdout.splitlines()
     assert out[1].split()[:3] == ["logsumexp_gradient", "3", "failed"]
-    assert out[2].strip() == "step 3 (the delta picks k = j) failed: it differs from step 2 at"
+    assert out[2].strip() == "step 3 (the delta keeps the term k = j) failed: it differs from step 2 at"
     assert out[3].strip().startswith("n = ") and ", j = " in out[3]  # sizes and indices
     assert out[4].strip().startswith("z[1] = ")  # then the values drawn
     assert out[5].strip().startswith("step 2: Sum(exp(z[k])*KroneckerDelta(j, k)")
-    assert out[7].strip() == "step 3: exp(z[j])/Sum(exp(z[k]), (k, 1, n))**2"
+    assert out[7].strip() == "step 3: exp(z[j])/Z**2"  # as written, Z defined
     before, after = out[6].split("= ")[1], out[8].split("= ")[1]
     assert before != after and float(before) > 0 and float(after) > 0
 
@@ -96,7 +96,7 @@ def test_json_carries_the_counterexample(tmp_path):
     assert proc.returncode == 1
     (claim,) = json.loads(proc.stdout)["claims"]
     assert claim["failed_step"] == 3 and {"n", "j", "z[1]"} <= set(claim["counterexample"]["point"])
-    assert claim["explanation"][0].startswith("step 3 (the delta picks k = j) failed")
+    assert claim["explanation"][0].startswith("step 3 (the delta keeps the term k = j) failed")
 
 
 BROKEN = {
@@ -159,7 +159,7 @@ def test_assert_proved_fails_with_the_readable_message():
         assert_proved(wrong)
     lines = str(info.value).splitlines()
     assert lines[0] == "claim 'logsumexp_gradient' is failed"
-    assert lines[1].strip() == "step 3 (the delta picks k = j) failed: it differs from step 2 at"
+    assert lines[1].strip() == "step 3 (the delta keeps the term k = j) failed: it differs from step 2 at"
     assert lines[2].strip().startswith("n = ")
     assert any(line.strip().startswith("step 3: exp(z[j])") for line in lines)
 
@@ -195,11 +195,26 @@ def test_assert_fails_at():
 
 # --- the examples: a wrong step is caught, and the results hold a second way ----------------
 
+def test_with_step_keeps_or_replaces_rule_citations_and_id():
+    lse = example("logsumexp_grad.py")
+    # variables: the third step with Z written out, which unfolds Z's definition
+    z, j, k, n = lse.z, lse.j, lse.k, lse.n
+    written_out = sp.exp(z[j]) / sp.Sum(sp.exp(z[k]), (k, 1, n))
+    kept = with_step(lse.LSE_GRADIENT, 3, lse.LSE_GRADIENT.steps[2].expr)
+    renamed = with_step(lse.LSE_GRADIENT, 3, written_out, rule="written out", by=("Z",),
+                        id="lse_written_out")
+    # check: defaults keep everything; keywords replace only what they name
+    assert kept.steps[2] == lse.LSE_GRADIENT.steps[2] and kept.id == lse.LSE_GRADIENT.id
+    assert renamed.id == "lse_written_out" and renamed.steps[2].rule == "written out"
+    assert renamed.steps[2].by == ("Z",) and renamed.steps[1] == lse.LSE_GRADIENT.steps[1]
+    assert_proved(renamed)
+
+
 def test_examples_catch_realistic_mistakes():
     gelu, ln, lse = (example(n) for n in ("gelu_derivative.py", "layernorm_grad.py",
                                            "logsumexp_grad.py"))
     x = gelu.x
-    assert_fails_at(with_step(gelu.GELU_EXACT, 3, gelu.Phi + gelu.phi), 3)  # x φ(x) → φ(x)
+    assert_fails_at(with_step(gelu.GELU_EXACT, 3, gelu.Phi(x) + gelu.phi(x)), 3)  # x φ(x) → φ(x)
     tanh_u = sp.tanh(gelu.u)  # the chain rule's factor √(2/π)(1 + 3c x²) with 3c x² → c x²
     tanh_wrong = ((1 + tanh_u) / 2
                   + x / 2 * (1 - tanh_u**2) * sp.sqrt(2 / sp.pi) * (1 + gelu.c * x**2))
@@ -221,12 +236,15 @@ def test_gelu_results_match_finite_differences():
     with mpmath.workdps(FD_DIGITS):
         for x0 in (mpmath.mpf("-1.3"), mpmath.mpf("0.2"), mpmath.mpf("2.7")):
             for claim in (m.GELU_EXACT, m.GELU_TANH):
-                f = sp.lambdify(m.x, claim.lhs.expr.xreplace(published), "mpmath")
-                rhs = sp.lambdify(m.x, claim.rhs.xreplace(published), "mpmath")(x0)
+                # the claim as checked: Φ, φ and u stand for their definitions' bodies
+                f = sp.lambdify(m.x, claim.checked.lhs.expr.xreplace(published), "mpmath")
+                rhs = sp.lambdify(m.x, claim.checked.rhs.xreplace(published), "mpmath")(x0)
                 assert abs(_fd(f, x0) - rhs) < FD_RTOL * max(1, abs(rhs))
             # control: the comparison fails on a wrong derivative (φ(x) for x φ(x))
-            wrong = sp.lambdify(m.x, m.Phi + m.phi, "mpmath")(x0)
-            exact = sp.lambdify(m.x, m.GELU_EXACT.lhs.expr, "mpmath")
+            cdf = (1 + sp.erf(m.x / sp.sqrt(2))) / 2
+            pdf = sp.exp(-m.x**2 / 2) / sp.sqrt(2 * sp.pi)
+            wrong = sp.lambdify(m.x, cdf + pdf, "mpmath")(x0)
+            exact = sp.lambdify(m.x, m.x * cdf, "mpmath")
             assert abs(_fd(exact, x0) - wrong) > mpmath.mpf("1e-3")
 
 
@@ -251,7 +269,7 @@ def test_layernorm_and_logsumexp_gradients_match_finite_differences():
             sub = {ln.d: size, ln.j: jj + 1, ln.eps: eps,
                    **{ln.x[q + 1]: xs[q] for q in range(size)},
                    **{ln.g[q + 1]: gs[q] for q in range(size)}}
-            claimed = ln.LAYERNORM_INPUT_GRADIENT.rhs.xreplace({ln.d: size, ln.j: jj + 1}) \
+            claimed = ln.LAYERNORM_INPUT_GRADIENT.checked.rhs.xreplace({ln.d: size, ln.j: jj + 1}) \
                 .doit().xreplace(sub).evalf(FD_DIGITS)
             assert abs(_fd(loss, xs[jj]) - mpmath.mpf(str(claimed))) < FD_RTOL
             def lse_f(t, jj=jj):

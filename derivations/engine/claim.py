@@ -174,15 +174,20 @@ def symbols_of(expressions) -> set:
     return found
 
 
-def with_step(d: Derivation, index: int, expr: sp.Basic) -> Derivation:
-    """``d`` with step ``index`` (1-based) replaced by ``expr``, rule and citations kept; replacing
-    the last step replaces the statement's right-hand side too.  The result is validated anew."""
+def with_step(d: Derivation, index: int, expr: sp.Basic, *, rule: str | None = None,
+              by: tuple[str, ...] | None = None, id: str | None = None) -> Derivation:  # noqa: A002
+    """``d`` with step ``index`` (1-based) replaced by ``expr``; its rule and citations kept unless
+    ``rule`` or ``by`` are given (a step written without a definition must not cite it), its id
+    kept unless ``id`` is given (to show the variant beside the original).  Replacing the last
+    step replaces the statement's right-hand side too.  The result is validated anew."""
     if not 1 <= index <= len(d.steps):
         raise IndexError(f"claim {d.id!r} has steps 1..{len(d.steps)}, got {index}")
     steps = list(d.steps)
-    steps[index - 1] = replace(steps[index - 1], expr=expr)
+    old = steps[index - 1]
+    steps[index - 1] = replace(old, expr=expr, rule=old.rule if rule is None else rule,
+                               by=old.by if by is None else tuple(by))
     statement = sp.Eq(d.lhs, expr, evaluate=False) if index == len(steps) else d.statement
-    return replace(d, statement=statement, steps=tuple(steps))
+    return replace(d, statement=statement, steps=tuple(steps), id=d.id if id is None else id)
 
 
 # --- validation -------------------------------------------------------------------------------
