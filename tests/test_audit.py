@@ -289,6 +289,17 @@ def test_history_rests_on_sources_and_says_so(audit):
         assert rec["evidence_view"]["summary"]["zh"].startswith("依据文献，非计算")
 
 
+def test_a_source_based_summary_counts_its_sources_in_each_language():
+    rec = {"verdict": "correct", "evidence": None, "missing_condition": None,
+           "missing_condition_zh": None, "sources": [{"cite": "A", "locator": "p. 1"}]}
+    no_tail = {"en": "", "zh": ""}
+    one = load_mod._summary(rec, [], no_tail)
+    assert one == {"en": "Source-based, not computed (1 source).",
+                   "zh": "依据文献，非计算（共 1 篇）。"}
+    two = load_mod._summary(rec | {"sources": rec["sources"] * 2}, [], no_tail)
+    assert two["en"] == "Source-based, not computed (2 sources)."
+
+
 def test_readings_say_which_word_they_read_and_judge_no_stronger_one():
     for rid in ("n002-residual-explosion", "n002-norm-gradients"):
         rec = _by_id(rid)

@@ -164,7 +164,8 @@ def _summary(rec: dict, rows: list[dict], tail: dict[str, str]) -> dict[str, str
         said = ({"en": f": the note's version holds {rec['missing_condition']}",
                  "zh": f"：讲义的说法{rec['missing_condition_zh']}"}
                 if verdict == "imprecise" else {"en": "", "zh": ""})
-        return {"en": f"Source-based, not computed ({n} sources){said['en']}{tail['en']}.",
+        sources = f"{n} source" + ("s" if n != 1 else "")
+        return {"en": f"Source-based, not computed ({sources}){said['en']}{tail['en']}.",
                 "zh": f"依据文献，非计算（共 {n} 篇）{said['zh']}{tail['zh']}。"}
     shown = {r["version"]: r["passed"] for r in rows if r["version"] in ORDER[verdict]}
     first, second = ORDER[verdict]
