@@ -267,6 +267,16 @@ def test_records_on_one_claim_carry_one_verdict():
     with pytest.raises(errata.ErrataError, match=r"record 'x-2': states the same claim_latex as "
                                                  r"'x-1', expected both in one claim_group"):
         errata.validate({"record": [CORRECT, same]})
+    # one computation judging two records cannot find the note wrong in one and merely
+    # imprecise in the other
+    shared = IMPRECISE | {"id": "x-2", "quote": "另一句", "claim_latex": "c=d",
+                          "evidence": BASE["evidence"]}
+    with pytest.raises(errata.ErrataError, match=r"record 'x-2': evidence 'adam_eps_inside' is "
+                                                 r"shared with 'x-1', expected the same verdict"):
+        errata.validate({"record": [BASE, shared]})
+    assert len(errata.validate({"record": [BASE, shared | {"verdict": "error",
+                                                          "missing_condition": None,
+                                                          "missing_condition_zh": None}]})) == 2
     with pytest.raises(errata.ErrataError, match="claim_group expected letters"):
         errata.validate({"record": [CORRECT | {"claim_group": "a b"}]})
 
