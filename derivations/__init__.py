@@ -25,8 +25,8 @@ import os
 os.environ.setdefault("SYMPY_CACHE_SIZE", "20000")
 
 ENGINE_NAMES = (
-    "Assumption", "ChainResult", "Derivation", "DerivationError", "Domain", "E", "Step", "Var",
-    "cite", "instance", "lemma", "verify", "with_step")
+    "Assumption", "ChainResult", "Definition", "Derivation", "DerivationError", "Domain", "E",
+    "Notation", "Step", "Var", "cite", "instance", "latex", "lemma", "verify", "with_step")
 LIBRARY_NAMES = ("MODULES", "claims", "get", "module_of", "modules", "unknown_names",
                  "verify_all")
 MODULES = ("attention_scaling", "softmax", "cross_entropy", "linear", "adam", "attention",

@@ -15,7 +15,8 @@ d = 1..4 on its own).
 
 import sympy as sp
 
-from derivations import Assumption, Derivation, Domain, Step, lemma
+from derivations import Assumption, Derivation, Domain, Notation, Step, lemma
+from derivations.engine.definitions import ordered, unfold
 
 d = sp.Symbol("d", integer=True, positive=True)
 i, j, k, l = sp.symbols("i j k l", integer=True, positive=True)
@@ -24,13 +25,21 @@ g = sp.IndexedBase("g", real=True)
 eps = sp.Symbol("epsilon", positive=True)
 delta = sp.KroneckerDelta
 
-mu = sp.Sum(x[l], (l, 1, d)) / d
-var = sp.Sum((x[k] - mu) ** 2, (k, 1, d)) / d
-sigma = sp.sqrt(var + eps)
+# the row's mean, variance, standard deviation and normalised entries, as definitions: the claims
+# are written with them and checked with them written out
+NOTATION = Notation("LayerNorm", (d, x, eps))
+mu = sp.Symbol("mu", real=True)
+MU = NOTATION.define("μ", mu, sp.Sum(x[l], (l, 1, d)) / d, text="the mean of the row")
+var = sp.Symbol("v", nonnegative=True)
+VAR = NOTATION.define("v", var, sp.Sum((x[k] - mu) ** 2, (k, 1, d)) / d, text="its variance")
+sigma = sp.Symbol("sigma", positive=True)
+SIGMA = NOTATION.define("σ", sigma, sp.sqrt(var + eps), text="its standard deviation")
+xh = sp.IndexedBase("xhat", real=True)
+XHAT = NOTATION.define("x̂", xh, (x[i] - mu) / sigma, params=(i,), text="the normalised row")
 
 
 def xhat(a):
-    return (x[a] - mu) / sigma
+    return xh[a]
 
 
 ONE_INDEX = Domain(dims=(d,), indices={j: (1, d)})
@@ -38,9 +47,9 @@ ONE_INDEX = Domain(dims=(d,), indices={j: (1, d)})
 MEAN_GRAD = Derivation(
     "layernorm_mean_gradient", "∂μ/∂x_j = 1/d",
     sp.Eq(sp.Derivative(mu, x[j]), 1 / d, evaluate=False), (),
-    (Step(sp.Sum(delta(l, j), (l, 1, d)) / d, "differentiate term by term"),
+    (Step(sp.Sum(delta(l, j), (l, 1, d)) / d, "the definition of μ, term by term", ("μ",)),
      Step(1 / d, "exactly one term has l = j")),
-    ONE_INDEX)
+    ONE_INDEX, (MU,))
 
 RENAME = Assumption(
     "bound index renaming", "A summation index is a bound name: Σ_k x_k = Σ_l x_l.",
@@ -51,30 +60,31 @@ CENTRED = Derivation(
     "layernorm_centred_sum", "Deviations from the mean sum to zero",
     sp.Eq(sp.Sum(x[k] - mu, (k, 1, d)), 0, evaluate=False), (RENAME,),
     (Step(sp.Sum(x[k], (k, 1, d)) - d * mu, "split the sum"),
-     Step(sp.Integer(0), "d μ = Σ_l x_l", ("bound index renaming",))),
-    ONE_INDEX)
+     Step(sp.Integer(0), "the definition of μ: d μ = Σ_l x_l", ("bound index renaming", "μ"))),
+    ONE_INDEX, (MU,))
 
 VAR_GRAD = Derivation(
     "layernorm_variance_gradient", "∂v/∂x_j = 2(x_j − μ)/d",
     sp.Eq(sp.Derivative(var, x[j]), 2 * (x[j] - mu) / d, evaluate=False),
     (lemma(MEAN_GRAD), lemma(CENTRED)),
     (Step(sp.Sum(2 * (x[k] - mu) * (delta(k, j) - sp.Derivative(mu, x[j])), (k, 1, d)) / d,
-          "chain rule"),
+          "the definition of v; chain rule", ("v",)),
      Step(sp.Sum(2 * (x[k] - mu) * (delta(k, j) - 1 / d), (k, 1, d)) / d,
           "gradient of the mean", ("layernorm_mean_gradient",)),
      Step(2 * (x[j] - mu) / d - 2 * sp.Sum(x[k] - mu, (k, 1, d)) / d**2,
           "split the sum; the delta picks k = j"),
      Step(2 * (x[j] - mu) / d, "deviations sum to zero", ("layernorm_centred_sum",))),
-    ONE_INDEX)
+    ONE_INDEX, (VAR,))
 
 SIGMA_GRAD = Derivation(
     "layernorm_sigma_gradient", "∂σ/∂x_j = (x_j − μ)/(dσ)",
     sp.Eq(sp.Derivative(sigma, x[j]), (x[j] - mu) / (d * sigma), evaluate=False),
     (lemma(VAR_GRAD),),
-    (Step(sp.Derivative(var, x[j]) / (2 * sigma), "chain rule through the square root"),
+    (Step(sp.Derivative(var, x[j]) / (2 * sigma),
+          "the definition of σ: chain rule through the square root", ("σ",)),
      Step((x[j] - mu) / (d * sigma), "gradient of the variance",
           ("layernorm_variance_gradient",))),
-    ONE_INDEX)
+    ONE_INDEX, (SIGMA,))
 
 JACOBIAN = (delta(i, j) - 1 / d - xhat(i) * xhat(j) / d) / sigma
 
@@ -83,13 +93,14 @@ XHAT_GRAD = Derivation(
     sp.Eq(sp.Derivative(xhat(i), x[j]), JACOBIAN, evaluate=False),
     (lemma(MEAN_GRAD), lemma(SIGMA_GRAD)),
     (Step((delta(i, j) - sp.Derivative(mu, x[j])) / sigma
-          - (x[i] - mu) * sp.Derivative(sigma, x[j]) / sigma**2, "quotient rule"),
+          - (x[i] - mu) * sp.Derivative(sigma, x[j]) / sigma**2,
+          "the definition of x̂; quotient rule", ("x̂",)),
      Step((delta(i, j) - 1 / d) / sigma - (x[i] - mu) * sp.Derivative(sigma, x[j]) / sigma**2,
           "gradient of the mean", ("layernorm_mean_gradient",)),
      Step((delta(i, j) - 1 / d) / sigma - (x[i] - mu) * (x[j] - mu) / (d * sigma**3),
           "gradient of σ", ("layernorm_sigma_gradient",)),
-     Step(JACOBIAN, "x̂ = (x − μ)/σ")),
-    Domain(dims=(d,), indices={i: (1, d), j: (1, d)}))
+     Step(JACOBIAN, "the definition of x̂: x̂ = (x − μ)/σ", ("x̂",))),
+    Domain(dims=(d,), indices={i: (1, d), j: (1, d)}), (XHAT,))
 
 # The rearrangement for a plain positive s and a plain sequence y, then used with s = σ, y = x̂.
 s = sp.Symbol("s", positive=True)
@@ -112,10 +123,13 @@ REARRANGE = Derivation(
     ONE_INDEX)
 
 
+_ROW = ordered((XHAT,))
+
+
 def _as_layernorm(expr):
-    """REARRANGE's expression with y_a = x̂_a and s = σ."""
-    return expr.replace(lambda t: isinstance(t, sp.Indexed) and t.base == y,
-                        lambda t: xhat(t.indices[0])).xreplace({s: sigma})
+    """REARRANGE's expression with y_a = x̂_a and s = σ, written out as the claims are checked."""
+    return unfold(expr.replace(lambda t: isinstance(t, sp.Indexed) and t.base == y,
+                               lambda t: xhat(t.indices[0])).xreplace({s: sigma}), _ROW)
 
 
 REARRANGE_AT_XHAT = Assumption(
@@ -133,6 +147,6 @@ LAYERNORM_INPUT_GRADIENT = Derivation(
     (lemma(XHAT_GRAD), REARRANGE_AT_XHAT),
     (Step(sp.Sum(g[i] * JACOBIAN, (i, 1, d)), "the Jacobian of x̂", ("layernorm_xhat_jacobian",)),
      Step(GRADIENT, "rearrange the sum", ("layernorm_rearrange",))),
-    ONE_INDEX)
+    ONE_INDEX, (XHAT,))
 
 CLAIMS = [MEAN_GRAD, CENTRED, VAR_GRAD, SIGMA_GRAD, XHAT_GRAD, REARRANGE, LAYERNORM_INPUT_GRADIENT]

@@ -67,8 +67,9 @@ def test_unknown_claim_for_the_mutants():
 LAUNCHER = textwrap.dedent("""
     import sys
     import derivations
-    derivations.__path__.append(sys.argv[1])
     derivations.MODULES = (*derivations.MODULES, "broken_claims")
+    import derivations.library  # reads MODULES when first imported
+    derivations.library.__path__.append(sys.argv[1])
     from derivations.__main__ import main
     sys.exit(main(["verify"]))
 """)

@@ -14,12 +14,13 @@ import sympy as sp
 import derivations
 from derivations.library import attention_scaling as sc
 from numeric import adam as adam_mod
-from numeric import crosscheck, ops
+from numeric import crosscheck, model, ops
 from numeric.crosscheck import layers as crosscheck_layers
 from numeric.crosscheck import softmax as crosscheck_softmax
 from numeric.crosscheck import stats as crosscheck_stats
 from numeric.crosscheck.core import (
     MODEL_RTOL,
+    Kind,
     Record,
     compare,
     matrix_fn,
@@ -29,7 +30,8 @@ from numeric.crosscheck.core import (
 from numeric.crosscheck.live import check_config
 from numeric.crosscheck.live import run as run_live
 
-RECORD_KEYS = {"claim", "id", "compared", "max_abs", "max_rel", "tolerance", "passed"}
+RECORD_KEYS = {"claim", "id", "kind", "compared", "tensor", "values", "max_abs", "max_rel",
+               "tolerance", "decides", "passed"}
 # A mutation changes a gradient at O(0.1) relative; it must miss its tolerance by far.
 BROKEN_MIN_REL = 1e-3
 
@@ -61,9 +63,47 @@ def test_records_are_json_with_the_agreed_fields(crosscheck_records):
         assert "power" not in d or set(d["power"]) == {"formula", "value", "would_fail"}
         assert isinstance(d["passed"], bool) and isinstance(d["id"], str)
         assert all(isinstance(d[k], float) for k in ("max_abs", "max_rel", "tolerance"))
+        assert d["kind"] in {k.value for k in Kind} and d["decides"] in ("max_rel", "max_abs")
+        # the record decides as it says: its deciding error against its tolerance
+        assert d["passed"] == (d[d["decides"]] <= d["tolerance"]), d
     json.dumps([r.to_dict() for r in crosscheck_records], allow_nan=False)
     ids = [(r.claim, r.id) for r in crosscheck_records]
     assert len(ids) == len(set(ids))
+
+
+def test_every_tensor_is_one_the_model_names(crosscheck_records):
+    """A record's tensor is an activation, its gradient or a parameter of the check model's one
+    naming scheme (the RoPE and ignore_index models name theirs alike)."""
+    cfg = run_live().cfg
+    acts = model.activation_names(cfg)
+    names = {*acts, *(model.grad_name(a) for a in acts), *model.param_shapes(cfg)}
+    tensors = {r.tensor for r in crosscheck_records} - {None}
+    assert tensors and tensors <= names, tensors - names
+    assert {"h.0.attn.w_q.in", "h.0.attn.scores", "logits", "wte"} <= tensors
+
+
+def test_kinds_are_declared_per_comparison(crosscheck_records):
+    """The kind is the producer's, never read from words: every finite-difference comparison is
+    one, and the Adam closed forms stand against the optimiser's recursion."""
+    kinds = {(r.claim, r.id): r.kind for r in crosscheck_records}
+    assert set(kinds.values()) == set(Kind)
+    assert kinds[("linear_grad_weight", "h.0.attn.w_q.fd")] is Kind.FINITE_DIFFERENCE
+    assert kinds[("linear_grad_weight", "h.0.attn.w_q.model")] is Kind.IDENTITY
+    assert kinds[("dot_product_variance", "iid_half.d_k=64")] is Kind.MONTE_CARLO
+    for rid in ("optimizer_m", "constant_m", "constant_m_hat", "uncorrected_gap"):
+        claim = next(c for c, i in kinds if i == rid)
+        assert kinds[(claim, rid)] is Kind.CLOSED_FORM, rid
+    assert [k for k in Kind if k.independent] == [Kind.FINITE_DIFFERENCE, Kind.MONTE_CARLO,
+                                                   Kind.CLOSED_FORM]
+
+
+def test_the_settings_a_sentence_states_are_fields(crosscheck_records):
+    by = {(r.claim, r.id): r for r in crosscheck_records}
+    assert by[("dot_product_mean", "iid_half.d_k=4096")].values == {"d_k": 4096}
+    assert by[("adam_first_moment_closed_form", "optimizer_m")].values == {"steps": 6}
+    linear = by[("linear_grad_input", "h.1.mlp.w_fc.fd")]
+    assert linear.tensor == "h.1.mlp.w_fc.in" and linear.values == {"layer": "h.1.mlp.w_fc"}
+    assert by[("causal_mask_weight_zero", "L0.model_probs")].decides == "max_abs"
 
 
 def test_attention_scaling_covers_every_width(crosscheck_records):
@@ -155,12 +195,32 @@ def test_softmax_checks_pass_for_other_row_lengths(block_size):
 # ----------------------------------------------------------------------------- building blocks
 def test_compare_fails_on_wrong_values_and_names_shapes():
     want = np.array([1.0, -2.0])
-    assert compare("c", "i", "x", want + 1e-14, want, MODEL_RTOL).passed
-    r = compare("c", "i", "x", want * 1.01, want, MODEL_RTOL)
+    kind = Kind.IDENTITY
+    assert compare("c", "i", "x", want + 1e-14, want, MODEL_RTOL, kind=kind).passed
+    r = compare("c", "i", "x", want * 1.01, want, MODEL_RTOL, kind=kind)
     assert not r.passed and r.max_rel == pytest.approx(0.01)
-    assert not compare("c", "i", "x", np.array([np.nan, 1.0]), want, MODEL_RTOL).passed
+    assert not compare("c", "i", "x", np.array([np.nan, 1.0]), want, MODEL_RTOL, kind=kind).passed
     with pytest.raises(ValueError, match=r"expected \(2,\), got \(3,\)"):
-        compare("c", "i", "x", np.zeros(3), want, MODEL_RTOL)
+        compare("c", "i", "x", np.zeros(3), want, MODEL_RTOL, kind=kind)
+    # an exact reference: the absolute error decides, against a tolerance of 0
+    exact = compare("c", "i", "x", np.array([0.0, 1e-300]), np.zeros(2), 0.0, kind=kind,
+                    absolute=True)
+    assert exact.decides == "max_abs" and not exact.passed and exact.max_abs == 1e-300
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"kind": "finite-difference"}, r"kind expected one of \['finite-difference'"),
+    ({"compared": "the model's gradient vs FD"}, "compared expected a key of lowercase"),
+    ({"compared": ""}, "compared expected a key"),
+    ({"decides": "max_sq"}, r"decides expected one of \['max_rel', 'max_abs'\]"),
+    ({"values": {"d_k": True}}, "values expected a dict of str, int or float"),
+])
+def test_a_malformed_record_is_refused_naming_the_field(change, message):
+    fields = {"claim": "softmax_jacobian", "id": "x", "kind": Kind.IDENTITY, "compared": "model",
+              "max_abs": 0.0, "max_rel": 0.0, "tolerance": MODEL_RTOL, "passed": True}
+    Record(**fields)
+    with pytest.raises(ValueError, match=f"softmax_jacobian/x: {message}"):
+        Record(**{**fields, **change})
 
 
 def test_adapters():
@@ -200,7 +260,7 @@ def test_cli_json_and_exit_codes(monkeypatch, capsys, crosscheck_records):
     out = json.loads(capsys.readouterr().out)
     assert set(out) == {"records"} and len(out["records"]) == len(crosscheck_records)
     assert all(set(r) - {"power"} == RECORD_KEYS for r in out["records"])
-    failing = Record("softmax_jacobian", "x", "broken", 1.0, 1.0, MODEL_RTOL, False)
+    failing = Record("softmax_jacobian", "x", Kind.IDENTITY, "broken", 1.0, 1.0, MODEL_RTOL, False)
     monkeypatch.setattr(crosscheck, "run_all", lambda: [*crosscheck_records, failing])
     assert crosscheck.main([]) == 1
     assert "FAIL" in capsys.readouterr().out

@@ -268,7 +268,10 @@ def test_conditions_of_a_claim_list_sizes_indices_ranges_and_random_variables():
     from derivations.engine.conditions import conditions
 
     ln = {c["latex"] for c in conditions(derivations.get("layernorm_sigma_derivative"))}
-    assert {r"\epsilon > 0", r"d \in \{1, 2, \dots\}", r"1 \leq j \leq d"} <= ln
+    # the claim as checked: ε is given, though only σ_ε's definition names it
+    assert {r"\varepsilon > 0", r"d \in \{1, 2, \dots\}", r"1 \leq j \leq d"} <= ln
+    linear = {c["latex"] for c in conditions(derivations.get("linear_grad_weight"))}
+    assert {r"G \in \mathbb{R}^{n \times m}", r"X \in \mathbb{R}^{n \times d}"} <= linear
     adam = conditions(derivations.get("adam_second_moment_bias"))
     kinds = {c["kind"] for c in adam}
     assert kinds == {"symbol", "sampled", "random"}

@@ -86,8 +86,8 @@ def test_the_tutorial_runs_and_shows_its_real_output(tmp_path):
                 assert proc.returncode == EXIT[command], proc.stdout
                 assert _normal(proc.stdout) == _normal(expected), proc.stdout
                 ran["console"] += 1
-    # three claim files, the wrong step, the pytest file; three snippets; three commands
-    assert ran == {"file": 5, "python": 3, "console": 3}
+    # four claim files, the wrong step, the pytest file; five snippets; three commands
+    assert ran == {"file": 6, "python": 5, "console": 3}
 
 
 def test_the_comparison_fails_on_output_that_differs():
@@ -100,6 +100,7 @@ def test_the_comparison_fails_on_output_that_differs():
 @pytest.mark.parametrize("needle", ["with_step(", "lemma(", "Domain(dims=", "indices=", "ranges=",
                                     "random=", "`proved`", "`numeric`", "`failed`",
                                     "assert_proved", "make reports CLAIMS=", "evaluate=False",
-                                    "is not declared in Domain", "the Python int"])
+                                    "is not declared in Domain", "the Python int", "Notation(",
+                                    "definitions=", "checked", "circular", "shadows"])
 def test_the_tutorial_documents(needle):
     assert needle in README.read_text(encoding="utf-8")

@@ -6,25 +6,28 @@ from __future__ import annotations
 import re
 
 import pytest
-import sympy as sp
 
 import derivations
+from derivations.engine.printing import latex, legend
 from reports.render import i18n
 from reports.render.katex import FormulaError, Tex, prose
 
 
 def claim_records() -> list[dict]:
-    """The fields the report shows, straight from the derivation objects (nothing verified)."""
+    """The fields the report shows, straight from the derivation objects (nothing verified),
+    printed as the report prints them."""
     out = []
     for d in derivations.claims():
+        defined = d.definitions_used
         out.append({
             "id": d.id, "title": d.title,
-            "steps": [{"index": i, "rule": s.rule, "latex": sp.latex(s.expr)}
+            "steps": [{"index": i, "rule": s.rule, "latex": latex(s.expr, defined)}
                       for i, s in enumerate(d.steps, 1)],
             "assumptions": [{"name": a.name, "text": a.text, "kind": a.kind, "latex": a.latex}
                             for a in d.assumptions],
+            "definitions": legend(defined),
             "premises": {a.name: "" for a in d.assumptions if a.source is not None},
-            "statement_lhs": sp.latex(d.lhs),
+            "statement_lhs": latex(d.lhs, defined),
         })
     return out
 
@@ -74,21 +77,20 @@ def test_interface_record_without_a_language_is_refused(monkeypatch):
 def test_no_two_consecutive_steps_render_identically(claims):
     same = []
     for c in claims:
-        shown = i18n.display(c["id"])["steps"]
-        # step 0 is the statement's left side; then each step as displayed
-        texts = [c["statement_lhs"]] + [shown.get(s["index"], s["latex"]) for s in c["steps"]]
+        # step 0 is the statement's left side; then each step as printed
+        texts = [c["statement_lhs"]] + [s["latex"] for s in c["steps"]]
         same += [f"{c['id']}: steps {i - 1} and {i} both print {texts[i][:60]!r}"
                  for i in range(1, len(texts)) if texts[i] == texts[i - 1]]
     assert same == [], "\n".join(same)
 
 
-def test_display_steps_name_real_steps(claims):
-    """A display form for a step that does not exist would never be shown."""
-    by_id = {c["id"]: c for c in claims}
-    bad = [f"{cid}: step {k}" for cid, rec in i18n.claims_data().items() if cid != "_shared"
-           for k in rec.get("display", {}).get("steps", {})
-           if cid in by_id and not 1 <= int(k) <= len(by_id[cid]["steps"])]
-    assert bad == []
+def test_a_missing_definition_text_is_named():
+    fake = [{"id": "no_such_claim", "title": "A new claim", "premises": {}, "steps": [],
+             "assumptions": [], "definitions": [{"name": "ν", "latex": r"\nu := 1",
+                                                 "text": "a brand-new quantity"}]}]
+    assert i18n.missing_claim_fields(fake) == [
+        "claim no_such_claim: title 'A new claim' has no zh",
+        "claim no_such_claim: definition 'ν' ('a brand-new quantity') has no zh"]
 
 
 # x_i, d_k, σ_ε, x̂_j, mu_q, sqrt(, ^T, e^M, m_hat: what TeX looks like when it is not typeset

@@ -8,6 +8,8 @@ import hashlib
 import json
 import re
 import shutil
+import sys
+import types
 from collections import Counter
 from pathlib import Path
 
@@ -80,8 +82,11 @@ def test_rebuild_reuses_cached_figures_with_identical_output(first_build, data, 
 def test_progress_has_one_timed_line_per_stage(first_build):
     _, lines = first_build
     stages = [line.split()[1] for line in lines]
-    assert stages == ["data", "plots", "latex", "html", "pdf", "total"]
+    assert stages == ["data", "measure", "plots", "latex", "html", "pdf", "total"]
     assert all(line.split()[3] == "s" and float(line.split()[2]) >= 0 for line in lines)
+    # how heavy the formulas read, for each edition
+    measured = next(line for line in lines if line.split()[1] == "measure")
+    assert "en: " in measured and "zh: " in measured and "max nesting" in measured
 
 
 @needs_node
@@ -180,28 +185,27 @@ def test_stages_are_cached_by_source_hash(data, tmp_path, monkeypatch):
         "evidence": stages.Stage(producer("evidence", runs), lambda: [tmp_path / "nothing"]),
         "errata": stages.Stage(producer("errata", data["errata"]),
                                lambda: [tmp_path / "nothing"], needs=("derive", "evidence")),
-        "forms": stages.Stage(producer("forms", data["display_forms"]), lambda: [src]),
     }
     monkeypatch.setattr(stages, "STAGES", stages_)
     cache = build.Cache(tmp_path / "cache")
     lines: list[str] = []
     # one worker: the producers here are closures that record calls in this process
     cold = build.collect_data(cache, build.Progress(lines.append), workers=1)
-    assert calls == ["derive", "crosscheck", "training", "evidence", "errata", "forms"]
-    assert given[-2] == {"derive": data["claims"], "evidence": runs}  # errata gets both
+    assert calls == ["derive", "crosscheck", "training", "evidence", "errata"]
+    assert given[-1] == {"derive": data["claims"], "evidence": runs}  # errata gets both
     assert cold == data
     warm = build.collect_data(cache, build.Progress(lines.append), workers=1)
-    assert warm == cold and len(calls) == 6
-    assert all("cached" in line for line in lines[6:])
+    assert warm == cold and len(calls) == 5
+    assert all("cached" in line for line in lines[5:])
     # a changed source misses its stages; a stage that needs them is keyed by their values, and
     # these are the same here, so errata comes from the cache
     (src / "mod.py").write_text("v = 2\n")
     build.collect_data(cache, build.Progress(lines.append), workers=1)
-    assert calls[6:] == ["derive", "crosscheck", "training", "forms"]
+    assert calls[5:] == ["derive", "crosscheck", "training"]
     assert len(list((tmp_path / "cache").glob("derive-*.json"))) == 1
     disabled = build.Cache(tmp_path / "cache", enabled=False)
     build.collect_data(disabled, build.Progress(lines.append), workers=1)
-    assert len(calls) == 16
+    assert len(calls) == 13
     # the same stages in two worker processes give the same data, each timed in the log
     lines.clear()
     parallel = build.collect_data(disabled, build.Progress(lines.append), workers=2)
@@ -225,8 +229,7 @@ def test_errata_never_shows_statuses_of_an_earlier_derive(data, tmp_path, monkey
 
     stages_ = {name: stages.Stage(lambda value=value: value, lambda: [])
                for name, value in (("crosscheck", {"crosschecks": [], "plot_data": {}}),
-                                   ("training", data["training"]), ("evidence", []),
-                                   ("forms", data["display_forms"]))}
+                                   ("training", data["training"]), ("evidence", []))}
     stages_["derive"] = stages.Stage(derive, lambda: [])
     stages_["errata"] = stages.Stage(errata, lambda: [], needs=("derive", "evidence"))
     monkeypatch.setattr(stages, "STAGES", {k: stages_[k] for k in stages.STAGES})
@@ -257,8 +260,7 @@ def test_a_stage_keyed_by_values_is_taken_from_the_cache_when_they_are_unchanged
                for name, value in (("derive", data["claims"]),
                                    ("crosscheck", {"crosschecks": data["crosschecks"],
                                                    "plot_data": data["plot_data"]}),
-                                   ("training", data["training"]), ("evidence", []),
-                                   ("forms", data["display_forms"]))}
+                                   ("training", data["training"]), ("evidence", []))}
     stages_["errata"] = stages.Stage(producer("errata", data["errata"]), lambda: [],
                                      needs=("derive", "evidence"))
     monkeypatch.setattr(stages, "STAGES", stages_)
@@ -288,8 +290,7 @@ def _stub_stages(data: dict, training: dict) -> dict:
             "training": stages.Stage(value(training), lambda: []),
             "evidence": stages.Stage(value([]), lambda: []),
             "errata": stages.Stage(value(data["errata"]), lambda: [],
-                                   needs=("derive", "evidence")),
-            "forms": stages.Stage(value(data["display_forms"]), lambda: [])}
+                                   needs=("derive", "evidence"))}
 
 
 def test_a_job_beside_the_stages_gets_their_results_once_they_are_computed(
@@ -344,17 +345,42 @@ def test_figures_drawn_beside_the_stages_are_the_ones_rendered(data, tmp_path):
 def test_crosscheck_stage_shape_is_checked(data, tmp_path, monkeypatch):
     monkeypatch.setattr(stages, "STAGES", {
         name: stages.Stage(lambda **_: [1], lambda: [])
-        for name in ("derive", "crosscheck", "errata", "training", "forms")})
+        for name in ("derive", "crosscheck", "errata", "training")})
     with pytest.raises(build.model.ReportDataError, match="'crosschecks' and 'plot_data'"):
         build.collect_data(build.Cache(tmp_path, enabled=False), build.Progress(lambda s: None))
 
 
-def test_missing_producer_is_named():
-    with pytest.raises(collect.ProducerMissing, match=r"no_such_pkg_xyz\.run\(\)"):
-        collect._producer("derive", "no_such_pkg_xyz", "run")
-    with pytest.raises(collect.ProducerMissing, match="json lacks"):
-        collect._producer("derive", "json", "verify_all_missing")
-    assert collect._producer("derive", "json", "dumps") is json.dumps
+def test_a_stage_whose_module_is_missing_is_named(monkeypatch):
+    import numeric
+
+    monkeypatch.delattr(numeric, "train", raising=False)
+    monkeypatch.setitem(sys.modules, "numeric.train", None)  # as if it could not be imported
+    with pytest.raises(collect.ProducerMissing,
+                       match=r"stage 'training' needs the module numeric\.train, which cannot "
+                             r"be imported"):
+        collect.training()
+    with pytest.raises(collect.ProducerMissing, match="stage 'derive' needs the module no_such"):
+        with collect._needs("derive"):
+            import no_such_pkg_xyz  # noqa: F401
+
+
+def test_an_error_inside_a_producer_is_not_called_a_missing_module(monkeypatch):
+    from numeric import train
+
+    def broken():
+        raise ImportError("raised while training, not by an import")
+    monkeypatch.setattr(train, "run", broken)
+    with pytest.raises(ImportError, match="while training"):
+        collect.training()
+
+
+def test_every_stage_preloads_the_modules_its_producer_imports():
+    """The preload calls the functions the producers import through, one per stage."""
+    assert set(collect.MODULES) == set(stages.STAGES)
+    for name, load in collect.MODULES.items():
+        loaded = load()
+        modules = loaded if isinstance(loaded, tuple) else (loaded,)
+        assert all(isinstance(m, types.ModuleType) for m in modules), name
 
 
 def test_cli_rejects_bad_json(tmp_path, capsys):

@@ -9,7 +9,9 @@ and E and Var evaluated by :mod:`~derivations.engine.stochastic`) — and checks
 it can.  Every computation that can run long has a budget counted in SymPy operations
 (:mod:`~derivations.engine.budget`); the words a result is given are
 :mod:`~derivations.engine.status`; citing a proved claim is :mod:`~derivations.engine.citing`;
-what a claim takes as given about its symbols is :mod:`~derivations.engine.conditions`.
+what a claim takes as given about its symbols is :mod:`~derivations.engine.conditions`; the
+notation a claim is written in — definitions, unfolded for checking, folded for printing — is
+:mod:`~derivations.engine.definitions` and :mod:`~derivations.engine.printing`.
 """
 
 from __future__ import annotations
@@ -25,14 +27,17 @@ from derivations.engine.claim import (
     Step,
     with_step,
 )
+from derivations.engine.definitions import Definition, Notation
 from derivations.engine.errors import DerivationError
+from derivations.engine.printing import latex
 from derivations.engine.status import PREMISE_STATUSES, STATUSES
 from derivations.engine.stochastic import E, Var
 from derivations.engine.symbolic import SYMBOLIC_OPS, symbolic_check
 
 __all__ = [
     "ASSUMPTION_RULES", "KINDS", "PREMISE_STATUSES", "STATUSES", "SYMBOLIC_OPS", "Assumption",
-    "ChainResult", "Derivation", "DerivationError", "Domain", "E", "PremiseCheck", "Step",
-    "StepResult", "Var", "cite", "instance", "lemma", "symbolic_check", "verify", "verify_many",
-    "with_step",
+    "ChainResult", "Definition", "Derivation", "DerivationError", "Domain", "E", "Notation",
+    "PremiseCheck", "Step",
+    "StepResult", "Var", "cite", "instance", "latex", "lemma", "symbolic_check", "verify",
+    "verify_many", "with_step",
 ]

@@ -47,6 +47,7 @@ from derivations.engine.pointwise import (
     safe_eval,
     structures,
 )
+from derivations.engine.printing import latex, legend
 from derivations.engine.status import PREMISE_STATUSES, STATUSES
 from derivations.engine.symbolic import SYMBOLIC_OPS, normal_forms, symbolic_check_detail
 
@@ -133,9 +134,11 @@ class ChainResult:
 
     def to_dict(self) -> dict:
         d = self.derivation
+        defined = d.definitions_used
         return {
             "id": d.id, "title": d.title, "module": self.module or d.id.split("_")[0],
-            "statement": sp.latex(d.statement),
+            "statement": latex(d.statement, defined),
+            "definitions": legend(defined),
             "assumptions": [{"name": a.name, "text": a.text, "latex": a.latex, "kind": a.kind}
                             for a in d.assumptions],
             "conditions": conditions(d),
@@ -170,7 +173,9 @@ def verify(d: Derivation, symbolic_ops: int = SYMBOLIC_OPS,
            progress: Callable[[str], None] | None = None,
            done: dict[str, ChainResult] | None = None, module: str = "") -> ChainResult:
     """Check every step of ``d``, its premises, and every claim it cites as a lemma (``done``
-    memoizes them).  Runs in the main thread only: its budgets use a signal timer."""
+    memoizes them).  Both routes check ``d.checked``, the claim with its definitions unfolded;
+    the steps are printed as written.  Runs in the main thread only: its budgets use a signal
+    timer."""
     if threading.current_thread() is not threading.main_thread():
         raise RuntimeError(f"claim {d.id!r}: verify runs in the main thread only (its budgets "
                            f"use a signal timer, which reaches no other thread)")
@@ -183,6 +188,7 @@ def verify(d: Derivation, symbolic_ops: int = SYMBOLIC_OPS,
             premises[a.source.id] = done[a.source.id].status
     fresh_start()
     start = time.perf_counter()
+    written, d = d, d.checked
     points = structures(d)
     random_bases = tuple(d.domain.random)
     prev_expr = d.lhs
@@ -208,13 +214,14 @@ def verify(d: Derivation, symbolic_ops: int = SYMBOLIC_OPS,
             reason = "; ".join(r for r in (f"symbolic route: {symbolic}"
                                            + (f" ({detail})" if detail else ""), reason) if r)
         results.append(StepResult(
-            index=n, latex=sp.latex(step.expr), rule=step.rule, by=step.by, symbolic=symbolic,
+            index=n, latex=latex(written.steps[n - 1].expr, written.definitions_used),
+            rule=step.rule, by=written.steps[n - 1].by, symbolic=symbolic,
             numeric=numeric, status=status, points=len(points), counterexample=counter,
             seconds=time.perf_counter() - t0, reason=reason,
             timed_out=timed_out if status == st.TIMED_OUT else None))
         prev_expr, prev_vals = step.expr, vals
     checks = check_premises(d)
-    result = ChainResult(d, results, time.perf_counter() - start, premises, checks, module,
+    result = ChainResult(written, results, time.perf_counter() - start, premises, checks, module,
                          peaks())
     done[d.id] = result
     if progress:

@@ -2,7 +2,8 @@
 (:func:`lemma`), with matrix sides (:func:`cite`), and at particular values of its symbols
 (:func:`instance`).  Each gives an :class:`Assumption` of kind ``lemma`` whose ``source`` is the
 claim: verifying the citing chain verifies the cited claim too, and the chain is ``proved`` only
-if the claim is.
+if the claim is.  The rewrite is the cited claim as it was checked, its definitions unfolded;
+its formula is printed as written.
 """
 
 from __future__ import annotations
@@ -12,12 +13,16 @@ from dataclasses import replace
 import sympy as sp
 
 from derivations.engine.claim import Assumption, Derivation
+from derivations.engine.definitions import unfold
+from derivations.engine.printing import latex
 
 
 def lemma(claim: Derivation) -> Assumption:
     """Cite a claim as the rewrite lhs -> rhs; verifying the citing chain verifies the claim too."""
-    return Assumption(claim.id, f"Proved as claim {claim.id}.", sp.latex(claim.statement),
-                      rewrites=((claim.lhs, claim.rhs),), kind="lemma", source=claim)
+    checked = claim.checked
+    return Assumption(claim.id, f"Proved as claim {claim.id}.",
+                      latex(claim.statement, claim.definitions_used),
+                      rewrites=((checked.lhs, checked.rhs),), kind="lemma", source=claim)
 
 
 def cite(claim: Derivation) -> Assumption:
@@ -27,7 +32,8 @@ def cite(claim: Derivation) -> Assumption:
     expressions; an exact-equality query does the same rewrite without it.  The citation keeps
     the claim as its source, so the citing chain is only as good as the claim.
     """
-    return replace(lemma(claim), rewrites=((_Equals(claim.lhs), _Constant(claim.rhs)),))
+    checked = claim.checked
+    return replace(lemma(claim), rewrites=((_Equals(checked.lhs), _Constant(checked.rhs)),))
 
 
 class _Equals:
@@ -51,10 +57,13 @@ class _Constant:
 
 
 def instance(claim: Derivation, mapping: dict, why: str) -> Assumption:
-    """Cite ``claim`` at ``mapping`` (symbol -> expression): a claim proved for every value of a
-    symbol holds for any expression meeting that symbol's assumptions, which ``why`` states."""
-    lhs, rhs = claim.lhs.xreplace(mapping), claim.rhs.xreplace(mapping)
-    shown = ", ".join(f"{sp.sstr(k)} = {sp.sstr(v)}" for k, v in mapping.items())
+    """Cite ``claim`` at ``mapping`` (symbol -> expression, which may use the claim's
+    definitions): a claim proved for every value of a symbol holds for any expression meeting
+    that symbol's assumptions, which ``why`` states."""
+    defined = claim.definitions_used
+    flat = {k: unfold(v, defined) for k, v in mapping.items()}
+    lhs, rhs = claim.checked.lhs.xreplace(flat), claim.checked.rhs.xreplace(flat)
+    shown = ", ".join(f"{sp.sstr(k)} = {sp.sstr(v)}" for k, v in flat.items())
     return Assumption(f"{claim.id} at {shown}", f"Proved as claim {claim.id}, taken at {shown}: "
-                      f"{why}", sp.latex(sp.Eq(lhs, rhs, evaluate=False)),
+                      f"{why}", latex(claim.statement.xreplace(mapping), defined),
                       rewrites=((lhs, rhs),), kind="lemma", source=claim)

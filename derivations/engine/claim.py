@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 import sympy as sp
 from sympy.matrices.expressions.matexpr import MatrixElement
 
+from derivations.engine import definitions as defs
 from derivations.engine.errors import DerivationError
 from derivations.engine.stochastic import FAMILIES, E, Var
 
@@ -82,6 +83,9 @@ class Assumption:
 
 @dataclass(frozen=True)
 class Step:
+    """One step: ``expr``, equal to the step before by ``rule``; ``by`` names the assumptions it
+    applies and the definitions it folds or unfolds ("by the definition of x̂")."""
+
     expr: sp.Basic
     rule: str
     by: tuple[str, ...] = ()
@@ -112,15 +116,31 @@ class Domain:
 
 @dataclass(frozen=True)
 class Derivation:
+    """A claim: ``statement`` (lhs = rhs), its named ``assumptions``, ``steps`` from the lhs to the
+    rhs, the ``domain`` its points are drawn from, and the ``definitions`` its expressions are
+    written with (:mod:`derivations.engine.definitions`; with those they use, in
+    :attr:`definitions_used`).  :attr:`checked` is the claim both routes check: every definition
+    unfolded."""
+
     id: str
     title: str
     statement: sp.Eq
     assumptions: tuple[Assumption, ...]
     steps: tuple[Step, ...]
     domain: Domain = field(default_factory=Domain)
+    definitions: tuple = ()
 
     def __post_init__(self) -> None:
         _validate(self)
+
+    @property
+    def definitions_used(self) -> tuple:
+        return self.__dict__["_definitions"]
+
+    @property
+    def checked(self) -> Derivation:
+        """The claim with every definition unfolded: what both routes check."""
+        return self.__dict__["_checked"]
 
     @property
     def lhs(self) -> sp.Basic:
@@ -290,6 +310,12 @@ def _check_domain(d: Derivation, where: str) -> None:
                                   f"Domain(indices={{{i}: (1, n)}}) with n its size")
     declared = (set(dom.random) | set(dom.dims) | set(dom.indices) | set(dom.ranges)
                 | set(dom.constants))
+    # a defined symbol inside E is its body there: the claim with its definitions unfolded is
+    # checked for what its body holds (a claim checks itself so when it is built)
+    for x in defs.ordered(d.definitions, where):
+        declared.add(x.symbol)
+        if isinstance(x.symbol, sp.IndexedBase):
+            declared.add(x.symbol.label)
     for mean, var in dom.random.values():
         declared |= sp.sympify(mean, strict=True).free_symbols
         declared |= sp.sympify(var, strict=True).free_symbols
@@ -361,6 +387,7 @@ def _validate(d: Derivation) -> None:
     if not d.steps:
         raise DerivationError(f"{where}: a derivation needs at least one step, got none")
     declared = {a.name for a in d.assumptions}
+    cited = declared | {x.name for x in defs.ordered(d.definitions, where)}
     for a in d.assumptions:
         if a.kind not in KINDS:
             raise DerivationError(f"{where}: assumption {a.name!r} has kind {a.kind!r}, "
@@ -369,10 +396,10 @@ def _validate(d: Derivation) -> None:
     for n, step in enumerate(d.steps, start=1):
         at = f"{where}, step {n} ({step.rule!r})"
         _expect_expr(step.expr, at, "the step")
-        missing = [name for name in step.by if name not in declared]
+        missing = [name for name in step.by if name not in cited]
         if missing:
-            raise DerivationError(f"{at}: cites undeclared assumption(s) {missing}; "
-                                  f"declared: {sorted(declared)}")
+            raise DerivationError(f"{at}: cites undeclared assumption(s) or definition(s) "
+                                  f"{missing}; declared: {sorted(cited)}")
         if step.rule in ASSUMPTION_RULES and not step.by:
             raise DerivationError(f"{at}: rule {step.rule!r} applies an assumption and must cite "
                                   f"one of {sorted(declared)} with by=(...)")
@@ -385,3 +412,56 @@ def _validate(d: Derivation) -> None:
                               f"{d.rhs}, got {d.steps[-1].expr}")
     _check_names(d, where)
     _check_domain(d, where)
+    _unfold_claim(d, where, declared)
+
+
+def _unfold_claim(d: Derivation, where: str, assumed: set) -> None:
+    """Check the claim's definitions and build :attr:`Derivation.checked`, the claim with them
+    unfolded (validated as a claim of its own); a step citing a definition, to fold or unfold
+    it, must show it before or after."""
+    used = defs.ordered(d.definitions, where)
+    object.__setattr__(d, "_definitions", used)
+    if not used:
+        object.__setattr__(d, "_checked", d)
+        return
+    defs.check_in_claim(used, d.expressions, d.domain, where)
+    named = {x.name: x for x in used}
+    both = sorted(set(named) & assumed)
+    if both:
+        raise DerivationError(f"{where}: {both[0]!r} names both an assumption and a definition; "
+                              f"give them different names")
+    for n, step in enumerate(d.steps, start=1):
+        cited = [named[b] for b in step.by if b in named]
+        before = d.expressions[n - 1]
+        for x in cited:
+            if not (_occurs(before, x) or _occurs(step.expr, x)):
+                raise DerivationError(
+                    f"{where}, step {n} ({step.rule!r}): cites the definition {x.name!r}, but "
+                    f"{x.head} occurs neither in the step nor in the one before: there is "
+                    f"nothing to fold or unfold")
+
+    def flat(e):
+        return defs.unfold(e, used)
+
+    def rewrite(a: Assumption) -> Assumption:
+        pairs = tuple((flat(p), flat(r)) if isinstance(p, sp.Basic) else (p, r)
+                      for p, r in a.rewrites)
+        return replace(a, rewrites=pairs) if pairs != a.rewrites else a
+
+    steps = tuple(replace(s, expr=flat(s.expr), by=tuple(b for b in s.by if b not in named))
+                  for s in d.steps)
+    try:
+        checked = Derivation(d.id, d.title, sp.Eq(flat(d.lhs), flat(d.rhs), evaluate=False),
+                             tuple(rewrite(a) for a in d.assumptions), steps, d.domain)
+    except DerivationError as exc:
+        raise DerivationError(f"{exc} (with its definitions unfolded)") from None
+    object.__setattr__(d, "_checked", checked)
+
+
+def _occurs(expr: sp.Basic, x) -> bool:
+    """Whether the symbol of definition ``x`` occurs in ``expr``."""
+    if isinstance(x.symbol, sp.IndexedBase):
+        return any(a.base == x.symbol for a in expr.atoms(sp.Indexed))
+    if isinstance(x.symbol, sp.Symbol | sp.MatrixSymbol):
+        return expr.has(x.symbol)
+    return any(a.func == x.symbol for a in expr.atoms(sp.Function))

@@ -3,8 +3,10 @@
 A claim's statement holds under the assumptions its symbols are declared with (ε positive, t a
 positive integer) and the index ranges of its domain (1 ≤ j ≤ n): SymPy's algebra uses both, so a
 `proved` claim is proved under them, and a report that did not print them would assume them
-silently.  The value ranges of the domain only say where the numeric route draws its values, and
-its random variables give E and Var their meaning; both are listed too, each with its kind.
+silently.  The shapes of its matrices are given the same way (G ∈ ℝ^{n×m}).  The value ranges
+of the domain only say where the numeric route draws its values, and its random variables give
+E and Var their meaning; both are listed too, each with its kind.  A claim's conditions are
+those of the claim as checked, its definitions unfolded: what they abbreviate is given too.
 """
 
 from __future__ import annotations
@@ -38,13 +40,22 @@ def _sign(s) -> str | None:
     return None
 
 
+def _shape(m: sp.MatrixSymbol) -> str:
+    rows, cols = (sp.latex(sp.sympify(k, strict=True)) for k in m.shape)
+    return rf"{sp.latex(m)} \in \mathbb{{R}}^{{{rows} \times {cols}}}"
+
+
 def conditions(d: Derivation) -> list[dict]:
-    """[{"kind": "symbol" | "index" | "sampled" | "random", "latex": ...}] for ``d``: symbol
-    assumptions and index ranges (used by the proof), value ranges (where the numeric route
-    draws), random variables with their moments (what E and Var are taken over; these also
-    carry the claim's "distribution": "any" or "normal", see Domain)."""
+    """[{"kind": "symbol" | "index" | "sampled" | "random", "latex": ...}] for ``d`` as checked:
+    symbol assumptions, matrix shapes and index ranges (used by the proof), value ranges (where
+    the numeric route draws), random variables with their moments (what E and Var are taken
+    over; these also carry the claim's "distribution": "any" or "normal", see Domain)."""
+    d = d.checked
     found = d.symbols
     out = [{"kind": "symbol", "latex": tex} for tex in map(_sign, _symbols(d, found)) if tex]
+    out += [{"kind": "symbol", "latex": _shape(m)}
+            for m in sorted((s for s in found if isinstance(s, sp.MatrixSymbol)),
+                            key=sp.default_sort_key)]
     for idx, (lo, hi) in d.domain.indices.items():
         out.append({"kind": "index",
                     "latex": rf"{_tex(lo)} \leq {sp.latex(idx)} \leq {_tex(hi)}"})

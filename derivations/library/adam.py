@@ -22,18 +22,20 @@ import sympy as sp
 
 from derivations.engine import Assumption, Derivation, Domain, Step
 from derivations.engine.stochastic import E
+from derivations.library import notation as nt
 
-t = sp.Symbol("t", integer=True, positive=True)
-i = sp.Symbol("i", integer=True)
-beta_1, beta_2 = sp.symbols("beta_1 beta_2", positive=True)
+t, i, g = nt.t, nt.ti, nt.ga
+beta_1, beta_2 = nt.beta_1, nt.beta_2
 rho_1, rho_2 = sp.symbols("rho_1 rho_2", positive=True)
-g = sp.IndexedBase("g", real=True)
 mu = sp.Symbol("mu", real=True)
 sigma = sp.Symbol("sigma", positive=True)
-theta, m_hat, m = sp.symbols("theta m_hat m", real=True)
-alpha, v_hat, v = sp.symbols("alpha v_hat v", positive=True)
-epsilon, eps_hat = sp.symbols("epsilon epsilon_hat", nonnegative=True)
+theta = sp.Symbol("theta", real=True)
+m_hat, v_hat = nt.mh, nt.vh  # any values of m̂_t and v̂_t (ε's placement)
+m, v = nt.m_t, nt.v_t  # the raw moments at step t (the efficient form)
+alpha, epsilon = nt.alpha, nt.epsilon
+eps_hat = sp.Symbol("epsilonhat", nonnegative=True)
 c_1, c_2 = sp.symbols("c_1 c_2", positive=True)
+mt, vt, mht, vht = nt.m, nt.v, nt.mhat, nt.vhat  # the defined m_t, v_t, m̂_t, v̂_t
 
 
 def ema_closed(beta, x, upto):
@@ -60,6 +62,12 @@ STEP_ALG1_RAW = STEP_ALG1.xreplace({m_hat: m / BIAS_CORRECTION1, v_hat: v / BIAS
 
 _w = sp.Wild("w")
 _M = sp.ImmutableMatrix
+
+
+def _minus(a, b):
+    """a − (b), as written: SymPy would cancel what a and b share (θ) on the spot."""
+    return sp.Add(a, sp.Mul(-1, b, evaluate=False), evaluate=False)
+
 
 # Every β in (0, 1) is 1/(1 + ρ) for a ρ > 0; in that form SymPy knows β ≠ 1, which removes the
 # β = 1 branch of the geometric series.
@@ -88,102 +96,129 @@ _BETAS = {beta_1: (0.05, 0.95), beta_2: (0.05, 0.95)}
 # t = 1..5: up to five unrolled steps of the recursion at each numeric point (the tests go to 6).
 _T_DOMAIN = Domain(dims=(t,), ranges=_BETAS, random={g: (mu, sigma**2)}, max_dim=5)
 
-def _closed_form(claim_id, title, beta, x, beta_range):
-    """The EMA x̄_t = (1−β) Σ β^{t−i} x_i solves x̄_t = β x̄_{t−1} + (1−β) x_t with x̄_0 = 0."""
+
+def _closed_form(claim_id, title, beta, x, beta_range, moment, name):
+    """The moment x̄_t := (1−β) Σ β^{t−i} x_i solves x̄_t = β x̄_{t−1} + (1−β) x_t."""
     tail = sp.Sum(beta ** (t - i) * x, (i, 1, t - 1))
     x_t = x.xreplace({i: t})
+    symbol = moment.symbol
     return Derivation(
         id=claim_id, title=title,
-        statement=sp.Eq(_M([ema_closed(beta, x, 0), ema_closed(beta, x, t)]),
-                        _M([0, beta * ema_closed(beta, x, t - 1) + (1 - beta) * x_t]),
-                        evaluate=False),
+        statement=sp.Eq(symbol[t], beta * symbol[t - 1] + (1 - beta) * x_t, evaluate=False),
         assumptions=(beta_range, T_POSITIVE),
         steps=(
-            Step(_M([0, (1 - beta) * (tail + x_t)]), "assumption", ("t >= 1",)),
-            Step(_M([0, (1 - beta) * beta * sp.Sum(beta ** (t - 1 - i) * x, (i, 1, t - 1))
-                     + (1 - beta) * x_t]),
-                 f"factor one {sp.pretty(beta)} out of every remaining term"),
-            Step(_M([0, beta * ema_closed(beta, x, t - 1) + (1 - beta) * x_t]),
-                 "the closed form at t − 1"),
+            Step((1 - beta) * (tail + x_t),
+                 f"the definition of {name}_t; t ≥ 1, so the term i = t splits off the sum",
+                 (name, "t >= 1")),
+            Step((1 - beta) * beta * sp.Sum(beta ** (t - 1 - i) * x, (i, 1, t - 1))
+                 + (1 - beta) * x_t, f"factor one {sp.pretty(beta)} out of every remaining term"),
+            Step(beta * symbol[t - 1] + (1 - beta) * x_t, f"the definition of {name}_(t−1)",
+                 (name,)),
         ),
         domain=_T_DOMAIN,
+        definitions=(moment,),
     )
 
 
 adam_first_moment_closed_form = _closed_form(
     "adam_first_moment_closed_form",
-    "Adam: m_t = (1−β₁) Σ β₁^(t−i) g_i solves m_t = β₁ m_(t−1) + (1−β₁) g_t, m_0 = 0",
-    beta_1, g[i], BETA1_RANGE)
+    "Adam: m_t = (1−β₁) Σ β₁^(t−i) g_i solves m_t = β₁ m_(t−1) + (1−β₁) g_t",
+    beta_1, g[i], BETA1_RANGE, nt.M_DEF, "m")
 adam_second_moment_closed_form = _closed_form(
     "adam_second_moment_closed_form",
-    "Adam: v_t = (1−β₂) Σ β₂^(t−i) g_i² solves v_t = β₂ v_(t−1) + (1−β₂) g_t², v_0 = 0",
-    beta_2, g[i] ** 2, BETA2_RANGE)
+    "Adam: v_t = (1−β₂) Σ β₂^(t−i) g_i² solves v_t = β₂ v_(t−1) + (1−β₂) g_t²",
+    beta_2, g[i] ** 2, BETA2_RANGE, nt.V_DEF, "v")
+
+adam_moments_start_at_zero = Derivation(
+    id="adam_moments_start_at_zero",
+    title="Adam: the moments start at zero, m_0 = v_0 = 0",
+    statement=sp.Eq(_M([mt[0], vt[0]]), _M([0, 0]), evaluate=False),
+    assumptions=(),
+    steps=(Step(_M([0, 0]), "the definitions of m_t and v_t: at t = 0 the sum over "
+                "i = 1, …, t has no terms", ("m", "v")),),
+    domain=Domain(ranges=_BETAS),
+    definitions=(nt.M_DEF, nt.V_DEF),
+)
 
 
-def _moment_bias(claim_id, title, beta, power, rng, expected):
+def _moment_bias(claim_id, title, beta, power, rng, expected, raw, corrected, names):
     x = g[i] ** power
     corr = 1 - beta**t
-    raw = ema_closed(beta, x, t)
     weighted = sp.Sum(beta ** (t - i) * E(x), (i, 1, t))
     weighted_const = sp.Sum(beta ** (t - i) * expected, (i, 1, t))
     return Derivation(
         id=claim_id, title=title,
-        statement=sp.Eq(_M([E(raw), E(raw / corr)]), _M([corr * expected, expected]),
-                        evaluate=False),
+        statement=sp.Eq(_M([E(raw.symbol[t]), E(corrected.symbol[t])]),
+                        _M([corr * expected, expected]), evaluate=False),
         assumptions=(rng, STATIONARY),
         steps=(
             Step(_M([(1 - beta) * weighted, (1 - beta) * weighted / corr]),
-                 "linearity of expectation"),
+                 f"the definitions of {names[0]}_t and {names[1]}_t; linearity of expectation",
+                 names),
             Step(_M([(1 - beta) * weighted_const, (1 - beta) * weighted_const / corr]),
                  "stationarity", ("stationarity",)),
             Step(_M([corr * expected, expected]),
-                 "geometric series (1−β) Σ_{i=1}^t β^{t−i} = 1 − βᵗ, and 1 − βᵗ ≠ 0",
-                 (rng.name,)),
+                 f"geometric series (1 − {sp.pretty(beta)}) Σ_i {sp.pretty(beta)}^(t−i) = "
+                 f"1 − {sp.pretty(beta)}ᵗ, and 1 − {sp.pretty(beta)}ᵗ ≠ 0", (rng.name,)),
         ),
         domain=_T_DOMAIN,
+        definitions=(corrected,),
     )
 
 
 adam_first_moment_bias = _moment_bias(
     "adam_first_moment_bias", "Adam: E[m_t] = (1−β₁ᵗ) E[g], so m̂_t = m_t/(1−β₁ᵗ) is unbiased",
-    beta_1, 1, BETA1_RANGE, mu)
+    beta_1, 1, BETA1_RANGE, mu, nt.M_DEF, nt.MHAT_DEF, ("m", "m̂"))
 adam_second_moment_bias = _moment_bias(
     "adam_second_moment_bias", "Adam: E[v_t] = (1−β₂ᵗ) E[g²], so v̂_t = v_t/(1−β₂ᵗ) is unbiased",
-    beta_2, 2, BETA2_RANGE, mu**2 + sigma**2)
+    beta_2, 2, BETA2_RANGE, mu**2 + sigma**2, nt.V_DEF, nt.VHAT_DEF, ("v", "v̂"))
+
+A, Bd = nt.a_out, nt.b_in  # the denominators a = √v̂_t + ε and b = √(v̂_t + ε)
+_GAP = alpha * m_hat * epsilon * (epsilon + 2 * sp.sqrt(v_hat) - 1) / (A * Bd * (A + Bd))
 
 adam_epsilon_placement = Derivation(
     id="adam_epsilon_placement",
     title="Adam: ε outside the root (Algorithm 1) versus inside, in closed form",
-    statement=sp.Eq(STEP_ALG1 - STEP_EPS_INSIDE, EPS_GAP, evaluate=False),
+    statement=sp.Eq(_minus(STEP_ALG1, STEP_EPS_INSIDE), _GAP, evaluate=False),
     assumptions=(),
     steps=(
-        Step(alpha * m_hat * (1 / _b - 1 / _a), "θ cancels"),
-        Step(alpha * m_hat * (_a - _b) / (_a * _b), "common denominator"),
-        Step(alpha * m_hat * (_a**2 - _b**2) / (_a * _b * (_a + _b)),
-             "multiply by the conjugate a + b > 0"),
-        Step(EPS_GAP, "(√v̂ + ε)² − (v̂ + ε) = ε(ε + 2√v̂ − 1)"),
+        Step(alpha * m_hat * (1 / Bd - 1 / A), "θ cancels; the definitions of a and b",
+             ("a", "b")),
+        Step(alpha * m_hat * (A - Bd) / (A * Bd), "common denominator"),
+        Step(alpha * m_hat * (A**2 - Bd**2) / (A * Bd * (A + Bd)),
+             "multiply the numerator and the denominator by a + b > 0"),
+        Step(_GAP, "the definitions of a and b: a² − b² = (√v̂_t + ε)² − (v̂_t + ε) = "
+             "ε(ε + 2√v̂_t − 1)", ("a", "b")),
     ),
     domain=Domain(),
+    definitions=(nt.A_OUT_DEF, nt.B_IN_DEF),
 )
+
+ALPHA_S, MH_S, VH_S = nt.alpha_t, nt.mhat_t, nt.vhat_t  # the defined α_t, m̂_t, v̂_t
+_ROOTED = sp.sqrt(1 - beta_2**t)
+_EFFICIENT = theta - ALPHA_S * m / (sp.sqrt(v) + eps_hat)
+_SAME = ALPHA_S * m * (eps_hat - epsilon * _ROOTED) / ((sp.sqrt(v) + eps_hat)
+                                                      * (sp.sqrt(v) + epsilon * _ROOTED))
 
 adam_efficient_step = Derivation(
     id="adam_efficient_step",
     title="Adam: the efficient step α_t m_t/(√v_t + ε̂) equals Algorithm 1 iff ε̂ = ε√(1−β₂ᵗ)",
-    statement=sp.Eq(STEP_EFFICIENT - STEP_ALG1_RAW,
-                    ALPHA_T * m * (eps_hat - EPS_HAT)
-                    / ((sp.sqrt(v) + eps_hat) * (sp.sqrt(v) + EPS_HAT)), evaluate=False),
+    statement=sp.Eq(_minus(_EFFICIENT, theta - alpha * MH_S / (sp.sqrt(VH_S) + epsilon)), _SAME,
+                    evaluate=False),
     assumptions=(CORRECTIONS_POSITIVE,),
     steps=(
-        Step(STEP_EFFICIENT - (theta - ALPHA_T * m / (sp.sqrt(v) + EPS_HAT)),
-             "assumption", ("bias corrections positive",)),
-        Step(ALPHA_T * m * (1 / (sp.sqrt(v) + EPS_HAT) - 1 / (sp.sqrt(v) + eps_hat)),
+        Step(_minus(_EFFICIENT, theta - ALPHA_S * m / (sp.sqrt(v) + epsilon * _ROOTED)),
+             "the definitions of m̂_t, v̂_t and α_t; as 1 − β₁ᵗ and 1 − β₂ᵗ are positive, "
+             "α m̂_t/(√v̂_t + ε) = α_t m_t/(√v_t + ε√(1 − β₂ᵗ))",
+             ("bias corrections positive", "m̂_t", "v̂_t", "α_t")),
+        Step(ALPHA_S * m * (1 / (sp.sqrt(v) + epsilon * _ROOTED) - 1 / (sp.sqrt(v) + eps_hat)),
              "θ cancels"),
-        Step(ALPHA_T * m * (eps_hat - EPS_HAT) / ((sp.sqrt(v) + eps_hat) * (sp.sqrt(v) + EPS_HAT)),
-             "common denominator"),
+        Step(_SAME, "common denominator"),
     ),
     domain=Domain(dims=(t,), ranges=_BETAS, max_dim=3),
+    definitions=(nt.ALPHA_T_DEF, nt.MHAT_T_DEF, nt.VHAT_T_DEF),
 )
 
-CLAIMS = (adam_first_moment_closed_form, adam_second_moment_closed_form, adam_first_moment_bias,
-          adam_second_moment_bias,
+CLAIMS = (adam_first_moment_closed_form, adam_second_moment_closed_form,
+          adam_moments_start_at_zero, adam_first_moment_bias, adam_second_moment_bias,
           adam_epsilon_placement, adam_efficient_step)

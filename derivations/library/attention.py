@@ -24,8 +24,10 @@ Final results:
 from __future__ import annotations
 
 import sympy as sp
+from sympy.matrices.expressions.matexpr import MatrixElement
 
-from derivations.engine import Assumption, Derivation, Domain, Step, lemma
+from derivations.engine import Assumption, Derivation, Domain, Notation, Step, lemma
+from derivations.library import notation as nt
 from derivations.library import softmax as sm
 
 
@@ -70,8 +72,10 @@ class KeySoftmax(sp.MatrixExpr):
             return KeySoftmax(S, self.args[1])
         S = sp.ImmutableMatrix(S.as_explicit())
         rows, cols = int(rows), int(cols)
-        return sp.ImmutableMatrix(rows, cols, lambda a, b: sm.softmax_of(
-            lambda u: S[a, u], b, _col, 0, cols - 1).doit())
+        # each row's exponentials and their total once, not a Sum per entry
+        exps = [[sp.exp(S[a, u]) for u in range(cols)] for a in range(rows)]
+        totals = [sp.Add(*row) for row in exps]
+        return sp.ImmutableMatrix(rows, cols, lambda a, b: exps[a][b] / totals[a])
 
 
 def softmax_over_keys(scores, keys):
@@ -156,18 +160,59 @@ def weight(row, key):
 ATTENTION_ENTRY = sp.Sum(weight(i, j) * V[j, c], (j, 0, m - 1))
 _ENTRIES = Domain(dims=(n, m, d_k, d_v), indices={i: (0, n - 1), c: (0, d_v - 1)})
 
+# the scores S_ij and the weights s_ij of one head
+ATTENTION_NOTATION = Notation("attention", (n, m, d_k, d_v, Q, K, V))
+S = sp.IndexedBase("S", real=True)
+S_DEF = ATTENTION_NOTATION.define("S", S, score(i, j), params=(i, j),
+                                  text="the score of query i for key j, q_i·k_j/√d_k")
+w = sp.IndexedBase("s", positive=True)
+W_DEF = ATTENTION_NOTATION.define(
+    "s", w, sp.exp(S[i, j]) / sp.Sum(sp.exp(S[i, _col]), (_col, 0, m - 1)), params=(i, j),
+    text="the weight of key j for query i: the softmax of row i of the scores over the m keys")
+
+
+class _Equals:
+    """Query: the subterm equals ``expr`` (a class, not a lambda, so that it pickles)."""
+
+    def __init__(self, expr):
+        self.expr = expr
+
+    def __call__(self, e) -> bool:
+        return e == self.expr
+
+
+class _Constant:
+    """Replacement: always ``expr``."""
+
+    def __init__(self, expr):
+        self.expr = expr
+
+    def __call__(self, e):
+        return self.expr
+
+
+_PRODUCT_ENTRY = MatrixElement(ATTENTION, i, c)
+ENTRY_OF_PRODUCT = Assumption(
+    "entry of a matrix product",
+    "Entry (i, c) of AB is sum_j A_ij B_jc.  SymPy's matrix algebra writes it with bound indices "
+    "of its own; named here j for the keys, t across the width d_k and l in the normaliser.",
+    r"(AB)_{ic} = \sum_{j} A_{ij} B_{jc}",
+    rewrites=((_Equals(_PRODUCT_ENTRY),
+               _Constant(named_entry(Attention(Q, K, V).doit(), i, c, {m - 1: j, d_k - 1: t}))),),
+    kind="lemma")
+
 attention_shapes = Derivation(
     id="attention_shapes",
     title="Attention(Q, K, V) = softmax(QKᵀ/√d_k)V is n×d_v: entry (i, c) = Σ_j s_ij V_jc, "
           "the softmax over the m keys",
-    statement=sp.Eq(named_entry(Attention(Q, K, V).doit(), i, c, {m - 1: j, d_k - 1: t}),
-                    ATTENTION_ENTRY,
-                    evaluate=False),
-    assumptions=(),
-    steps=(Step(ATTENTION_ENTRY, "entry (i, c) of the n×m weights times the m×d_v values is a "
-                "sum over the m keys j of s_ij V_jc, with s_ij = exp(q_i·k_j/√d_k)/Σ_l "
-                "exp(q_i·k_l/√d_k)"),),
+    statement=sp.Eq(_PRODUCT_ENTRY, sp.Sum(w[i, j] * V[j, c], (j, 0, m - 1)), evaluate=False),
+    assumptions=(ENTRY_OF_PRODUCT,),
+    steps=(Step(sp.Sum(w[i, j] * V[j, c], (j, 0, m - 1)),
+                "entry (i, c) of the n×m weights times the m×d_v values is a sum over the m "
+                "keys j of s_ij V_jc; the definitions of s_ij and S_ij",
+                ("entry of a matrix product", "s")),),
     domain=_ENTRIES,
+    definitions=(W_DEF,),
 )
 
 _ROW_TOTAL = sp.Sum(sp.exp(score(i, j)), (j, 0, m - 1))
@@ -180,14 +225,15 @@ _RENAMING = Assumption(
 attention_weights_sum_to_one = Derivation(
     id="attention_weights_sum_to_one",
     title="Each row of attention weights sums to 1 over the m keys: Σ_j s_ij = 1",
-    statement=sp.Eq(sp.Sum(weight(i, j), (j, 0, m - 1)), 1, evaluate=False),
+    statement=sp.Eq(sp.Sum(w[i, j], (j, 0, m - 1)), 1, evaluate=False),
     assumptions=(_RENAMING,),
     steps=(
-        Step(_ROW_TOTAL / weight(i, j).as_numer_denom()[1],
-             "the normaliser Σ_l exp(S_il) does not depend on j"),
+        Step(sp.Sum(sp.exp(S[i, j]), (j, 0, m - 1)) / sp.Sum(sp.exp(S[i, _col]), (_col, 0, m - 1)),
+             "the definition of s_ij; the normaliser Σ_l exp(S_il) does not depend on j", ("s",)),
         Step(sp.Integer(1), "Σ_j exp(S_ij) = Σ_l exp(S_il)", ("bound index renaming",)),
     ),
     domain=Domain(dims=(n, m, d_k), indices={i: (0, n - 1)}),
+    definitions=(W_DEF,),
 )
 
 # --- the misplaced bracket ----------------------------------------------------------------------
@@ -207,26 +253,37 @@ MISPLACED_ENTRY = named_entry(softmax_over_keys(MISPLACED_ARGUMENT, d_v), i, c,
 _MISPLACED_TOP, _MISPLACED_BOTTOM = MISPLACED_ENTRY.as_numer_denom()
 _COLUMN_RENAMING = Assumption(
     "bound index renaming",
-    "A summation index is a bound name: the sum over the value columns c of exp((QKᵀV)_ic/√d_k) "
-    "is the sum over l.",
-    r"\sum_{c=0}^{d_v-1} e^{(QK^\top V)_{ic}/\sqrt{d_k}} = \sum_{l=0}^{d_v-1} "
-    r"e^{(QK^\top V)_{il}/\sqrt{d_k}}",
+    "A summation index is a bound name: the sum over the value columns c of exp(U_ic) is the "
+    "sum over l.",
+    r"\sum_{c=0}^{d_v-1} e^{U_{ic}} = \sum_{l=0}^{d_v-1} e^{U_{il}}",
     rewrites=((sp.Sum(_MISPLACED_TOP, (c, 0, d_v - 1)), _MISPLACED_BOTTOM),), kind="lemma")
+
+# the argument's entry U_ic and the weight w_ic its row softmax gives column c, as SymPy writes them
+U = sp.IndexedBase("U", real=True)
+U_DEF = ATTENTION_NOTATION.define(
+    "U", U, _MISPLACED_TOP.args[0], params=(i, c),
+    text="entry (i, c) of the misbracketed argument QKᵀV/√d_k")
+wm = sp.IndexedBase("w", positive=True)
+WM_DEF = ATTENTION_NOTATION.define(
+    "w", wm, sp.exp(U[i, c]) / sp.Sum(sp.exp(U[i, _col]), (_col, 0, d_v - 1)), params=(i, c),
+    text="the weight the misbracketed softmax gives column c of row i")
 
 misplaced_bracket = Derivation(
     id="misplaced_bracket",
     title="softmax(QKᵀV/√d_k) is misbracketed: its argument is n×d_v, not the n×m scores, so "
           "each row is normalised over the d_v value columns, not over the m keys",
-    statement=sp.Eq(sp.Sum(MISPLACED_ENTRY, (c, 0, d_v - 1)), 1, evaluate=False),
+    statement=sp.Eq(sp.Sum(wm[i, c], (c, 0, d_v - 1)), 1, evaluate=False),
     assumptions=(_COLUMN_RENAMING,),
     steps=(
-        Step(sp.Sum(_MISPLACED_TOP, (c, 0, d_v - 1)) / _MISPLACED_BOTTOM,
-             "(QKᵀV)_ic/√d_k = Σ_j Σ_t Q_it K_jt V_jc: the m keys j are summed away inside the "
-             "argument; the normaliser, a sum over its d_v columns, does not depend on c"),
-        Step(sp.Integer(1), "Σ_c exp((QKᵀV)_ic/√d_k) = Σ_l exp((QKᵀV)_il/√d_k)",
-             ("bound index renaming",)),
+        Step(sp.Sum(sp.exp(U[i, c]), (c, 0, d_v - 1))
+             / sp.Sum(sp.exp(U[i, _col]), (_col, 0, d_v - 1)),
+             "the definition of w_ic: the m keys j are summed away inside U_ic = "
+             "Σ_j Σ_t Q_it K_jt V_jc/√d_k; the normaliser, a sum over the d_v columns, does "
+             "not depend on c", ("w",)),
+        Step(sp.Integer(1), "Σ_c exp(U_ic) = Σ_l exp(U_il)", ("bound index renaming",)),
     ),
     domain=Domain(dims=(n, m, d_k, d_v), indices={i: (0, n - 1)}),
+    definitions=(WM_DEF,),
 )
 
 # --- softmax backward ---------------------------------------------------------------------------
@@ -238,24 +295,30 @@ a = sp.IndexedBase("a", real=True)  # the upstream gradient dA for that row
 s = sm.softmax
 
 SOFTMAX_BACKWARD_ROW = s(j_key) * (a[j_key] - sp.Sum(a[i_key] * s(i_key), (i_key, 1, N)))
+sv = nt.s  # the defined s_i = softmax(z)_i
+# the upstream gradient's mean under the weights
+BACKWARD = Notation("softmax backward", (N, z, a), builds_on=(nt.SOFTMAX,))
+abar = sp.Symbol("abar", real=True)
+ABAR_DEF = BACKWARD.define("ā", abar, sp.Sum(a[i_key] * sv[i_key], (i_key, 1, N)),
+                           text="the mean of the upstream gradient a under s")
 
 attention_softmax_backward = Derivation(
     id="attention_softmax_backward",
     title="Softmax backward per row: dS_j = s_j (dA_j − Σ_i dA_i s_i)",
-    statement=sp.Eq(sp.Sum(a[i_key] * sp.Derivative(s(i_key), z[j_key]), (i_key, 1, N)),
-                    SOFTMAX_BACKWARD_ROW),
+    statement=sp.Eq(sp.Sum(a[i_key] * sp.Derivative(sv[i_key], z[j_key]), (i_key, 1, N)),
+                    sv[j_key] * (a[j_key] - abar), evaluate=False),
     assumptions=(lemma(sm.softmax_jacobian),),
     steps=(
-        Step(sp.Sum(a[i_key] * sm.JACOBIAN, (i_key, 1, N)),
+        Step(sp.Sum(a[i_key] * sm.JACOBIAN_FOLDED, (i_key, 1, N)),
              "softmax Jacobian ∂s_i/∂z_j = s_i (δ_ij − s_j)", ("softmax_jacobian",)),
-        Step(sp.Sum(a[i_key] * s(i_key) * sp.KroneckerDelta(i_key, j_key), (i_key, 1, N))
-             - s(j_key) * sp.Sum(a[i_key] * s(i_key), (i_key, 1, N)),
-             "distribute the sum over i"),
-        Step(a[j_key] * s(j_key) - s(j_key) * sp.Sum(a[i_key] * s(i_key), (i_key, 1, N)),
+        Step(sp.Sum(a[i_key] * sv[i_key] * sp.KroneckerDelta(i_key, j_key), (i_key, 1, N))
+             - sv[j_key] * abar, "distribute the sum over i; the definition of ā", ("ā",)),
+        Step(a[j_key] * sv[j_key] - sv[j_key] * abar,
              "the Kronecker delta keeps the term i = j"),
-        Step(SOFTMAX_BACKWARD_ROW, "factor s_j"),
+        Step(sv[j_key] * (a[j_key] - abar), "factor s_j"),
     ),
     domain=Domain(dims=(N,), indices={j_key: (1, N)}),
+    definitions=(ABAR_DEF,),
 )
 
 # matrix form for an n×m attention matrix A = softmax_over_keys(S) and upstream dA

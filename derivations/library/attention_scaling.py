@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from derivations.engine import Assumption, Derivation, Domain, Step, lemma
+from derivations.engine import Assumption, Derivation, Domain, Notation, Step, lemma
 from derivations.engine.stochastic import E, Var
 
 d_k = sp.Symbol("d_k", integer=True, positive=True)
@@ -35,6 +35,12 @@ sigma_q, sigma_k = sp.symbols("sigma_q sigma_k", positive=True)
 
 DOT = sp.Sum(q[m] * k[m], (m, 1, d_k))
 SCALED = DOT / sp.sqrt(d_k)
+
+# the logit qᵀk, named as the reader writes it
+SCALING = Notation("attention scaling", (d_k, q, k))
+QK = sp.Symbol("qk", real=True)
+QK_DEF = SCALING.define("qᵀk", QK, DOT, r"q^{\top} k", text="the dot product of q and k")
+DEFS = (QK_DEF,)
 
 MEAN = d_k * mu_q * mu_k
 TERM_VARIANCE = sigma_q**2 * sigma_k**2 + sigma_q**2 * mu_k**2 + mu_q**2 * sigma_k**2
@@ -95,24 +101,27 @@ UNIT = Domain(dims=(d_k,), random={q: (0, 1), k: (0, 1)})
 dot_product_mean = Derivation(
     "dot_product_mean",
     "The mean of a dot product of independent random vectors is d_k μ_q μ_k",
-    sp.Eq(E(DOT), MEAN, evaluate=False),
+    sp.Eq(E(QK), MEAN, evaluate=False),
     (INDEPENDENT, MOMENTS),
     (
-        Step(sp.Sum(E(q[m] * k[m]), (m, 1, d_k)), "linearity of expectation"),
+        Step(sp.Sum(E(q[m] * k[m]), (m, 1, d_k)),
+             "the definition of qᵀk; linearity of expectation", ("qᵀk",)),
         Step(sp.Sum(E(q[m]) * E(k[m]), (m, 1, d_k)), "independence", ("independent entries",)),
         Step(sp.Sum(mu_q * mu_k, (m, 1, d_k)), "moments", ("entry moments",)),
         Step(MEAN, "sum of d_k equal terms"),
     ),
     GENERAL,
+    DEFS,
 )
 
 dot_product_variance = Derivation(
     "dot_product_variance",
     "The variance of a dot product of independent random vectors",
-    sp.Eq(Var(DOT), VARIANCE, evaluate=False),
+    sp.Eq(Var(QK), VARIANCE, evaluate=False),
     (INDEPENDENT, MOMENTS),
     (
-        Step(sp.Sum(Var(q[m] * k[m]), (m, 1, d_k)), "independence", ("independent entries",)),
+        Step(sp.Sum(Var(q[m] * k[m]), (m, 1, d_k)), "the definition of qᵀk; independence",
+             ("qᵀk", "independent entries")),
         Step(sp.Sum(E(q[m] ** 2 * k[m] ** 2) - E(q[m] * k[m]) ** 2, (m, 1, d_k)),
              "definition of variance"),
         Step(sp.Sum(E(q[m] ** 2) * E(k[m] ** 2) - E(q[m]) ** 2 * E(k[m]) ** 2, (m, 1, d_k)),
@@ -122,64 +131,84 @@ dot_product_variance = Derivation(
         Step(VARIANCE, "sum of d_k equal terms"),
     ),
     GENERAL,
+    DEFS,
 )
 
 unit_dot_product_variance = Derivation(
     "unit_dot_product_variance",
     "With zero-mean unit-variance entries Var(qᵀk) = d_k",
-    sp.Eq(Var(DOT), UNIT_VARIANCE, evaluate=False),
+    sp.Eq(Var(QK), UNIT_VARIANCE, evaluate=False),
     (INDEPENDENT, STANDARDIZED),
     (
-        Step(sp.Sum(Var(q[m] * k[m]), (m, 1, d_k)), "independence", ("independent entries",)),
+        Step(sp.Sum(Var(q[m] * k[m]), (m, 1, d_k)), "the definition of qᵀk; independence",
+             ("qᵀk", "independent entries")),
         Step(sp.Sum(E(q[m] ** 2) * E(k[m] ** 2) - E(q[m]) ** 2 * E(k[m]) ** 2, (m, 1, d_k)),
              "definition of variance; independence", ("independent entries",)),
         Step(sp.Sum(1, (m, 1, d_k)), "moments", ("standardized entries",)),
         Step(UNIT_VARIANCE, "sum of d_k ones"),
     ),
     UNIT,
+    DEFS,
 )
+
+def _as_written(*factors):
+    """A product as written: SymPy would cancel (1/√d_k)² or d_k/d_k on the spot."""
+    return sp.Mul(*factors, evaluate=False)
+
+
+_ROOT = sp.sqrt(d_k)
+_LOGIT = QK / _ROOT  # the scaled logit qᵀk/√d_k
 
 scaled_dot_product_variance = Derivation(
     "scaled_dot_product_variance",
     "Dividing by √d_k makes the variance of the logit 1",
-    sp.Eq(Var(SCALED), SCALED_UNIT_VARIANCE, evaluate=False),
+    sp.Eq(Var(_LOGIT), SCALED_UNIT_VARIANCE, evaluate=False),
     (INDEPENDENT, STANDARDIZED, lemma(unit_dot_product_variance)),
     (
-        Step((1 / sp.sqrt(d_k)) ** 2 * Var(DOT), "Var(cX) = c^2 Var(X) for a constant c"),
-        Step(Var(DOT) / d_k, "(1/√d_k)^2 = 1/d_k"),
-        Step(UNIT_VARIANCE / d_k, "Var(qᵀk) = d_k", ("unit_dot_product_variance",)),
+        Step(_as_written(sp.Pow(1 / _ROOT, 2, evaluate=False), Var(QK)),
+             "1/√d_k is a constant: Var(qᵀk/√d_k) = (1/√d_k)² Var(qᵀk)"),
+        Step(Var(QK) / d_k, "(1/√d_k)^2 = 1/d_k"),
+        Step(_as_written(d_k, sp.Pow(d_k, -1, evaluate=False)), "Var(qᵀk) = d_k",
+             ("unit_dot_product_variance",)),
         Step(SCALED_UNIT_VARIANCE, "cancel d_k"),
     ),
     UNIT,
+    DEFS,
 )
 
 nonzero_mean_growth = Derivation(
     "nonzero_mean_growth",
     "With non-zero means the scaled logit's mean still grows like √d_k",
-    sp.Eq(E(SCALED), SCALED_MEAN, evaluate=False),
+    sp.Eq(E(_LOGIT), SCALED_MEAN, evaluate=False),
     (INDEPENDENT, MOMENTS, lemma(dot_product_mean)),
     (
-        Step(E(DOT) / sp.sqrt(d_k), "E[cX] = c E[X] for a constant c"),
-        Step(MEAN / sp.sqrt(d_k), "E[qᵀk] = d_k μ_q μ_k", ("dot_product_mean",)),
+        Step(E(QK) / _ROOT, "1/√d_k is a constant: E[qᵀk/√d_k] = E[qᵀk]/√d_k"),
+        Step(_as_written(MEAN, sp.Pow(_ROOT, -1, evaluate=False)), "E[qᵀk] = d_k μ_q μ_k",
+             ("dot_product_mean",)),
         Step(SCALED_MEAN, "d_k/√d_k = √d_k"),
     ),
     GENERAL,
+    DEFS,
 )
 
 scaled_dot_product_second_moment = Derivation(
     "scaled_dot_product_second_moment",
     "The scaled logit's second moment grows like d_k μ_q²μ_k² when means are non-zero",
-    sp.Eq(E(SCALED**2), SCALED_SECOND_MOMENT, evaluate=False),
+    sp.Eq(E(_LOGIT**2), SCALED_SECOND_MOMENT, evaluate=False),
     (INDEPENDENT, MOMENTS, lemma(dot_product_mean),
      lemma(dot_product_variance)),
     (
-        Step(Var(SCALED) + E(SCALED) ** 2, "E[X^2] = Var(X) + E[X]^2"),
-        Step(Var(DOT) / d_k + E(DOT) ** 2 / d_k, "Var(cX) = c^2 Var(X), E[cX] = c E[X]"),
-        Step(VARIANCE / d_k + MEAN**2 / d_k, "mean and variance of qᵀk",
-             ("dot_product_mean", "dot_product_variance")),
+        Step(Var(_LOGIT) + E(_LOGIT) ** 2,
+             "a second moment is the variance plus the squared mean"),
+        Step(Var(QK) / d_k + E(QK) ** 2 / d_k,
+             "1/√d_k is a constant: its square leaves Var, and E[qᵀk/√d_k]² = E[qᵀk]²/d_k"),
+        Step(sp.Add(_as_written(VARIANCE, sp.Pow(d_k, -1, evaluate=False)),
+                    _as_written(MEAN**2, sp.Pow(d_k, -1, evaluate=False)), evaluate=False),
+             "mean and variance of qᵀk", ("dot_product_mean", "dot_product_variance")),
         Step(SCALED_SECOND_MOMENT, "cancel d_k"),
     ),
     GENERAL,
+    DEFS,
 )
 
 CLAIMS = (

@@ -24,16 +24,14 @@ from __future__ import annotations
 import sympy as sp
 
 from derivations.engine import Assumption, Derivation, Domain, Step
+from derivations.library import notation as nt
 from derivations.library.softmax import softmax_of
 
-n = sp.Symbol("n", integer=True, positive=True)
-B = sp.Symbol("B", integer=True, positive=True)
-j, k, a = sp.symbols("j k a", integer=True, positive=True)
+n, B, j, k, z, Z = nt.n, nt.B, nt.j, nt.tc, nt.z, nt.ZB
+a = sp.Symbol("a", integer=True, positive=True)
 # bound summation indices: l in normalizers, b over samples, c over classes, m in target weights
-l, b, c, m = sp.symbols("l b c m", integer=True, positive=True)
-z = sp.IndexedBase("z", real=True)
-Z = sp.IndexedBase("Z", real=True)
-u = sp.IndexedBase("u", positive=True)
+l, b, c = nt.lb, nt.bb, nt.cb
+m, u, _Target, Target = nt.mb, nt.u, nt._Target, nt.Target
 delta = sp.KroneckerDelta
 
 
@@ -47,36 +45,10 @@ def batch_probability(row: sp.Basic, col: sp.Basic) -> sp.Basic:
     return softmax_of(lambda t: Z[row, t], col, l, 1, n)
 
 
-class _Target(sp.Function):
-    """y_{b,c}, the target probability of class c for sample b.
-
-    Every row lies on the simplex; ``doit`` writes it as u_{b,c}/Σ_m u_{b,m} with u > 0, so that
-    numeric checks draw targets satisfying Σ_c y_{b,c} = 1.  One-hot rows are the limit u → e_k
-    and every identity here is rational in u, so it holds there too.
-    """
-
-    # the class count is an argument so that substituting a size for n reaches the definition
-    nargs = 3
-
-    def doit(self, **hints):
-        row, col, size = self.args
-        return u[row, col] / sp.Sum(u[row, m], (m, 1, size))
-
-    def _latex(self, printer, exp=None):
-        row, col = (printer._print(x) for x in self.args[:2])
-        tex = f"y_{{{row},{col}}}"
-        return tex if exp is None else f"{tex}^{{{exp}}}"
-
-
 LOG_NORMALIZER = sp.log(sp.Sum(sp.exp(z[l]), (l, 1, n)))
 LOSS = -sp.log(probability(k))
 LOG_SOFTMAX_LOSS = -z[k] + LOG_NORMALIZER
 GRADIENT = probability(j) - delta(j, k)
-
-def Target(row: sp.Basic, col: sp.Basic) -> sp.Basic:  # noqa: N802 - reads as the symbol y
-    """y_{row,col} over n classes."""
-    return _Target(row, col, n)
-
 
 BATCH_LOSS = -sp.Sum(sp.Sum(Target(b, c) * sp.log(batch_probability(b, c)), (c, 1, n)),
                      (b, 1, B)) / B
@@ -96,32 +68,40 @@ def batch_gradient(logits, targets) -> sp.Matrix:
     return sp.Matrix.vstack(*rows) / len(rows)
 
 
+pj, yj, PB = nt.p, nt.y1, nt.PB  # the defined p_j, y_j and P_{b,c}
+ell, L = nt.ell, nt.L_CE
+
 ONE_EXAMPLE = Domain(dims=(n,), indices={j: (1, n), k: (1, n)})
 
 cross_entropy_log_softmax = Derivation(
     "cross_entropy_log_softmax",
     "Cross-entropy of softmax is −z_k + log Σ_l exp(z_l)",
-    sp.Eq(LOSS, LOG_SOFTMAX_LOSS, evaluate=False),
+    sp.Eq(-sp.log(pj[k]), LOG_SOFTMAX_LOSS, evaluate=False),
     (),
     (
-        Step(-(sp.log(sp.exp(z[k])) - LOG_NORMALIZER), "log(a/b) = log a − log b for a, b > 0"),
+        Step(-(sp.log(sp.exp(z[k]), evaluate=False) - LOG_NORMALIZER),
+             "the definition of p_k; the logarithm of a quotient of positive numbers is the "
+             "difference of their logarithms", ("p",)),
         Step(LOG_SOFTMAX_LOSS, "log e^{z_k} = z_k"),
     ),
     Domain(dims=(n,), indices={k: (1, n)}),
+    (nt.P_DEF,),
 )
 
 cross_entropy_gradient = Derivation(
     "cross_entropy_gradient",
     "The gradient of softmax cross-entropy is p − y",
-    sp.Eq(sp.Derivative(LOSS, z[j]), GRADIENT, evaluate=False),
+    sp.Eq(sp.Derivative(ell, z[j]), pj[j] - yj[j], evaluate=False),
     (),
     (
-        Step(sp.Derivative(LOG_SOFTMAX_LOSS, z[j]), "−log p_k = −z_k + log Σ_l e^{z_l}"),
-        Step(-delta(j, k) + sp.exp(z[j]) / sp.Sum(sp.exp(z[l]), (l, 1, n)),
-             "∂z_k/∂z_j = δ_jk; ∂ log Σ_l e^{z_l}/∂z_j = e^{z_j}/Σ_l e^{z_l}"),
-        Step(GRADIENT, "p_j = e^{z_j}/Σ_l e^{z_l}; the one-hot target is y_j = δ_jk"),
+        Step(sp.Derivative(LOG_SOFTMAX_LOSS, z[j]),
+             "the definition of ℓ; −log p_k = −z_k + log Σ_l e^{z_l}", ("ℓ",)),
+        Step(pj[j] - delta(j, k),
+             "∂z_k/∂z_j = δ_jk; ∂ log Σ_l e^{z_l}/∂z_j = e^{z_j}/Σ_l e^{z_l} = p_j", ("p",)),
+        Step(pj[j] - yj[j], "the definition of the one-hot target y_j = δ_jk", ("y",)),
     ),
     ONE_EXAMPLE,
+    (nt.ELL_DEF, nt.Y_DEF),
 )
 
 TARGETS = Assumption(
@@ -132,22 +112,28 @@ TARGETS = Assumption(
     rewrites=((sp.Sum(Target(a, c), (c, 1, n)), sp.Integer(1)),),
 )
 
+def _P(row, col):
+    return PB[row, col]
+
+
 cross_entropy_batch_mean = Derivation(
     "cross_entropy_batch_mean",
     "The gradient of the batch-mean cross-entropy is (P − Y)/B",
-    sp.Eq(sp.Derivative(BATCH_LOSS, Z[a, j]), BATCH_GRADIENT, evaluate=False),
+    sp.Eq(sp.Derivative(L, Z[a, j]), (_P(a, j) - Target(a, j)) / B, evaluate=False),
     (TARGETS,),
     (
-        Step(-sp.Sum(sp.Sum(Target(b, c) * delta(a, b) * (delta(c, j) - batch_probability(b, j)),
+        Step(-sp.Sum(sp.Sum(Target(b, c) * delta(a, b) * (delta(c, j) - _P(b, j)),
                             (c, 1, n)), (b, 1, B)) / B,
-             "∂ log p_{b,c}/∂z_{a,j} = δ_ab(δ_cj − p_{b,j}); targets do not depend on z"),
-        Step(-sp.Sum(Target(a, c) * (delta(c, j) - batch_probability(a, j)), (c, 1, n)) / B,
-             "Σ_b δ_ab f(b) = f(a) for 1 ≤ a ≤ B"),
-        Step((batch_probability(a, j) * sp.Sum(Target(a, c), (c, 1, n)) - Target(a, j)) / B,
-             "linearity of the sum; Σ_c y_{a,c} δ_cj = y_{a,j}"),
-        Step(BATCH_GRADIENT, "Σ_c y_{a,c} = 1", ("targets are distributions",)),
+             "the definition of L; ∂ log P_{b,c}/∂Z_{a,j} = δ_ab(δ_cj − P_{b,j}); the targets "
+             "do not depend on Z", ("L",)),
+        Step(-sp.Sum(Target(a, c) * (delta(c, j) - _P(a, j)), (c, 1, n)) / B,
+             "δ_ab keeps the term b = a, for 1 ≤ a ≤ B"),
+        Step((_P(a, j) * sp.Sum(Target(a, c), (c, 1, n)) - Target(a, j)) / B,
+             "linearity of the sum; δ_cj keeps the term c = j"),
+        Step((_P(a, j) - Target(a, j)) / B, "Σ_c y_{a,c} = 1", ("targets are distributions",)),
     ),
     Domain(dims=(B, n), indices={a: (1, B), j: (1, n)}, max_dim=3),
+    (nt.LB_DEF,),
 )
 
 CLAIMS = (cross_entropy_log_softmax, cross_entropy_gradient, cross_entropy_batch_mean)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from derivations.engine import Derivation, Domain, Step
+from derivations.engine import Derivation, Domain, Notation, Step
 from derivations.library.rules import DIFF_UNDER_SUM
 
 V, C, T = sp.symbols("V C T", integer=True, positive=True)
@@ -32,7 +32,7 @@ embedding_lookup = Derivation(
     "Embedding: the lookup Eᵀe_i is row i of the table",
     sp.Eq(sp.Sum(delta(i, v) * w[v, c], (v, 1, V)), w[i, c], evaluate=False),
     (),
-    (Step(w[i, c], "Σ_v δ_iv f(v) = f(i) for 1 ≤ i ≤ V"),),
+    (Step(w[i, c], "δ_iv keeps the term v = i, for 1 ≤ i ≤ V"),),
     Domain(dims=(V, C), indices={i: (1, V), c: (1, C)}, max_dim=3),
 )
 
@@ -40,41 +40,55 @@ X = sp.MatrixSymbol("X", T, V)
 E = sp.MatrixSymbol("E", V, C)
 GM = sp.MatrixSymbol("G", T, C)
 
+# the loss through the lookup XE, for the upstream gradient G
+EMBEDDING = Notation("embedding", (T, V, C, X, E, GM))
+L = sp.Symbol("L", real=True)
+L_DEF = EMBEDDING.define("L", L, sp.Trace(GM.T * X * E),
+                         text="the loss through the lookup XE, for the upstream gradient G")
+
 embedding_grad_one_hot = Derivation(
     "embedding_grad_one_hot",
     "Embedding backward: for the one-hot rows X, ∂tr(Gᵀ XE)/∂E = XᵀG",
-    sp.Eq(sp.Derivative(sp.Trace(GM.T * X * E), E), X.T * GM, evaluate=False),
+    sp.Eq(sp.Derivative(L, E), X.T * GM, evaluate=False),
     (),
     (
-        Step(sp.Derivative(sp.Trace(E * GM.T * X), E), "cyclic property of the trace"),
+        Step(sp.Derivative(sp.Trace(E * GM.T * X), E),
+             "the definition of L; the cyclic property of the trace", ("L",)),
         Step(X.T * GM, "∂tr(EA)/∂E = Aᵀ with A = GᵀX: (GᵀX)ᵀ = XᵀG"),
     ),
     Domain(dims=(T, V, C), max_dim=3),
+    (L_DEF,),
 )
 
 TOKENS = (a, a, b)  # position 2 repeats the token of position 1
 _LOSS = sp.Sum(sum((G[t, c] * w[tok, c] for t, tok in enumerate(TOKENS, 1)), sp.S.Zero),
                (c, 1, C))
 SCATTER_ADD = delta(a, v) * (G[1, e] + G[2, e]) + delta(b, v) * G[3, e]
+SEQUENCE = Notation("embedding of three tokens", (C, G, w, a, b))
+L3 = sp.Symbol("L", real=True)
+L3_DEF = SEQUENCE.define("L", L3, _LOSS, text="the loss through the rows of tokens a, a, b, for "
+                         "the upstream gradient G")
 
 embedding_grad_scatter_add = Derivation(
     "embedding_grad_scatter_add",
     "Embedding backward: a token's row gets the sum of the gradients of all its positions",
-    sp.Eq(sp.Derivative(_LOSS, w[v, e]), SCATTER_ADD, evaluate=False),
+    sp.Eq(sp.Derivative(L3, w[v, e]), SCATTER_ADD, evaluate=False),
     (DIFF_UNDER_SUM,),
     (
         Step(sp.Sum(sum((G[t, c] * sp.Derivative(w[tok, c], w[v, e])
                          for t, tok in enumerate(TOKENS, 1)), sp.S.Zero), (c, 1, C)),
-             "differentiation under a finite sum; G does not depend on E",
-             ("differentiation under a finite sum",)),
+             "the definition of L; differentiation under a finite sum, G does not depend on E",
+             ("L", "differentiation under a finite sum")),
         Step(sp.Sum(sum((G[t, c] * delta(tok, v) * delta(c, e)
                          for t, tok in enumerate(TOKENS, 1)), sp.S.Zero), (c, 1, C)),
              "∂E_{tok,c}/∂E_{v,e} = δ_{tok,v} δ_{ce}"),
         Step(sum((G[t, e] * delta(tok, v) for t, tok in enumerate(TOKENS, 1)), sp.S.Zero),
-             "Σ_c δ_ce f(c) = f(e) for 1 ≤ e ≤ C: row v of XᵀG, X_tv = δ_{tok_t, v}"),
+             "δ_ce keeps the term c = e, for 1 ≤ e ≤ C: each position adds its row of G to the row "
+             "of its token"),
         Step(SCATTER_ADD, "positions 1 and 2 hold the same token a: their rows add"),
     ),
     Domain(dims=(V, C), indices={a: (1, V), b: (1, V), v: (1, V), e: (1, C)}, max_dim=3),
+    (L3_DEF,),
 )
 
 CLAIMS = (embedding_lookup, embedding_grad_one_hot, embedding_grad_scatter_add)

@@ -16,38 +16,54 @@ from __future__ import annotations
 import sympy as sp
 
 from derivations.engine import Assumption, Derivation, Domain, Step, cite, lemma
+from derivations.engine.definitions import ordered, unfold
+from derivations.library import notation as nt
 from derivations.library import residual
 
-x = sp.Symbol("x", real=True)
+x = nt.xg
+Phi, phi, sigma, u_s, c_s, a_s = nt.Phi, nt.phi, nt.sig, nt.ug, nt.cg, nt.ag
+DEFS = ordered((nt.PHI_DEF, nt.PHI_PDF_DEF, nt.SIG_DEF, nt.U_DEF))
+
+
+def _full(expr):
+    """``expr`` with GELU's definitions written out: what the claims are checked as."""
+    return unfold(expr, DEFS)
+
+
 u = sp.Symbol("u", real=True)
-C = sp.sqrt(2 / sp.pi)
-A = sp.Rational(44715, 10**6)  # 0.044715 as the model's float constant reads
-U = C * (x + A * x**3)
+C = _full(c_s)
+A = _full(a_s)
+U = _full(u_s)
 
 
 def sigmoid(z):
     return 1 / (1 + sp.exp(-z))
 
 
-PHI_CDF = (1 + sp.erf(x / sp.sqrt(2))) / 2
-PHI_PDF = sp.exp(-x**2 / 2) / sp.sqrt(2 * sp.pi)
+PHI_CDF = _full(Phi(x))
+PHI_PDF = _full(phi(x))
 GELU_EXACT = x * PHI_CDF
-GELU_TANH = x * (1 + sp.tanh(U)) / 2
-SIG = sigmoid(2 * U)
+GELU_TANH_FOLDED = x * sp.Add(1, sp.tanh(u_s), evaluate=False) / 2
+GELU_TANH = _full(GELU_TANH_FOLDED)
+SIG_FOLDED = sigma(2 * u_s)
+SIG = _full(SIG_FOLDED)
 GELU_SIGMOID = x * SIG
-GELU_TANH_DERIVATIVE = SIG + x * SIG * (1 - SIG) * 2 * C * (1 + 3 * A * x**2)
+DERIVATIVE_FOLDED = SIG_FOLDED + x * SIG_FOLDED * (1 - SIG_FOLDED) * 2 * c_s * (1 + 3 * a_s * x**2)
+GELU_TANH_DERIVATIVE = _full(DERIVATIVE_FOLDED)
 
 gelu_exact_derivative = Derivation(
     "gelu_exact_derivative",
     "GELU: d/dx [x Φ(x)] = Φ(x) + x φ(x)",
-    sp.Eq(sp.Derivative(GELU_EXACT, x), PHI_CDF + x * PHI_PDF, evaluate=False),
+    sp.Eq(sp.Derivative(x * Phi(x), x), Phi(x) + x * phi(x), evaluate=False),
     (),
     (
-        Step(PHI_CDF + x * sp.Derivative(PHI_CDF, x), "product rule"),
-        Step(PHI_CDF + x * PHI_PDF,
-             "erf′(w) = 2e^{−w²}/√π and the chain rule with w = x/√2 give Φ′ = φ"),
+        Step(Phi(x) + x * sp.Derivative(Phi(x), x), "product rule"),
+        Step(Phi(x) + x * phi(x),
+             "the definitions of Φ and φ: erf′(w) = 2e^{−w²}/√π and the chain rule with "
+             "w = x/√2 give Φ′ = φ", ("Φ", "φ")),
     ),
     Domain(),
+    (nt.PHI_DEF, nt.PHI_PDF_DEF),
 )
 
 _w = sp.Wild("w")
@@ -60,30 +76,37 @@ TANH = Assumption(
 gelu_tanh_sigmoid = Derivation(
     "gelu_tanh_sigmoid",
     "GELU (tanh form): ½x(1 + tanh u) = x σ(2u), the form the model evaluates",
-    sp.Eq(GELU_TANH, GELU_SIGMOID, evaluate=False),
+    sp.Eq(GELU_TANH_FOLDED, x * SIG_FOLDED, evaluate=False),
     (TANH,),
     (
-        Step(x * (1 + (sp.exp(U) - sp.exp(-U)) / (sp.exp(U) + sp.exp(-U))) / 2,
+        Step(x * (1 + (sp.exp(u_s) - sp.exp(-u_s)) / (sp.exp(u_s) + sp.exp(-u_s))) / 2,
              "tanh u = (eᵘ − e⁻ᵘ)/(eᵘ + e⁻ᵘ)", ("definition of tanh",)),
-        Step(x * sp.exp(U) / (sp.exp(U) + sp.exp(-U)), "common denominator"),
-        Step(GELU_SIGMOID, "divide numerator and denominator by eᵘ"),
+        Step(x * sp.exp(u_s) / (sp.exp(u_s) + sp.exp(-u_s)), "common denominator"),
+        Step(x * SIG_FOLDED, "divide the numerator and the denominator by eᵘ; the definition of "
+             "σ", ("σ",)),
     ),
     Domain(),
+    (nt.SIG_DEF, nt.U_DEF),
 )
+
+_z = 2 * u_s
 
 gelu_tanh_derivative = Derivation(
     "gelu_tanh_derivative",
     "GELU (tanh form): the derivative is σ + x σ(1 − σ)·2c(1 + 3a x²), σ = σ(2u)",
-    sp.Eq(sp.Derivative(GELU_TANH, x), GELU_TANH_DERIVATIVE, evaluate=False),
+    sp.Eq(sp.Derivative(GELU_TANH_FOLDED, x), DERIVATIVE_FOLDED, evaluate=False),
     (lemma(gelu_tanh_sigmoid),),
     (
-        Step(sp.Derivative(GELU_SIGMOID, x), "½(1 + tanh u) = σ(2u)", ("gelu_tanh_sigmoid",)),
-        Step(SIG + x * sp.Derivative(SIG, x), "product rule"),
-        Step(SIG + x * 2 * sp.exp(-2 * U) / (1 + sp.exp(-2 * U)) ** 2 * sp.diff(U, x),
-             "chain rule: d/dz (1 + e^{−z})^{−1} = e^{−z}/(1 + e^{−z})², z = 2u"),
-        Step(GELU_TANH_DERIVATIVE, "e^{−z}/(1 + e^{−z})² = σ(z)(1 − σ(z)); u′ = c(1 + 3a x²)"),
+        Step(sp.Derivative(x * SIG_FOLDED, x), "½x(1 + tanh u) = x σ(2u)", ("gelu_tanh_sigmoid",)),
+        Step(SIG_FOLDED + x * sp.Derivative(SIG_FOLDED, x), "product rule"),
+        Step(SIG_FOLDED + 2 * x * sp.exp(-_z) / (1 + sp.exp(-_z)) ** 2 * c_s * (1 + 3 * a_s * x**2),
+             "the definitions of σ and u: dσ(2u)/dx = 2e^{−2u}/(1 + e^{−2u})² · du/dx and "
+             "du/dx = c(1 + 3a x²)", ("σ", "u")),
+        Step(DERIVATIVE_FOLDED, "the definition of σ: e^{−2u}/(1 + e^{−2u})² = σ(2u)(1 − σ(2u))",
+             ("σ",)),
     ),
     Domain(),
+    (nt.SIG_DEF, nt.U_DEF),
 )
 
 # --- the identity switch ------------------------------------------------------------------------
@@ -99,7 +122,7 @@ mlp_identity_grad_input = Derivation(
     sp.Eq(sp.Derivative(MLP_LOSS, _M.x), IDENTITY_MLP_GRAD, evaluate=False),
     (cite(_M.mlp_collapse),),
     (
-        Step(sp.Derivative(sp.Trace(G.T * _M.MLP_COLLAPSED), _M.x),
+        Step(sp.Derivative(sp.Trace(G.T * _M.MLP_GROUPED), _M.x),
              "W₂(W₁x + b₁) + b₂ = (W₂W₁)x + (W₂b₁ + b₂)", ("mlp_collapse",)),
         Step(sp.Derivative(sp.Trace(G.T * _M.W_2 * _M.W_1 * _M.x), _M.x),
              "the bias term Gᵀ(W₂b₁ + b₂) does not depend on x"),

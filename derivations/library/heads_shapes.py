@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from derivations.engine import Assumption, Derivation, Domain, Step
+from derivations.engine import Assumption, Derivation, Domain, Notation, Step
 from derivations.library.attention import Attention
 
 
@@ -113,20 +113,30 @@ CONCAT_PROJECTION = sp.Sum(concat(i, r) * W_O[r, c], (r, 0, h * d_v - 1))
 BLOCKS = sp.Sum(concat(i, e * d_v + t) * W_O[e * d_v + t, c], (t, 0, d_v - 1), (e, 0, h - 1))
 PER_HEAD = sp.Sum(H[e, i, t] * W_O[e * d_v + t, c], (t, 0, d_v - 1), (e, 0, h - 1))
 
+# an entry of the concatenation, named as the reader writes it
+HEADS = Notation("multi-head", (h, n, d_v, D, H, W_O))
+Cc = sp.IndexedBase("C", real=True)
+_row, _column = sp.symbols("i r", integer=True, nonnegative=True)
+C_DEF = HEADS.define("C", Cc, concat(_row, _column), params=(_row, _column),
+                     text="entry (i, r) of Concat(H_0, …, H_{h−1}): column r mod d_v of head "
+                          "⌊r/d_v⌋")
+
 multihead_shapes = Derivation(
     id="multihead_shapes",
     title="Multi-head: Concat(H_1, …, H_h) W_O = Σ_e H_e W_O^(e) for h heads of n×d_v, an "
           "n×D matrix like the residual stream",
-    statement=sp.Eq(CONCAT_PROJECTION, PER_HEAD, evaluate=False),
+    statement=sp.Eq(sp.Sum(Cc[i, r] * W_O[r, c], (r, 0, h * d_v - 1)), PER_HEAD, evaluate=False),
     assumptions=(BLOCK_SPLIT, EUCLIDEAN_DIVISION),
     steps=(
-        Step(BLOCKS, "write the column index r < h·d_v as r = e·d_v + t with head e < h and "
+        Step(sp.Sum(Cc[i, e * d_v + t] * W_O[e * d_v + t, c], (t, 0, d_v - 1), (e, 0, h - 1)),
+             "write the column index r < h·d_v as r = e·d_v + t with head e < h and "
              "0 ≤ t < d_v: the sum over r splits into h blocks of d_v columns", ("block split",)),
-        Step(PER_HEAD, "⌊(e·d_v + t)/d_v⌋ = e and (e·d_v + t) mod d_v = t: column e·d_v + t of "
-             "the concatenation is column t of head e, and row e·d_v + t of W_O is row t of "
-             "W_O^(e)", ("Euclidean division",)),
+        Step(PER_HEAD, "the definition of C; ⌊(e·d_v + t)/d_v⌋ = e and (e·d_v + t) mod d_v = t: "
+             "column e·d_v + t of the concatenation is column t of head e, and row e·d_v + t of "
+             "W_O is row t of W_O^(e)", ("Euclidean division", "C")),
     ),
     domain=Domain(dims=(h, n, d_v, D), indices={i: (0, n - 1), c: (0, D - 1)}),
+    definitions=(C_DEF,),
 )
 
 CLAIMS = (multihead_shapes,)

@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import sympy as sp
 
-from derivations.engine import Assumption, Derivation, Domain, Step, lemma
-from derivations.library.softmax import Z, i, k, n, softmax, z
+from derivations.engine import Assumption, Derivation, Domain, Notation, Step, lemma
+from derivations.library import notation as nt
+from derivations.library.softmax import Z, i, k, n, z
 
 p = sp.Symbol("p", integer=True, positive=True)
 r = sp.Symbol("r", integer=True, positive=True)
@@ -50,30 +51,51 @@ FACTOR = Assumption(
 MASKED = Domain(dims=(n, p), indices={r: (1, p)}, max_dim=3)
 KEPT = Domain(dims=(n, p), indices={i: (1, n), r: (1, p)}, max_dim=3)
 
+# the masked keys' total Z_m, the weights' denominator D at a finite bias M, and the weights of a
+# kept key (w) and of a masked one (w̃)
+MASK = Notation("causal mask", (n, p, z, M), builds_on=(nt.SOFTMAX,))
+Zm = sp.Symbol("Z_m", positive=True)
+ZM_DEF = MASK.define("Z_m", Zm, Z_MASKED, text="the masked keys' total")
+Dn = sp.Symbol("D", positive=True)
+D_DEF = MASK.define("D", Dn, nt.Z + _SHIFTED,
+                    text="the weights' denominator with the bias M on the masked keys")
+w = sp.IndexedBase("w", positive=True)
+W_DEF = MASK.define("w", w, sp.exp(z[i]) / Dn, params=(i,), text="the weight of a kept key i")
+wt = sp.IndexedBase("wtilde", positive=True)
+_jj = sp.Symbol("j", integer=True, positive=True)
+WT_DEF = MASK.define("w̃", wt, sp.exp(z[_jj] + M) / Dn, params=(_jj,),
+                     text="the weight of a masked key j")
+S_, ZS = nt.s, nt.Z
+_FOLDED_DENOM = ZS + sp.exp(M) * Zm
+
 causal_mask_weight_zero = Derivation(
     "causal_mask_weight_zero",
     "Causal mask: a masked key's weight is exactly 0",
-    sp.Eq(_lim(weight(j, True)), 0, evaluate=False),
+    sp.Eq(_lim(wt[j]), 0, evaluate=False),
     (FACTOR,),
     (
-        Step(_lim(sp.exp(M) * sp.exp(z[j]) / _DENOM), "e^{z_j + M} = e^M e^{z_j}",
-             ("constant factor out of the sum",)),
+        Step(_lim(sp.exp(M) * sp.exp(z[j]) / _FOLDED_DENOM),
+             "the definitions of w̃ and D; e^{z_j + M} = e^M e^{z_j} and Σ_k e^{z_k + M} = e^M Z_m",
+             ("w̃", "constant factor out of the sum")),
         Step(sp.Integer(0), "e^M → 0 while the denominator → Z > 0"),
     ),
     MASKED,
+    (WT_DEF, ZM_DEF),
 )
 
 causal_mask_kept_softmax = Derivation(
     "causal_mask_kept_softmax",
     "Causal mask: the kept keys' weights are the softmax over the kept keys alone",
-    sp.Eq(_lim(weight(i, False)), softmax(i), evaluate=False),
+    sp.Eq(_lim(w[i]), S_[i], evaluate=False),
     (FACTOR,),
     (
-        Step(_lim(sp.exp(z[i]) / _DENOM), "Σ_k e^{z_k + M} = e^M Z_m",
-             ("constant factor out of the sum",)),
-        Step(softmax(i), "e^M Z_m → 0: no masked score is left in the weight"),
+        Step(_lim(sp.exp(z[i]) / _FOLDED_DENOM), "the definitions of w and D; "
+             "Σ_k e^{z_k + M} = e^M Z_m", ("w", "constant factor out of the sum")),
+        Step(S_[i], "e^M Z_m → 0: no masked score is left in the weight; the definition of s_i",
+             ("s",)),
     ),
     KEPT,
+    (W_DEF, ZM_DEF, nt.S_DEF),
 )
 
 _delta = sp.KroneckerDelta
@@ -89,35 +111,37 @@ INDEX_RANGES = Assumption(
 
 causal_mask_weight_derivative = Derivation(
     "causal_mask_weight_derivative",
-    "Causal mask at finite M: ∂s_i/∂z_j = −s_i s_j for a kept i and a masked j",
-    sp.Eq(sp.Derivative(weight(i, False), z[j]), -weight(i, False) * weight(j, True),
-          evaluate=False),
+    "Causal mask at finite M: ∂w_i/∂z_j = −w_i w̃_j for a kept i and a masked j",
+    sp.Eq(sp.Derivative(w[i], z[j]), -w[i] * wt[j], evaluate=False),
     (INDEX_RANGES,),
     (
-        Step(sp.exp(z[i]) * _delta(i, j) / (Z + _SHIFTED)
+        Step(sp.exp(z[i]) * _delta(i, j) / Dn
              - sp.exp(z[i]) * (sp.Sum(sp.exp(z[k]) * _delta(k, j), (k, 1, n))
                                + sp.Sum(sp.exp(M + z[k]) * _delta(k, j), (k, n + 1, n + p)))
-             / (Z + _SHIFTED) ** 2,
-             "quotient rule; ∂z_k/∂z_j = δ_kj"),
-        Step(-weight(i, False) * weight(j, True),
-             "j is masked and i kept: −e^{z_i} e^{z_j + M}/(Σ)² = −s_i s_j", ("masked index",)),
+             / Dn**2,
+             "the definitions of w and D; quotient rule, ∂z_k/∂z_j = δ_kj", ("w",)),
+        Step(-w[i] * wt[j],
+             "j is masked and i kept: −e^{z_i} e^{z_j + M}/D² = −w_i w̃_j; the definitions of w "
+             "and w̃", ("masked index", "w", "w̃")),
     ),
     KEPT,
+    (W_DEF, WT_DEF),
 )
 
 causal_mask_zero_gradient = Derivation(
     "causal_mask_zero_gradient",
     "Causal mask: the gradient of every kept weight by a masked score is exactly 0",
-    sp.Eq(_lim(sp.Derivative(weight(i, False), z[j])), 0, evaluate=False),
+    sp.Eq(_lim(sp.Derivative(w[i], z[j])), 0, evaluate=False),
     (lemma(causal_mask_weight_derivative), FACTOR),
     (
-        Step(_lim(-weight(i, False) * weight(j, True)), "∂s_i/∂z_j = −s_i s_j",
-             ("causal_mask_weight_derivative",)),
-        Step(_lim(-sp.exp(z[i]) * sp.exp(M) * sp.exp(z[j]) / _DENOM**2),
-             "e^{z_j + M} = e^M e^{z_j}", ("constant factor out of the sum",)),
-        Step(sp.Integer(0), "the masked weight s_j → 0 and s_i stays bounded"),
+        Step(_lim(-w[i] * wt[j]), "∂w_i/∂z_j = −w_i w̃_j", ("causal_mask_weight_derivative",)),
+        Step(_lim(-sp.exp(z[i]) * sp.exp(M) * sp.exp(z[j]) / _FOLDED_DENOM**2),
+             "the definitions of w, w̃ and D; e^{z_j + M} = e^M e^{z_j}",
+             ("w", "w̃", "constant factor out of the sum")),
+        Step(sp.Integer(0), "the masked weight w̃_j → 0 and w_i stays bounded"),
     ),
     KEPT,
+    (W_DEF, WT_DEF, ZM_DEF),
 )
 
 CLAIMS = (causal_mask_weight_zero, causal_mask_kept_softmax, causal_mask_weight_derivative,

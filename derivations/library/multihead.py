@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from derivations.engine import Assumption, Derivation, Domain, Step
+from derivations.engine import Assumption, Derivation, Domain, Notation, Step
 from derivations.library import attention as att
 from derivations.library.rules import DIFF_UNDER_SUM
 
@@ -45,24 +45,38 @@ DIVISION = Assumption(
               (delta((f - 1) * D + s, _FLAT), delta(e, f) * delta(r, s))),
     kind="lemma")
 
+# the split entry and the loss through the heads, L = Σ G ⊙ split(X)
+SPLIT = Notation("split heads", (h, D, T, X, G))
+Xs = sp.Function("Xsplit", real=True)
+XS_DEF = SPLIT.define("X^(e)", Xs, split(e, t, r), r"X^{{({0})}}_{{{1},{2}}}", params=(e, t, r),
+                      text="entry (t, r) of head e of the split: column (e − 1)D + r of X")
+L = sp.Symbol("L", real=True)
+L_DEF = SPLIT.define("L", L, _SPLIT_LOSS.xreplace({split(e, t, r): Xs(e, t, r)}),
+                     text="the loss through the heads, for their upstream gradient G")
+_COLUMN = X[u, (f - 1) * D + s]
+
 split_heads_backward = Derivation(
     "split_heads_backward",
     "Multi-head: the backward of split_heads is merge_heads of the upstream gradient",
-    sp.Eq(sp.Derivative(_SPLIT_LOSS, X[u, (f - 1) * D + s]), G[f, u, s], evaluate=False),
+    sp.Eq(sp.Derivative(L, _COLUMN), G[f, u, s], evaluate=False),
     (DIFF_UNDER_SUM, DIVISION),
     (
-        Step(sp.Sum(sp.Sum(sp.Sum(G[e, t, r] * sp.Derivative(split(e, t, r), X[u, (f - 1) * D + s]),
+        Step(sp.Sum(sp.Sum(sp.Sum(G[e, t, r] * sp.Derivative(Xs(e, t, r), _COLUMN),
                                   (r, 1, D)), (t, 1, T)), (e, 1, h)),
-             "differentiation under a finite sum", ("differentiation under a finite sum",)),
+             "the definition of L; differentiation under a finite sum",
+             ("L", "differentiation under a finite sum")),
         Step(sp.Sum(sp.Sum(sp.Sum(G[e, t, r] * delta(t, u) * delta(_FLAT, (f - 1) * D + s),
                                   (r, 1, D)), (t, 1, T)), (e, 1, h)),
-             "∂X[t, c]/∂X[u, c′] = δ_tu δ_cc′"),
+             "the definition of the split: ∂X_{t,(e−1)D+r}/∂X_{u,(f−1)D+s} = δ_tu "
+             "δ_{(e−1)D+r,(f−1)D+s}", ("X^(e)",)),
         Step(sp.Sum(sp.Sum(sp.Sum(G[e, t, r] * delta(t, u) * delta(e, f) * delta(r, s),
                                   (r, 1, D)), (t, 1, T)), (e, 1, h)),
              "division with remainder", ("division with remainder",)),
-        Step(G[f, u, s], "Σ δ f = f at e = f, t = u, r = s: the merge of G at column (f−1)D + s"),
+        Step(G[f, u, s], "the deltas keep the term e = f, t = u, r = s: the merge of G at "
+             "column (f−1)D + s"),
     ),
     Domain(dims=(h, D, T), indices={f: (1, h), u: (1, T), s: (1, D)}, max_dim=3),
+    (L_DEF,),
 )
 
 # --- one head: dV, dP, dQ, dK -------------------------------------------------------------------
@@ -119,7 +133,7 @@ attention_grad_key = Derivation(
     (),
     (
         Step(sp.Derivative(sp.Trace(K * Q.T * dS) / sp.sqrt(d_k), K),
-             "tr(A) = tr(Aᵀ), then the cyclic property"),
+             "a trace equals the trace of the transpose, then the cyclic property"),
         Step(dS.T * Q / sp.sqrt(d_k), "∂tr(KA)/∂K = Aᵀ with A = QᵀdS: (QᵀdS)ᵀ = dSᵀQ"),
     ),
     _DOM,

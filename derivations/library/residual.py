@@ -16,7 +16,7 @@ import sympy as sp
 from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
 from sympy.matrices.expressions.diagonal import DiagMatrix
 
-from derivations.engine import Derivation, Domain, Step
+from derivations.engine import Derivation, Domain, Notation, Step
 
 
 class JacobianShapeError(sp.ShapeError):
@@ -44,7 +44,9 @@ class Jacobian(sp.MatrixExpr):
 
     def _latex(self, printer):
         f, var = (printer._print(a) for a in self.args)
-        return rf"\frac{{\partial \left({f}\right)}}{{\partial {var}}}"
+        if isinstance(self.args[0], sp.MatAdd | sp.MatMul):  # a sum or a product in brackets
+            f = rf"\left({f}\right)"
+        return rf"\frac{{\partial {f}}}{{\partial {var}}}"
 
     def doit(self, **hints):
         f, var = self.args
@@ -113,7 +115,7 @@ W_1 = sp.MatrixSymbol("W_1", h, d)
 b_1 = sp.MatrixSymbol("b_1", h, 1)
 W_2 = sp.MatrixSymbol("W_2", d, h)
 b_2 = sp.MatrixSymbol("b_2", d, 1)
-_u = sp.Symbol("u")  # a named bound variable: SymPy's own would print as d, the dimension's name
+_u = sp.Symbol("w")  # the bound variable of the elementwise maps, named apart from u
 PRE = W_1 * x + b_1
 TANH = PRE.applyfunc(sp.Lambda(_u, sp.tanh(_u)))
 F = W_2 * TANH
@@ -121,39 +123,55 @@ SLOPE = Diag(PRE.applyfunc(sp.Lambda(_u, 1 - sp.tanh(_u) ** 2)))
 JACOBIAN_F = W_2 * SLOPE * W_1
 RESIDUAL_JACOBIAN = sp.Identity(d) + JACOBIAN_F
 
+# the branch's pre-activation u = W₁x + b₁, an h×1 column
+RESIDUAL = Notation("residual block", (d, h, x, W_1, b_1, W_2))
+U = sp.MatrixSymbol("u", h, 1)
+U_DEF = RESIDUAL.define("u", U, PRE, text="the pre-activation of the branch, h×1")
+_TANH_U = U.applyfunc(sp.Lambda(_u, sp.tanh(_u)))
+# the slope of tanh at u, on the diagonal
+DS = sp.MatrixSymbol("D", h, h)
+D_DEF = RESIDUAL.define("D", DS, Diag(U.applyfunc(sp.Lambda(_u, 1 - sp.tanh(_u) ** 2))),
+                        text="the slope of tanh at u, entry by entry on the diagonal, h×h")
+_SLOPE_U = DS
+
 residual_jacobian = Derivation(
     id="residual_jacobian",
     title="∂(x + W₂ tanh(W₁x + b₁))/∂x = I + W₂ diag(1 − tanh²(W₁x + b₁)) W₁",
-    statement=sp.Eq(Jacobian(sp.MatAdd(x, F), x), RESIDUAL_JACOBIAN, evaluate=False),
+    statement=sp.Eq(Jacobian(sp.MatAdd(x, W_2 * _TANH_U), x),
+                    sp.MatAdd(sp.Identity(d), W_2 * _SLOPE_U * W_1), evaluate=False),
     assumptions=(),
     # MatAdd/MatMul built without evaluation: ``+`` would run Jacobian.doit and jump to the end
     steps=(
-        Step(sp.MatAdd(Jacobian(x, x), Jacobian(F, x)),
+        Step(sp.MatAdd(Jacobian(x, x), Jacobian(W_2 * _TANH_U, x)),
              "the Jacobian of a sum is the sum of Jacobians"),
-        Step(sp.MatAdd(sp.Identity(d), Jacobian(F, x)),
+        Step(sp.MatAdd(sp.Identity(d), Jacobian(W_2 * _TANH_U, x)),
              "∂x/∂x = I: the skip path passes the gradient unchanged"),
-        Step(sp.MatAdd(sp.Identity(d), sp.MatMul(W_2, Jacobian(TANH, x))),
-             "W₂ does not depend on x: ∂(W₂g)/∂x = W₂ ∂g/∂x"),
-        Step(sp.MatAdd(sp.Identity(d), sp.MatMul(W_2, SLOPE, Jacobian(PRE, x))),
-             "chain rule, elementwise: ∂tanh(u)/∂u = 1 − tanh²(u), so ∂tanh(u)/∂x = "
-             "diag(1 − tanh²(u)) ∂u/∂x"),
-        Step(RESIDUAL_JACOBIAN, "∂(W₁x + b₁)/∂x = W₁"),
+        Step(sp.MatAdd(sp.Identity(d), sp.MatMul(W_2, Jacobian(_TANH_U, x))),
+             "W₂ does not depend on x: ∂(W₂ tanh(u))/∂x = W₂ ∂tanh(u)/∂x"),
+        Step(sp.MatAdd(sp.Identity(d), sp.MatMul(W_2, _SLOPE_U, Jacobian(U, x))),
+             "chain rule, entry by entry: ∂tanh(u)/∂u = 1 − tanh²(u), so ∂tanh(u)/∂x = "
+             "D ∂u/∂x; the definition of D", ("D",)),
+        Step(sp.MatAdd(sp.Identity(d), W_2 * _SLOPE_U * W_1),
+             "the definition of u: ∂(W₁x + b₁)/∂x = W₁", ("u",)),
     ),
     domain=Domain(dims=(d, h)),
+    definitions=(U_DEF, D_DEF),
 )
 
 MLP = W_2 * (W_1 * x + b_1) + b_2
 MLP_COLLAPSED = (W_2 * W_1) * x + (W_2 * b_1 + b_2)
+# one weight and one bias, grouped as written (SymPy would flatten the sum)
+MLP_GROUPED = sp.MatAdd(sp.MatMul(sp.MatMul(W_2, W_1), x), sp.MatAdd(W_2 * b_1, b_2))
 
 mlp_collapse = Derivation(
     id="mlp_collapse",
     title="Without a nonlinearity two linear layers are one: W₂(W₁x + b₁) + b₂ = (W₂W₁)x + "
           "(W₂b₁ + b₂)",
-    statement=sp.Eq(MLP, MLP_COLLAPSED, evaluate=False),
+    statement=sp.Eq(MLP, MLP_GROUPED, evaluate=False),
     assumptions=(),
     steps=(
         Step(W_2 * W_1 * x + W_2 * b_1 + b_2, "distribute W₂ over the sum"),
-        Step(MLP_COLLAPSED, "group: one weight W₂W₁ (d×d) and one bias W₂b₁ + b₂ (d×1)"),
+        Step(MLP_GROUPED, "group: one weight W₂W₁ (d×d) and one bias W₂b₁ + b₂ (d×1)"),
     ),
     domain=Domain(dims=(d, h), max_dim=3),
 )

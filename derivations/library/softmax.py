@@ -19,16 +19,16 @@ from __future__ import annotations
 
 import sympy as sp
 
-from derivations.engine import Assumption, Derivation, Domain, Step, lemma
+from derivations.engine import Assumption, Derivation, Domain, Notation, Step, lemma
+from derivations.engine.definitions import ordered, unfold
+from derivations.library import notation as nt
 
-n = sp.Symbol("n", integer=True, positive=True)
-i, j = sp.symbols("i j", integer=True, positive=True)
+n, z, T = nt.n, nt.z, nt.T
+i, j = nt.i, nt.j
 # bound summation indices: k in the normalizer, l in the weighted mean
-k, l = sp.symbols("k l", integer=True, positive=True)
-z = sp.IndexedBase("z", real=True)
-x = sp.IndexedBase("x", real=True)
+k, l = nt.k, nt.l
+x = nt.vx
 c = sp.Symbol("c", real=True)
-T = sp.Symbol("T", positive=True)
 delta = sp.KroneckerDelta
 
 
@@ -93,12 +93,28 @@ SIFTING = Assumption(
     kind="lemma",
 )
 
-JACOBIAN = softmax(i) * (delta(i, j) - softmax(j))
-MEAN_X = sp.Sum(softmax(l) * x[l], (l, 1, n))
-JACOBIAN_VECTOR_PRODUCT = softmax(i) * (x[i] - MEAN_X)
-QUADRATIC_FORM = sp.Sum(softmax(i) * (x[i] - MEAN_X) ** 2, (i, 1, n))
+S_, Zs, XB = nt.s, nt.Z, nt.xbar  # the defined s_i, Z and x̄
+ST, ZT = nt.st, nt.Zt  # and s̃_i, Z̃ at temperature T
+DEFS = ordered((nt.S_DEF, nt.XBAR_DEF, nt.ST_DEF))
+
+
+def _full(expr):
+    """``expr`` with the softmax definitions written out: what the claims are checked as."""
+    return unfold(expr, DEFS)
+
+
+JACOBIAN_FOLDED = S_[i] * (delta(i, j) - S_[j])
+JVP_FOLDED = S_[i] * (x[i] - XB)
+QUADRATIC_FOLDED = sp.Sum(S_[i] * (x[i] - XB) ** 2, (i, 1, n))
+TEMPERATURE_FOLDED = ST[i] * (delta(i, j) - ST[j]) / T
+
+# the final results, written out (the cross-checks evaluate them as they are)
+JACOBIAN = _full(JACOBIAN_FOLDED)
+MEAN_X = _full(XB)
+JACOBIAN_VECTOR_PRODUCT = _full(JVP_FOLDED)
+QUADRATIC_FORM = _full(QUADRATIC_FOLDED)
 LOG_SUM_EXP = c + sp.log(normalizer(shift=-c))
-TEMPERATURE_JACOBIAN = softmax(i, T) * (delta(i, j) - softmax(j, T)) / T
+TEMPERATURE_JACOBIAN = _full(TEMPERATURE_FOLDED)
 
 # An index bound by a Sum must not be drawn as a free index as well.
 LOGITS = Domain(dims=(n,), indices={i: (1, n), j: (1, n)})
@@ -107,20 +123,23 @@ ROW = Domain(dims=(n,), indices={i: (1, n)})
 softmax_jacobian = Derivation(
     "softmax_jacobian",
     "The softmax Jacobian is diag(s) − s sᵀ",
-    sp.Eq(sp.Derivative(softmax(i), z[j]), JACOBIAN, evaluate=False),
+    sp.Eq(sp.Derivative(S_[i], z[j]), JACOBIAN_FOLDED, evaluate=False),
     (),
     (
-        Step((delta(i, j) * sp.exp(z[i]) * Z - sp.exp(z[i]) * sp.exp(z[j])) / Z**2,
-             "quotient rule; ∂e^{z_i}/∂z_j = δ_ij e^{z_i}, ∂Σ_k e^{z_k}/∂z_j = e^{z_j}"),
-        Step(softmax(i) * delta(i, j) - softmax(i) * softmax(j), "split the fraction"),
-        Step(JACOBIAN, "factor s_i"),
+        Step((delta(i, j) * sp.exp(z[i]) * Zs - sp.exp(z[i]) * sp.exp(z[j])) / Zs**2,
+             "the definition of s_i; quotient rule, with ∂e^{z_i}/∂z_j = δ_ij e^{z_i} and "
+             "∂Z/∂z_j = e^{z_j}", ("s",)),
+        Step(S_[i] * delta(i, j) - S_[i] * S_[j], "split the fraction; the definition of s",
+             ("s",)),
+        Step(JACOBIAN_FOLDED, "factor s_i"),
     ),
     LOGITS,
+    (nt.S_DEF,),
 )
 
 
 def _entry(a, b):
-    return softmax(a) * (delta(a, b) - softmax(b))
+    return S_[a] * (delta(a, b) - S_[b])
 
 
 softmax_jacobian_symmetric = Derivation(
@@ -129,15 +148,22 @@ softmax_jacobian_symmetric = Derivation(
     sp.Eq(_entry(i, j), _entry(j, i), evaluate=False),
     (SIFTING,),
     (
-        Step(delta(i, j) * softmax(i) - softmax(i) * softmax(j), "expand"),
-        Step(delta(i, j) * softmax(j) - softmax(j) * softmax(i), "δ_ij s_i = δ_ij s_j",
+        Step(delta(i, j) * S_[i] - S_[i] * S_[j], "expand"),
+        Step(delta(i, j) * S_[j] - S_[j] * S_[i], "δ_ij s_i = δ_ij s_j",
              ("Kronecker sifting",)),
         Step(_entry(j, i), "δ_ij = δ_ji; factor s_j"),
     ),
     LOGITS,
+    (nt.S_DEF,),
 )
 
-_SUM_S = sp.Sum(softmax(j), (j, 1, n))
+_SUM_S = sp.Sum(S_[j], (j, 1, n))
+_SUM_EJ = sp.Sum(sp.exp(z[j]), (j, 1, n))
+
+
+def _times(*factors):
+    return sp.Mul(*factors, evaluate=False)
+
 
 softmax_jacobian_rows_sum_zero = Derivation(
     "softmax_jacobian_rows_sum_zero",
@@ -145,115 +171,133 @@ softmax_jacobian_rows_sum_zero = Derivation(
     sp.Eq(sp.Sum(_entry(i, j), (j, 1, n)), 0, evaluate=False),
     (_dummy_index((sp.Sum(sp.exp(z[j]), (j, 1, n)), k)),),
     (
-        Step(softmax(i) * sp.Sum(delta(i, j), (j, 1, n)) - softmax(i) * _SUM_S,
-             "linearity of the sum"),
-        Step(softmax(i) - softmax(i) * _SUM_S, "Σ_j δ_ij = 1 for 1 ≤ i ≤ n"),
-        Step(softmax(i) - softmax(i) * sp.Sum(sp.exp(z[j]), (j, 1, n)) / Z,
-             "the normalizer is constant in j"),
-        Step(softmax(i) - softmax(i) * Z / Z, "Σ_j e^{z_j} = Σ_k e^{z_k}",
-             ("bound index renaming",)),
+        Step(S_[i] * sp.Sum(delta(i, j), (j, 1, n)) - S_[i] * _SUM_S, "linearity of the sum"),
+        Step(S_[i] - S_[i] * _SUM_S, "Σ_j δ_ij = 1 for 1 ≤ i ≤ n"),
+        Step(S_[i] - S_[i] * _SUM_EJ / Zs, "the definition of s_j; Z does not depend on j",
+             ("s",)),
+        Step(sp.Add(S_[i], -_times(S_[i], Zs, 1 / Zs), evaluate=False),
+             "Σ_j e^{z_j} = Σ_k e^{z_k} = Z", ("bound index renaming", "Z")),
         Step(sp.Integer(0), "cancel"),
     ),
     ROW,
+    (nt.S_DEF,),
 )
 
-_DEV = x[i] - MEAN_X
-XBAR = sp.Symbol("xbar", real=True)
-ZSUM = sp.Symbol("Z", positive=True)
+_DEV = x[i] - XB
+_CONST_X, _CONST_Z = sp.Symbol("xbar_c", real=True), sp.Symbol("Z_c", positive=True)
 
 # Sums with a symbolic bound make SymPy try closed forms (Gosper) for every Sum in sight; naming
-# the weighted mean and the normalizer by symbols keeps each step's check well inside its time
-# limit.  Replacing a subterm by a fresh symbol on both sides only generalizes the identity.
+# the weighted mean and the normaliser by fresh symbols keeps each step's check well inside its
+# budget.  Replacing a subterm by a fresh symbol on both sides only generalises the identity.
 NAMES = Assumption(
-    "names for constants",
-    "xbar = sum_l s_l x_l names the s-weighted mean of x and Z = sum_k e^{z_k} > 0 the "
-    "normalizer; neither depends on the summation index i.",
-    r"\bar x = \sum_{l=1}^{n} s_l x_l,\quad Z = \sum_{k=1}^{n} e^{z_k} > 0",
-    rewrites=((MEAN_X, XBAR), (Z, ZSUM)),
+    "x̄ and Z are constants of the sum",
+    "xbar = sum_l s_l x_l and Z = sum_k e^{z_k} > 0 do not depend on the summation index i: a "
+    "sum over i treats them as constants.",
+    r"\sum_{i=1}^{n} \bar{x}\, f_i = \bar{x} \sum_{i=1}^{n} f_i,\quad "
+    r"\sum_{i=1}^{n} \frac{f_i}{Z} = \frac{1}{Z}\sum_{i=1}^{n} f_i",
+    rewrites=((MEAN_X, _CONST_X), (Z, _CONST_Z)),
     kind="lemma",
 )
 
-_SJX = sp.Sum(softmax(j) * x[j], (j, 1, n))
+_SJX = sp.Sum(S_[j] * x[j], (j, 1, n))
 
 softmax_jacobian_vector_product = Derivation(
     "softmax_jacobian_vector_product",
     "Softmax backward: (Jx)_i = s_i(x_i − x̄) with x̄ = Σ_l s_l x_l",
-    sp.Eq(sp.Sum(_entry(i, j) * x[j], (j, 1, n)), JACOBIAN_VECTOR_PRODUCT, evaluate=False),
+    sp.Eq(sp.Sum(_entry(i, j) * x[j], (j, 1, n)), JVP_FOLDED, evaluate=False),
     (NAMES, _dummy_index((_SJX, l))),
     (
-        Step(softmax(i) * sp.Sum(delta(i, j) * x[j], (j, 1, n)) - softmax(i) * _SJX,
-             "linearity of the sum", ("names for constants",)),
-        Step(softmax(i) * x[i] - softmax(i) * _SJX, "Σ_j δ_ij x_j = x_i for 1 ≤ i ≤ n"),
-        Step(softmax(i) * x[i] - softmax(i) * MEAN_X, "Σ_j s_j x_j = x̄",
-             ("bound index renaming",)),
-        Step(JACOBIAN_VECTOR_PRODUCT, "factor s_i"),
+        Step(S_[i] * sp.Sum(delta(i, j) * x[j], (j, 1, n)) - S_[i] * _SJX,
+             "linearity of the sum", ("x̄ and Z are constants of the sum",)),
+        Step(S_[i] * x[i] - S_[i] * _SJX, "Σ_j δ_ij x_j = x_i for 1 ≤ i ≤ n"),
+        Step(S_[i] * x[i] - S_[i] * XB, "Σ_j s_j x_j = Σ_l s_l x_l = x̄",
+             ("bound index renaming", "x̄")),
+        Step(JVP_FOLDED, "factor s_i"),
     ),
     ROW,
+    (nt.S_DEF, nt.XBAR_DEF),
 )
+
+_Q = QUADRATIC_FOLDED
 
 softmax_jacobian_psd = Derivation(
     "softmax_jacobian_psd",
     "xᵀJx is a variance under s, so the softmax Jacobian is positive semi-definite",
-    sp.Eq(sp.Sum(x[i] * sp.Sum(_entry(i, j) * x[j], (j, 1, n)), (i, 1, n)), QUADRATIC_FORM,
+    sp.Eq(sp.Sum(x[i] * sp.Sum(_entry(i, j) * x[j], (j, 1, n)), (i, 1, n)), QUADRATIC_FOLDED,
           evaluate=False),
     (lemma(softmax_jacobian_vector_product), NAMES,
-     _dummy_index((sp.Sum(softmax(i) * x[i], (i, 1, n)), l), (sp.Sum(sp.exp(z[i]), (i, 1, n)), k))),
+     _dummy_index((sp.Sum(S_[i] * x[i], (i, 1, n)), l), (sp.Sum(sp.exp(z[i]), (i, 1, n)), k))),
     (
-        Step(sp.Sum(x[i] * JACOBIAN_VECTOR_PRODUCT, (i, 1, n)), "(Jx)_i = s_i(x_i − x̄)",
+        Step(sp.Sum(x[i] * JVP_FOLDED, (i, 1, n)), "(Jx)_i = s_i(x_i − x̄)",
              ("softmax_jacobian_vector_product",)),
-        Step(QUADRATIC_FORM + MEAN_X * sp.Sum(softmax(i) * _DEV, (i, 1, n)),
-             "x_i = (x_i − x̄) + x̄; linearity of the sum", ("names for constants",)),
-        Step(QUADRATIC_FORM + MEAN_X * (sp.Sum(softmax(i) * x[i], (i, 1, n))
-                                         - MEAN_X * sp.Sum(sp.exp(z[i]), (i, 1, n)) / Z),
-             "linearity of the sum", ("names for constants",)),
-        Step(QUADRATIC_FORM + MEAN_X * (MEAN_X - MEAN_X * Z / Z),
-             "Σ_i s_i x_i = x̄ and Σ_i e^{z_i} = Σ_k e^{z_k}", ("bound index renaming",)),
-        Step(QUADRATIC_FORM, "cancel"),
+        Step(_Q + XB * sp.Sum(S_[i] * _DEV, (i, 1, n)),
+             "x_i = (x_i − x̄) + x̄; linearity of the sum", ("x̄ and Z are constants of the sum",)),
+        Step(_Q + XB * (sp.Sum(S_[i] * x[i], (i, 1, n))
+                        - XB * sp.Sum(sp.exp(z[i]), (i, 1, n)) / Zs),
+             "linearity of the sum; the definition of s_i", ("x̄ and Z are constants of the sum",
+                                                              "s")),
+        Step(sp.Add(_Q, _times(XB, sp.Add(XB, -XB, evaluate=False)), evaluate=False),
+             "Σ_i s_i x_i = x̄ and Σ_i e^{z_i} = Z", ("bound index renaming", "Z")),
+        Step(_Q, "cancel"),
     ),
     Domain(dims=(n,)),
+    (nt.S_DEF, nt.XBAR_DEF),
 )
 
 softmax_shift_invariance = Derivation(
     "softmax_shift_invariance",
     "Adding a constant to every logit leaves softmax unchanged",
-    sp.Eq(softmax(i, shift=c), softmax(i), evaluate=False),
+    sp.Eq(softmax(i, shift=c), S_[i], evaluate=False),
     (),
     (
         Step(sp.exp(c) * sp.exp(z[i]) / sp.Sum(sp.exp(c) * sp.exp(z[k]), (k, 1, n)),
-             "e^{a+b} = e^a e^b"),
-        Step(sp.exp(c) * sp.exp(z[i]) / (sp.exp(c) * Z), "constant factor out of the sum"),
-        Step(softmax(i), "cancel e^c"),
+             "e^{z_i + c} = e^c e^{z_i}"),
+        Step(_times(sp.exp(c), sp.exp(z[i]), sp.Pow(_times(sp.exp(c), Zs), -1, evaluate=False)),
+             "the constant e^c out of the sum; the definition of Z", ("Z",)),
+        Step(S_[i], "cancel e^c; the definition of s_i", ("s",)),
     ),
     Domain(dims=(n,), indices={i: (1, n)}),
+    (nt.S_DEF,),
 )
+
+# the normaliser of the shifted logits z_k − c
+SHIFTED = Notation("log-sum-exp", (n, z, c), builds_on=(nt.SOFTMAX,))
+Zc = sp.Symbol("Z_c", positive=True)
+ZC_DEF = SHIFTED.define("Z_c", Zc, normalizer(shift=-c), text="the normaliser of the logits "
+                        "shifted by c")
 
 log_sum_exp = Derivation(
     "log_sum_exp",
     "log Σ exp(z_k) = c + log Σ exp(z_k − c) for every c (c = max z keeps exponents ≤ 0)",
-    sp.Eq(sp.log(Z), LOG_SUM_EXP, evaluate=False),
+    sp.Eq(sp.log(Zs), c + sp.log(Zc), evaluate=False),
     (),
     (
-        Step(sp.log(sp.Sum(sp.exp(c) * sp.exp(z[k] - c), (k, 1, n))), "e^{z_k} = e^c e^{z_k − c}"),
-        Step(sp.log(sp.exp(c) * normalizer(shift=-c)), "constant factor out of the sum"),
-        Step(sp.log(sp.exp(c)) + sp.log(normalizer(shift=-c)),
-             "log(ab) = log a + log b for a, b > 0"),
-        Step(LOG_SUM_EXP, "log e^c = c"),
+        Step(sp.log(sp.Sum(sp.exp(c) * sp.exp(z[k] - c), (k, 1, n))),
+             "the definition of Z; e^{z_k} = e^c e^{z_k − c}", ("Z",)),
+        Step(sp.log(sp.exp(c) * Zc), "the constant e^c out of the sum; the definition of Z_c",
+             ("Z_c",)),
+        Step(sp.log(sp.exp(c), evaluate=False) + sp.log(Zc),
+             "the logarithm of a product of positive factors is the sum of their logarithms"),
+        Step(c + sp.log(Zc), "log e^c = c"),
     ),
     Domain(dims=(n,)),
+    (nt.Z_DEF, ZC_DEF),
 )
 
 softmax_temperature = Derivation(
     "softmax_temperature",
-    "Softmax at temperature T has Jacobian (1/T) s_i(δ_ij − s_j)",
-    sp.Eq(sp.Derivative(softmax(i, T), z[j]), TEMPERATURE_JACOBIAN, evaluate=False),
+    "Softmax at temperature T has Jacobian (1/T) s̃_i(δ_ij − s̃_j), s̃ = softmax(z/T)",
+    sp.Eq(sp.Derivative(ST[i], z[j]), TEMPERATURE_FOLDED, evaluate=False),
     (),
     (
-        Step((delta(i, j) * sp.exp(z[i] / T) * normalizer(T)
-              - sp.exp(z[i] / T) * sp.exp(z[j] / T)) / (T * normalizer(T) ** 2),
-             "quotient rule; chain rule ∂e^{z_j/T}/∂z_j = e^{z_j/T}/T"),
-        Step(TEMPERATURE_JACOBIAN, "factor s_i/T"),
+        Step((delta(i, j) * sp.exp(z[i] / T) * ZT - sp.exp(z[i] / T) * sp.exp(z[j] / T))
+             / (T * ZT**2),
+             "the definition of s̃_i; quotient rule, with the chain rule "
+             "∂e^{z_j/T}/∂z_j = e^{z_j/T}/T", ("s̃",)),
+        Step(TEMPERATURE_FOLDED, "the definition of s̃; factor s̃_i/T", ("s̃",)),
     ),
     LOGITS,
+    (nt.ST_DEF,),
 )
 
 CLAIMS = (

@@ -73,12 +73,14 @@ def run(mutant: Mutant, original: Derivation, symbolic_ops: int = SYMBOLIC_OPS) 
     step = result.steps[mutant.step - 1]
     symbolic = step.symbolic
     if symbolic == "timeout" and symbolic_ops < SYMBOLIC_OPS:
-        # a check that finished is deterministic; only one cut short can change at full length
-        prev = wrong.lhs if mutant.step == 1 else wrong.steps[mutant.step - 2].expr
-        cited = wrong.steps[mutant.step - 1].by
-        rewrites = tuple(rw for a in wrong.assumptions if a.name in cited for rw in a.rewrites)
-        symbolic = symbolic_check(prev, wrong.steps[mutant.step - 1].expr, rewrites,
-                                  tuple(wrong.domain.random), wrong.domain.indices)
+        # a check that finished is deterministic; only one cut short can change at full length;
+        # like verify, it checks the claim with its definitions unfolded
+        checked = wrong.checked
+        prev = checked.lhs if mutant.step == 1 else checked.steps[mutant.step - 2].expr
+        cited = checked.steps[mutant.step - 1].by
+        rewrites = tuple(rw for a in checked.assumptions if a.name in cited for rw in a.rewrites)
+        symbolic = symbolic_check(prev, checked.steps[mutant.step - 1].expr, rewrites,
+                                  tuple(checked.domain.random), checked.domain.indices)
     killed = (result.status == "failed" and result.failed_step == mutant.step
               and bool(step.counterexample))
     return out | {"verdict": "killed" if killed else "SURVIVED", "status": result.status,

@@ -145,6 +145,11 @@ def _cross_entropy(M) -> dict:
 def _linear(M) -> dict:
     X, W, G, b, ONES, n = M.X, M.W, M.G, M.b, M.ONES, M.n
     return {
+        "linear_upstream_gradient": [
+            ("sign flip", 1, lambda: -G),
+            ("a square's factor 2", 1, lambda: 2 * G),
+            ("spurious batch mean 1/n", 1, lambda: G / n),
+        ],
         "linear_grad_weight": [
             ("sign flip", 2, lambda: -X.T * G),
             ("order swap XᵀG ↔ GᵀX", 2, lambda: G.T * X),
@@ -193,15 +198,21 @@ def _adam(M) -> dict:
     def closed_form(beta, x):
         tail, x_t = sp.Sum(beta ** (t - i) * x, (i, 1, t - 1)), x.xreplace({i: t})
         return [
-            ("newest term weighted by β", 1, lambda: Mx([0, (1 - beta) * (tail + beta * x_t)])),
+            ("newest term weighted by β", 1, lambda: (1 - beta) * (tail + beta * x_t)),
             ("exponent not lowered after factoring β", 2,
-             lambda: Mx([0, (1 - beta) * beta * tail + (1 - beta) * x_t])),
-            ("dropped factor (1 − β)", 3, lambda: Mx([0, beta * ema(beta, x, t - 1) + x_t])),
+             lambda: (1 - beta) * beta * tail + (1 - beta) * x_t),
+            ("dropped factor (1 − β)", 3, lambda: beta * ema(beta, x, t - 1) + x_t),
         ]
 
     return {
         "adam_first_moment_closed_form": closed_form(b1, g[i]),
         "adam_second_moment_closed_form": closed_form(b2, g[i] ** 2),
+        "adam_moments_start_at_zero": [
+            ("the first gradient counted at t = 0", 1, lambda: Mx([(1 - b1) * g[1], 0])),
+            ("v_0 = 1", 1, lambda: Mx([0, 1])),
+            ("the factors (1 − β) kept without their empty sums", 1,
+             lambda: Mx([1 - b1, 1 - b2])),
+        ],
         "adam_first_moment_bias": bias(b1, 1, mu),
         "adam_second_moment_bias": second,
         "adam_epsilon_placement": [

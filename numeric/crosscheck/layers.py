@@ -19,6 +19,7 @@ from numeric.adam import Adam
 from numeric.crosscheck.core import (
     FD_RTOL,
     MODEL_RTOL,
+    Kind,
     Record,
     compare,
     indexed_fn,
@@ -49,23 +50,24 @@ def linear_records(live: Live) -> list[Record]:
             grad_w = matrix_fn(lin.GRAD_W, (lin.X, lin.G), sizes)(x, g)
             grad_x = matrix_fn(lin.GRAD_X, (lin.G, lin.W), sizes)(g, w)
             grad_b = matrix_fn(lin.GRAD_B, (lin.G,), sizes)(g)[:, 0]
-            out.append(compare("linear_grad_weight", f"{name}.model", f"XᵀG vs the model's "
-                               f"gradient of {name}", live.grads[name], grad_w, MODEL_RTOL))
+            out.append(compare("linear_grad_weight", f"{name}.model", "model", live.grads[name],
+                               grad_w, MODEL_RTOL, kind=Kind.IDENTITY, tensor=name))
             entries, num = loss_grad_params(live, name, FD_WEIGHT_ENTRIES, seed=layer)
-            out.append(compare("linear_grad_weight", f"{name}.fd", f"XᵀG vs FD of the loss by "
-                               f"{name}", num, grad_w.reshape(-1)[entries], FD_RTOL))
+            out.append(compare("linear_grad_weight", f"{name}.fd", "fd", num,
+                               grad_w.reshape(-1)[entries], FD_RTOL,
+                               kind=Kind.FINITE_DIFFERENCE, tensor=name))
             # A sum's rounding scales with the sum of magnitudes; the key bias's gradient is a
             # sum that cancels to ~0 exactly (softmax ignores a shift of a whole score row).
-            out.append(compare("linear_grad_bias", f"{bname}.model", f"Gᵀ1 vs the model's "
-                               f"gradient of {bname} (scale: Σ|G|)", live.grads[bname], grad_b,
-                               MODEL_RTOL, scale=float(np.abs(g).sum(axis=0).max())))
-            out.append(compare("linear_grad_input", f"{name}.model", f"GWᵀ vs the model's input "
-                               f"gradient at {name}", dx_model.reshape(grad_x.shape), grad_x,
-                               MODEL_RTOL))
+            out.append(compare("linear_grad_bias", f"{bname}.model", "model", live.grads[bname],
+                               grad_b, MODEL_RTOL, kind=Kind.IDENTITY, tensor=bname,
+                               scale=float(np.abs(g).sum(axis=0).max())))
+            out.append(compare("linear_grad_input", f"{name}.model", "model",
+                               dx_model.reshape(grad_x.shape), grad_x, MODEL_RTOL,
+                               kind=Kind.IDENTITY, tensor=f"{name}.in", values={"layer": name}))
             entries, num = loss_grad_at(live, f"{name}.in", seed=layer)
-            out.append(compare("linear_grad_input", f"{name}.fd", f"GWᵀ vs FD of the loss by "
-                               f"{name}.in (what {name} reads)", num,
-                               grad_x.reshape(-1)[entries], FD_RTOL))
+            out.append(compare("linear_grad_input", f"{name}.fd", "fd", num,
+                               grad_x.reshape(-1)[entries], FD_RTOL, kind=Kind.FINITE_DIFFERENCE,
+                               tensor=f"{name}.in", values={"layer": name}))
         out.extend(_qkv(live, layer))
     return out
 
@@ -80,10 +82,11 @@ def _qkv(live: Live, layer: int) -> list[Record]:
     derived = fn(gs[0], ws[0], gs[1], ws[1], gs[2], ws[2])
     model_g = c[pre + "ln_1.dout"].reshape(derived.shape)
     entries, num = loss_grad_at(live, pre + "ln_1.out", seed=layer)
-    return [compare("qkv_accumulation", f"h.{layer}.model", "G_QW_Qᵀ + G_KW_Kᵀ + G_VW_Vᵀ vs the "
-                    "model's gradient at LN₁'s output", model_g, derived, MODEL_RTOL),
-            compare("qkv_accumulation", f"h.{layer}.fd", "G_QW_Qᵀ + G_KW_Kᵀ + G_VW_Vᵀ vs FD of "
-                    "the loss by LN₁'s output", num, derived.reshape(-1)[entries], FD_RTOL)]
+    at = pre + "ln_1.out"
+    return [compare("qkv_accumulation", f"h.{layer}.model", "model", model_g, derived, MODEL_RTOL,
+                    kind=Kind.IDENTITY, tensor=at),
+            compare("qkv_accumulation", f"h.{layer}.fd", "fd", num, derived.reshape(-1)[entries],
+                    FD_RTOL, kind=Kind.FINITE_DIFFERENCE, tensor=at)]
 
 
 # ----------------------------------------------------------------------------- residual
@@ -118,9 +121,8 @@ def residual_records(live: Live) -> list[Record]:
     derived = matrix_fn(res.RESIDUAL_JACOBIAN.xreplace({res.JACOBIAN_F: j_sym}),
                         (j_sym,), {res.d: size})
     jac_model, jac_fd = _block_jacobians(live.params, cfg, x)
-    out = [compare("residual_jacobian", "block0.model_vs_fd", "the model's block Jacobian "
-                   "(backward of one-hot gradients) vs the FD Jacobian of the whole block",
-                   jac_model, jac_fd, FD_RTOL)]
+    out = [compare("residual_jacobian", "block0.model_vs_fd", "model_vs_fd", jac_model, jac_fd,
+                   FD_RTOL, kind=Kind.FINITE_DIFFERENCE, tensor="h.0.in")]
     # One branch at a time: switching the other branch's output projection off makes the block
     # exactly x + F(x) (the MLP branch then reads x itself, since h.0.mid = x + 0), and the
     # gradient at the branch's layer-norm input is the model's own (∂F/∂X)ᵀg.
@@ -132,11 +134,11 @@ def residual_records(live: Live) -> list[Record]:
         full, num = _block_jacobians(params, cfg, x)
         d = derived(jac_f)
         out.append(compare("residual_jacobian", f"block0.{branch}.derived_vs_model",
-                           f"I + ∂F/∂X ({branch} branch's ∂F/∂X from the model) vs the model's "
-                           "block Jacobian", full, d, MODEL_RTOL))
+                           f"{branch}_derived_vs_model", full, d, MODEL_RTOL, kind=Kind.IDENTITY,
+                           tensor="h.0.in"))
         out.append(compare("residual_jacobian", f"block0.{branch}.derived_vs_fd",
-                           f"I + ∂F/∂X ({branch} branch's ∂F/∂X from the model) vs the FD "
-                           "Jacobian of the block", num, d, FD_RTOL))
+                           f"{branch}_derived_vs_fd", num, d, FD_RTOL,
+                           kind=Kind.FINITE_DIFFERENCE, tensor="h.0.in"))
     return out
 
 
@@ -154,11 +156,10 @@ def mlp_records(live_identity: Live) -> list[Record]:
         mlp_out = c[pre + "mlp.w_proj.out"].reshape(-1, cfg.n_embd)  # (N, C)
         w = (p[pre + "mlp.w_fc"].T, p[pre + "mlp.b_fc"][:, None], p[pre + "mlp.w_proj"].T,
              p[pre + "mlp.b_proj"][:, None])
-        for fn, name, what in ((collapsed, "collapsed", "(W₂W₁)x + (W₂b₁ + b₂)"),
-                               (two_layer, "two_layer", "W₂(W₁x + b₁) + b₂")):
+        for fn, name in ((collapsed, "collapsed"), (two_layer, "two_layer")):
             derived = np.stack([fn(*w, row[:, None])[:, 0] for row in h2])
-            out.append(compare("mlp_collapse", f"{pre}{name}", f"{what} vs the identity-"
-                               "activation model's MLP output", mlp_out, derived, MODEL_RTOL))
+            out.append(compare("mlp_collapse", f"{pre}{name}", name, mlp_out, derived, MODEL_RTOL,
+                               kind=Kind.IDENTITY, tensor=pre + "mlp.w_proj.out"))
     return out
 
 
@@ -171,7 +172,7 @@ def adam_records(seed_live: Live) -> list[Record]:
     corr2 = sp.lambdify((ad.beta_2, ad.t), ad.BIAS_CORRECTION2)
     e_m = sp.lambdify((ad.beta_1, ad.t, ad.mu), ad.E_M)
     e_v = sp.lambdify((ad.beta_2, ad.t, ad.mu, ad.sigma), ad.E_V)
-    unbiased = sp.lambdify((ad.mu,), ad.adam_first_moment_bias.rhs[1])
+    unbiased = sp.lambdify((ad.mu,), ad.adam_first_moment_bias.checked.rhs[1])
     step_alg1 = sp.lambdify((ad.theta, ad.alpha, ad.m_hat, ad.v_hat, ad.epsilon), ad.STEP_ALG1)
     step_in = sp.lambdify((ad.theta, ad.alpha, ad.m_hat, ad.v_hat, ad.epsilon), ad.STEP_EPS_INSIDE)
     gap = sp.lambdify((ad.alpha, ad.m_hat, ad.v_hat, ad.epsilon), ad.EPS_GAP)
@@ -205,17 +206,19 @@ def adam_records(seed_live: Live) -> list[Record]:
 
     def stack(key):
         return _stacked(worst[key])
-    out = [compare("adam_first_moment_closed_form", "optimizer_m", "(1−β₁)Σβ₁^(t−i)g_i over "
-                   f"{ADAM_STEPS} recorded model gradients vs the optimiser's m_t", *stack("m"),
-                   MODEL_RTOL),
-           compare("adam_second_moment_closed_form", "optimizer_v", "(1−β₂)Σβ₂^(t−i)g_i² over the "
-                   "recorded gradients vs the optimiser's v_t", *stack("v"), MODEL_RTOL),
-           compare("adam_epsilon_placement", "step_alg1", "θ − αm̂/(√v̂ + ε) from the closed-form "
-                   "moments vs the optimiser's θ_t", *stack("theta"), MODEL_RTOL),
-           compare("adam_epsilon_placement", "gap_closed_form", "closed-form gap vs the "
-                   "optimiser's θ_t minus the ε-inside step", *stack("gap"), MODEL_RTOL),
-           compare("adam_efficient_step", "efficient_vs_optimizer", "θ − α_t m/(√v + ε√(1−β₂ᵗ)) "
-                   "vs the optimiser's θ_t", *stack("eff"), MODEL_RTOL)]
+    # every comparison puts closed forms (of the recorded gradients) against the optimiser's
+    # recursion over the same steps
+    closed = Kind.CLOSED_FORM
+    out = [compare("adam_first_moment_closed_form", "optimizer_m", "optimizer_m", *stack("m"),
+                   MODEL_RTOL, kind=closed, values={"steps": ADAM_STEPS}),
+           compare("adam_second_moment_closed_form", "optimizer_v", "optimizer_v", *stack("v"),
+                   MODEL_RTOL, kind=closed),
+           compare("adam_epsilon_placement", "step_alg1", "step_alg1", *stack("theta"),
+                   MODEL_RTOL, kind=closed),
+           compare("adam_epsilon_placement", "gap_closed_form", "gap_closed_form", *stack("gap"),
+                   MODEL_RTOL, kind=closed),
+           compare("adam_efficient_step", "efficient_vs_optimizer", "efficient_vs_optimizer",
+                   *stack("eff"), MODEL_RTOL, kind=closed)]
     out.extend(_constant_gradient(history[0], b1, b2, lr, corr1, e_m, e_v, unbiased))
     return out
 
@@ -241,14 +244,17 @@ def _constant_gradient(g, b1, b2, lr, corr1, e_m, e_v, unbiased) -> list[Record]
 
     def stack(key):
         return _stacked(rows[key])
-    return [compare("adam_first_moment_bias", "constant_m", "(1−β₁ᵗ)g vs the optimiser's m_t "
-                    "for a constant real gradient g", *stack("m"), MODEL_RTOL),
-            compare("adam_first_moment_bias", "constant_m_hat", "m̂_t = g vs the optimiser's "
-                    "bias-corrected m̂_t at every t", *stack("m_hat"), MODEL_RTOL),
-            compare("adam_first_moment_bias", "uncorrected_gap", "|g − m_t| vs the derived "
-                    "β₁ᵗ|g|: the uncorrected m_t is not g", *stack("gap"), MODEL_RTOL),
-            compare("adam_second_moment_bias", "constant_v", "(1−β₂ᵗ)g² vs the optimiser's v_t "
-                    "for a constant gradient", *stack("v"), MODEL_RTOL)]
+    # the derived values at a constant gradient are closed forms in t; the optimiser's are its
+    # recursion
+    closed = Kind.CLOSED_FORM
+    return [compare("adam_first_moment_bias", "constant_m", "constant_m", *stack("m"),
+                    MODEL_RTOL, kind=closed),
+            compare("adam_first_moment_bias", "constant_m_hat", "constant_m_hat",
+                    *stack("m_hat"), MODEL_RTOL, kind=closed),
+            compare("adam_first_moment_bias", "uncorrected_gap", "uncorrected_gap", *stack("gap"),
+                    MODEL_RTOL, kind=closed),
+            compare("adam_second_moment_bias", "constant_v", "constant_v", *stack("v"),
+                    MODEL_RTOL, kind=closed)]
 
 
 def identity_live() -> Live:

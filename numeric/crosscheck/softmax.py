@@ -20,6 +20,7 @@ from numeric import ops
 from numeric.crosscheck.core import (
     FD_RTOL,
     MODEL_RTOL,
+    Kind,
     Record,
     batched,
     compare,
@@ -68,7 +69,7 @@ def softmax_records(live: Live) -> list[Record]:
     svec = sp.symbols(f"s1:{n + 1}")
     jac_s = sp.lambdify(svec, list(sm.jacobian(svec)), modules="numpy")
     jac_z = indexed_fn(sm.JACOBIAN, (sm.z, sm.i, sm.j, sm.n))
-    sym_z = indexed_fn(sm.softmax_jacobian_symmetric.rhs, (sm.z, sm.i, sm.j, sm.n))
+    sym_z = indexed_fn(sm.softmax_jacobian_symmetric.checked.rhs, (sm.z, sm.i, sm.j, sm.n))
     jvp = indexed_fn(sm.JACOBIAN_VECTOR_PRODUCT, (sm.z, sm.x, sm.i, sm.n))
     quad = indexed_fn(sm.QUADRATIC_FORM, (sm.z, sm.x, sm.n))
     shifted = indexed_fn(sm.softmax(sm.i, shift=sm.c), (sm.z, sm.c, sm.i, sm.n))
@@ -81,54 +82,54 @@ def softmax_records(live: Live) -> list[Record]:
     for layer in range(live.cfg.n_layer):
         z, s, g, ds, scores = _rows(live, layer)
         zp, gp = one_based(z), one_based(g)
-        tag = f"L{layer}"
+        tag, at = f"L{layer}", f"h.{layer}.attn."
         fd = _fd_jacobian(scores, mask)
         j_s = np.stack([np.broadcast_to(e, s.shape[:-1]) for e in jac_s(*np.moveaxis(s, -1, 0))],
                        -1).reshape(*s.shape, n)
-        out.append(compare("softmax_jacobian", f"{tag}.jvp_vs_model",
-                           "(diag(s) − ssᵀ)ᵀg on live attention rows vs the model's softmax "
-                           "backward", ds, np.einsum("...ij,...i->...j", j_s, g), MODEL_RTOL))
-        out.append(compare("softmax_jacobian", f"{tag}.index_form_vs_fd",
-                           "s_i(δ_ij − s_j) at the live logits vs the FD Jacobian of the model's "
-                           "softmax", fd, _index_matrix(jac_z, n, zp), FD_RTOL))
+        identity, by_fd = Kind.IDENTITY, Kind.FINITE_DIFFERENCE
+        out.append(compare("softmax_jacobian", f"{tag}.jvp_vs_model", "jvp_vs_model", ds,
+                           np.einsum("...ij,...i->...j", j_s, g), MODEL_RTOL, kind=identity,
+                           tensor=at + "dscores"))
+        out.append(compare("softmax_jacobian", f"{tag}.index_form_vs_fd", "index_form_vs_fd", fd,
+                           _index_matrix(jac_z, n, zp), FD_RTOL, kind=by_fd,
+                           tensor=at + "scores"))
         out.append(compare("softmax_jacobian_symmetric", f"{tag}.transposed_vs_fd",
-                           "s_j(δ_ji − s_i) vs ∂s_i/∂z_j of the model's softmax by FD",
-                           fd, _index_matrix(sym_z, n, zp), FD_RTOL))
+                           "transposed_vs_fd", fd, _index_matrix(sym_z, n, zp), FD_RTOL,
+                           kind=by_fd, tensor=at + "scores"))
         ones_bw = ops.softmax_backward(np.ones_like(s), s)
         out.append(compare("softmax_jacobian_rows_sum_zero", f"{tag}.model_backward_of_ones",
-                           "the model's softmax backward of g = 1 vs the derived J·1 = 0 "
-                           "(scale: max s)", ones_bw, np.zeros_like(s) + float(
-                               sm.softmax_jacobian_rows_sum_zero.rhs), MODEL_RTOL,
-                           scale=float(s.max())))
+                           "model_backward_of_ones", ones_bw, np.zeros_like(s) + float(
+                               sm.softmax_jacobian_rows_sum_zero.checked.rhs), MODEL_RTOL,
+                           kind=identity, tensor=at + "probs", scale=float(s.max())))
         out.append(compare("softmax_jacobian_vector_product", f"{tag}.model_backward",
-                           "s_i(g_i − ḡ), ḡ = Σ s_l g_l, at live rows vs the model's softmax "
-                           "backward", ds, _index_vector(jvp, n, zp, gp), MODEL_RTOL))
-        out.append(compare("softmax_jacobian_psd", f"{tag}.quadratic_form",
-                           "Σ s_i(g_i − ḡ)² vs gᵀ·(model's softmax backward of g), all ≥ 0",
+                           "model_backward", ds, _index_vector(jvp, n, zp, gp), MODEL_RTOL,
+                           kind=identity, tensor=at + "dscores"))
+        out.append(compare("softmax_jacobian_psd", f"{tag}.quadratic_form", "quadratic_form",
                            np.einsum("...i,...i->...", g, ds),
-                           np.broadcast_to(quad(zp, gp, n), g.shape[:-1]), MODEL_RTOL))
+                           np.broadcast_to(quad(zp, gp, n), g.shape[:-1]), MODEL_RTOL,
+                           kind=identity, tensor=at + "dscores"))
         shift = -np.max(scores, axis=-1)  # the model subtracts the row max; c is any constant
-        for c_name, c in (("row_max", shift), ("c=50", np.full_like(shift, 50.0))):
-            out.append(compare("softmax_shift_invariance", f"{tag}.shift_{c_name}",
-                               f"softmax(z + c) with c = {c_name} vs the model's probabilities",
+        for c_name, c, compared, values in (("row_max", shift, "shift_row_max", {}),
+                                            ("c=50", np.full_like(shift, 50.0), "shift_constant",
+                                             {"c": 50.0})):
+            out.append(compare("softmax_shift_invariance", f"{tag}.shift_{c_name}", compared,
                                s, _index_vector(lambda *a, c=c: shifted(a[0], c, *a[1:]), n, zp),
-                               MODEL_RTOL))
+                               MODEL_RTOL, kind=identity, tensor=at + "probs", values=values))
         # The 1/√D scale is a temperature: d loss/d(qkᵀ) = Σ_i g_i ∂s_i/∂z_j with z = qkᵀ, T = √D.
         tj = _index_matrix(lambda zz, i, j, nn: temp(zz, t_val, i, j, nn), n, one_based(z * t_val))
-        out.append(compare("softmax_temperature", f"{tag}.raw_logit_grad",
-                           "Σ_i g_i (1/T)s_i(δ_ij − s_j) at z = qkᵀ, T = √d_k vs the model's "
-                           "dscores/√d_k", ds / t_val, np.einsum("...ij,...i->...j", tj, g),
-                           MODEL_RTOL))
+        out.append(compare("softmax_temperature", f"{tag}.raw_logit_grad", "raw_logit_grad",
+                           ds / t_val, np.einsum("...ij,...i->...j", tj, g), MODEL_RTOL,
+                           kind=identity, tensor=at + "dscores"))
         row = _index_vector(lambda zz, aa, jj, nn: row_bw(zz, aa, jj, nn), n, zp, gp)
         out.append(compare("attention_softmax_backward", f"{tag}.row_form_vs_model",
-                           "s_j(dA_j − Σ_i dA_i s_i) vs the model's softmax backward", ds, row,
-                           MODEL_RTOL))
+                           "row_form_vs_model", ds, row, MODEL_RTOL, kind=identity,
+                           tensor=at + "dscores"))
         out.append(compare("attention_softmax_backward", f"{tag}.matrix_form_vs_model",
-                           "A ⊙ (dA − (dA ⊙ A)11ᵀ) vs the model's softmax backward", ds,
-                           batched(mat_bw, s, g), MODEL_RTOL))
+                           "matrix_form_vs_model", ds, batched(mat_bw, s, g), MODEL_RTOL,
+                           kind=identity, tensor=at + "dscores"))
         out.append(compare("attention_softmax_backward", f"{tag}.row_form_vs_fd",
-                           "s_j(dA_j − Σ_i dA_i s_i) vs (FD Jacobian)ᵀ·dA",
-                           np.einsum("...ij,...i->...j", fd, g), row, FD_RTOL))
+                           "row_form_vs_fd", np.einsum("...ij,...i->...j", fd, g), row, FD_RTOL,
+                           kind=by_fd, tensor=at + "scores"))
     return out
 
 
@@ -154,23 +155,23 @@ def attention_records(live: Live) -> list[Record]:
         q, k, v = (c[pre + f"attn.{x}"] for x in "qkv")
         model_sv = c[pre + "attn.scores"] @ v  # the model's unmasked scaled scores times V
         out.append(compare("misplaced_bracket", f"{tag}.lhs_vs_model_scores_v",
-                           "QKᵀV/√d_k (the bracket's argument, n×d_v) on live q, k, v vs the "
-                           "model's scores·V", model_sv, batched(misplaced, q, k, v), MODEL_RTOL))
+                           "lhs_vs_model_scores_v", model_sv, batched(misplaced, q, k, v),
+                           MODEL_RTOL, kind=Kind.IDENTITY, tensor=pre + "attn.scores"))
         out.append(compare("misplaced_bracket", f"{tag}.rhs_vs_model_scores_v",
-                           "(QKᵀ/√d_k)V on live q, k, v vs the model's scores·V", model_sv,
-                           batched(scores_v, q, k, v), MODEL_RTOL))
+                           "rhs_vs_model_scores_v", model_sv, batched(scores_v, q, k, v),
+                           MODEL_RTOL, kind=Kind.IDENTITY, tensor=pre + "attn.scores"))
         # The last query sees every key, so its causal row is the unmasked formula's last row.
         derived = batched(attention, q[..., -1:, :], k, v)[..., 0, :]
         model_last = c[pre + "attn.y"][:, -1, :].reshape(q.shape[0], cfg.n_head, d)
         out.append(compare("attention_shapes", f"{tag}.last_query_vs_model",
-                           "softmax(QKᵀ/√d_k)V for the last query (all keys visible) vs the "
-                           "model's attention output", model_last, derived, MODEL_RTOL))
+                           "last_query_vs_model", model_last, derived, MODEL_RTOL,
+                           kind=Kind.IDENTITY, tensor=pre + "attn.y"))
         probs = c[pre + "attn.probs"]  # (B, H, T, T), causal: each row over its visible keys
+        row_sum = float(att.attention_weights_sum_to_one.checked.rhs)
         out.append(compare("attention_weights_sum_to_one", f"{tag}.row_sums_vs_claim",
-                           "each row of the model's attention weights summed over the keys vs "
-                           "the claim's right side", probs.sum(axis=-1),
-                           np.full(probs.shape[:-1], float(att.attention_weights_sum_to_one.rhs)),
-                           MODEL_RTOL))
+                           "row_sums_vs_claim", probs.sum(axis=-1),
+                           np.full(probs.shape[:-1], row_sum),
+                           MODEL_RTOL, kind=Kind.IDENTITY, tensor=pre + "attn.probs"))
         w_o = live.params[pre + "attn.w_o"]
         merged = c[pre + "attn.y"]
         proj = c[pre + "attn.w_o.out"] - live.params[pre + "attn.b_o"]
@@ -178,8 +179,8 @@ def attention_records(live: Live) -> list[Record]:
         blocks = [w_o[e * d:(e + 1) * d] for e in range(cfg.n_head)]
         derived = np.stack([multi(*(h[b] for h in hs), *blocks) for b in range(q.shape[0])])
         out.append(compare("multihead_shapes", f"{tag}.projection_vs_model",
-                           "Σ_e head_e W_O^(e) from live heads vs the model's attention "
-                           "projection (w_o's output − b_o)", proj, derived, MODEL_RTOL))
+                           "projection_vs_model", proj, derived, MODEL_RTOL, kind=Kind.IDENTITY,
+                           tensor=pre + "attn.w_o.out"))
     return out
 
 
@@ -195,31 +196,28 @@ def cross_entropy_records(live: Live, fd_logits: np.ndarray) -> list[Record]:
                        np.arange(1, rows + 1)[:, None], np.arange(1, v + 1)[None, :], v, rows)
     dlogits = c["dlogits"].reshape(rows, v)
     fd = fd_logits.reshape(rows, v)
-    out = [compare("cross_entropy_batch_mean", "model_backward",
-                   "(P − Y)/B on the live logits vs the model's dlogits", dlogits, derived,
-                   MODEL_RTOL),
-           compare("cross_entropy_batch_mean", "fd", "(P − Y)/B vs FD of the model's mean loss",
-                   fd, derived, FD_RTOL)]
+    out = [compare("cross_entropy_batch_mean", "model_backward", "model_backward", dlogits,
+                   derived, MODEL_RTOL, kind=Kind.IDENTITY, tensor="dlogits"),
+           compare("cross_entropy_batch_mean", "fd", "fd", fd, derived, FD_RTOL,
+                   kind=Kind.FINITE_DIFFERENCE, tensor="logits")]
     grad_fn = indexed_fn(ce.GRADIENT, (ce.z, ce.j, ce.k, ce.n))
     lsm_fn = indexed_fn(ce.LOG_SOFTMAX_LOSS, (ce.z, ce.k, ce.n))
     loss_fn = indexed_fn(ce.LOSS, (ce.z, ce.k, ce.n))
     per_row = np.array([[grad_fn(np.pad(zr, (1, 0)), jj, int(k) + 1, v) for jj in range(1, v + 1)]
                         for zr, k in zip(logits, targets, strict=True)])
-    out.append(compare("cross_entropy_gradient", "per_example_fd",
-                       "p − y per position vs B × FD of the model's mean loss (rows separate)",
-                       fd * rows, per_row, FD_RTOL))
+    out.append(compare("cross_entropy_gradient", "per_example_fd", "per_example_fd", fd * rows,
+                       per_row, FD_RTOL, kind=Kind.FINITE_DIFFERENCE, tensor="logits"))
     for fn, name in ((lsm_fn, "log_softmax_form"), (loss_fn, "minus_log_p")):
         losses = [fn(np.pad(zr, (1, 0)), int(k) + 1, v) for zr, k in zip(logits, targets,
                                                                            strict=True)]
-        out.append(compare("cross_entropy_log_softmax", name,
-                           f"mean of the derived {name.replace('_', ' ')} vs the model's loss",
-                           c["loss"], np.mean(losses), MODEL_RTOL))
+        out.append(compare("cross_entropy_log_softmax", name, name, c["loss"], np.mean(losses),
+                           MODEL_RTOL, kind=Kind.IDENTITY, tensor="logits"))
     lse = indexed_fn(sm.LOG_SUM_EXP, (sm.z, sm.c, sm.n))
     far = logits + LSE_SHIFT
     zp = one_based(far)
     derived_loss = np.mean(lse(zp, far.max(axis=-1), v) - far[np.arange(rows), targets])
     model_loss = ops.cross_entropy_forward(far, targets)[0]
     out.append(compare("log_sum_exp", "shifted_vs_model_stable_loss",
-                       f"c + log Σ e^(z−c), c = max z, at logits + {LSE_SHIFT:g} vs the model's "
-                       "stable loss there", model_loss, derived_loss, MODEL_RTOL))
+                       "shifted_vs_model_stable_loss", model_loss, derived_loss, MODEL_RTOL,
+                       kind=Kind.IDENTITY, tensor="logits", values={"shift": LSE_SHIFT}))
     return out

@@ -18,7 +18,15 @@ from derivations.library import layernorm as ln
 from derivations.library import positions as po
 from numeric import finite_diff as fd
 from numeric import ops
-from numeric.crosscheck.core import FD_RTOL, MODEL_RTOL, Record, compare, matrix_fn, one_based
+from numeric.crosscheck.core import (
+    FD_RTOL,
+    MODEL_RTOL,
+    Kind,
+    Record,
+    compare,
+    matrix_fn,
+    one_based,
+)
 from numeric.crosscheck.live import Live, loss_grad_at, loss_grad_params
 
 _NP = ["numpy", {"erf": np.vectorize(math.erf)}]
@@ -70,57 +78,53 @@ def layernorm_records(live: Live) -> list[Record]:
         xp = one_based(x)
         xhat_d = _vector(lambda b, jj, dd: xhat_fn(b, jj, dd, eps), d, xp)
         dev = xhat_m / _vector(lambda b, jj, dd: 1 / sig_fn(b, dd, eps), d, xp)
+        out_at, in_at = f"{site}.out", f"{site}.in"
+        identity, by_fd = Kind.IDENTITY, Kind.FINITE_DIFFERENCE
         out.append(compare("layernorm_centered_sum", f"{site}.model_deviations",
-                           "Σ_k (x_k − μ) = 0 vs the model's x̂·σ_ε summed over each row "
-                           "(scale: Σ|x − μ|)", dev.sum(-1), np.zeros(n_rows) + float(
-                               ln.layernorm_centered_sum.rhs), MODEL_RTOL,
-                           scale=float(np.abs(dev).sum(-1).max())))
+                           "model_deviations", dev.sum(-1), np.zeros(n_rows) + float(
+                               ln.layernorm_centered_sum.checked.rhs), MODEL_RTOL, kind=identity,
+                           tensor=out_at, scale=float(np.abs(dev).sum(-1).max())))
         var = var_fn(xp, d)
-        out.append(compare("layernorm_forward_moments", f"{site}.model_moments",
-                           "(mean x̂, mean x̂²) = (0, σ²/(σ² + ε)) at the live rows vs the "
-                           "model's x̂", np.stack([xhat_m.mean(-1), (xhat_m**2).mean(-1)], -1),
+        out.append(compare("layernorm_forward_moments", f"{site}.model_moments", "model_moments",
+                           np.stack([xhat_m.mean(-1), (xhat_m**2).mean(-1)], -1),
                            np.stack([np.zeros(n_rows), var / (var + eps)], -1), MODEL_RTOL,
-                           scale=1.0))
+                           kind=identity, tensor=out_at, absolute=True))
         out.append(compare("layernorm_xhat_derivative", f"{site}.forward_vs_derived",
-                           "the derived x̂ = (x − μ)/σ_ε vs the model's x̂", xhat_m, xhat_d,
-                           MODEL_RTOL))
+                           "forward_vs_derived", xhat_m, xhat_d, MODEL_RTOL, kind=identity,
+                           tensor=out_at))
         # ∂μ/∂x_j and ∂σ_ε/∂x_j by FD of the derived statistics at the live rows
         row = x[0]
         dmu = fd.derivative(lambda s, d=d: _stat(mu_fn, s, d), row)
-        out.append(compare("layernorm_mean_derivative", f"{site}.fd",
-                           "1/d vs FD of μ at a live row", dmu, np.full(d, float(
-                               ln.layernorm_mean_derivative.rhs.subs(ln.d, d))), FD_RTOL))
+        claimed = float(ln.layernorm_mean_derivative.checked.rhs.subs(ln.d, d))
+        out.append(compare("layernorm_mean_derivative", f"{site}.fd", "fd", dmu,
+                           np.full(d, claimed), FD_RTOL, kind=by_fd, tensor=in_at))
         dsig = fd.derivative(lambda s, d=d: _stat(lambda b, dd: sig_fn(b, dd, eps), s, d), row)
         out.append(compare("layernorm_sigma_derivative", f"{site}.fd_vs_model_xhat",
-                           "x̂_j/d with the model's x̂ vs FD of σ_ε at a live row", dsig,
-                           xhat_m[0] / d, FD_RTOL))
+                           "fd_vs_model_xhat", dsig, xhat_m[0] / d, FD_RTOL, kind=by_fd,
+                           tensor=in_at))
         jac_model = fd.derivative(lambda s, d=d: ops.layernorm_forward(
             s, np.ones(d), np.zeros(d), eps)[0], row)  # (d, d): [j, i]
         jac_d = np.array([[float(jac_fn(one_based(row[None]), ii, jj, d, eps)[0])
                            for jj in range(1, d + 1)] for ii in range(1, d + 1)])
-        out.append(compare("layernorm_xhat_derivative", f"{site}.fd_jacobian",
-                           "(δ_ij − 1/d − x̂_i x̂_j/d)/σ_ε vs the FD Jacobian of the model's "
-                           "layernorm_forward at a live row", jac_model.T, jac_d, FD_RTOL))
+        out.append(compare("layernorm_xhat_derivative", f"{site}.fd_jacobian", "fd_jacobian",
+                           jac_model.T, jac_d, FD_RTOL, kind=by_fd, tensor=in_at))
         gp = one_based(dout * gamma)  # ∂L/∂x̂ = dout ⊙ γ
         derived = _vector(lambda b, g_, jj, dd: grad_fn(b, g_, jj, dd, eps), d, xp, gp)
-        out.append(compare("layernorm_grad_input", f"{site}.model",
-                           "(1/σ_ε)(g − mean g − x̂·mean(g x̂)), g = dout⊙γ, vs the model's "
-                           "input gradient", din, derived, MODEL_RTOL))
-        entries, num = loss_grad_at(live, f"{site}.in", seed=layer_i)
-        out.append(compare("layernorm_grad_input", f"{site}.fd",
-                           "the derived input gradient vs FD of the loss by the norm's input",
-                           num, derived.reshape(-1)[entries], FD_RTOL))
+        out.append(compare("layernorm_grad_input", f"{site}.model", "model", din, derived,
+                           MODEL_RTOL, kind=identity, tensor=in_at))
+        entries, num = loss_grad_at(live, in_at, seed=layer_i)
+        out.append(compare("layernorm_grad_input", f"{site}.fd", "fd", num,
+                           derived.reshape(-1)[entries], FD_RTOL, kind=by_fd, tensor=in_at))
         op = np.pad(dout, ((1, 0), (1, 0)))  # o[r, j]: rows r = 1..N, features j = 1..d
         xhp = np.pad(xhat_d, ((1, 0), (1, 0)))
         aff = np.array([np.asarray(aff_fn(op, xhp, jj, n_rows), dtype=float).ravel()
                         for jj in range(1, d + 1)])
         model_aff = np.stack([live.grads[f"{prefix}.g"], live.grads[f"{prefix}.b"]], -1)
-        out.append(compare("layernorm_grad_affine", f"{site}.model",
-                           "(Σ_r o_r x̂_r, Σ_r o_r) vs the model's γ and β gradients", model_aff,
-                           aff, MODEL_RTOL))
+        out.append(compare("layernorm_grad_affine", f"{site}.model", "model", model_aff, aff,
+                           MODEL_RTOL, kind=identity, tensor=f"{prefix}.g"))
         entries, num = loss_grad_params(live, f"{prefix}.g", d, seed=layer_i)
-        out.append(compare("layernorm_grad_affine", f"{site}.fd_gamma",
-                           "Σ_r o_r x̂_r vs FD of the loss by γ", num, aff[entries, 0], FD_RTOL))
+        out.append(compare("layernorm_grad_affine", f"{site}.fd_gamma", "fd_gamma", num,
+                           aff[entries, 0], FD_RTOL, kind=by_fd, tensor=f"{prefix}.g"))
     return out
 
 
@@ -130,24 +134,23 @@ def gelu_records(live: Live) -> list[Record]:
     x, act = c["h.0.mlp.w_fc.out"], c["h.0.mlp.act"]
     fwd = _fn(ge.GELU_TANH, (ge.x,))
     deriv = _fn(ge.GELU_TANH_DERIVATIVE, (ge.x,))
-    exact, exact_d = _fn(ge.GELU_EXACT, (ge.x,)), _fn(ge.gelu_exact_derivative.rhs, (ge.x,))
+    exact, exact_d = _fn(ge.GELU_EXACT, (ge.x,)), _fn(ge.gelu_exact_derivative.checked.rhs, (ge.x,))
     sig = _fn(ge.GELU_SIGMOID, (ge.x,))
     derived = c["h.0.mlp.dact"] * deriv(x)
     entries, num = loss_grad_at(live, "h.0.mlp.w_fc.out", seed=3)
     flat = x.reshape(-1)[:64]
     return [
-        compare("gelu_tanh_sigmoid", "forward_vs_model", "½x(1 + tanh u) at the live "
-                "pre-activations vs the model's x·σ(2u)", act, fwd(x), MODEL_RTOL),
-        compare("gelu_tanh_sigmoid", "sigmoid_form_vs_model", "x σ(2u) vs the model's GELU", act,
-                sig(x), MODEL_RTOL),
-        compare("gelu_tanh_derivative", "model", "dact ⊙ (σ + xσ(1 − σ)·2c(1 + 3ax²)) vs the "
-                "model's gradient at the MLP's pre-activation", c["h.0.mlp.w_fc.dout"], derived,
-                MODEL_RTOL),
-        compare("gelu_tanh_derivative", "fd", "the derived GELU′ chain vs FD of the loss by the "
-                "pre-activation", num, derived.reshape(-1)[entries], FD_RTOL),
-        compare("gelu_exact_derivative", "fd_at_live_preactivations", "Φ(x) + xφ(x) vs FD of "
-                "x Φ(x) at the live pre-activations (the exact GELU the tanh form approximates)",
-                fd.derivative(lambda s: exact(s), flat).diagonal(), exact_d(flat), FD_RTOL),
+        compare("gelu_tanh_sigmoid", "forward_vs_model", "forward_vs_model", act, fwd(x),
+                MODEL_RTOL, kind=Kind.IDENTITY, tensor="h.0.mlp.act"),
+        compare("gelu_tanh_sigmoid", "sigmoid_form_vs_model", "sigmoid_form_vs_model", act,
+                sig(x), MODEL_RTOL, kind=Kind.IDENTITY, tensor="h.0.mlp.act"),
+        compare("gelu_tanh_derivative", "model", "model", c["h.0.mlp.w_fc.dout"], derived,
+                MODEL_RTOL, kind=Kind.IDENTITY, tensor="h.0.mlp.w_fc.out"),
+        compare("gelu_tanh_derivative", "fd", "fd", num, derived.reshape(-1)[entries], FD_RTOL,
+                kind=Kind.FINITE_DIFFERENCE, tensor="h.0.mlp.w_fc.out"),
+        compare("gelu_exact_derivative", "fd_at_live_preactivations", "fd_at_live_preactivations",
+                fd.derivative(lambda s: exact(s), flat).diagonal(), exact_d(flat), FD_RTOL,
+                kind=Kind.FINITE_DIFFERENCE, tensor="h.0.mlp.w_fc.out"),
     ]
 
 
@@ -162,10 +165,10 @@ def identity_records(live: Live) -> list[Record]:
                    {ge._M.d: w_fc.shape[0], ge._M.h: w_fc.shape[1]})
     derived = fn(w_fc.T, w_proj.T, g.T).T.reshape(c["h.0.mlp.w_fc.din"].shape)
     entries, num = loss_grad_at(live, "h.0.mlp.w_fc.in", seed=4)
-    return [compare("mlp_identity_grad_input", "model", "W₁ᵀW₂ᵀG vs the identity MLP's input "
-                    "gradient in the model", c["h.0.mlp.w_fc.din"], derived, MODEL_RTOL),
-            compare("mlp_identity_grad_input", "fd", "W₁ᵀW₂ᵀG vs FD of the loss by the MLP's "
-                    "input", num, derived.reshape(-1)[entries], FD_RTOL)]
+    return [compare("mlp_identity_grad_input", "model", "model", c["h.0.mlp.w_fc.din"], derived,
+                    MODEL_RTOL, kind=Kind.IDENTITY, tensor="h.0.mlp.w_fc.in"),
+            compare("mlp_identity_grad_input", "fd", "fd", num, derived.reshape(-1)[entries],
+                    FD_RTOL, kind=Kind.FINITE_DIFFERENCE, tensor="h.0.mlp.w_fc.in")]
 
 
 # ----------------------------------------------------------------------------- positions
@@ -181,9 +184,8 @@ def sinusoidal_records(live: Live) -> list[Record]:
             for t in range(t_len - k):
                 want.append(pe[t + k, 2 * i: 2 * i + 2])
                 got.append(np.asarray(step(t, k, i, ch // 2), dtype=float).ravel())
-    return [compare("sinusoidal_relative_offset", "model_table", "M(k)·PE(t) vs the model's "
-                    "encoding at t + k, every offset and channel pair", np.array(got),
-                    np.array(want), MODEL_RTOL)]
+    return [compare("sinusoidal_relative_offset", "model_table", "model_table", np.array(got),
+                    np.array(want), MODEL_RTOL, kind=Kind.IDENTITY, tensor="emb.out")]
 
 
 def _pairs(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -200,8 +202,8 @@ def rope_records(live: Live) -> list[Record]:
     q, k = c["h.0.attn.q"], c["h.0.attn.k"]  # after
     out: list[Record] = []
     norms = [_pairs(v)[0] ** 2 + _pairs(v)[1] ** 2 for v in (q0, q)]
-    out.append(compare("rope_rotation_orthogonal", "pair_norms", "|R(θ)x|² = |x|² per channel "
-                       "pair: the model's rotated q vs its input", norms[1], norms[0], MODEL_RTOL))
+    out.append(compare("rope_rotation_orthogonal", "pair_norms", "pair_norms", norms[1], norms[0],
+                       MODEL_RTOL, kind=Kind.IDENTITY, tensor="h.0.attn.q"))
     pos = np.arange(t_len)  # (T,): broadcasts against (B, H, T)
     grad = _fn(po.ROPE_GRAD, (po.g1, po.g2, po.p, po.l, po.h))
     g1, g2 = _pairs(c["h.0.attn.dq"])
@@ -210,14 +212,15 @@ def rope_records(live: Live) -> list[Record]:
                                                     dtype=float)[r].reshape(g1.shape[:-1])
                                         for ll in range(h)], -1) for r in range(2)], -1)
     model_g = ops.split_heads(c["h.0.attn.w_q.dout"], cfg.n_head)
-    out.append(compare("rope_backward_transpose", "model", "R(θ)ᵀ·dq pair by pair vs the "
-                       "model's gradient before the rotation", model_g, derived, MODEL_RTOL))
+    out.append(compare("rope_backward_transpose", "model", "model", model_g, derived, MODEL_RTOL,
+                       kind=Kind.IDENTITY, tensor="h.0.attn.w_q.out"))
     entries, num = loss_grad_at(live, "h.0.attn.w_q.out", seed=5)
-    out.append(compare("rope_backward_transpose", "fd", "R(θ)ᵀ·dq vs FD of the loss by q "
-                       "before the rotation", num, ops.merge_heads(derived).reshape(-1)[entries],
-                       FD_RTOL))
+    out.append(compare("rope_backward_transpose", "fd", "fd", num,
+                       ops.merge_heads(derived).reshape(-1)[entries], FD_RTOL,
+                       kind=Kind.FINITE_DIFFERENCE, tensor="h.0.attn.w_q.out"))
     pair = _fn(po.PAIR_RELATIVE, (po.q1, po.q2, po.k1, po.k2, po.m, po.n, po.j, po.h))
-    total = _fn(po.rope_relative_position.rhs, (po.q1, po.q2, po.k1, po.k2, po.m, po.n, po.h))
+    total = _fn(po.rope_relative_position.checked.rhs,
+                (po.q1, po.q2, po.k1, po.k2, po.m, po.n, po.h))
     qa, qb = (np.moveaxis(a, -1, 0) for a in _pairs(q0))  # (h, B, H, T)
     ka, kb = (np.moveaxis(a, -1, 0) for a in _pairs(k0))
     mm, nn = np.arange(t_len)[:, None], np.arange(t_len)[None, :]
@@ -232,14 +235,14 @@ def rope_records(live: Live) -> list[Record]:
         per_pair_model.append(qa_r[..., :, None] * ka_r[..., None, :]
                               + qb_r[..., :, None] * kb_r[..., None, :])
         rel = rel + val
-    out.append(compare("rope_pair_relative", "per_pair_model", "⟨q, R(θ_(n−m))k⟩ per pair from "
-                       "unrotated q, k vs the model's rotated pairs' products",
-                       np.array(per_pair_model), np.array(per_pair_derived), MODEL_RTOL))
+    out.append(compare("rope_pair_relative", "per_pair_model", "per_pair_model",
+                       np.array(per_pair_model), np.array(per_pair_derived), MODEL_RTOL,
+                       kind=Kind.IDENTITY, tensor="h.0.attn.q"))
     summed = total(qa[..., :, None], qb[..., :, None], ka[..., None, :], kb[..., None, :], mm, nn,
                    h)
-    out.append(compare("rope_relative_position", "model_scores", "Σ_j ⟨q_j, R(θ_(n−m))k_j⟩/√D "
-                       "from unrotated q, k vs the model's scores", c["h.0.attn.scores"],
-                       summed / math.sqrt(d), MODEL_RTOL))
+    out.append(compare("rope_relative_position", "model_scores", "model_scores",
+                       c["h.0.attn.scores"], summed / math.sqrt(d), MODEL_RTOL,
+                       kind=Kind.IDENTITY, tensor="h.0.attn.scores"))
     return out
 
 
@@ -248,26 +251,25 @@ def embedding_records(live: Live) -> list[Record]:
     c, cfg = live.cache, live.cfg
     wte, idx = live.params["wte"], live.idx.reshape(-1)
     vocab, ch = wte.shape
-    lookup = _fn(em.embedding_lookup.lhs, (em.w, em.i, em.c, em.V))
+    lookup = _fn(em.embedding_lookup.checked.lhs, (em.w, em.i, em.c, em.V))
     rows = np.array([[lookup(np.pad(wte, ((1, 0), (1, 0))), int(tok) + 1, cc, vocab)
                       for cc in range(1, ch + 1)] for tok in idx])
     pe = ops.sinusoidal_encoding(cfg.block_size, ch) if cfg.pos == "sinusoidal" else 0.0
-    out = [compare("embedding_lookup", "model", "Σ_v δ_iv E_vc vs the model's embedding "
-                   "output less the encoding", (c["emb.out"] - pe).reshape(-1, ch), rows,
-                   MODEL_RTOL)]
+    out = [compare("embedding_lookup", "model", "model", (c["emb.out"] - pe).reshape(-1, ch),
+                   rows, MODEL_RTOL, kind=Kind.IDENTITY, tensor="emb.out")]
     g = c["emb.dout"].reshape(-1, ch)  # (T·B, C)
     onehot = np.eye(vocab)[idx]  # (T·B, V)
-    fn = matrix_fn(em.embedding_grad_one_hot.rhs, (em.X, em.GM),
+    fn = matrix_fn(em.embedding_grad_one_hot.checked.rhs, (em.X, em.GM),
                    {em.T: idx.size, em.V: vocab, em.C: ch})
     derived = fn(onehot, g)
     if len(set(idx.tolist())) == idx.size:
         raise ValueError("embedding cross-check: the live tokens must repeat one token")
-    out.append(compare("embedding_grad_one_hot", "model", "XᵀG (one-hot X of the live tokens, "
-                       "repeats included) vs the model's wte gradient", live.grads["wte"],
-                       derived, MODEL_RTOL))
+    out.append(compare("embedding_grad_one_hot", "model", "model", live.grads["wte"],
+                       derived, MODEL_RTOL, kind=Kind.IDENTITY, tensor="wte"))
     entries, num = loss_grad_params(live, "wte", 12, seed=6)
-    out.append(compare("embedding_grad_one_hot", "fd", "XᵀG vs FD of the loss by wte", num,
-                       derived.reshape(-1)[entries], FD_RTOL))
+    out.append(compare("embedding_grad_one_hot", "fd", "fd", num,
+                       derived.reshape(-1)[entries], FD_RTOL, kind=Kind.FINITE_DIFFERENCE,
+                       tensor="wte"))
     # three live positions, the first two holding the same token: the claim's (a, a, b)
     first = next(t for t in range(idx.size) if (idx[:t] == idx[t]).any())
     p1 = int(np.flatnonzero(idx[:first] == idx[first])[0])
@@ -279,7 +281,6 @@ def embedding_records(live: Live) -> list[Record]:
                       for e in range(1, ch + 1)] for v in range(1, vocab + 1)])
     _, ec = ops.embedding_forward(toks[None], wte)
     got = ops.embedding_backward(g[[p1, first, p3]][None], ec)
-    out.append(compare("embedding_grad_scatter_add", "op_on_live_rows", "δ_av(G₁ + G₂) + δ_bv G₃ "
-                       "vs the model's embedding backward on three live positions sharing a "
-                       "token", got, want, MODEL_RTOL))
+    out.append(compare("embedding_grad_scatter_add", "op_on_live_rows", "op_on_live_rows", got,
+                       want, MODEL_RTOL, kind=Kind.IDENTITY, tensor="emb.dout"))
     return out

@@ -22,6 +22,7 @@ from numeric.adam import CLIP_GUARD, Adam, global_norm
 from numeric.crosscheck.core import (
     FD_RTOL,
     MODEL_RTOL,
+    Kind,
     Record,
     batched,
     compare,
@@ -44,32 +45,30 @@ def mask_records(live: Live) -> list[Record]:
     c = live.cache
     mask = c["mask"]
     t_len = mask.shape[0]
-    kept = _fn(mk.causal_mask_kept_softmax.rhs, (sm.z, sm.i, sm.n))
-    wd = _fn(mk.causal_mask_weight_derivative.rhs, (sm.z, sm.i, sm.n, mk.p, mk.r, mk.M))
+    kept = _fn(mk.causal_mask_kept_softmax.checked.rhs, (sm.z, sm.i, sm.n))
+    wd = _fn(mk.causal_mask_weight_derivative.checked.rhs, (sm.z, sm.i, sm.n, mk.p, mk.r, mk.M))
     out: list[Record] = []
     for layer in range(live.cfg.n_layer):
         pre, tag = f"h.{layer}.attn.", f"L{layer}"
         scores, probs, dscores = c[pre + "scores"], c[pre + "probs"], c[pre + "dscores"]
-        out.append(compare("causal_mask_weight_zero", f"{tag}.model_probs", "masked weights = 0 "
-                           "exactly (tolerance 0) vs the model's probabilities", probs[..., ~mask],
-                           np.zeros(probs[..., ~mask].shape) + float(
-                               mk.causal_mask_weight_zero.rhs), 0.0, scale=1.0))
+        out.append(compare("causal_mask_weight_zero", f"{tag}.model_probs", "model_probs",
+                           probs[..., ~mask], np.zeros(probs[..., ~mask].shape) + float(
+                               mk.causal_mask_weight_zero.checked.rhs), 0.0, kind=Kind.IDENTITY,
+                           tensor=pre + "probs", absolute=True))
         want = np.zeros_like(probs)
         for q in range(t_len):  # query q keeps keys 1..q+1 (1-based): n = q + 1
             zq = one_based(scores[..., q, :q + 1])
             want[..., q, :q + 1] = np.stack([kept(zq, ii, q + 1) for ii in range(1, q + 2)], -1)
-        out.append(compare("causal_mask_kept_softmax", f"{tag}.model_probs", "softmax over the "
-                           "kept keys alone vs the model's masked probabilities", probs, want,
-                           MODEL_RTOL))
-        out.append(compare("causal_mask_zero_gradient", f"{tag}.model_dscores", "gradient 0 "
-                           "exactly at masked scores (tolerance 0) vs the model's softmax "
-                           "backward", dscores[..., ~mask], np.zeros(dscores[..., ~mask].shape),
-                           0.0, scale=1.0))
+        out.append(compare("causal_mask_kept_softmax", f"{tag}.model_probs", "model_probs", probs,
+                           want, MODEL_RTOL, kind=Kind.IDENTITY, tensor=pre + "probs"))
+        out.append(compare("causal_mask_zero_gradient", f"{tag}.model_dscores", "model_dscores",
+                           dscores[..., ~mask], np.zeros(dscores[..., ~mask].shape), 0.0,
+                           kind=Kind.IDENTITY, tensor=pre + "dscores", absolute=True))
     entries, num = loss_grad_at(live, "h.0.attn.scores", entries=None, seed=7)
     masked_flat = np.broadcast_to(~mask, c["h.0.attn.scores"].shape).reshape(-1)[entries]
-    out.append(compare("causal_mask_zero_gradient", "fd", "0 vs FD of the loss by every masked "
-                       "score (scale: the largest FD entry)", num[masked_flat],
-                       np.zeros(int(masked_flat.sum())), FD_RTOL, scale=float(np.abs(num).max())))
+    out.append(compare("causal_mask_zero_gradient", "fd", "fd", num[masked_flat],
+                       np.zeros(int(masked_flat.sum())), FD_RTOL, kind=Kind.FINITE_DIFFERENCE,
+                       tensor="h.0.attn.scores", scale=float(np.abs(num).max())))
     # finite bias M on the masked keys of the last-but-one query: the open row n kept, p masked
     scores = c["h.0.attn.scores"][0, 0]
     q = t_len - 2
@@ -83,9 +82,9 @@ def mask_records(live: Live) -> list[Record]:
                for ii in range(1, n_keep + 1) for rr in range(1, p_mask + 1)]
     got = [jac[n_keep + rr - 1, ii - 1] for ii in range(1, n_keep + 1)
            for rr in range(1, p_mask + 1)]
-    out.append(compare("causal_mask_weight_derivative", "fd_finite_bias", f"−s_i s_j at bias "
-                       f"M = {MASK_BIAS:g} vs FD of the model's softmax by a masked score",
-                       np.array(got), np.array(derived), FD_RTOL))
+    out.append(compare("causal_mask_weight_derivative", "fd_finite_bias", "fd_finite_bias",
+                       np.array(got), np.array(derived), FD_RTOL, kind=Kind.FINITE_DIFFERENCE,
+                       tensor="h.0.attn.scores", values={"M": MASK_BIAS}))
     return out
 
 
@@ -99,34 +98,32 @@ def multihead_records(live: Live) -> list[Record]:
     for f_ in range(1, h + 1):
         for s_ in range(1, d + 1):
             merged[..., int(col(f_, s_, d)) - 1] = dq[:, f_ - 1, :, s_ - 1]
-    out = [compare("split_heads_backward", "model", "G[f, u, s] placed at column (f − 1)D + s vs "
-                   "the model's gradient before split_heads", c["h.0.attn.w_q.dout"], merged,
-                   MODEL_RTOL)]
+    out = [compare("split_heads_backward", "model", "model", c["h.0.attn.w_q.dout"], merged,
+                   MODEL_RTOL, kind=Kind.IDENTITY, tensor="h.0.attn.w_q.out")]
     entries, num = loss_grad_at(live, "h.0.attn.w_q.out", seed=8)
-    out.append(compare("split_heads_backward", "fd", "the merged gradient vs FD of the loss by "
-                       "the projection before the split", num, merged.reshape(-1)[entries],
-                       FD_RTOL))
+    out.append(compare("split_heads_backward", "fd", "fd", num, merged.reshape(-1)[entries],
+                       FD_RTOL, kind=Kind.FINITE_DIFFERENCE, tensor="h.0.attn.w_q.out"))
     sizes = {mh.n: t_len, mh.m: t_len, mh.d_k: d, mh.d_v: d}
     q, k, v, p = (c[f"h.0.attn.{x}"] for x in ("q", "k", "v", "probs"))
     d_o = ops.split_heads(c["h.0.attn.dy"], h)  # (B, H, T, D)
     ds = c["h.0.attn.dscores"]
+    def grad(claim, inputs):  # the claim's right side, its definitions unfolded, on the sizes
+        return matrix_fn(claim.checked.rhs, inputs, sizes)
+
     cases = [
-        ("attention_grad_values", "v", matrix_fn(mh.attention_grad_values.rhs, (mh.P, mh.dO),
-                                                 sizes), (p, d_o), "PᵀdO"),
-        ("attention_grad_probs", "probs", matrix_fn(mh.attention_grad_probs.rhs, (mh.dO, mh.Vm),
-                                                    sizes), (d_o, v), "dO Vᵀ"),
-        ("attention_grad_query", "q", matrix_fn(mh.attention_grad_query.rhs, (mh.dS, mh.K),
-                                                sizes), (ds, k), "dS K/√d_k"),
-        ("attention_grad_key", "k", matrix_fn(mh.attention_grad_key.rhs, (mh.dS, mh.Q), sizes),
-         (ds, q), "dSᵀQ/√d_k"),
+        ("attention_grad_values", "v", grad(mh.attention_grad_values, (mh.P, mh.dO)), (p, d_o)),
+        ("attention_grad_probs", "probs", grad(mh.attention_grad_probs, (mh.dO, mh.Vm)), (d_o, v)),
+        ("attention_grad_query", "q", grad(mh.attention_grad_query, (mh.dS, mh.K)), (ds, k)),
+        ("attention_grad_key", "k", grad(mh.attention_grad_key, (mh.dS, mh.Q)), (ds, q)),
     ]
-    for seed, (claim, name, fn, args, text) in enumerate(cases, start=9):
+    for seed, (claim, name, fn, args) in enumerate(cases, start=9):
         derived = batched(fn, *args)
-        out.append(compare(claim, "model", f"{text} vs the model's gradient by h.0.attn.{name}",
-                           c[f"h.0.attn.d{name}"], derived, MODEL_RTOL))
-        entries, num = loss_grad_at(live, f"h.0.attn.{name}", seed=seed)
-        out.append(compare(claim, "fd", f"{text} vs FD of the loss by h.0.attn.{name}", num,
-                           derived.reshape(-1)[entries], FD_RTOL))
+        at = f"h.0.attn.{name}"
+        out.append(compare(claim, "model", "model", c[f"h.0.attn.d{name}"], derived, MODEL_RTOL,
+                           kind=Kind.IDENTITY, tensor=at))
+        entries, num = loss_grad_at(live, at, seed=seed)
+        out.append(compare(claim, "fd", "fd", num, derived.reshape(-1)[entries], FD_RTOL,
+                           kind=Kind.FINITE_DIFFERENCE, tensor=at))
     return out
 
 
@@ -148,11 +145,10 @@ def ignore_index_records(live: Live) -> list[Record]:
                  np.arange(1, vocab + 1)[None, :], vocab, rows)
     dlogits = c["dlogits"].reshape(rows, vocab)
     entries, num = loss_grad_at(live, "logits", entries=None, seed=13)
-    return [compare("cross_entropy_ignore_index", "model", "w_a(p_a − y_a)/Σ_b w_b (w = 0 on "
-                    "ignored rows) vs the model's dlogits", dlogits, derived, MODEL_RTOL),
-            compare("cross_entropy_ignore_index", "fd", "the derived gradient vs FD of the "
-                    "model's loss over the counted positions", num, derived.reshape(-1)[entries],
-                    FD_RTOL)]
+    return [compare("cross_entropy_ignore_index", "model", "model", dlogits, derived, MODEL_RTOL,
+                    kind=Kind.IDENTITY, tensor="dlogits"),
+            compare("cross_entropy_ignore_index", "fd", "fd", num, derived.reshape(-1)[entries],
+                    FD_RTOL, kind=Kind.FINITE_DIFFERENCE, tensor="logits")]
 
 
 # ----------------------------------------------------------------------------- AdamW, clipping
@@ -163,9 +159,9 @@ def adamw_records(live: Live, lr: float = 1e-2, decay: float = 0.1, eps: float =
     theta, grad = live.params[name], live.grads[name]
     sgd_l2 = _fn(aw.SGD_L2, (aw.theta, aw.g_, aw.eta, aw.lam))
     sgd_dec = _fn(aw.SGD_DECOUPLED, (aw.theta, aw.g_, aw.eta, aw.lam))
-    out = [compare("sgd_weight_decay_equivalence", "live_weights", "θ − η(g + λθ) vs "
-                   "θ(1 − ηλ) − ηg at the live weights and gradients",
-                   sgd_l2(theta, grad, lr, decay), sgd_dec(theta, grad, lr, decay), MODEL_RTOL)]
+    out = [compare("sgd_weight_decay_equivalence", "live_weights", "live_weights",
+                   sgd_l2(theta, grad, lr, decay), sgd_dec(theta, grad, lr, decay), MODEL_RTOL,
+                   kind=Kind.IDENTITY, tensor=name)]
     # Adam's first step on the entries with g > 0 and θ > 0 (the claim's domain)
     sel = (grad > 0) & (theta > 0)
     th, g = theta[sel][None], grad[sel][None]  # (1, K): 2-D, so the matrix rule decays it
@@ -176,36 +172,33 @@ def adamw_records(live: Live, lr: float = 1e-2, decay: float = 0.1, eps: float =
         opt.step(p, {"w": g + decay * th if l2 else g.copy()})
         runs.append(p["w"])
     gap = _fn(aw.ADAM_GAP, (aw.thp, aw.gp, aw.lam, aw.eta, aw.eps))
-    out.append(compare("adamw_decoupled_vs_l2", "optimiser_first_step", "ηλθ(1 − ε/((g+ε)"
-                       "(g+λθ+ε))) vs the optimiser's L2 step minus its AdamW step",
-                       runs[0] - runs[1], gap(th, g, decay, lr, eps), MODEL_RTOL))
+    out.append(compare("adamw_decoupled_vs_l2", "optimiser_first_step", "optimiser_first_step",
+                       runs[0] - runs[1], gap(th, g, decay, lr, eps), MODEL_RTOL,
+                       kind=Kind.IDENTITY, tensor=name))
     grads = {k: val.copy() for k, val in live.grads.items()}
     flat = np.concatenate([val.ravel() for val in grads.values()])
     opt = Adam(lr=lr, clip_norm=clip)
     opt.step({k: val.copy() for k, val in live.params.items()}, grads)
     coef = _fn(aw.CLIP_COEF.xreplace({aw.guard: CLIP_GUARD}), (aw.gv, aw.tau, aw.P))
-    norm_after = _fn(aw.clip_norm_after.rhs.xreplace({aw.guard: CLIP_GUARD}),
+    norm_after = _fn(aw.clip_norm_after.checked.rhs.xreplace({aw.guard: CLIP_GUARD}),
                      (aw.gv, aw.tau, aw.P))
-    direction = _fn(aw.clip_preserves_direction.rhs, (aw.gv, aw.a, aw.P))
-    scaled = _fn(aw.clip_scaled_norm.rhs, (aw.gv, aw.c, aw.P))
+    direction = _fn(aw.clip_preserves_direction.checked.rhs, (aw.gv, aw.a, aw.P))
+    scaled = _fn(aw.clip_scaled_norm.checked.rhs, (aw.gv, aw.c, aw.P))
     gp = np.pad(flat, (1, 0))
     c_model = opt.last_clip_coef
     clipped = c_model * flat
     out += [
-        compare("clip_norm_after", "optimiser_coefficient", "τ/(‖g‖ + δ) over every live "
-                "gradient vs the optimiser's clip coefficient", c_model, coef(gp, clip, flat.size),
-                MODEL_RTOL),
-        compare("clip_norm_after", "clipped_norm", "τ‖g‖/(‖g‖ + δ) vs the norm of the clipped "
-                "live gradients", global_norm({"all": clipped}), norm_after(gp, clip, flat.size),
-                MODEL_RTOL),
-        compare("clip_scaled_norm", "clipped_norm", "c‖g‖ vs the norm of the clipped live "
-                "gradients", global_norm({"all": clipped}), scaled(gp, c_model, flat.size),
-                MODEL_RTOL),
-        compare("clip_preserves_direction", "direction", "g/‖g‖ vs the direction of the clipped "
-                "live gradients", clipped / np.linalg.norm(clipped),
+        compare("clip_norm_after", "optimiser_coefficient", "optimiser_coefficient", c_model,
+                coef(gp, clip, flat.size), MODEL_RTOL, kind=Kind.IDENTITY),
+        compare("clip_norm_after", "clipped_norm", "clipped_norm", global_norm({"all": clipped}),
+                norm_after(gp, clip, flat.size), MODEL_RTOL, kind=Kind.IDENTITY),
+        compare("clip_scaled_norm", "clipped_norm", "clipped_norm", global_norm({"all": clipped}),
+                scaled(gp, c_model, flat.size), MODEL_RTOL, kind=Kind.IDENTITY),
+        compare("clip_preserves_direction", "direction", "direction",
+                clipped / np.linalg.norm(clipped),
                 # every entry index at once: the claim's g_a indexed by an array
                 direction(gp, np.arange(1, flat.size + 1), flat.size),
-                MODEL_RTOL),
+                MODEL_RTOL, kind=Kind.IDENTITY),
     ]
     return out
 
@@ -219,9 +212,9 @@ def hessian_records(live: Live) -> list[Record]:
     vocab = logits.shape[1]
     zp = one_based(logits)
     grad = _fn(he.GRAD, (he.z, he.i, he.n))
-    soft = _fn(he.lse_gradient_softmax.rhs, (he.z, he.i, he.n))
-    hess = _fn(he.lse_hessian.rhs, (he.z, he.i, he.j, he.n))
-    quad = _fn(he.lse_hessian_psd.rhs, (he.z, he.x, he.n))
+    soft = _fn(he.lse_gradient_softmax.checked.rhs, (he.z, he.i, he.n))
+    hess = _fn(he.lse_hessian.checked.rhs, (he.z, he.i, he.j, he.n))
+    quad = _fn(he.lse_hessian_psd.checked.rhs, (he.z, he.x, he.n))
     probs = ops.softmax_forward(logits)[0]
 
     def vec(fn):
@@ -235,14 +228,15 @@ def hessian_records(live: Live) -> list[Record]:
     derived_h = np.moveaxis(derived_h, -1, 0)  # (N, V, V)
     xs = c["dlogits"].reshape(-1, vocab)[:4]
     return [
-        compare("lse_gradient", "fd", "Σ_k δ_ik e^(z_k)/Σ_k e^(z_k) vs FD of log Σ e^z at the "
-                "live logits", lse_fd, vec(grad), FD_RTOL),
-        compare("lse_gradient_softmax", "model_probs", "s_i vs the model's softmax of the live "
-                "logits", probs, vec(soft), MODEL_RTOL),
-        compare("lse_hessian", "fd_of_model_softmax", "diag(s) − ssᵀ vs the FD Jacobian of the "
-                "model's softmax (the gradient of log-sum-exp)", jac, derived_h, FD_RTOL),
-        compare("lse_hessian_psd", "quadratic_form", "Σ_i s_i(x_i − x̄)² ≥ 0 vs xᵀHx with H the "
-                "FD Hessian, x the live dlogits rows", np.einsum("ni,nij,nj->n", xs, jac, xs),
+        compare("lse_gradient", "fd", "fd", lse_fd, vec(grad), FD_RTOL,
+                kind=Kind.FINITE_DIFFERENCE, tensor="logits"),
+        compare("lse_gradient_softmax", "model_probs", "model_probs", probs, vec(soft),
+                MODEL_RTOL, kind=Kind.IDENTITY, tensor="logits"),
+        compare("lse_hessian", "fd_of_model_softmax", "fd_of_model_softmax", jac, derived_h,
+                FD_RTOL, kind=Kind.FINITE_DIFFERENCE, tensor="logits"),
+        compare("lse_hessian_psd", "quadratic_form", "quadratic_form",
+                np.einsum("ni,nij,nj->n", xs, jac, xs),
                 quad(zp, one_based(xs), vocab), FD_RTOL, scale=float(np.einsum(
-                    "ni,nij,nj->n", xs, np.abs(jac), np.abs(xs)).max())),
+                    "ni,nij,nj->n", xs, np.abs(jac), np.abs(xs)).max()),
+                kind=Kind.FINITE_DIFFERENCE, tensor="logits"),
     ]

@@ -14,7 +14,6 @@ import importlib.metadata
 import json
 import os
 import shutil
-import sys
 import tempfile
 import time
 import tomllib
@@ -33,7 +32,7 @@ from reports.pipeline.stages import (
     stdout,
 )
 from reports.render import html, katex, latex
-from reports.view import edition, model
+from reports.view import edition, measure, model
 
 DEFAULT_OUT = Path("reports/build")
 DEFAULT_CACHE = Path(".cache/reports")
@@ -149,6 +148,12 @@ def render_all(data: dict, work: Path, progress: Progress, cache: Cache,
     env = [os.environ.get(k) for k in ("SOURCE_DATE_EPOCH", "FORCE_SOURCE_DATE")]
     key = content_hash("render", [data, meta, have_node, have_tex, env,
                                   importlib.metadata.version("matplotlib")], _render_sources())
+    with progress.stage("measure") as note:
+        # how heavy the formulas read: every build says so, cached or not
+        shipped = {c["id"] for c in data["claims"]}
+        for lang in LANGS:
+            view = edition.build_view(data, [], lang, meta)
+            note.append(f"{lang}: {measure.summary(edition.formulas(view), shipped).line};")
     start = time.perf_counter()
     if cache.get_dir("render", key, work):
         progress.log(f"reports: {'render':<10} {time.perf_counter() - start:7.2f} s  cached "
@@ -250,10 +255,8 @@ def build(
         if claims:
             with progress.stage(user_claims.STAGE) as note:
                 key = source_hash(user_claims.STAGE, [package_dir("derivations"), *claims])
-                data = {**data, user_claims.KEY: user_claims.collect(claims, cache, key, note)}
-        data = collect.with_locations(collect.with_kinds(data), NOTES_DIR)
-        for problem in data.get("display_forms", {}).get("problems", []):
-            print(f"reports: display form dropped: {problem}", file=sys.stderr)
+                data = {**data, model.USER_CLAIMS: user_claims.collect(claims, cache, key, note)}
+        data = collect.with_locations(data, NOTES_DIR)
         render_all(data, tmp, progress, cache, pdf=pdf)
         _swap(tmp, out)
     finally:

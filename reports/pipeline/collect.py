@@ -1,12 +1,14 @@
 """The producers of report data, one function per stage.
 
-Each imports its producer lazily, so rendering from a JSON file (``--data``) needs none of
-them, and a producer that does not exist yet fails with a message naming it.
+Each imports what it needs when it runs (plain imports, in the function), so rendering from a
+JSON file (``--data``) imports none of them, and a stage whose module cannot be imported fails
+with a message naming the stage and the module.
 """
 
 from __future__ import annotations
 
-import importlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -14,81 +16,71 @@ from reports.view.model import ReportDataError
 
 
 class ProducerMissing(RuntimeError):
-    """A stage's producer function cannot be imported."""
+    """A module a stage's producer needs cannot be imported."""
 
 
-def _producer(stage: str, module: str, name: str):
+@contextmanager
+def _needs(stage: str) -> Iterator[None]:
+    """Around a producer's imports (only them): an ImportError names the stage and the module."""
     try:
-        mod = importlib.import_module(module)
+        yield
     except ImportError as exc:
-        raise ProducerMissing(
-            f"stage {stage!r} needs {module}.{name}(), but {module} cannot be imported: {exc}"
-        ) from exc
-    func = getattr(mod, name, None)
-    if not callable(func):
-        raise ProducerMissing(f"stage {stage!r} needs {module}.{name}(), which {module} lacks")
-    return func
+        raise ProducerMissing(f"stage {stage!r} needs the module {exc.name or '?'}, which cannot "
+                              f"be imported: {exc}") from exc
 
 
 def _plain(obj: Any) -> Any:
     return obj.to_dict() if hasattr(obj, "to_dict") else obj
 
 
-# The modules each stage's producer imports.  The build imports those of the stages it runs before
-# it forks their worker processes, which then start with them loaded: importing the claims
-# (SymPy, and every claim checked as it is built) costs about a second in each process otherwise.
-MODULES = {
-    "derive": ("derivations",), "crosscheck": ("numeric.crosscheck",),
-    "training": ("numeric.train",), "evidence": ("reports.audit.errata.view",),
-    "errata": ("reports.audit.errata.view",), "forms": ("reports.forms.display_twins",),
-}
-
-
-def preload(stages) -> None:
-    """Import the producers' modules of ``stages`` and build every shipped claim, in this
-    process, so that processes forked from it start with them."""
-    for name in stages:
-        for module in MODULES.get(name, ()):
-            importlib.import_module(module)
-    if any(MODULES.get(name) for name in stages):
-        importlib.import_module("derivations").claims()
-
-
 # Processes that verify the claims (one per core of the 2-core build machine).
 DERIVE_WORKERS = 2
 
 
-def derive() -> list[dict]:
-    """Every derivation chain, as ``ChainResult.to_dict()``, with ``abbreviated``: the
-    statement and steps in named abbreviations where the claim's family has them (checked
-    against the expanded forms, see reports.forms.display)."""
-    verify_all = _producer("derive", "derivations", "verify_all")
-    get = _producer("derive", "derivations", "get")
-    from reports.forms import display
+def _derive_modules():
+    with _needs("derive"):
+        import derivations
+    return derivations
 
-    out = []
-    for result in verify_all(workers=DERIVE_WORKERS):
-        d = get(result.id)
-        claim = _plain(result)
-        claim["abbreviated"] = display.claim_display(claim.get("module", ""), d.statement,
-                                                     [step.expr for step in d.steps])
-        out.append(claim)
-    return out
+
+def derive() -> list[dict]:
+    """Every derivation chain, as ``ChainResult.to_dict()``: printed as written, with its
+    definitions (the engine checked it with them unfolded)."""
+    derivations = _derive_modules()
+    return [result.to_dict() for result in derivations.verify_all(workers=DERIVE_WORKERS)]
+
+
+def _crosscheck_modules():
+    with _needs("crosscheck"):
+        # crosscheck.run_all imports its producers when it runs: here, so a preload has them
+        from numeric import crosscheck
+        from numeric.crosscheck import (  # noqa: F401
+            layers,
+            softmax,
+            stats,
+            training_layers,
+            training_step,
+        )
+    return crosscheck
 
 
 def crosscheck() -> dict:
     """Numeric cross-check records and the plot series: {"crosschecks", "plot_data"}."""
-    run_all = _producer("crosscheck", "numeric.crosscheck", "run_all")
-    plot_data = _producer("crosscheck", "numeric.crosscheck", "plot_data")
+    numeric_crosscheck = _crosscheck_modules()
     curves: dict = {}  # the scaling curves run_all samples are the ones the plot shows
-    records = [_plain(r) for r in run_all(curves)]
-    return {"crosschecks": records, "plot_data": _plain(plot_data(curves))}
+    records = [r.to_dict() for r in numeric_crosscheck.run_all(curves)]
+    return {"crosschecks": records, "plot_data": numeric_crosscheck.plot_data(curves)}
+
+
+def _training_modules():
+    with _needs("training"):
+        from numeric import train
+    return train
 
 
 def training() -> dict:
     """The NumPy model's training curve: {"steps", "loss", "accuracy"}."""
-    run = _producer("training", "numeric.train", "run")
-    return training_curve(_plain(run()))
+    return training_curve(_plain(_training_modules().run()))
 
 
 def training_curve(result: dict) -> dict:
@@ -107,58 +99,41 @@ def training_curve(result: dict) -> dict:
             "accuracy": result.get("test_accuracy")}
 
 
-def display_forms() -> dict:
-    """Every display form checked against the engine by its SymPy twin:
-    {"dropped": {claim id: [field, ...]}, "problems": [...]} (reports.forms.display_twins)."""
-    dropped = _producer("forms", "reports.forms.display_twins", "dropped")
-    from reports.render import i18n
-
-    return dropped(i18n.display_written)
+def _errata_modules():
+    with _needs("errata"):
+        from reports.audit import errata as registry
+        from reports.audit.errata import view
+    return registry, view
 
 
 def evidence() -> list[dict]:
     """The audit's evidence computations, all that needs no derivation (run beside derive)."""
-    read = _producer("evidence", "reports.audit.errata", "read")
-    runs = _producer("evidence", "reports.audit.errata.view", "evidence_runs")
-    return runs(read())
+    registry, view = _errata_modules()
+    return view.evidence_runs(registry.read())
 
 
 def errata(derive: list[dict], evidence: list[dict]) -> dict:
     """The errata registry's audit of the lecture notes: {"records", "summary", "notes"}, from
     the evidence already run and the derive stage's statuses (no claim is verified again)."""
-    load = _producer("errata", "reports.audit.errata.view", "load")
-    return _plain(load(statuses={c["id"]: c["status"] for c in derive}, runs=evidence))
+    _, view = _errata_modules()
+    return _plain(view.load(statuses={c["id"]: c["status"] for c in derive}, runs=evidence))
 
 
-# Which cross-checks compute the quantity another way (independent) and which confirm that
-# the model evaluates the same formula (identity). numeric/ may state it as "kind"; older
-# records do not, so it is read from how the record describes its comparison.
-CHECK_KINDS = ("finite-difference", "monte-carlo", "pytorch", "closed-form", "identity")
+# What each stage's producer imports.  The build imports those of the stages it runs before it
+# forks their worker processes, which then start with them loaded: importing the claims (SymPy,
+# and every claim checked as it is built) costs seconds in each process otherwise.
+MODULES = {"derive": _derive_modules, "crosscheck": _crosscheck_modules,
+           "training": _training_modules, "evidence": _errata_modules,
+           "errata": _errata_modules}
 
 
-def crosscheck_kind(rec: dict) -> str:
-    kind = rec.get("kind")
-    if kind is not None:
-        if kind not in CHECK_KINDS:
-            raise ReportDataError(f"crosscheck {rec.get('id')!r}.kind: expected one of "
-                                  f"{list(CHECK_KINDS)}, got {kind!r}")
-        return kind
-    compared, ident = rec.get("compared", ""), rec.get("id", "")
-    if compared.startswith("Monte Carlo"):
-        return "monte-carlo"
-    if "torch" in compared.lower() or "torch" in ident.lower():
-        return "pytorch"
-    if "FD" in compared or ident.endswith(("fd", ".fd")) or "finite diff" in compared:
-        return "finite-difference"
-    if "closed-form" in compared or ("Σ" in compared and "optimiser" in compared):
-        return "closed-form"  # a sum over the history against the optimiser's recursion
-    return "identity"
-
-
-def with_kinds(data: dict) -> dict:
-    """``data`` with every cross-check record carrying its kind."""
-    return {**data, "crosschecks": [{**r, "kind": crosscheck_kind(r)}
-                                    for r in data["crosschecks"]]}
+def preload(stages) -> None:
+    """Import the producers' modules of ``stages`` and build every shipped claim, in this
+    process, so that processes forked from it start with them."""
+    for name in stages:
+        MODULES[name]()
+    if stages:
+        _derive_modules().claims()
 
 
 def with_locations(data: dict, notes_dir: Path) -> dict:

@@ -1,8 +1,8 @@
 """The data stages of the ``make reports`` pipeline: what each computes, what it needs, its
 cache key, and the scheduler that runs the misses in worker processes.
 
-derive verifies every claim (in processes of its own); crosscheck, training, the audit's evidence
-and forms (every display form against the engine) run beside it; errata then joins the evidence
+derive verifies every claim (in processes of its own); crosscheck, training and the audit's
+evidence run beside it; errata then joins the evidence
 with derive's statuses, so no claim is verified twice in one build, and its cache key holds
 derive's results, so it never shows statuses of an earlier build.  Jobs that are not report data
 (:class:`Beside`: the figures) run in the same workers as soon as the stages they need are done.
@@ -85,9 +85,7 @@ class Stage:
 
 
 STAGES: dict[str, Stage] = {
-    "derive": Stage(collect.derive, lambda: [package_dir("derivations"),
-                                             REPORTS / "forms" / "display.py",
-                                             HERE / "collect.py"]),
+    "derive": Stage(collect.derive, lambda: [package_dir("derivations"), HERE / "collect.py"]),
     "crosscheck": Stage(collect.crosscheck,
                         lambda: [package_dir("derivations"), package_dir("numeric")]),
     "training": Stage(collect.training,
@@ -95,16 +93,11 @@ STAGES: dict[str, Stage] = {
     # the audit's evidence runs beside derive; its report data then takes derive's statuses
     "evidence": Stage(collect.evidence, lambda: [package_dir("derivations"),
                                                  package_dir("numeric"), *_errata_inputs()]),
-    # the display forms' twins against the engine: SymPy work, so a data stage beside derive
-    "forms": Stage(collect.display_forms, lambda: [
-        package_dir("derivations"), HERE / "collect.py",
-        *(REPORTS / "forms" / f"display_{m}.py" for m in ("checks", "steps", "twins")),
-        REPORTS / "render" / "i18n"]),
     "errata": Stage(collect.errata, lambda: [HERE / "collect.py", *_errata_inputs()],
                     needs=("derive", "evidence")),
 }
 # The stages whose results are the report's data (the others feed them).
-REPORTED = ("derive", "crosscheck", "training", "errata", "forms")
+REPORTED = ("derive", "crosscheck", "training", "errata")
 
 
 def _timed(name: str, inputs: dict) -> tuple[object, float]:
@@ -269,5 +262,4 @@ def collect_data(cache: Cache, progress: Progress, workers: int = 2,
         "plot_data": cross["plot_data"],
         "training": results["training"],
         "errata": results["errata"],
-        "display_forms": results["forms"],
     }

@@ -14,7 +14,6 @@ from reports.render.katex import Prose, Tex, prose
 from reports.view import model
 
 FULL_VERDICTS = ("error", "imprecise", "reported")
-INDEPENDENT_KINDS = ("finite-difference", "monte-carlo", "pytorch", "closed-form")
 FILES = {"en": "index.html", "zh": "index.zh.html"}
 
 
@@ -50,10 +49,10 @@ def _crosscheck(rec: dict, t: dict, lang: str) -> dict:
     power = rec.get("power")
     return {
         "id": rec["id"],
-        "kind": rec.get("kind", "identity"),
-        "kind_label": t["check"].get(rec.get("kind", "identity"), rec.get("kind", "identity")),
-        "compared": _text(i18n.crosscheck(rec["compared"], lang),
-                          f"cross-check {rec['id']!r} compared"),
+        "kind": rec["kind"],
+        "kind_label": t["check"][rec["kind"]],
+        # the sentence is written here, from the record's fields, in the edition's language
+        "compared": _text(i18n.crosscheck(rec, lang), f"cross-check {rec['id']!r} compared"),
         "max_abs": _number(rec["max_abs"]),
         "max_rel": _number(rec["max_rel"]),
         "tolerance": _number(rec["tolerance"], ".1e"),
@@ -70,32 +69,23 @@ def _crosscheck(rec: dict, t: dict, lang: str) -> dict:
 def _check_groups(records: list[dict], t: dict, lang: str) -> list[dict]:
     rows = [_crosscheck(r, t, lang) for r in records]
     groups = []
-    for key, kinds in (("independent", INDEPENDENT_KINDS), ("identity", ("identity",))):
-        members = [r for r in rows if r["kind"] in kinds]
+    for key, independent in (("independent", True), ("identity", False)):
+        members = [r for r in rows if (r["kind"] in model.INDEPENDENT_KINDS) == independent]
         if members:
             groups.append({"key": key, "label": t["check"][f"{key}_group"], "rows": members,
                            "count": f"{sum(r['passed'] for r in members)}/{len(members)}"})
     return groups
 
 
-def _claim(claim: dict, checks: list[dict], cited_by: list[dict], lang: str, t: dict,
-           dropped: list[str] = ()) -> dict:
-    """``dropped``: the display fields whose twin did not match the engine (not shown)."""
+def _claim(claim: dict, checks: list[dict], cited_by: list[dict], lang: str, t: dict) -> dict:
     cid = claim["id"]
     base = model.claim_view(claim, checks)
-    shown = i18n.display(cid)
-    for field in dropped:
-        key, _, index = field.partition(".")
-        if key == "steps":
-            shown = {**shown, "steps": {k: v for k, v in shown["steps"].items()
-                                        if k != int(index)}}
-        else:
-            shown = {**shown, key: None}
     premises = claim.get("premises", {})
     names: dict[str, Prose] = {}
     assumptions = []
     for a, av in zip(claim["assumptions"], base["assumptions"], strict=True):
-        name, text = i18n.assumption(cid, a["name"], a["text"], lang)
+        name, text = i18n.assumption(cid, a["name"], a["text"], lang,
+                                     cited=a["name"] in premises)
         names[a["name"]] = _text(name, f"claim {cid!r} assumption name")
         if a["name"] in premises:  # a cited claim: the text names it
             text = i18n.Text(f"{t['claim']['proved_as']} {a['name']}.", engine=True)
@@ -105,41 +95,20 @@ def _claim(claim: dict, checks: list[dict], cited_by: list[dict], lang: str, t: 
         assumptions.append({**av, "name": names[a["name"]],
                             "kind_label": t["claim"].get(av["kind"], av["kind"]),
                             "text": _text(text, f"claim {cid!r} assumption text")})
-    steps = []
-    short = (claim.get("abbreviated") or {}).get("steps", {})
-    previous = claim["statement"].split(" = ")[0]
-    for s, sv in zip(claim["steps"], base["steps"], strict=True):
-        written = shown["steps"].get(s["index"])
-        named = short.get(str(s["index"]))
-        # as the author wrote it > in named abbreviations (unless it would look like the step
-        # before) > as SymPy prints it
-        if written is None and named is not None and named != previous:
-            sv = {**sv, "tex": Tex(named, True, f"claim {cid!r} step {s['index']}")}
-        previous = written or sv["tex"].tex
-        steps.append({**sv,
-                      "rule": _text(i18n.rule(cid, s["rule"], lang), f"claim {cid!r} rule"),
-                      "by": [names.get(b, _plain(b)) for b in s["by"]],
-                      "symbolic_label": t["status"][s["symbolic"]],
-                      "numeric_label": t["status"][s["numeric"]],
-                      "timed_out": _timed_out(s.get("timed_out"), t),
-                      "as_written": written is not None,
-                      "tex": Tex(written, True, f"claim {cid!r} step {s['index']} as written")
-                      if written else sv["tex"]})
-
-    abbreviated = claim.get("abbreviated") or {}
-    if shown["result"] is None and abbreviated.get("statement"):
-        shown = {**shown, "result": abbreviated["statement"]}
-    if shown["where"] is None and (abbreviated.get("statement") or short):
-        shown = {**shown, "where": shown["where"] or i18n.family_where(claim["module"])}
-
-    def tex(key: str, display: bool = True) -> Tex | None:
-        return Tex(shown[key], display, f"claim {cid!r} {key}") if shown[key] else None
-
+    # a step that folds or unfolds a definition cites it by its name, a formula
+    definitions = [{**x, "text": _text(i18n.definition(x["text"], lang),
+                                       f"claim {cid!r} definition text")}
+                   for x in base["definitions"]]
+    names.update({x["name"]: _plain(x["name"]) for x in base["definitions"]})
+    steps = [{**sv, "rule": _text(i18n.rule(cid, s["rule"], lang), f"claim {cid!r} rule"),
+              "by": [names.get(b, _plain(b)) for b in s["by"]],
+              "symbolic_label": t["status"][s["symbolic"]],
+              "numeric_label": t["status"][s["numeric"]],
+              "timed_out": _timed_out(s.get("timed_out"), t)}
+             for s, sv in zip(claim["steps"], base["steps"], strict=True)]
     return {**base, "title": _text(i18n.title(cid, claim["title"], lang), f"claim {cid!r}"),
             "status_label": t["status"][claim["status"]],
-            "assumptions": assumptions, "steps": steps,
-            "display_statement": tex("statement"), "display_result": tex("result"),
-            "display_where": tex("where", display=False),
+            "assumptions": assumptions, "definitions": definitions, "steps": steps,
             "check_groups": _check_groups(checks, t, lang),
             "cited_by": cited_by}
 
@@ -281,9 +250,7 @@ def build_view(data: dict, figures: list[dict], lang: str = "en",
                 cited.setdefault(cid, []).append({"id": rec["id"],
                                                   "anchor": _anchor("erratum-", rec["id"]),
                                                   "verdict": rec["verdict"]})
-    dropped = data["display_forms"]["dropped"]
-    claims = [_claim(c, by_claim.get(c["id"], []), cited.get(c["id"], []), lang, t,
-                     dropped.get(c["id"], ()))
+    claims = [_claim(c, by_claim.get(c["id"], []), cited.get(c["id"], []), lang, t)
               for c in data["claims"]]
     by_id = {c["id"]: c for c in claims}
     topics = []
@@ -297,8 +264,8 @@ def build_view(data: dict, figures: list[dict], lang: str = "en",
         topics.append({"id": model.YOURS, "anchor": _anchor("topic-", model.YOURS),
                        "name": t["topic"][model.YOURS], "claims": yours})
     checks = data["crosschecks"]
-    independent = [c for c in checks if c.get("kind", "identity") in INDEPENDENT_KINDS]
-    identity = [c for c in checks if c.get("kind", "identity") not in INDEPENDENT_KINDS]
+    independent = [c for c in checks if c["kind"] in model.INDEPENDENT_KINDS]
+    identity = [c for c in checks if c["kind"] not in model.INDEPENDENT_KINDS]
     full = [_erratum(r, by_id, lang, t) for v in FULL_VERDICTS for r in records
             if r["verdict"] == v]
     checked = []

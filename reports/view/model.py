@@ -3,8 +3,10 @@
 Report data is plain JSON (see ``tests/fixtures/report_data.json``)::
 
     {"claims": [ChainResult.to_dict(), ...], "crosschecks": [record, ...],
-     "plot_data": {...}, "training": {...}, "errata": {"records": [...], "summary": {...}},
-     "display_forms": {"dropped": {claim id: [field, ...]}, "problems": [...]}}
+     "plot_data": {...}, "training": {...}, "errata": {"records": [...], "summary": {...}}}
+
+A claim is printed as its author wrote it: the statement, steps and result with its definitions
+folded, and the definitions themselves (``"definitions"``: [{name, latex, text}], optional).
 
 Everything a template shows is decided here, so templates only lay it out.
 """
@@ -17,6 +19,7 @@ from typing import Any
 from derivations.engine.status import NUMERIC_OUTCOMES as NUMERIC
 from derivations.engine.status import STATUSES as CLAIM_STATUS
 from derivations.engine.status import SYMBOLIC_OUTCOMES as SYMBOLIC
+from numeric.crosscheck.core import DECIDES, Kind
 from reports.render.katex import Tex
 
 # a claim's conditions (derivations.engine.conditions): given to both routes, where values are
@@ -28,7 +31,10 @@ VERDICTS = ("correct", "error", "imprecise", "reported", "out-of-scope")
 # as a topic of its own
 USER_CLAIMS = "user_claims"
 YOURS = "yours"
-SECTIONS = ("claims", "crosschecks", "plot_data", "training", "errata", "display_forms")
+SECTIONS = ("claims", "crosschecks", "plot_data", "training", "errata")
+# a cross-check's kind (numeric.crosscheck.core.Kind), in the order the report groups them
+CHECK_KINDS = tuple(k.value for k in Kind)
+INDEPENDENT_KINDS = tuple(k.value for k in Kind if k.independent)
 _ID = re.compile(r"^[A-Za-z0-9_.-]+$")
 
 
@@ -86,6 +92,11 @@ def _validate_claim(claim: Any, where: str) -> None:
     for i, a in enumerate(_get(claim, "assumptions", list, where)):
         for key in ("name", "text", "latex"):
             _get(a, key, str, f"{where}.assumptions[{i}]")
+    # the notation it is written in (older data has none)
+    defined = _get(claim, "definitions", list, where) if "definitions" in claim else []
+    for i, x in enumerate(defined):
+        for key in ("name", "latex", "text"):
+            _get(x, key, str, f"{where}.definitions[{i}]")
     for i, c in enumerate(_get(claim, "conditions", list, where)):
         cw = f"{where}.conditions[{i}]"
         if not isinstance(c, dict):
@@ -149,6 +160,29 @@ def _validate_evidence_view(view: dict, where: str) -> None:
         _get(_get(view, "summary", dict, where), "en", str, f"{where}.summary")
 
 
+def _validate_crosscheck(rec: Any, w: str, ids: set[str]) -> None:
+    """A cross-check record (``numeric.crosscheck.core.Record.to_dict()``): its fields, from
+    which the report writes its sentence."""
+    if _get(rec, "claim", str, w) not in ids:
+        raise ReportDataError(f"{w}.claim: expected one of the claim ids, got {rec['claim']!r}")
+    _get(rec, "id", str, w)
+    _choice(rec, "kind", CHECK_KINDS, w)
+    _get(rec, "compared", str, w)
+    _get(rec, "tensor", (str, type(None)), w)
+    values = _get(rec, "values", dict, w)
+    for name in values:
+        _get(values, name, (str, int, float), f"{w}.values")
+    for key in ("max_abs", "max_rel", "tolerance"):
+        _get(rec, key, (int, float), w)
+    _choice(rec, "decides", DECIDES, w)
+    _get(rec, "passed", bool, w)
+    power = _get(rec, "power", dict, w) if "power" in rec else None
+    if power is not None:
+        _get(power, "formula", str, f"{w}.power")
+        _get(power, "value", (int, float), f"{w}.power")
+        _get(power, "would_fail", bool, f"{w}.power")
+
+
 def _validate_user_claims(data: dict) -> None:
     """``data[USER_CLAIMS]`` (optional) is a list of claims, each valid and with an id of its
     own."""
@@ -180,14 +214,7 @@ def validate(data: Any) -> None:
         ids.add(claim["id"])
     _validate_user_claims(data)
     for i, rec in enumerate(_get(data, "crosschecks", list, "report data")):
-        w = f"crosschecks[{i}]"
-        if _get(rec, "claim", str, w) not in ids:
-            raise ReportDataError(f"{w}.claim: expected one of the claim ids, got {rec['claim']!r}")
-        _get(rec, "id", str, w)
-        _get(rec, "compared", str, w)
-        for key in ("max_abs", "max_rel", "tolerance"):
-            _get(rec, key, (int, float), w)
-        _get(rec, "passed", bool, w)
+        _validate_crosscheck(rec, f"crosschecks[{i}]", ids)
     _get(data, "plot_data", dict, "report data")
     training = _get(data, "training", dict, "report data")
     _get(training, "steps", list, "training")
@@ -209,14 +236,6 @@ def validate(data: Any) -> None:
         if not isinstance(see_also, list) or not all(isinstance(i, str) for i in see_also):
             raise ReportDataError(f"{w}.see_also: expected list of claim ids, got {see_also!r:.60}")
     _get(errata, "summary", dict, "errata")
-    forms = _get(data, "display_forms", dict, "report data")
-    for cid, fields in _get(forms, "dropped", dict, "display_forms").items():
-        if not isinstance(fields, list) or not all(isinstance(f, str) for f in fields):
-            raise ReportDataError(f"display_forms.dropped.{cid}: expected list of field names, "
-                                  f"got {fields!r:.60}")
-    problems = _get(forms, "problems", list, "display_forms")
-    if not all(isinstance(p, str) for p in problems):
-        raise ReportDataError(f"display_forms.problems: expected list of str, got {problems!r:.60}")
 
 
 def claim_anchor(claim_id: str) -> str:
@@ -274,6 +293,9 @@ def claim_view(claim: dict, checks: list[dict]) -> dict:
         "status": claim["status"],
         "failed_step": claim["failed_step"],
         "statement": Tex(claim["statement"], True, f"claim {cid!r} statement"),
+        "definitions": [{"name": x["name"], "text": x["text"],
+                         "tex": Tex(x["latex"], False, f"claim {cid!r} definition {x['name']!r}")}
+                        for x in claim.get("definitions", ())],
         "assumptions": [
             {
                 "name": a["name"],
@@ -290,17 +312,6 @@ def claim_view(claim: dict, checks: list[dict]) -> dict:
         "conditions": _conditions_view(cid, claim["conditions"]),
         "steps": [_step_view(cid, s) for s in claim["steps"]],
         "final": Tex(last["latex"], True, f"claim {cid!r} final result"),
-        "crosschecks": [
-            {
-                "id": c["id"],
-                "compared": c["compared"],
-                "max_abs": f"{c['max_abs']:.3e}",
-                "max_rel": f"{c['max_rel']:.3e}",
-                "tolerance": f"{c['tolerance']:.1e}",
-                "passed": c["passed"],
-            }
-            for c in checks
-        ],
         "crosscheck_status": _crosscheck_status(checks),
         "crosscheck_count": f"{sum(c['passed'] for c in checks)}/{len(checks)}",
     }

@@ -1,7 +1,9 @@
 """The report's words in two languages, as data: ``ui.toml`` (interface, reading guide,
 captions, topics, note titles), ``claims.toml`` (claim titles, step reasons, assumption
-texts, keyed by claim id) and ``crosschecks.toml`` (what each numeric cross-check compares,
-keyed by its English text). Math is never translated; prose may carry inline ``$...$`` math.
+texts, keyed by claim id, and what each definition names, keyed by its English text) and
+``crosschecks.toml`` (what each numeric cross-check compares, keyed by its claim and ``compared``
+key, filled from the record's fields). Math is never translated; prose may carry inline ``$...$``
+math.
 
 A lookup that finds no translation returns the English text marked ``missing`` so the page
 shows it visibly as untranslated; :func:`missing_claim_fields` lists every such gap for tests.
@@ -9,7 +11,6 @@ shows it visibly as untranslated; :func:`missing_claim_fields` lists every such 
 
 from __future__ import annotations
 
-import re
 import tomllib
 from dataclasses import dataclass
 from functools import cache
@@ -38,57 +39,39 @@ def crosschecks_data() -> dict:
     return tomllib.loads((HERE / "crosschecks.toml").read_text(encoding="utf-8"))
 
 
-# placeholders of crosschecks.toml [patterns]: a model parameter path, a whole number
-# (written <name>: braces belong to the LaTeX of the values)
-PLACEHOLDERS = {"p": r"[A-Za-z0-9_.]+?", "n": r"[0-9]+"}
-PLACEHOLDER = re.compile(r"<([a-z]+)>")
+def _slot(value: object) -> str:
+    """A record's field as its sentence shows it: numbers as format(x, "g") writes them."""
+    return format(value, "g") if isinstance(value, float) else str(value)
 
 
-def _pattern(key: str) -> re.Pattern:
-    """The regex of a [patterns] key: literal text, each <name> a group (repeats must agree)."""
-    out, seen, pos = [], set(), 0
-    for m in re.finditer(PLACEHOLDER, key):
-        name = m.group(1)
-        if name not in PLACEHOLDERS:
-            raise TranslationError(f"crosschecks.toml pattern {key!r}: expected placeholders "
-                                   f"{sorted(PLACEHOLDERS)}, got <{name}>")
-        out.append(re.escape(key[pos:m.start()]))
-        out.append(f"(?P={name})" if name in seen else f"(?P<{name}>{PLACEHOLDERS[name]})")
-        seen.add(name)
-        pos = m.end()
-    out.append(re.escape(key[pos:]))
-    return re.compile("".join(out))
+def crosscheck(record: dict, lang: str) -> Text:
+    """What the cross-check ``record`` compares, in ``lang``: the sentence crosschecks.toml keeps
+    for its claim and ``compared`` key, each slot ``<name>`` filled from the record's ``tensor``
+    and ``values``; the English when ``lang`` has none, and the bare key when neither exists
+    (both marked missing, shown as written)."""
+    claim, key = record["claim"], record["compared"]
+    entry = crosschecks_data().get(claim, {}).get(key)
+    if not isinstance(entry, dict) or "en" not in entry:
+        return Text(key, missing=True, engine=True)
+    fields = {"tensor": record.get("tensor"), **record.get("values", {})}
+    text = entry.get(lang, entry["en"])
+    for name, value in fields.items():
+        if value is not None:
+            text = text.replace(f"<{name}>", _slot(value))
+    if "<" in text or ">" in text:
+        given = sorted(n for n, v in fields.items() if v is not None)
+        raise TranslationError(f"crosschecks.toml [{claim}] {key} ({lang}): expected slots among "
+                               f"the record's fields {given}, got {text!r}")
+    return Text(text, missing=lang not in entry)
 
 
-@cache
-def _patterns() -> tuple[tuple[re.Pattern, dict], ...]:
-    return tuple((_pattern(k), v) for k, v in crosschecks_data().get("patterns", {}).items())
-
-
-def _fill(entry: dict, values: dict[str, str]) -> dict:
-    return {k: PLACEHOLDER.sub(lambda m: values[m.group(1)], v) for k, v in entry.items()}
-
-
-def crosscheck(english: str, lang: str) -> Text:
-    """What a cross-check compares, in ``lang``: its exact English text in [texts], else the
-    first [patterns] entry it matches with the placeholders filled in; else the English
-    text marked missing (shown as written, never parsed for math)."""
-    record = crosschecks_data().get("texts", {}).get(english)
-    if record is None:
-        for pattern, entry in _patterns():
-            found = pattern.fullmatch(english)
-            if found:
-                record = _fill(entry, found.groupdict())
-                break
-    return _pick(record, english, lang)
-
-
-def missing_crosscheck_texts(texts: list[str]) -> list[str]:
-    """Every cross-check text without both an English display form and a Chinese text."""
+def missing_crosscheck_texts(records: list[dict]) -> list[str]:
+    """Every cross-check comparison without a sentence in both languages, by claim and key."""
     gaps = []
-    for english in dict.fromkeys(texts):
-        if crosscheck(english, "en").engine or crosscheck(english, "zh").missing:
-            gaps.append(f"cross-check text {english!r} has no en/zh entry in crosschecks.toml")
+    for claim, key in dict.fromkeys((r["claim"], r["compared"]) for r in records):
+        entry = crosschecks_data().get(claim, {}).get(key)
+        if not isinstance(entry, dict) or not set(LANGS) <= set(entry):
+            gaps.append(f"cross-check [{claim}] {key} has no en/zh entry in crosschecks.toml")
     return gaps
 
 
@@ -155,11 +138,13 @@ def rule(claim_id: str, english: str, lang: str) -> Text:
     return _pick(own.get(english, _shared("rules").get(english)), english, lang)
 
 
-def assumption(claim_id: str, name: str, text: str, lang: str) -> tuple[Text, Text]:
-    """(name, text) of a named assumption in ``lang``."""
+def assumption(claim_id: str, name: str, text: str, lang: str,
+               cited: bool = False) -> tuple[Text, Text]:
+    """(name, text) of a named assumption in ``lang``.  ``cited``: the assumption is the claim
+    ``name`` itself, cited as a lemma (its name is among the claim result's ``premises``)."""
     record = _claim(claim_id).get("assumptions", {}).get(name) \
         or _shared("assumptions").get(name, {})
-    if not record and text == f"Proved as claim {name}." and "title" in _claim(name):
+    if not record and cited and "title" in _claim(name):
         # a lemma citing another claim (derivations.lemma): named by that claim's title
         cited = _pick(_claim(name)["title"], english_title(name), lang)
         said = {"en": f"Proved as the claim “{cited.text}”.",
@@ -175,26 +160,10 @@ def assumption_latex(claim_id: str, name: str, latex: str, lang: str) -> str:
     return record.get("latex", {}).get(lang, latex)
 
 
-def family_where(module: str) -> str | None:
-    """The legend of a family's abbreviations (LaTeX), e.g. s_i = e^{z_i}/Σ_k e^{z_k}."""
-    return claims_data().get("_families", {}).get(module, {}).get("where")
-
-
-def display_written(claim_id: str) -> dict:
-    """The display forms claims.toml writes by hand for one claim:
-    {"statement", "result", "where", "steps": {index: tex}}."""
-    record = _claim(claim_id).get("display", {})
-    return {"statement": record.get("statement"), "result": record.get("result"),
-            "where": record.get("where"),
-            "steps": {int(k): v for k, v in record.get("steps", {}).items()}}
-
-
-def display(claim_id: str) -> dict:
-    """Display forms of one claim: the hand-written ones and those printed from their SymPy
-    twins (reports.forms.display_twins), which also checks both kinds against the engine."""
-    from reports.forms import display_twins
-
-    return display_twins.forms(claim_id, display_written(claim_id))
+def definition(english: str, lang: str) -> Text:
+    """What a definition names, in words (its ``text``), looked up in claims.toml's
+    ``[_shared.definitions]`` by its English text: definitions are shared across claims."""
+    return _pick(_shared("definitions").get(english), english, lang)
 
 
 def missing_claim_fields(claims: list[dict]) -> list[str]:
@@ -211,9 +180,13 @@ def missing_claim_fields(claims: list[dict]) -> list[str]:
             if rule(cid, s["rule"], "zh").missing:
                 gaps.append(f"claim {cid}: rule of step {s['index']} {s['rule']!r} has no zh")
         for a in c["assumptions"]:
-            name, text = assumption(cid, a["name"], a["text"], "zh")
+            name, text = assumption(cid, a["name"], a["text"], "zh",
+                                    cited=a["name"] in c.get("premises", {}))
             if name.missing:
                 gaps.append(f"claim {cid}: assumption name {a['name']!r} has no zh")
             if text.missing:
                 gaps.append(f"claim {cid}: assumption text of {a['name']!r} has no zh")
+        for x in c.get("definitions", ()):
+            if x["text"] and definition(x["text"], "zh").missing:
+                gaps.append(f"claim {cid}: definition {x['name']!r} ({x['text']!r}) has no zh")
     return gaps

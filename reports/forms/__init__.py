@@ -1,2 +1,0 @@
-"""The display forms: hand-written readable forms of some claims, each checked against the
-engine before it is shown."""
