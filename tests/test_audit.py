@@ -190,10 +190,10 @@ def test_scope_and_verdict_are_separate_fields():
 def test_counts_per_note_and_verdict(audit):
     assert audit["summary"] == {
         "000_621967656cfd78b6.txt": {"correct": 91, "imprecise": 28, "error": 3, "reported": 1},
-        "002_da94e4b5210d0f8d.txt": {"correct": 43, "imprecise": 7, "error": 2},
+        "002_da94e4b5210d0f8d.txt": {"correct": 44, "imprecise": 7, "error": 2},
         "003_a83e13780b5fae71.txt": {"correct": 23, "imprecise": 3},
     }
-    assert len(RECORDS) == 201
+    assert len(RECORDS) == 202
 
 
 def test_every_human_language_field_in_both_languages():
@@ -306,6 +306,25 @@ def test_readings_say_which_word_they_read_and_judge_no_stronger_one():
         assert "理解" in rec["reading"] and "缓解" in rec["reading"], rid
         assert "理解" in rec["reading_zh"] and "缓解" in rec["reading_zh"], rid
         assert "解决" not in rec["reason_zh"] and "solve" not in rec["reason"], rid
+
+
+_LITERAL = re.compile(r"原文为“([^”]+)”")
+
+
+def _reads_a_word_of_its_quote(rec) -> bool:
+    """The reading names the note's literal word (原文为“…”), and that word is in the quote."""
+    found = _LITERAL.search(rec.get("reading_zh") or "")
+    return bool(found) and found.group(1) in rec["quote"]
+
+
+def test_every_reading_names_the_literal_word_of_its_quote():
+    readings = [r for r in RECORDS if r["reading"]]
+    assert {"n002-residual-explosion", "n002-relevance-matmul"} <= {r["id"] for r in readings}
+    for rec in readings:
+        assert _reads_a_word_of_its_quote(rec), (rec["id"], rec["reading_zh"])
+    rec = _by_id("n002-residual-explosion")
+    assert not _reads_a_word_of_its_quote(rec | {"reading_zh": "原文为“解决”；按“缓解”来读。"})
+    assert not _reads_a_word_of_its_quote(rec | {"reading_zh": "按“缓解”来读。"})
 
 
 # ----------------------------------------------------------------------------- evidence view
