@@ -1,5 +1,6 @@
-"""The audit's evidence values are one record in two languages: every row value and summary has
-a Chinese text with the same numbers and formulas as the English, math typeset as $…$."""
+"""The audit's evidence values are one record in two languages: each is rendered from a typed
+result (phrase id and values) in English and in Chinese, with the same numbers and formulas,
+math typeset as $…$."""
 
 from __future__ import annotations
 
@@ -37,21 +38,55 @@ def test_a_value_missing_or_unlike_its_chinese_text_is_named(value, expected):
     assert any(expected in p for p in problems), problems
 
 
-def test_an_untranslated_check_fails_the_audit_and_shows_marked(monkeypatch, audit):
+@pytest.mark.parametrize(("raw", "expected"), [
+    ({"say": {"x": {"en": "a {n}"}}}, "phrases say.x: expected en and zh strings"),
+    ({"say": {"x": {"en": "a {n:.2f}", "zh": "甲 {n:.3f}"}}},
+     "phrases say.x: en and zh expected the same placeholders"),
+    ({"say": {"x": {"en": "a {n}", "zh": "甲 {m}"}}}, "expected the same placeholders"),
+    ({"term": {"t": {"zh": "甲"}}}, "phrases term.t: expected en and zh strings"),
+])
+def test_a_phrase_missing_a_language_or_unlike_its_twin_is_refused(raw, expected):
+    assert evidence.validate_phrases({"say": {"x": {"en": "a {n:.2f}", "zh": "甲 {n:.2f}"}}})
+    with pytest.raises(evidence.EvidenceError, match=re.escape(expected)):
+        evidence.validate_phrases(raw)
+
+
+def test_a_fact_renders_its_values_in_each_language():
+    fact = evidence.Fact("dims", dims=evidence.Nums((64, 4096), "g")).to_json()
+    assert evidence.render(fact, "en").endswith("$d_k$ = 64, 4096")
+    assert evidence.render(fact, "zh").endswith("$d_k$ = 64、4096")
+    yes = evidence.Fact("lossless_stack", stack=evidence.Term("stack_random"), low=0.5,
+                        high=2.0, lossless=False).to_json()
+    assert "lossless: no" in evidence.render(yes, "en") and "无损：否" in evidence.render(yes, "zh")
+    assert "50 layers of random" in evidence.render(yes, "en")
+    assert "50 层随机" in evidence.render(yes, "zh")
+    tiny = evidence.Fact("jacobian_moves", gap=2e-7).to_json()
+    assert "$2\\times10^{-7}$" in evidence.render(tiny, "en")
+    assert "$2\\times10^{-7}$" in evidence.render(tiny, "zh")
+    with pytest.raises(evidence.EvidenceError, match="phrase 'nope': expected a"):
+        evidence.render({"say": "nope", "values": {}}, "en")
+    with pytest.raises(evidence.EvidenceError, match=r"expected values \['dims'\]"):
+        evidence.render({"say": "dims", "values": {}}, "en")
+    with pytest.raises(evidence.EvidenceError, match="fact value: expected a number"):
+        evidence.Fact("dims", dims=[1, 2])
+
+
+def test_an_untranslated_value_fails_the_audit_and_shows_marked(monkeypatch):
     rec = next(r for r in errata.read() if r["verdict"] == "error")
-    monkeypatch.setitem(evidence.CHECKS, rec["evidence"],
-                        lambda version="correction": evidence.Result(True, "english only"))
+    fn = evidence.CHECKS[rec["evidence"]]
     runs = {(rec["evidence"], v): errata.run_evidence(rec["evidence"], v)
-            for v in ("note", "correction")}
+            for v in (fn.right, fn.wrong)}
     if rec["cross_check"]:
-        runs[(rec["cross_check"], "correction")] = errata.run_evidence(rec["cross_check"])
+        runs[(rec["cross_check"], evidence.CHECKS[rec["cross_check"]].right)] = \
+            errata.run_evidence(rec["cross_check"])
+    monkeypatch.setattr(view, "rendered", lambda facts: {"en": "english only"})
     statuses = {c: "proved" for c in rec["see_also"]}
     shown = {**rec, "evidence_view": view.evidence_view(rec, runs, statuses)}
     gaps = view.untranslated_values([shown])
     assert any("'english only' has no Chinese text" in g for g in gaps), gaps
     # the Chinese edition shows the English text marked untranslated, never silently
     t = i18n.ui("zh")
-    row = report_view._evidence({**shown, "evidence": runs[(rec["evidence"], "correction")]},
+    row = report_view._evidence({**shown, "evidence": runs[(rec["evidence"], fn.right)]},
                                 "zh", t)["rows"][0]
     assert row["value"].missing and "english only" in str(row["value"].parts)
 
@@ -64,6 +99,7 @@ def test_each_edition_shows_the_value_in_its_language(audit):
             words = [p for p in shown["value"].parts if isinstance(p, str)]
             expected = [w for w in re.split(r"\$[^$]*\$", row["value"][lang]) if w]
             assert words == expected and not shown["value"].missing
+            assert shown["version_label"] == row["label"][lang]
         assert not ev["summary"].missing
     zh = report_view._evidence(rec, "zh", i18n.ui("zh"))
     assert any("\u4e00" <= ch <= "\u9fff" for ch in "".join(
@@ -73,10 +109,26 @@ def test_each_edition_shows_the_value_in_its_language(audit):
 REPR = re.compile(r"\b(?:True|False|inf|nan|array)\b|\['|\(\d+,\)")
 
 
-def test_checks_write_math_as_latex_and_no_python_reprs():
-    for name, fn in evidence.CHECKS.items():
-        for version in evidence.VERSIONS:
-            res = fn(version)
-            for text in (res.detail, res.detail_zh):
-                assert not errata.pseudo_tex(text), (name, version, text)
-                assert not REPR.search(text), (name, version, text)
+@pytest.mark.parametrize("name", sorted(evidence.CHECKS))
+def test_checks_write_math_as_latex_and_no_python_reprs(name):
+    fn = evidence.CHECKS[name]
+    for version in (fn.right, fn.wrong):
+        res = fn(version)
+        for text in (res.detail, res.detail_zh):
+            assert not errata.pseudo_tex(text), (name, version, text)
+            assert not REPR.search(text), (name, version, text)
+            assert "$$" not in text and text.count("$") % 2 == 0, (name, version, text)
+        problems = view.value_problems(name, {"en": res.detail, "zh": res.detail_zh})
+        assert problems == [], problems
+
+
+def test_the_remark_on_an_unrun_note_version_appears_only_when_it_is_true(audit):
+    """A correction shown without the note's own version is remarked on; a record whose rows
+    run the note (or rest on sources) is not."""
+    t = i18n.ui("en")
+    for rec in audit["records"]:
+        assert report_view._evidence(rec, "en", t)["note_run"], rec["id"]
+    rec = next(r for r in audit["records"] if r["verdict"] == "error")
+    rows = [r for r in rec["evidence_view"]["rows"] if r["version"] != "note"]
+    bare = {**rec, "evidence_view": {**rec["evidence_view"], "rows": rows}}
+    assert not report_view._evidence(bare, "en", t)["note_run"]

@@ -1,87 +1,341 @@
-"""Small computations behind the errata: one function per error, imprecision and numeric example.
+"""The audit's evidence: small computations, each returning a typed result.
 
-Every function takes ``version`` — ``"correction"`` (what the errata registry says is true) or
-``"note"`` (what the lecture note says) — computes the facts independently of either version, and
-returns a :class:`Result` whose ``passed`` says whether the chosen version agrees with the
-computed facts. For an erratum the correction passes and the note's version fails; for a claim
-judged correct both pass. ``detail`` carries the computed numbers in English and ``detail_zh``
-the same numbers in Chinese (one record, two languages, like ``reason``/``reason_zh`` of the
-registry); formulas in both are inline ``$…$`` LaTeX and identical.
+An evidence function computes *facts* — the same whichever version it is asked about — and
+judges one *version* of the claim against them:
+
+    note        what the lecture note states
+    correction  the corrected statement of an erratum
+    source      the formula of the note's source, which the note itself reports as wrong
+    foil        a plausible wrong statement that the same computation rejects, so that the
+                evidence of a claim judged correct can fail too
+
+``@check(right=…, wrong=…)`` registers a function with the version that must hold and the one
+that must not; it is called as ``fn(version)``. A :class:`Result` carries fields, not prose:
+its facts and the version's statement are :class:`Fact` values — a phrase id of
+``checks/phrases.toml`` and the values it takes (numbers, formulas, yes/no, terms). The
+sentences are rendered from those fields in each language (:func:`render`), so both languages
+show the same numbers and formulas by construction.
 """
 
 from __future__ import annotations
 
+import functools
 import math
-from collections.abc import Callable
-from dataclasses import dataclass
+import string
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 
 from numeric import finite_diff
 
-VERSIONS = ("correction", "note")
+VERSIONS = ("note", "correction", "source", "foil")
+LANGS = ("en", "zh")
+PHRASES = Path(__file__).with_name("checks") / "phrases.toml"
+
+
+class EvidenceError(ValueError):
+    """An evidence function or phrase does not have the documented shape."""
+
+
+# ----------------------------------------------------------------------------- values
+@dataclass(frozen=True)
+class Math:
+    """A formula, shown as inline ``$…$`` in both languages."""
+    tex: str
+
+
+@dataclass(frozen=True)
+class Nums:
+    """Numbers listed in prose: ``a, b, c`` in English, ``a、b、c`` in Chinese."""
+    values: tuple
+    spec: str = ".4g"
+
+    def __init__(self, values, spec: str = ".4g"):
+        object.__setattr__(self, "values", tuple(float(v) for v in values))
+        object.__setattr__(self, "spec", spec)
+
+
+@dataclass(frozen=True)
+class Term:
+    """A word or phrase of ``phrases.toml``'s [term] table, translated."""
+    key: str
+
+
+@dataclass(frozen=True)
+class Text:
+    """Text shown as is in both languages (a quotation of the note, a name)."""
+    text: str
+
+
+Value = int | float | Fraction | bool | Math | Nums | Term | Text
+
+
+def _plain(value):
+    """A value in its stored form: numpy scalars become Python numbers."""
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, (np.integer,)):
+        return int(value)
+    if isinstance(value, (np.floating,)):
+        return float(value)
+    if isinstance(value, (int, float, Fraction, Math, Nums, Term, Text)):
+        return value
+    raise EvidenceError(f"fact value: expected a number, bool, Math, Nums, Term or Text, got "
+                        f"{type(value).__name__} {value!r:.40}")
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One sentence of evidence: the phrase ``say`` with its ``values``."""
+    say: str
+    values: Mapping[str, Value] = field(default_factory=dict)
+
+    def __init__(self, say: str, **values):
+        object.__setattr__(self, "say", say)
+        object.__setattr__(self, "values", {k: _plain(v) for k, v in values.items()})
+
+    def to_json(self) -> dict:
+        return {"say": self.say, "values": {k: _encode(v) for k, v in self.values.items()}}
+
+
+def _encode(v):
+    if isinstance(v, bool):
+        return {"bool": v}
+    if isinstance(v, Fraction):
+        return {"fraction": [v.numerator, v.denominator]}
+    if isinstance(v, (int, float)):
+        return {"number": v} if math.isfinite(v) else {"number": repr(v)}
+    if isinstance(v, Math):
+        return {"math": v.tex}
+    if isinstance(v, Nums):
+        return {"nums": [x if math.isfinite(x) else repr(x) for x in v.values], "spec": v.spec}
+    if isinstance(v, Term):
+        return {"term": v.key}
+    return {"text": v.text}
+
+
+def _decode(v: dict):
+    (kind, data), *rest = v.items()
+    if kind == "bool":
+        return data
+    if kind == "fraction":
+        return Fraction(*data)
+    if kind == "number":
+        return float(data) if isinstance(data, str) else data
+    if kind == "math":
+        return Math(data)
+    if kind == "nums":
+        return Nums([float(x) for x in data], v["spec"])
+    if kind == "term":
+        return Term(data)
+    return Text(data)
 
 
 @dataclass(frozen=True)
 class Result:
+    """What one version of a claim gives: ``passed``, the computed ``facts`` (independent of the
+    version) and the version's ``claim`` judged against them."""
     passed: bool
-    detail: str
-    detail_zh: str = ""  # empty: untranslated, which the i18n test reports
-
+    version: str
+    facts: tuple[Fact, ...]
+    claim: Fact
 
     def __post_init__(self):
         # numpy comparisons yield numpy.bool_, which JSON and the report schema reject
         object.__setattr__(self, "passed", bool(self.passed))
+        object.__setattr__(self, "facts", tuple(self.facts))
+
+    def to_json(self) -> dict:
+        return {"passed": self.passed, "version": self.version,
+                "facts": [f.to_json() for f in self.facts], "claim": self.claim.to_json()}
+
+    @property
+    def detail(self) -> str:
+        return render_result(self.to_json(), "en")
+
+    @property
+    def detail_zh(self) -> str:
+        return render_result(self.to_json(), "zh")
 
 
-def yes(flag: bool) -> str:
-    return "yes" if flag else "no"
+def judge(version: str, facts, **claims: tuple[Fact, bool]) -> Result:
+    """The result for ``version``: ``claims`` maps each version to (its statement, whether the
+    facts bear it out)."""
+    if version not in claims:
+        raise EvidenceError(f"version: expected one of {tuple(claims)}, got {version!r}")
+    claim, holds = claims[version]
+    return Result(holds, version, tuple(facts), claim)
 
 
-def shi(flag: bool) -> str:
-    """yes/no in Chinese."""
-    return "是" if flag else "否"
-
-
-def num(x: float, spec: str = ".4g") -> str:
-    """A computed number for prose: ∞ and NaN spelled as such, never Python's inf/nan."""
-    if math.isnan(x):
-        return "NaN"
-    if math.isinf(x):
-        return "∞" if x > 0 else "−∞"
-    return format(x, spec)
-
-
-def nums(xs, spec: str = ".4g") -> str:
-    """Numbers separated by commas (no brackets or quotes of a Python list)."""
-    return ", ".join(num(float(x), spec) for x in xs)
-
-
-def pick(version: str, *, note, correction):
+def pick(version: str, **by):
     """The candidate for ``version``; a bad version is a one-line error naming the choices."""
-    if version not in VERSIONS:
-        raise ValueError(f"version: expected one of {VERSIONS}, got {version!r}")
-    return note if version == "note" else correction
+    if version not in by:
+        raise ValueError(f"version: expected one of {tuple(by)}, got {version!r}")
+    return by[version]
 
 
+# ----------------------------------------------------------------------------- registry
 CHECKS: dict[str, Callable[[str], Result]] = {}
 
 
-def check(fn: Callable[[str], Result]) -> Callable[[str], Result]:
-    """Register ``fn`` as an evidence computation under its own name; a name is registered once."""
-    if fn.__name__ in CHECKS:
-        raise ValueError(f"evidence {fn.__name__!r}: registered twice "
-                         f"({CHECKS[fn.__name__].__module__} and {fn.__module__})")
-    CHECKS[fn.__name__] = fn
-    return fn
+def check(*, right: str, wrong: str) -> Callable:
+    """Register an evidence function under its own name, with the version that holds and the
+    one that does not (both from :data:`VERSIONS`); a name is registered once."""
+    for v in (right, wrong):
+        if v not in VERSIONS:
+            raise EvidenceError(f"check: version expected one of {VERSIONS}, got {v!r}")
+    if right == wrong:
+        raise EvidenceError(f"check: right and wrong versions must differ, got {right!r} twice")
+
+    def register(fn: Callable[[str], Result]) -> Callable[[str], Result]:
+        if fn.__name__ in CHECKS:
+            raise ValueError(f"evidence {fn.__name__!r}: registered twice "
+                             f"({CHECKS[fn.__name__].__module__} and {fn.__module__})")
+
+        @functools.wraps(fn)
+        def run(version: str = right) -> Result:
+            if version not in (right, wrong):
+                raise ValueError(f"version: expected one of {(right, wrong)}, got {version!r}")
+            result = fn(version)
+            if not isinstance(result, Result) or result.version != version:
+                raise EvidenceError(f"evidence {fn.__name__!r}: expected a Result for version "
+                                    f"{version!r}, got {result!r:.80}")
+            return result
+
+        run.right, run.wrong = right, wrong
+        CHECKS[fn.__name__] = run
+        return run
+
+    return register
 
 
-def stated(version: str, value):
-    """Claims where the note and the correction agree: both versions get ``value``."""
-    return pick(version, note=value, correction=value)
+# ----------------------------------------------------------------------------- rendering
+def num(x: float, spec: str = ".4g", *, math_mode: bool = False) -> str:
+    """A computed number for prose: ∞ and NaN spelled as such, a true minus sign, and powers of
+    ten typeset as $m\\times10^{e}$ (``math_mode``: the same without dollars, for a formula)."""
+    if isinstance(x, Fraction):
+        text = str(x)
+        return text if math_mode else text.replace("-", "−")
+    if math.isnan(x):
+        return r"\mathrm{NaN}" if math_mode else "NaN"
+    if math.isinf(x):
+        return ("" if x > 0 else "-") + r"\infty" if math_mode else ("∞" if x > 0 else "−∞")
+    text = format(x, spec)
+    mant, _, exp = text.partition("e")
+    if exp:
+        power = f"{mant}\\times10^{{{int(exp)}}}" if mant not in ("1", "-1") else \
+            f"{mant[:-1]}10^{{{int(exp)}}}"
+        return power if math_mode else f"${power}$"
+    return text if math_mode else text.replace("-", "−")
 
 
+_SEP = {"en": ", ", "zh": "、"}
+_YES = {"en": ("no", "yes"), "zh": ("否", "是")}
+_CLAUSE = {"en": "; ", "zh": "；"}
+
+
+@functools.cache
+def phrases() -> dict:
+    """``phrases.toml``, validated once (:func:`validate_phrases`)."""
+    return validate_phrases(tomllib.loads(PHRASES.read_text(encoding="utf-8")))
+
+
+def validate_phrases(raw: dict) -> dict:
+    """{"say": {id: {en, zh}}, "term": {id: {en, zh}}}: every entry in both languages, and a
+    sentence's two languages take the same values with the same formats."""
+    for table in ("say", "term"):
+        for key, entry in raw.get(table, {}).items():
+            if not (isinstance(entry, dict) and all(isinstance(entry.get(lg), str) and entry[lg]
+                                                    for lg in LANGS)):
+                raise EvidenceError(f"phrases {table}.{key}: expected en and zh strings, got "
+                                    f"{entry!r:.60}")
+    for key, entry in raw.get("say", {}).items():
+        slots = {lg: placeholders(entry[lg]) for lg in LANGS}
+        if slots["en"] != slots["zh"]:
+            raise EvidenceError(f"phrases say.{key}: en and zh expected the same placeholders, "
+                                f"got {sorted(slots['en'])} and {sorted(slots['zh'])}")
+    return raw
+
+
+def discrimination_problem(fn: Callable[[str], Result]) -> str | None:
+    """Why a registered evidence function cannot serve as evidence, or None: it must hold with
+    its right version, fail with its wrong one, and compute the same facts for both (only the
+    judged statement may differ)."""
+    right, wrong = fn(fn.right), fn(fn.wrong)
+    if not right.passed:
+        return f"{fn.__name__}: expected to hold with {fn.right!r}, it does not"
+    if wrong.passed:
+        return f"{fn.__name__}: expected to fail with {fn.wrong!r}, it holds: it cannot fail"
+    if right.to_json()["facts"] != wrong.to_json()["facts"]:
+        return f"{fn.__name__}: its facts differ between {fn.right!r} and {fn.wrong!r}"
+    return None
+
+
+def placeholders(template: str) -> set[tuple[str, str]]:
+    """(name, format spec) of every placeholder of ``template``."""
+    return {(name, spec or "") for _, name, spec, _ in string.Formatter().parse(template)
+            if name is not None}
+
+
+class _Formatter(string.Formatter):
+    def __init__(self, lang: str):
+        super().__init__()
+        self.lang = lang
+
+    def format_field(self, value, spec: str) -> str:
+        if isinstance(value, bool):
+            return _YES[self.lang][value]
+        if isinstance(value, Fraction):
+            return num(value)
+        if isinstance(value, int):
+            return num(float(value), spec) if spec else str(value).replace("-", "−")
+        if isinstance(value, float):
+            return num(value, spec or ".4g")
+        if isinstance(value, Math):
+            return f"${value.tex}$"
+        if isinstance(value, Nums):
+            return _SEP[self.lang].join(num(x, value.spec) for x in value.values)
+        if isinstance(value, Term):
+            terms = phrases().get("term", {})
+            if value.key not in terms:
+                raise EvidenceError(f"term {value.key!r}: expected a [term] entry of "
+                                    f"{PHRASES.name}, got none")
+            return terms[value.key][self.lang]
+        if isinstance(value, Text):
+            return value.text
+        raise EvidenceError(f"fact value: cannot render {type(value).__name__}")
+
+
+def render(fact: dict, lang: str) -> str:
+    """One fact (its JSON form) as a sentence in ``lang``."""
+    says = phrases().get("say", {})
+    if fact["say"] not in says:
+        raise EvidenceError(f"phrase {fact['say']!r}: expected a [say] entry of {PHRASES.name}, "
+                            "got none")
+    values = {k: _decode(v) for k, v in fact["values"].items()}
+    template = says[fact["say"]][lang]
+    missing = {n for n, _ in placeholders(template)} - set(values)
+    if missing:
+        raise EvidenceError(f"phrase {fact['say']!r}: expected values {sorted(missing)}, got "
+                            f"{sorted(values)}")
+    return _Formatter(lang).vformat(template, (), values)
+
+
+def render_facts(facts: list[dict], lang: str) -> str:
+    return _CLAUSE[lang].join(render(f, lang) for f in facts)
+
+
+def render_result(result: dict, lang: str) -> str:
+    """Facts, then the version's statement, in ``lang``."""
+    return _CLAUSE[lang].join([render(f, lang) for f in result["facts"]]
+                              + [render(result["claim"], lang)])
+
+
+# ----------------------------------------------------------------------------- shared maths
 def num_grad(f, x: np.ndarray, h: float = 1e-6) -> np.ndarray:
     """Central differences of a scalar function of an array (numeric.finite_diff's stencil)."""
     return finite_diff.gradient(f, x, h=h)
@@ -98,6 +352,11 @@ def softmax(z: np.ndarray, axis: int = -1) -> np.ndarray:
     return e / e.sum(axis=axis, keepdims=True)
 
 
+def jac_norm(p: np.ndarray) -> float:
+    """Spectral norm of the softmax Jacobian diag(p) − ppᵀ at the weights ``p``."""
+    return float(np.linalg.norm(np.diag(p) - np.outer(p, p), 2))
+
+
 def attention_loop(q: np.ndarray, k: np.ndarray, v: np.ndarray) -> np.ndarray:
     """Attention spelled out per query, independent of any matrix formula under test."""
     out = np.zeros((q.shape[0], v.shape[1]))
@@ -107,273 +366,10 @@ def attention_loop(q: np.ndarray, k: np.ndarray, v: np.ndarray) -> np.ndarray:
     return out
 
 
-def _qkv(n: int = 4, d_k: int = 3, d_v: int = 4, seed: int = 0):
-    rng = np.random.default_rng(seed)
-    return rng.normal(size=(n, d_k)), rng.normal(size=(n, d_k)), rng.normal(size=(n, d_v))
+def vec(xs, spec: str = ".4g") -> Math:
+    """A tuple of numbers as a formula, (a, b, c)."""
+    return Math("(" + ", ".join(num(float(x), spec, math_mode=True) for x in xs) + ")")
 
 
-# ----------------------------------------------------------------------------- attention
-@check
-def misplaced_bracket(version: str = "correction") -> Result:
-    """Softmax(QKᵀ/√d_k)V versus the bracket around V: only the first is attention."""
-    formula = pick(
-        version,
-        note=lambda q, k, v: softmax(q @ k.T @ v / math.sqrt(q.shape[1])),
-        correction=lambda q, k, v: softmax(q @ k.T / math.sqrt(q.shape[1])) @ v,
-    )
-    q, k, v = _qkv()
-    ref = attention_loop(q, k, v)
-    got = formula(q, k, v)
-    gap = float(np.max(np.abs(got - ref)))
-    homogeneous = np.allclose(formula(q, k, 2 * v), 2 * got)
-    return Result(
-        gap < 1e-12 and homogeneous,
-        f"largest gap to the weighted sum of value rows computed one query at a time: {gap:.3g}; "
-        f"$f(Q,K,2V) = 2f(Q,K,V)$: {yes(homogeneous)} (true attention is linear in $V$)",
-        f"与逐个查询算出的值向量加权和相比，最大偏差为 {gap:.3g}；"
-        f"$f(Q,K,2V) = 2f(Q,K,V)$：{shi(homogeneous)}（真正的注意力对 $V$ 是线性的）",
-    )
-
-
-@check
-def attention_not_linear(version: str = "correction") -> Result:
-    """For fixed A the map V -> AV is linear, but A = softmax(...) itself depends on X."""
-    claims_linear_in_x = pick(version, note=True, correction=False)
-    rng = np.random.default_rng(1)
-    x = rng.normal(size=(4, 6))
-    wq, wk, wv = (rng.normal(size=(6, 3)) for _ in range(3))
-
-    def attn(x):
-        return softmax((x @ wq) @ (x @ wk).T / math.sqrt(3)) @ (x @ wv)
-
-    a = softmax((x @ wq) @ (x @ wk).T / math.sqrt(3))
-    fixed_a_linear = np.allclose(a @ (2 * x @ wv), 2 * (a @ (x @ wv)))
-    gap = float(np.max(np.abs(attn(2 * x) - 2 * attn(x))))
-    linear_in_x = gap < 1e-9
-    said_en = "linear in $X$" if claims_linear_in_x else "not linear in $X$"
-    said_zh = "对 $X$ 线性" if claims_linear_in_x else "对 $X$ 不是线性的"
-    return Result(
-        fixed_a_linear and linear_in_x == claims_linear_in_x,
-        rf"fixed $A$: $A(2V) = 2AV$: {yes(fixed_a_linear)}; full attention: "
-        rf"$\max|\mathrm{{attn}}(2X) - 2\,\mathrm{{attn}}(X)|$ = {gap:.3g}, so linear in $X$: "
-        f"{yes(linear_in_x)}; claimed: {said_en}",
-        rf"固定 $A$ 时 $A(2V) = 2AV$：{shi(fixed_a_linear)}；完整的注意力："
-        rf"$\max|\mathrm{{attn}}(2X) - 2\,\mathrm{{attn}}(X)|$ = {gap:.3g}，因此对 $X$ 线性："
-        f"{shi(linear_in_x)}；该说法：{said_zh}",
-    )
-
-
-@check
-def zero_score_weight(version: str = "correction") -> Result:
-    """Query (1,0) against keys (1,0), (0,1), (-1,0): the orthogonal key still gets weight."""
-    claimed = pick(version, note=0.0, correction=1 / (math.e + 1 + 1 / math.e))
-    w = softmax(np.array([1.0, 0.0, -1.0]))
-    shown = rf"$\operatorname{{softmax}}(1, 0, -1) = ({w[0]:.4f}, {w[1]:.4f}, {w[2]:.4f})$"
-    return Result(
-        abs(w[1] - claimed) < 1e-3,
-        f"{shown}; the orthogonal key (score 0) gets weight {w[1]:.4f}, claimed {claimed:.4f}",
-        f"{shown}；正交的键（分数为 0）得到的权重是 {w[1]:.4f}，该说法给出 {claimed:.4f}",
-    )
-
-
-@check
-def negative_score_weight(version: str = "correction") -> Result:
-    """A negative score gives a smaller but positive weight, never a repelling (negative) one."""
-    claimed_sign = pick(version, note=-1, correction=1)
-    w = softmax(np.array([1.0, 0.0, -1.0]))
-    return Result(
-        int(np.sign(w[2])) == claimed_sign,
-        f"weight of the opposite key (score $-1$) = {w[2]:.4f} > 0; claimed sign {claimed_sign:+d}",
-        f"方向相反的键（分数 $-1$）的权重为 {w[2]:.4f} > 0；该说法给出的符号为 {claimed_sign:+d}",
-    )
-
-
-@check
-def attention_graph(version: str = "correction") -> Result:
-    """Attention weights are directed and include self-loops: n² edges, not n(n-1)/2."""
-    n = 4
-    claimed_edges = pick(version, note=n * (n - 1) // 2, correction=n * n)
-    q, k, _ = _qkv(n=n, seed=2)
-    a = softmax(q @ k.T / math.sqrt(q.shape[1]))
-    nonzero = int(np.count_nonzero(a > 0))
-    asym = float(np.max(np.abs(a - a.T)))
-    edges = n * (n - 1) // 2
-    return Result(
-        nonzero == claimed_edges,
-        rf"$n = {n}$: the attention matrix has {nonzero} positive weights (smallest diagonal "
-        rf"weight {np.min(np.diag(a)):.3f}, $\max|A - A^\top|$ = {asym:.3f}); the complete "
-        rf"undirected graph has $n(n-1)/2 = {edges}$ edges; claimed {claimed_edges}",
-        rf"$n = {n}$：注意力矩阵有 {nonzero} 个正权重（对角线上最小的权重为 "
-        rf"{np.min(np.diag(a)):.3f}，$\max|A - A^\top|$ = {asym:.3f}）；完全无向图只有 "
-        rf"$n(n-1)/2 = {edges}$ 条边；该说法给出 {claimed_edges}",
-    )
-
-
-# ----------------------------------------------------------------------------- dot products
-@check
-def dot_is_cosine(version: str = "correction") -> Result:
-    """The dot product equals cosine similarity only for unit vectors."""
-    similarity = pick(
-        version,
-        note=lambda v, w: float(v @ w),
-        correction=lambda v, w: float(v @ w / (np.linalg.norm(v) * np.linalg.norm(w))),
-    )
-    pairs = [
-        (np.array([2.0, 0.0]), np.array([3.0, 0.0])),
-        (np.array([1.0, 1.0]), np.array([0.0, 2.0])),
-    ]
-    rows, rows_zh = [], []
-    ok = True
-    for v, w in pairs:
-        cos = math.cos(math.atan2(v[1], v[0]) - math.atan2(w[1], w[0]))
-        got = similarity(v, w)
-        ok &= abs(got - cos) < 1e-12
-        pair = f"$v = ({nums(v, 'g')}),\\ w = ({nums(w, 'g')})$"
-        rows.append(rf"{pair}: $\cos\theta$ = {cos:.4f}, candidate {got:.4f}")
-        rows_zh.append(rf"{pair}：$\cos\theta$ = {cos:.4f}，待检公式给出 {got:.4f}")
-    return Result(ok, "; ".join(rows), "；".join(rows_zh))
-
-
-MODEL_NAMES = {
-    "random_sign": {"en": "components of random sign (mean 0)", "zh": "分量符号随机（均值为 0）"},
-    "all_positive": {"en": "every component $+0.5$", "zh": "每个分量都是 $+0.5$"},
-}
-
-
-def _score_scale_model(kind: str, d: int, rng) -> float:
-    """RMS of q·k/√d for components 0.5 in size: random signs (zero mean) or all +0.5."""
-    if kind == "all_positive":
-        return 0.25 * d / math.sqrt(d)
-    def signs() -> np.ndarray:  # (4000, d) of ±1, as int8: the ±0.5 entries' signs
-        return rng.integers(0, 2, size=(4000, d), dtype=np.int8) * np.int8(2) - np.int8(1)
-    dots = 0.25 * (signs() * signs()).sum(axis=1, dtype=np.int64)  # (4000,) exact q·k
-    return float(np.sqrt(np.mean((dots / math.sqrt(d)) ** 2)))
-
-
-@check
-def sqrt_scaling_needs_zero_mean(version: str = "correction") -> Result:
-    """Dividing by √d_k keeps the scale fixed only when components have mean 0."""
-    model = pick(version, note="all_positive", correction="random_sign")
-    rng = np.random.default_rng(3)
-    small, large = _score_scale_model(model, 2, rng), _score_scale_model(model, 4096, rng)
-    pos2, pos4096 = _score_scale_model("all_positive", 2, rng), _score_scale_model(
-        "all_positive", 4096, rng
-    )
-    names = MODEL_NAMES[model]
-    return Result(
-        0.8 < large / small < 1.25,
-        rf"{names['en']}: RMS of $q^\top k/\sqrt{{d_k}}$ is {small:.3f} at $d_k = 2$ and "
-        rf"{large:.3f} at $d_k = 4096$; with every component $+0.5$ it is {pos2:.3f} and "
-        rf"{pos4096:.1f} (it grows like $\sqrt{{d_k}}$)",
-        rf"{names['zh']}：$q^\top k/\sqrt{{d_k}}$ 的均方根在 $d_k = 2$ 时为 {small:.3f}，在 "
-        rf"$d_k = 4096$ 时为 {large:.3f}；若每个分量都是 $+0.5$，则分别为 {pos2:.3f} 和 "
-        rf"{pos4096:.1f}（随 $\sqrt{{d_k}}$ 增长）",
-    )
-
-
-@check
-def sum_growth_exponent(version: str = "correction") -> Result:
-    """The raw score grows like d_k^p: p = 1/2 for zero-mean terms, p = 1 for same-sign terms."""
-    model = pick(version, note="all_positive", correction="random_sign")
-    rng = np.random.default_rng(4)
-    dims = np.array([16, 64, 256, 1024, 4096])
-    scales = [_score_scale_model(model, int(d), rng) * math.sqrt(d) for d in dims]
-    p = float(np.polyfit(np.log(dims), np.log(scales), 1)[0])
-    names = MODEL_NAMES[model]
-    return Result(
-        abs(p - 0.5) < 0.05,
-        rf"{names['en']}: fitted growth exponent of the unscaled score = {p:.3f}; dividing by "
-        rf"$\sqrt{{d_k}}$ only cancels an exponent of 0.5",
-        rf"{names['zh']}：未缩放分数的拟合增长指数为 {p:.3f}；除以 $\sqrt{{d_k}}$ "
-        "只能抵消 0.5 这个指数",
-    )
-
-
-@check
-def exp_overflow(version: str = "correction") -> Result:
-    """e^1024 overflows, but softmax evaluated as exp(z - max z) never computes it."""
-    impl = pick(
-        version,
-        note=lambda z: np.exp(z) / np.exp(z).sum(),
-        correction=softmax,
-    )
-    z = np.full(4, 1024.0)  # the note's example: every score is 0.25·4096 = 1024
-    with np.errstate(over="ignore", invalid="ignore"):
-        e64 = np.exp(np.float64(1024.0))
-        e32 = np.exp(np.float32(1024.0))
-        p = impl(z)
-    lim64, lim32 = math.log(np.finfo(np.float64).max), math.log(np.finfo(np.float32).max)
-    uniform = bool(np.all(np.isfinite(p))) and bool(np.allclose(p, 0.25, atol=1e-15))
-    shown = nums(p)
-    return Result(
-        uniform,
-        f"$e^{{1024}}$ = {num(float(e64))} in float64 and {num(float(e32))} in float32 "
-        f"($\\exp$ overflows above {lim64:.2f} and {lim32:.2f}); softmax of four scores 1024 by "
-        f"this implementation = ({shown}) (exactly uniform: {yes(uniform)})",
-        f"$e^{{1024}}$ 在 float64 中为 {num(float(e64))}，在 float32 中为 {num(float(e32))}"
-        f"（自变量超过 {lim64:.2f} 和 {lim32:.2f} 时 $\\exp$ 就会溢出）；用这种实现对四个都等于 "
-        f"1024 的分数做 softmax，得到 ({shown})（严格均匀：{shi(uniform)}）",
-    )
-
-
-@check
-def scaled_1024(version: str = "correction") -> Result:
-    """The note's 1024/√4096 = 1024/64 = 16 and the size of e^16."""
-    claimed = pick(version, note=16, correction=16)
-    val = Fraction(1024) / math.isqrt(4096)
-    e16 = math.exp(16)
-    f32, f16 = np.finfo(np.float32).max, np.finfo(np.float16).max
-    root = rf"$\sqrt{{4096}} = {math.isqrt(4096)}$, $1024/64 = {val}$"
-    return Result(
-        math.isqrt(4096) ** 2 == 4096 and val == claimed and np.isfinite(np.float32(e16)),
-        f"{root}; $e^{{16}}$ = {e16:.6g} (finite in float32, whose largest value is {f32:.3g}; "
-        f"beyond float16's largest value {f16:.0f})",
-        f"{root}；$e^{{16}}$ = {e16:.6g}（在 float32 中是有限数，其最大值为 {f32:.3g}；"
-        f"但超出了 float16 的最大值 {f16:.0f}）",
-    )
-
-
-@check
-def small_dot_examples(version: str = "correction") -> Result:
-    """0.5·0.5 + 0.5·0.5 = 0.5 and 4096 · 0.25 = 1024."""
-    claimed = pick(version, note=(Fraction(1, 2), 1024), correction=(Fraction(1, 2), 1024))
-    two = sum(Fraction(1, 2) * Fraction(1, 2) for _ in range(2))
-    big = sum(Fraction(1, 2) * Fraction(1, 2) for _ in range(4096))
-    return Result((two, big) == claimed, f"$d_k = 2$: {two}; $d_k = 4096$: {big}",
-                  f"$d_k = 2$ 时为 {two}；$d_k = 4096$ 时为 {big}")
-
-
-# ----------------------------------------------------------------------------- softmax
-@check
-def softmax_amplification(version: str = "correction") -> Result:
-    """Softmax is sharper than proportional normalisation for z=[1,2] but not for z=[0.1,0.2]."""
-    claims_always_sharper = pick(version, note=True, correction=False)
-    rows, rows_zh, sharper = [], [], []
-    for z in ([1.0, 2.0], [0.1, 0.2], [10.0, 20.0]):
-        s, lin = softmax(np.array(z)), np.array(z) / sum(z)
-        sharper.append(s[1] > lin[1])
-        ratio_ok = abs(s[1] / s[0] - math.exp(z[1] - z[0])) < 1e-9
-        head = f"$z = ({nums(z, 'g')})$"
-        rows.append(f"{head}: largest softmax weight {s[1]:.4f}, proportional {lin[1]:.4f}, ratio "
-                    f"$e^{{\\Delta z}}$ holds: {yes(ratio_ok)}")
-        rows_zh.append(f"{head}：softmax 的最大权重 {s[1]:.4f}，按比例归一化为 {lin[1]:.4f}，"
-                       f"比值等于 $e^{{\\Delta z}}$：{shi(ratio_ok)}")
-    claim_en = ("softmax is always sharper than proportional normalisation"
-                if claims_always_sharper else "softmax is sharper only for large gaps")
-    claim_zh = ("softmax 总比按比例归一化更尖锐" if claims_always_sharper
-                else "只有差距大时 softmax 才更尖锐")
-    return Result(all(sharper) == claims_always_sharper,
-                  "; ".join(rows) + f"; claimed: {claim_en}",
-                  "；".join(rows_zh) + f"；该说法：{claim_zh}")
-
-
-@check
-def softmax_12(version: str = "correction") -> Result:
-    stated = ([0.27, 0.73], [0.33, 0.67])
-    claimed = pick(version, note=stated, correction=stated)
-    s = softmax(np.array([1.0, 2.0]))
-    lin = [1 / 3, 2 / 3]
-    ok = list(np.round(s, 2)) == claimed[0] and [round(x, 2) for x in lin] == claimed[1]
-    shown = (rf"$\operatorname{{softmax}}(1, 2) = ({s[0]:.4f}, {s[1]:.4f})$",
-             "$(1, 2)/3 = (0.3333, 0.6667)$")
-    return Result(ok, "; ".join(shown), "；".join(shown))
+def dims(shape) -> Math:
+    return Math(r"\times".join(str(x) for x in shape))

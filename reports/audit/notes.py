@@ -3,10 +3,13 @@
     python -m reports.audit.notes check NOTES_DIR
 
 Every quote (of a record or of a sentence marked as containing no checkable claim) must occur
-verbatim; every note's title must match its file; and at least ``MIN_COVERAGE`` of each note's
-sentences must carry a record or a no-claim mark. Exit 0 when all hold; 1 naming each stale quote,
-wrong title or short coverage; 2 with a one-line message when the directory, a note file or the
-registry cannot be used. Nothing is written.
+verbatim; every note's title must match its file; every mark that cites a record must cite one
+that exists (a recap one judged correct); and at least ``MIN_COVERAGE`` of each note's
+sentences (:func:`sentences`: a note flattened to one line is split into its real sentences)
+must carry a record or a no-claim mark. Quotes that run over several sentences are listed.
+Exit 0 when all hold; 1 naming each stale quote, wrong title, bad citation or short coverage; 2
+with a one-line message when the directory, a note file or the registry cannot be used.
+Nothing is written.
 """
 
 from __future__ import annotations
@@ -40,30 +43,88 @@ def read_note(directory: Path, name: str) -> str:
                          f"at offset {exc.start}") from None
 
 
-# A sentence ends at a Chinese full stop, exclamation or question mark, a semicolon, or a line
-# break; the note's web copies carry no other reliable boundary (their ASCII '.' also appears in
-# numbers like 0.5, and ASCII '?' / ';' do not end sentences in these notes).
-_BOUNDARY = re.compile(r"[。！？；]|\n")
-_WORD = re.compile(r"\w")
 MIN_COVERAGE = 0.95
 CONTEXT = 12
 
+# Sentence boundaries. All offsets refer to the note's own text; nothing is rewritten.
+#  - after 。！？； (closing quotes and brackets that follow stay with the sentence) and at every
+#    line break; an ASCII '.' is no boundary (0.5, 1. **…**), nor are ASCII '?' and ';';
+#  - before Markdown block markers outside math: a heading (#… ), a rule (--- not followed by an
+#    identifier, so that a diagram edge a1 --- a2 is none), a block quote (> ) and its chain
+#    items (> →), a list item (- or N. with N of at most two digits);
+#  - around a formula block: $$…$$, or a $…$ span of at least 40 characters or holding \begin or
+#    \\ that stands between spaces or colons; a multi-line display (gathered, aligned, …) is cut
+#    after every row separator \\, one sentence per formula;
+#  - a flattened diagram source (flowchart … end) is one piece;
+#  - only in single-line notes (an outline whose line breaks the web copy flattened to spaces, so
+#    that one line holds at least half of the text): at a space between two CJK characters, and
+#    before a mixed outline label such as 「Norm作用：」 or 「Linear 线性：」 that follows a space.
+# No boundary falls inside a math span. A piece without a letter, digit or CJK character (a rule,
+# bare markup) is not a sentence.
+_MATH = re.compile(r"\$\$.+?\$\$|\$[^$\n]+?\$", re.S)
+_END = re.compile(r"[。！？；][”’」』）)]*")
+_MARKER = re.compile(r"(?:(?<=\s)|^)(?:#{1,6}(?=\s)|---+(?=\s+[^\sA-Za-z0-9]|\s*$)|>\s*→|>(?=\s)"
+                     r"|-(?=\s+\S)|(?<![\d.])\d{1,2}\.(?=\s+\D))")
+_CJK = "\u3400-\u9fff\uf900-\ufaff"
+_OUTLINE_SPACE = re.compile(rf"(?<=[{_CJK}，、：；。！？”’」』）]) +(?=[{_CJK}])")
+_LABEL = re.compile(r"(?<=[^\s$*] )(?=[A-Za-z][A-Za-z\-]* ?[\u4e00-\u9fff]{1,6}：)")
+_DIAGRAM = re.compile(r"\b(?:flowchart|graph)\s+(?:LR|RL|TD|TB|BT)\b.*?\bend(?=\s+[\u4e00-\u9fff])",
+                      re.S)
+_DISPLAY = re.compile(r"\\begin\{(?:gathered|aligned|align\*?|gather\*?|array)\}")
+_WORD = re.compile(r"\w")
+_MARKUP_ONLY = re.compile(r"[\s\-#>→*]*")
+
+
+SINGLE_LINE = 150  # characters: the shortest line that counts as a flattened outline
+
+
+def single_line(text: str) -> bool:
+    """Whether one line holds at least half of ``text`` and is long: an outline flattened to
+    one line (a short note whose lines are short is split at its line breaks)."""
+    longest = max((len(line) for line in text.split("\n")), default=0)
+    return longest >= SINGLE_LINE and longest >= 0.5 * len(text)
+
+
+def _inside(spans: list[tuple[int, int]], i: int) -> bool:
+    return any(a < i < b for a, b in spans)
+
+
+def _boundaries(text: str) -> set[int]:
+    maths = [(m.start(), m.end()) for m in _MATH.finditer(text)]
+    cuts = {0, len(text)}
+    cuts.update(m.end() for m in _END.finditer(text) if not _inside(maths, m.start()))
+    for m in re.finditer(r"\n", text):
+        cuts.update((m.start(), m.end()))
+    cuts.update(m.start() for m in _MARKER.finditer(text) if not _inside(maths, m.start()))
+    for a, b in maths:
+        body = text[a:b]
+        left = text[a - 1] if a else " "
+        right = text[b] if b < len(text) else " "
+        block = len(body) >= 40 or "\\begin" in body or "\\\\" in body
+        if body.startswith("$$") or (block and left in " \n：:" and right in " \n：:，。$"):
+            cuts.update((a, b))
+        if _DISPLAY.search(body):
+            cuts.update(a + r.end() for r in re.finditer(r"\\\\", body))
+    for m in _DIAGRAM.finditer(text):
+        cuts = {c for c in cuts if not m.start() < c < m.end()} | {m.start(), m.end()}
+        maths.append((m.start(), m.end()))
+    if single_line(text):
+        for rx in (_OUTLINE_SPACE, _LABEL):
+            cuts.update(m.start() for m in rx.finditer(text) if not _inside(maths, m.start()))
+    return cuts
+
 
 def sentences(text: str) -> list[tuple[int, int]]:
-    """(start, end) offsets of the sentences of ``text``, closing punctuation included, outer
-    spaces excluded; pieces without a letter, digit or CJK character (rules, bare markup) are
-    not sentences."""
-    out, start = [], 0
-    for m in [*_BOUNDARY.finditer(text), None]:
-        end = m.end() if m is not None else len(text)
-        if m is not None and m.group() == "\n":
-            end = m.start()
-        piece = text[start:end]
-        lead = len(piece) - len(piece.lstrip())
-        a, b = start + lead, start + len(piece.rstrip())
-        if _WORD.search(text[a:b]):
-            out.append((a, b))
-        start = m.end() if m is not None else len(text)
+    """(start, end) offsets of the sentences of ``text`` (rules above), closing punctuation
+    included, outer spaces excluded."""
+    out = []
+    points = sorted(_boundaries(text))
+    for a, b in zip(points, points[1:], strict=False):
+        piece = text[a:b]
+        start, end = a + len(piece) - len(piece.lstrip()), a + len(piece.rstrip())
+        body = text[start:end]
+        if body and not _MARKUP_ONLY.fullmatch(body) and _WORD.search(body):
+            out.append((start, end))
     return out
 
 
@@ -78,33 +139,44 @@ def title(text: str) -> str:
 
 
 def locate(text: str, quote: str) -> dict | None:
-    """Line (1-based), column (1-based) and a short context of the first occurrence of ``quote``."""
+    """Where the first occurrence of ``quote`` stands: line and column (1-based), the number of
+    its sentence (1-based, :func:`sentences`), ``unit`` — "sentence" for a single-line note,
+    where a line number says nothing, else "line" — and a short context."""
     at = text.find(quote)
     if at < 0:
         return None
     line = text.count("\n", 0, at) + 1
     column = at - (text.rfind("\n", 0, at) + 1) + 1
+    sents = sentences(text)
+    sentence = next((i for i, (a, b) in enumerate(sents, 1) if at < b), len(sents))
     before = text[max(0, at - CONTEXT):at].split("\n")[-1]
     after = text[at + len(quote):at + len(quote) + CONTEXT].split("\n")[0]
-    return {"line": line, "column": column, "offset": at,
+    return {"line": line, "column": column, "offset": at, "sentence": sentence,
+            "unit": "sentence" if single_line(text) else "line",
             "context": f"…{before}【{quote}】{after}…"}
 
 
 def coverage(text: str, quotes: list[str]) -> dict:
     """Which sentences of ``text`` overlap the first occurrence of one of ``quotes`` (the place
-    the locator points to); a quote that is a whole sentence covers every identical sentence."""
+    the locator points to); a quote that is a whole sentence covers every identical sentence.
+    ``straddling``: quotes whose first occurrence runs over more than one sentence (each may
+    hold a claim of its own), with the number of sentences."""
     sents = sentences(text)
-    spans = []
+    spans, straddling = [], []
     for q in quotes:
         at = text.find(q)
         if at >= 0:
             spans.append((at, at + len(q)))
+            n = sum(1 for a, b in sents if at < b and a < at + len(q))
+            if n > 1:
+                straddling.append((q, n))
         spans += [(a, b) for a, b in sents if text[a:b] == q]
     missing = [text[a:b] for a, b in sents
                if not any(qa < b and a < qb for qa, qb in spans)]
     total = len(sents)
     return {"sentences": total, "covered": total - len(missing),
-            "share": (total - len(missing)) / total if total else 1.0, "missing": missing}
+            "share": (total - len(missing)) / total if total else 1.0, "missing": missing,
+            "straddling": straddling}
 
 
 def stale_quotes(directory: Path, records: list[dict]) -> list[dict]:
@@ -134,6 +206,7 @@ def check(directory: Path | str, registry: Path | str | None = None,
     except (NotesError, errata.ErrataError) as exc:
         return 2, [f"error: {exc}"]
     problems = [f"stale quote: {r['id']} in {r['note']}: {r['quote']!r}" for r in stale]
+    problems += [f"cited record: {p}" for p in errata.cited_problems(records, marks)]
     lines = []
     for name, text in texts.items():
         try:
@@ -148,6 +221,8 @@ def check(directory: Path | str, registry: Path | str | None = None,
         line = (f"coverage: {name} 《{found}》: {cov['covered']}/{cov['sentences']} sentences "
                 f"({100 * cov['share']:.1f} %) carry a record or a no-claim mark")
         lines.append(line)
+        # a quote over several sentences may hide a claim of its own: listed for the reader
+        lines += [f"  spans {n} sentences: {q!r}" for q, n in cov["straddling"]]
         if cov["share"] < MIN_COVERAGE:
             problems.append(f"{line}, expected at least {100 * MIN_COVERAGE:.0f} %")
             problems += [f"  uncovered: {s[:60]!r}" for s in cov["missing"]]

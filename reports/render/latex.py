@@ -217,6 +217,7 @@ def bookmark(p: Prose) -> LatexSafe:
 _BADGES = {"proved": r"\proved", "numeric": r"\numericonly", "timed out": r"\timedout",
            "failed": r"\failed",
            "correct": r"\vcorrect", "error": r"\verror", "imprecise": r"\vimprecise",
+           "reported": r"\vreported",
            "out-of-scope": r"\voutofscope"}
 
 

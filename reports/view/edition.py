@@ -13,7 +13,7 @@ from reports.render import i18n
 from reports.render.katex import Prose, Tex, prose
 from reports.view import model
 
-FULL_VERDICTS = ("error", "imprecise")
+FULL_VERDICTS = ("error", "imprecise", "reported")
 FILES = {"en": "index.html", "zh": "index.zh.html"}
 
 
@@ -145,7 +145,11 @@ def _evidence(rec: dict, lang: str, t: dict) -> dict:
         summary = audit_view.get("summary") or {}
         return {"rows": rows, "summary": _value(summary, lang, f"erratum {rec['id']!r} summary")
                 if summary else None,
-                "note_run": any(r["version"] == "note" for r in rows_in)}
+                # a correction shown without the note's own version deserves the remark; a
+                # reported typo (source, note), a correct claim (note, foil) or a source-based
+                # record (cited) does not
+                "note_run": any(r["version"] == "note" for r in rows_in)
+                or not any(r["version"] == "correction" for r in rows_in)}
     version = "correction" if rec["verdict"] in FULL_VERDICTS else "independent"
     row = {"version": version, "version_label": t["errata"][f"{version}_version"],
            "label": _plain(ev["kind"]), "value": _plain(ev["detail"]), "math": None,
@@ -176,6 +180,15 @@ def _zh_twin(rec: dict, key: str, lang: str, math: bool = False) -> Prose | None
     return Prose((text,), missing=not twin)
 
 
+def _location(rec: dict, t: dict) -> str | None:
+    """Where the quote stands: its sentence in a note flattened to one line (where a line
+    number says nothing), else its line."""
+    loc = rec.get("locator") or {}
+    if loc.get("unit") == "sentence" and loc.get("sentence"):
+        return t["errata"]["sentence"].format(loc["sentence"])
+    return t["errata"]["line"].format(rec["line"]) if rec.get("line") else None
+
+
 def _erratum(rec: dict, claims: dict[str, dict], lang: str, t: dict) -> dict:
     corr = rec["correction_latex"]
     ids = [rec["evidence"]["ref"]] if rec["evidence"]["kind"] == "claim" else []
@@ -184,7 +197,7 @@ def _erratum(rec: dict, claims: dict[str, dict], lang: str, t: dict) -> dict:
         "id": rec["id"], "anchor": _anchor("erratum-", rec["id"]),
         "note": rec["note"], "note_title": rec.get("note_title") or _note(rec["note"], t),
         "quote": rec["quote"],
-        "location": t["errata"]["line"].format(rec["line"]) if rec.get("line") else None,
+        "location": _location(rec, t),
         "context": rec.get("context"),
         "scope": None if rec.get("scope", "transformer-math") == "transformer-math"
         else t["scope"].get(rec["scope"], rec["scope"]),
@@ -192,7 +205,8 @@ def _erratum(rec: dict, claims: dict[str, dict], lang: str, t: dict) -> dict:
         "verdict": rec["verdict"], "verdict_label": t["verdict"][rec["verdict"]],
         "correction": Tex(corr, False, f"erratum {rec['id']!r} correction") if corr else None,
         "why": [p for p in (_zh_twin(rec, "correction_text", lang, math=True),
-                            _zh_twin(rec, "reason", lang, math=True)) if p],
+                            _zh_twin(rec, "reason", lang, math=True),
+                            _zh_twin(rec, "reading", lang, math=True)) if p],
         "evidence": _evidence(rec, lang, t),
         "links": [{"id": i, "anchor": claims[i]["anchor"], "title": claims[i]["title"]}
                   for i in ids if i in claims],

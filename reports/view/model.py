@@ -26,7 +26,7 @@ from reports.render.katex import Tex
 # drawn, random variables and the family of distributions they are checked under
 CONDITION_KINDS = ("symbol", "index", "sampled", "random")
 DISTRIBUTIONS = ("any", "normal")
-VERDICTS = ("correct", "error", "imprecise", "out-of-scope")
+VERDICTS = ("correct", "error", "imprecise", "reported", "out-of-scope")
 # the reader's own claims (``make reports CLAIMS=...``): an optional section of the data, shown
 # as a topic of its own
 USER_CLAIMS = "user_claims"
@@ -135,12 +135,15 @@ def _validate_claim(claim: Any, where: str) -> None:
             _get(cx, "current", str, f"{sw}.counterexample")
 
 
-EVIDENCE_VERSIONS = ("note", "correction", "independent")
+# computed: the facts shown once; source: the formula of a note's source; foil: a wrong variant
+# a correct claim's evidence rejects; cited: the literature a record rests on
+EVIDENCE_VERSIONS = ("note", "correction", "independent", "computed", "source", "foil", "cited")
 
 
 def _validate_evidence_view(view: dict, where: str) -> None:
     """The audit's evidence view, when present: rows of {version, label{en,zh}, value{en,zh},
-    math, passed} and a summary {en, zh}; an older plain-string value is shown as is."""
+    math, passed} and a summary {en, zh}; an older plain-string value is shown as is. A row
+    that judges nothing (computed facts, cited sources) has ``passed`` None."""
     if "rows" not in view:
         return
     for i, row in enumerate(_get(view, "rows", list, where)):
@@ -152,7 +155,7 @@ def _validate_evidence_view(view: dict, where: str) -> None:
         if isinstance(value, dict):  # {en, zh?}: the same facts in both languages
             _get(value, "en", str, f"{rw}.value")
         _get(row, "math", str, rw)
-        _get(row, "passed", bool, rw)
+        _get(row, "passed", (bool, type(None)), rw)
     if "summary" in view:
         _get(_get(view, "summary", dict, where), "en", str, f"{where}.summary")
 

@@ -1,17 +1,21 @@
 """Run the registry's evidence and shape the audit for the renderer.
 
-Each record gains its note's title, a locator of its quote (line, column, short context), and
-``evidence_view``: rows for the note's version, the correction and the independent checks, each
-already formatted, so the renderer computes nothing. The contract::
+Each record gains its note's title, a locator of its quote (line, sentence, column, short
+context), and ``evidence_view``: rows, each already formatted, so the renderer computes nothing.
+The contract::
 
-    {"rows": [{"version": "note" | "correction" | "independent",
+    {"rows": [{"version": "computed" | "note" | "correction" | "source" | "foil"
+                          | "independent" | "cited",
                "label": {"en": str, "zh": str}, "value": {"en": str, "zh": str},
-               "math": str, "passed": bool}],
+               "math": str, "passed": bool | None}],
      "summary": {"en": str, "zh": str}}
 
-A value is prose with inline ``$…$`` math, in both languages with the same numbers and formulas;
-a value whose Chinese text is missing has no ``zh`` key (the report marks it untranslated and the
-i18n test fails).
+``computed`` shows the facts once; each version's row shows only what that version states, and
+its label says whether it holds (``passed``). ``cited`` lists the sources of a record; it and
+``computed`` carry no pass mark (``passed`` None). A value is prose with inline ``$…$`` math,
+rendered from the typed evidence in both languages with the same numbers and formulas; a value
+whose Chinese text is missing has no ``zh`` key (the report marks it untranslated and the i18n
+test fails).
 """
 
 from __future__ import annotations
@@ -21,15 +25,32 @@ import re
 from collections.abc import Mapping
 from pathlib import Path
 
-from reports.audit import errata, notes
+from reports.audit import errata, evidence, notes
 
 REPO = Path(__file__).resolve().parents[3]
 LABELS = {
+    "computed": {"en": "Computed", "zh": "计算结果"},
+    "check": {"en": "Independent check", "zh": "独立核验"},
+    "derivation": {"en": "Derivation", "zh": "推导"},
+    "cited": {"en": "Sources, not computed", "zh": "依据文献，非计算"},
+    "sources": {"en": "Sources", "zh": "文献"},
+}
+# whose statement a row judges; a reported record's "note" row is the note's own fix
+VERSION_NAMES = {
     "note": {"en": "The note's version", "zh": "讲义的说法"},
     "correction": {"en": "The correction", "zh": "更正后的说法"},
-    "check": {"en": "Independent check", "zh": "独立核对"},
-    "derivation": {"en": "Derivation", "zh": "推导"},
+    "source": {"en": "The source's formula", "zh": "原文的写法"},
+    "foil": {"en": "A wrong variant", "zh": "错误的变体"},
+    "note_fix": {"en": "The note's correction", "zh": "讲义给出的改正"},
 }
+HOLDS = {"en": ("does not hold", "holds"), "zh": ("不成立", "成立")}
+DASH = {"en": " — ", "zh": "——"}
+# rows in the order a reader follows the argument: what the note says, then what holds instead
+ORDER = {"correct": ("note", "foil"), "error": ("note", "correction"),
+         "imprecise": ("note", "correction"), "reported": ("source", "note")}
+# whether each of those versions holds when the verdict is borne out
+EXPECTED = {"correct": (True, False), "error": (False, True), "imprecise": (False, True),
+            "reported": (False, True)}
 _LIST_REPR = re.compile(r"\[((?:'[^']*'(?:, )?)+)\]")
 
 
@@ -54,29 +75,24 @@ def plain(detail: str) -> str:
     return detail
 
 
-def _kept(value: str, limit: int = 160) -> int:
-    """How many leading clauses of the English ``value`` fit in ``limit`` characters (≥ 1)."""
-    clauses = value.split("; ")
-    size = len(clauses[0])
-    for n, clause in enumerate(clauses[1:], start=1):
-        size += 2 + len(clause)
-        if size > limit:
-            return n
-    return len(clauses)
-
-
-def _compact(value: str, kept: int, sep: str = "; ") -> str:
-    """The first ``kept`` clauses of ``value`` (both languages keep the same clauses)."""
-    clauses = value.split(sep)
-    return sep.join(clauses[:kept]) + (sep + "…" if kept < len(clauses) else "")
-
-
 def value(run: dict) -> dict[str, str]:
-    """An evidence run's detail as a bilingual value ({en} alone when zh is missing)."""
-    out = {"en": plain(run["detail"])}
-    if run.get("detail_zh"):
-        out["zh"] = plain(run["detail_zh"])
-    return out
+    """An evidence run's full detail (facts, then the version's statement) in both languages."""
+    return {"en": plain(run["detail"]), "zh": plain(run["detail_zh"])}
+
+
+def rendered(facts: list[dict]) -> dict[str, str]:
+    return {lang: plain(evidence.render_facts(facts, lang)) for lang in evidence.LANGS}
+
+
+def _version_label(version: str, verdict: str, passed: bool) -> dict[str, str]:
+    name = VERSION_NAMES["note_fix" if verdict == "reported" and version == "note" else version]
+    return {lang: name[lang] + DASH[lang] + HOLDS[lang][passed] for lang in evidence.LANGS}
+
+
+def citations(sources: list[dict]) -> dict[str, str]:
+    """The sources of a record as one line: the same citations in both editions."""
+    text = "; ".join(f"{s['cite']}, {s['locator']}" for s in sources)
+    return {"en": text, "zh": text}
 
 
 _NUMBER = re.compile(r"\d+(?:\.\d+)?(?:e[-+]?\d+)?")
@@ -139,47 +155,81 @@ def _derivation_status(ids: list[str], known: Mapping[str, str]) -> dict[str, st
     return {i: found[i] for i in ids}
 
 
+def _summary(rec: dict, rows: list[dict], tail: dict[str, str]) -> dict[str, str]:
+    """One sentence per language on what the rows show, by verdict; when a run came out other
+    than the verdict expects, the sentence says what happened instead."""
+    verdict = rec["verdict"]
+    if rec["evidence"] is None:
+        n = len(rec["sources"])
+        said = ({"en": f": the note's version holds {rec['missing_condition']}",
+                 "zh": f"：讲义的说法{rec['missing_condition_zh']}"}
+                if verdict == "imprecise" else {"en": "", "zh": ""})
+        sources = f"{n} source" + ("s" if n != 1 else "")
+        return {"en": f"Source-based, not computed ({sources}){said['en']}{tail['en']}.",
+                "zh": f"依据文献，非计算（共 {n} 篇）{said['zh']}{tail['zh']}。"}
+    shown = {r["version"]: r["passed"] for r in rows if r["version"] in ORDER[verdict]}
+    first, second = ORDER[verdict]
+    if (shown[first], shown[second]) != EXPECTED[verdict]:
+        said = {lang: ("，" if lang == "zh" else ", ").join(
+            VERSION_NAMES[v][lang] + ("" if lang == "zh" else " ") + HOLDS[lang][shown[v]]
+            for v in (first, second)) for lang in evidence.LANGS}
+        return {"en": f"Not as the verdict expects: {said['en']}{tail['en']}.",
+                "zh": f"与判定不符：{said['zh']}{tail['zh']}。"}
+    if verdict == "correct":
+        return {"en": f"The note's version holds and a wrong variant does not{tail['en']}.",
+                "zh": f"讲义的说法成立，错误的变体不成立{tail['zh']}。"}
+    if verdict == "error":
+        return {"en": "The computation contradicts the note's version and supports the "
+                      f"correction{tail['en']}.",
+                "zh": f"计算结果否定讲义的说法，支持更正后的说法{tail['zh']}。"}
+    if verdict == "imprecise":
+        return {"en": f"The note's version holds {rec['missing_condition']}; the correction, "
+                      f"which states that condition, holds{tail['en']}.",
+                "zh": f"讲义的说法{rec['missing_condition_zh']}；补上这一条件的更正成立"
+                      f"{tail['zh']}。"}
+    return {"en": f"The source's formula does not hold; the note's own correction holds"
+                  f"{tail['en']}.",
+            "zh": f"原文的写法不成立；讲义给出的改正成立{tail['zh']}。"}
+
+
 def evidence_view(rec: dict, runs: dict, statuses: dict[str, str]) -> dict:
-    """Rows for the note's version, the correction (errata only) and the independent checks."""
-    erratum = rec["verdict"] in errata.NEEDS_CORRECTION
-    note = runs[(rec["evidence"], "note")]
-    rows = [{"version": "note", "label": LABELS["note"], "value": value(note),
-             "math": rec["claim_latex"], "passed": note["passed"]}]
-    if erratum:
-        fixed = runs[(rec["evidence"], "correction")]
-        rows.append({"version": "correction", "label": LABELS["correction"],
-                     "value": value(fixed), "math": rec["correction_latex"],
-                     "passed": fixed["passed"]})
+    """Rows for the computed facts, the versions the verdict compares, the independent checks
+    and the sources; and a summary."""
+    rows = []
+    if rec["evidence"] is not None:
+        fn = evidence.CHECKS[rec["evidence"]]
+        first = runs[(rec["evidence"], fn.right)]
+        if first["facts"]:
+            rows.append({"version": "computed", "label": LABELS["computed"],
+                         "value": rendered(first["facts"]), "math": "", "passed": None})
+        maths = {"note": rec["claim_latex"], "correction": rec["correction_latex"] or "",
+                 "source": rec["source_latex"] or "", "foil": ""}
+        if rec["verdict"] == "reported":
+            maths["note"] = rec["correction_latex"]
+        for version in ORDER[rec["verdict"]]:
+            run = runs[(rec["evidence"], version)]
+            rows.append({"version": version,
+                         "label": _version_label(version, rec["verdict"], run["passed"]),
+                         "value": rendered([run["claim"]]), "math": maths[version],
+                         "passed": run["passed"]})
     if rec["cross_check"]:
-        other = runs[(rec["cross_check"], "correction")]
+        fn = evidence.CHECKS[rec["cross_check"]]
+        other = runs[(rec["cross_check"], fn.right)]
         rows.append({"version": "independent", "label": LABELS["check"],
                      "value": value(other), "math": "", "passed": other["passed"]})
     for cid in rec["see_also"]:
         rows.append({"version": "independent", "label": LABELS["derivation"],
                      "value": _derivation_value(cid, statuses[cid]), "math": "",
                      "passed": statuses[cid] in ("proved", "numeric")})
+    if rec["sources"]:
+        rows.append({"version": "cited",
+                     "label": LABELS["cited" if rec["evidence"] is None else "sources"],
+                     "value": citations(rec["sources"]), "math": "", "passed": None})
     indep = [r for r in rows if r["version"] == "independent"]
     ok = sum(r["passed"] for r in indep)
-    tail_en = f"; {ok} of {len(indep)} independent checks pass" if indep else ""
-    tail_zh = f"；独立核对 {len(indep)} 项中 {ok} 项通过" if indep else ""
-    if erratum:
-        word_en = {True: "passes", False: "fails"}
-        word_zh = {True: "成立", False: "不成立"}
-        summary = {
-            "en": f"The note's version {word_en[rows[0]['passed']]}, the correction "
-                  f"{word_en[rows[1]['passed']]}{tail_en}.",
-            "zh": f"讲义的说法{word_zh[rows[0]['passed']]}，更正后的说法"
-                  f"{word_zh[rows[1]['passed']]}{tail_zh}。",
-        }
-    else:
-        shown = rows[0]["value"]
-        kept = _kept(shown["en"])
-        summary = {"en": f"{'Holds' if rows[0]['passed'] else 'Fails'}: "
-                         f"{_compact(shown['en'], kept)}{tail_en}."}
-        if "zh" in shown:
-            summary["zh"] = (f"{'成立' if rows[0]['passed'] else '不成立'}："
-                             f"{_compact(shown['zh'], kept, sep='；')}{tail_zh}。")
-    return {"rows": rows, "summary": summary}
+    tail = {"en": f"; {ok} of {len(indep)} independent checks pass" if indep else "",
+            "zh": f"；独立核验 {len(indep)} 项中 {ok} 项通过" if indep else ""}
+    return {"rows": rows, "summary": _summary(rec, rows, tail)}
 
 
 def evidence_runs(records: list[dict]) -> list[dict]:
@@ -187,9 +237,14 @@ def evidence_runs(records: list[dict]) -> list[dict]:
     (JSON data, so that a build can run them in another process)."""
     runs: dict[tuple[str, str], dict] = {}
     for rec in records:
-        for name, version in ((rec["evidence"], "note"), (rec["evidence"], "correction"),
-                              (rec["cross_check"], "correction")):
-            if name and (name, version) not in runs:
+        wanted = []
+        if rec["evidence"]:
+            fn = evidence.CHECKS[rec["evidence"]]
+            wanted += [(rec["evidence"], fn.right), (rec["evidence"], fn.wrong)]
+        if rec["cross_check"]:
+            wanted.append((rec["cross_check"], evidence.CHECKS[rec["cross_check"]].right))
+        for name, version in wanted:
+            if (name, version) not in runs:
                 runs[(name, version)] = errata.run_evidence(name, version)
     return [{"name": n, "version": v, **run} for (n, v), run in runs.items()]
 
@@ -223,14 +278,22 @@ def load(path: Path | str | None = None, notes_path: Path | str | None = None,
     out, summary = [], {}
     for rec in records:
         text = texts.get(rec["note"])
+        if rec["evidence"] is not None:
+            main = dict(runs_by[(rec["evidence"], evidence.CHECKS[rec["evidence"]].right)])
+        else:
+            main = {"kind": "sources", "ref": "", "passed": True,
+                    "detail": citations(rec["sources"])["en"]}
         out.append({
             **{k: rec[k] for k in ("id", "note", "quote", "claim_latex", "scope", "verdict",
                                     "reason", "reason_zh", "correction_latex",
-                                    "correction_text", "correction_text_zh")},
+                                    "correction_text", "correction_text_zh", "source_latex",
+                                    "missing_condition", "missing_condition_zh", "reading",
+                                    "reading_zh", "claim_group")},
             "note_title": titles.get(rec["note"], rec["note"]),
             "locator": notes.locate(text, rec["quote"]) if text is not None else None,
             "see_also": list(rec["see_also"]),
-            "evidence": dict(runs_by[(rec["evidence"], "correction")]),
+            "sources": list(rec["sources"]),
+            "evidence": main,
             "evidence_view": evidence_view(rec, runs_by, statuses),
         })
         counts = summary.setdefault(rec["note"], {})
