@@ -64,6 +64,7 @@ def test_module_name_and_several_files_in_one_run():
                     ["logsumexp_gradient", "3", "proved"], ["log_sum_exp", "4", "proved"]]
 
 
+FAILED_AT_3 = "step 3 (the delta keeps the term k = j) failed: it differs from step 2 at"
 WRONG = textwrap.dedent("""
     import sympy as sp
     from derivations import with_step
@@ -80,7 +81,7 @@ def test_a_wrong_step_gives_a_readable_counterexample(tmp_path):
     assert proc.returncode == 1, proc.stdout + proc.stderr
     out = proc.stdout.splitlines()
     assert out[1].split()[:3] == ["logsumexp_gradient", "3", "failed"]
-    assert out[2].strip() == "step 3 (the delta keeps the term k = j) failed: it differs from step 2 at"
+    assert out[2].strip() == FAILED_AT_3
     assert out[3].strip().startswith("n = ") and ", j = " in out[3]  # sizes and indices
     assert out[4].strip().startswith("z[1] = ")  # then the values drawn
     assert out[5].strip().startswith("step 2: Sum(exp(z[k])*KroneckerDelta(j, k)")
@@ -159,7 +160,7 @@ def test_assert_proved_fails_with_the_readable_message():
         assert_proved(wrong)
     lines = str(info.value).splitlines()
     assert lines[0] == "claim 'logsumexp_gradient' is failed"
-    assert lines[1].strip() == "step 3 (the delta keeps the term k = j) failed: it differs from step 2 at"
+    assert lines[1].strip() == FAILED_AT_3
     assert lines[2].strip().startswith("n = ")
     assert any(line.strip().startswith("step 3: exp(z[j])") for line in lines)
 
