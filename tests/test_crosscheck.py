@@ -142,6 +142,32 @@ def test_adam_without_bias_correction_fails(monkeypatch):
     assert _by_id(recs, "adam_first_moment_closed_form")["optimizer_m"].passed
 
 
+def test_adam_started_from_nonzero_moments_fails(monkeypatch):
+    class WarmStart(adam_mod.Adam):
+        """Adam whose moments start at 0.1 instead of 0 (a restored or reused state)."""
+
+        def step(self, params, grads):
+            for name, p in params.items():
+                self.m.setdefault(name, np.full_like(p, 0.1))
+                self.v.setdefault(name, np.full_like(p, 0.1))
+            super().step(params, grads)
+    monkeypatch.setattr(crosscheck_layers, "Adam", WarmStart)
+    recs = crosscheck_layers.adam_records(run_live())
+    _assert_broken(recs, "adam_moments_start_at_zero", "optimizer_m0")
+    _assert_broken(recs, "adam_moments_start_at_zero", "optimizer_v0")
+
+
+def test_upstream_gradient_not_the_loss_gradient_fails(monkeypatch):
+    original = ops.cross_entropy_backward
+
+    def summed(dloss, cache):  # every G downstream N times the loss's gradient
+        return original(dloss, cache) * cache[3]
+    monkeypatch.setattr(ops, "cross_entropy_backward", summed)
+    recs = crosscheck_layers.linear_records(run_live())
+    for leaf in crosscheck_layers.LINEARS:
+        _assert_broken(recs, "linear_upstream_gradient", f"h.0.{leaf}.fd")
+
+
 def test_transposed_linear_backward_fails(monkeypatch):
     original = ops.linear_backward
 

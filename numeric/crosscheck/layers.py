@@ -69,6 +69,21 @@ def linear_records(live: Live) -> list[Record]:
                                grad_x.reshape(-1)[entries], FD_RTOL, kind=Kind.FINITE_DIFFERENCE,
                                tensor=f"{name}.in", values={"layer": name}))
         out.extend(_qkv(live, layer))
+    out.extend(_upstream(live))
+    return out
+
+
+def _upstream(live: Live) -> list[Record]:
+    """G = ∂L/∂Y at each linear output of the first block: the model's upstream gradient (what its
+    backward hands the layer) against central differences of the loss by that output."""
+    out = []
+    for leaf in LINEARS:
+        name = f"h.0.{leaf}"
+        g = live.cache[f"{name}.dout"]  # (B, T, C_out): the G the layer's backward receives
+        entries, num = loss_grad_at(live, f"{name}.out", seed=len(out))
+        out.append(compare("linear_upstream_gradient", f"{name}.fd", "fd", num,
+                           g.reshape(-1)[entries], FD_RTOL, kind=Kind.FINITE_DIFFERENCE,
+                           tensor=f"{name}.out"))
     return out
 
 
@@ -220,6 +235,25 @@ def adam_records(seed_live: Live) -> list[Record]:
            compare("adam_efficient_step", "efficient_vs_optimizer", "efficient_vs_optimizer",
                    *stack("eff"), MODEL_RTOL, kind=closed)]
     out.extend(_constant_gradient(history[0], b1, b2, lr, corr1, e_m, e_v, unbiased))
+    out.extend(_start(history[0], b1, b2, m_fn, v_fn))
+    return out
+
+
+def _start(g1: np.ndarray, b1: float, b2: float, m_fn, v_fn) -> list[Record]:
+    """m_0 = v_0 = 0: the optimiser's state before its first step, read back from its first
+    update (m_1 = β₁m_0 + (1−β₁)g_1), against the claim's m_t and v_t at t = 0."""
+    opt = Adam(1e-2, (b1, b2), ADAM_EPS)
+    theta = {"p": np.zeros_like(g1)}  # (P,)
+    opt.step(theta, {"p": g1})
+    gp = np.vstack([np.zeros_like(g1), g1])  # g[0..1]; t = 0 reads none of them
+    out = []
+    for key, beta, state, fn, g in (("m", b1, opt.m["p"], m_fn, g1),
+                                    ("v", b2, opt.v["p"], v_fn, g1 * g1)):
+        start = (state - (1.0 - beta) * g) / beta  # (P,) the state the first update started from
+        claimed = np.broadcast_to(fn(gp, 0, beta), g1.shape)  # (P,)
+        out.append(compare("adam_moments_start_at_zero", f"optimizer_{key}0", f"optimizer_{key}0",
+                           start, claimed, MODEL_RTOL, kind=Kind.CLOSED_FORM,
+                           scale=float(np.abs((1.0 - beta) * g).max() / beta)))
     return out
 
 
