@@ -113,7 +113,8 @@ def test_epsilon_inside_claimed_equal_fails():
     result = verify(d)
     assert result.status == "failed" and result.failed_step == 1
     ce = result.steps[0].counterexample
-    assert {"epsilon", "v_hat", "m_hat"} <= set(ce["point"]) and ce["previous"] != ce["current"]
+    assert {A.epsilon.name, A.v_hat.name, A.m_hat.name} <= set(ce["point"])
+    assert ce["previous"] != ce["current"]
 
 
 def _bias_claim(corrected_expectation):
@@ -121,7 +122,7 @@ def _bias_claim(corrected_expectation):
     steps = (*claim.steps[:2], Step(corrected_expectation, "geometric series",
                                     ("0 < beta_1 < 1",)))
     return Derivation("bias_wrong", "wrong correction", sp.Eq(claim.lhs, corrected_expectation,
-                      evaluate=False), claim.assumptions, steps, claim.domain)
+                      evaluate=False), claim.assumptions, steps, claim.domain, claim.definitions)
 
 
 @pytest.mark.parametrize("wrong", [

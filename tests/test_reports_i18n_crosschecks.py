@@ -50,6 +50,7 @@ def test_an_unknown_comparison_is_named_and_shown_marked():
     assert i18n.missing_crosscheck_texts([new]) == [
         "cross-check [softmax_jacobian] brand_new has no en/zh entry in crosschecks.toml"]
     assert i18n.crosscheck(new, "zh") == i18n.Text("brand_new", missing=True, engine=True)
+    assert i18n.crosscheck(new, "en") == i18n.Text("brand_new", missing=False, engine=True)
 
 
 def test_slots_are_filled_from_the_fields():

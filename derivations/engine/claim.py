@@ -176,16 +176,27 @@ def symbols_of(expressions) -> set:
 
 def with_step(d: Derivation, index: int, expr: sp.Basic, *, rule: str | None = None,
               by: tuple[str, ...] | None = None, id: str | None = None) -> Derivation:  # noqa: A002
-    """``d`` with step ``index`` (1-based) replaced by ``expr``; its rule and citations kept unless
-    ``rule`` or ``by`` are given (a step written without a definition must not cite it), its id
-    kept unless ``id`` is given (to show the variant beside the original).  Replacing the last
+    """``d`` with step ``index`` (1-based) replaced by ``expr``; its rule kept unless ``rule`` is
+    given, its id unless ``id`` is given (to show the variant beside the original).  Its
+    citations are ``by`` if given; else the old step's.  Kept citations of definitions that
+    ``expr`` leaves nothing to fold or unfold are dropped, in this step and the next (a
+    definition is a substitution, not a premise, so no check is weakened).  Replacing the last
     step replaces the statement's right-hand side too.  The result is validated anew."""
     if not 1 <= index <= len(d.steps):
         raise IndexError(f"claim {d.id!r} has steps 1..{len(d.steps)}, got {index}")
     steps = list(d.steps)
     old = steps[index - 1]
+    named = {x.name: x for x in d.definitions_used}
+    exprs = list(d.expressions)
+    exprs[index] = expr
+
+    def still_cited(n: int) -> tuple[str, ...]:  # step n's citations that still have a use
+        return tuple(b for b in steps[n - 1].by if b not in named
+                     or _occurs(exprs[n - 1], named[b]) or _occurs(exprs[n], named[b]))
     steps[index - 1] = replace(old, expr=expr, rule=old.rule if rule is None else rule,
-                               by=old.by if by is None else tuple(by))
+                               by=still_cited(index) if by is None else tuple(by))
+    if index < len(steps):
+        steps[index] = replace(steps[index], by=still_cited(index + 1))
     statement = sp.Eq(d.lhs, expr, evaluate=False) if index == len(steps) else d.statement
     return replace(d, statement=statement, steps=tuple(steps), id=d.id if id is None else id)
 

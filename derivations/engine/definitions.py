@@ -143,7 +143,7 @@ def _objects(expr: sp.Basic) -> set:
     found |= {a.func for a in expr.atoms(AppliedUndef)}
     found |= expr.atoms(sp.MatrixSymbol)
     for m in [s for s in found if isinstance(s, sp.MatrixSymbol)]:
-        found |= set().union(*(sp.sympify(k).free_symbols for k in m.shape))
+        found |= set().union(*(sp.sympify(k, strict=True).free_symbols for k in m.shape))
     return {s for s in found if not isinstance(s, sp.Indexed)}
 
 
@@ -160,7 +160,7 @@ def _free(d: Definition) -> set:
     own = set(d.params)
     for p in d.params:
         if isinstance(p, sp.MatrixSymbol):
-            own |= set().union(*(sp.sympify(k).free_symbols for k in p.shape))
+            own |= set().union(*(sp.sympify(k, strict=True).free_symbols for k in p.shape))
     labels = {b.label for b in _objects(d.body) if isinstance(b, sp.IndexedBase)}
     return {o for o in _objects(d.body) - own - labels}
 
@@ -337,7 +337,7 @@ def _fresh(sym: sp.Symbol, taken: set) -> sp.Symbol:
 def _substitute(body: sp.Basic, params: tuple, args: tuple) -> sp.Basic:
     """``body`` with ``params`` replaced by ``args``, renaming any variable the body binds that
     an argument uses (Σ_k A_ik at i = k is Σ_k' A_kk', not Σ_k A_kk)."""
-    used = set().union(*(sp.sympify(a).free_symbols for a in args)) if args else set()
+    used = set().union(*(sp.sympify(a, strict=True).free_symbols for a in args)) if args else set()
     taken = {_name(s) for s in body.atoms(sp.Symbol) | used}
 
     def rename(node):

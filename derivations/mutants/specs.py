@@ -281,7 +281,7 @@ def _attention(M) -> dict:
 
 def _residual(M) -> dict:
     x, W_1, W_2, b_2, I = M.x, M.W_1, M.W_2, M.b_2, sp.Identity(M.d)
-    u = sp.Symbol("u")
+    u = sp.Symbol("v")  # the claim's u is the pre-activation, a matrix of its own
     return {
         "residual_jacobian": [
             ("forgot the residual identity", 5, lambda: M.JACOBIAN_F),

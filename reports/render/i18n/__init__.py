@@ -48,11 +48,12 @@ def crosscheck(record: dict, lang: str) -> Text:
     """What the cross-check ``record`` compares, in ``lang``: the sentence crosschecks.toml keeps
     for its claim and ``compared`` key, each slot ``<name>`` filled from the record's ``tensor``
     and ``values``; the English when ``lang`` has none, and the bare key when neither exists
-    (both marked missing, shown as written)."""
+    (shown as written; marked missing in the Chinese edition only, as every English fallback
+    is: the English edition has nothing to translate)."""
     claim, key = record["claim"], record["compared"]
     entry = crosschecks_data().get(claim, {}).get(key)
     if not isinstance(entry, dict) or "en" not in entry:
-        return Text(key, missing=True, engine=True)
+        return Text(key, missing=lang != "en", engine=True)
     fields = {"tensor": record.get("tensor"), **record.get("values", {})}
     text = entry.get(lang, entry["en"])
     for name, value in fields.items():
