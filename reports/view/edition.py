@@ -229,6 +229,16 @@ def _notes_summary(records: list[dict], t: dict, titles: dict[str, str]) -> dict
             "totals": [sum(r["verdict"] == v for r in records) for v in verdicts]}
 
 
+def _counts(claims: list[dict]) -> dict[str, int]:
+    return {st: sum(c["status"] == st for c in claims) for st in model.CLAIM_STATUS}
+
+
+def _parts(counts: dict[str, int], t: dict) -> str:
+    """Every status that occurs, and failed always: "0 failed" is news too."""
+    return t["summary"]["and"].join(t["count"][st].format(n=n) for st, n in counts.items()
+                                    if n or st == "failed")
+
+
 def build_view(data: dict, figures: list[dict], lang: str = "en",
                meta: dict | None = None) -> dict:
     """The view of edition ``lang`` of ``data`` (validated here)."""
@@ -278,16 +288,18 @@ def build_view(data: dict, figures: list[dict], lang: str = "en",
                             "anchor": _anchor("note-", note)})
     meta = meta or {}
     other = "zh" if lang == "en" else "en"
-    counts = {st: sum(c["status"] == st for c in claims) for st in model.CLAIM_STATUS}
+    # the reader's claims count like the shipped ones, and are counted once more on their own
+    counts = _counts(claims + yours)
     accuracy = data["training"].get("accuracy")
-    # every status that occurs, and failed always: "0 failed" is news too
-    parts = [t["count"][st].format(n=n) for st, n in counts.items()
-             if n or st == "failed"]
-    summary = [t["summary"]["claims_line"].format(n=len(claims),
-                                                  parts=t["summary"]["and"].join(parts)),
-               t["summary"]["checks_line"].format(
-                   independent=f"{sum(c['passed'] for c in independent)}/{len(independent)}",
-                   identity=f"{sum(c['passed'] for c in identity)}/{len(identity)}")]
+    summary = [t["summary"]["claims_line"].format(n=len(claims) + len(yours),
+                                                  parts=_parts(counts, t))]
+    if yours:
+        summary.append(t["summary"]["yours_line"].format(n=len(yours),
+                                                         parts=_parts(_counts(yours), t)))
+    if checks:  # a report of the reader's claims only has none
+        summary.append(t["summary"]["checks_line"].format(
+            independent=f"{sum(c['passed'] for c in independent)}/{len(independent)}",
+            identity=f"{sum(c['passed'] for c in identity)}/{len(identity)}"))
     if accuracy is not None:
         summary.append(t["summary"]["training_line"].format(accuracy=f"{accuracy:.3f}"))
     return {
