@@ -67,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     for c in claims:
         counts[c["status"]] = counts.get(c["status"], 0) + 1
     what = ", ".join(f"{n} {status}" for status, n in counts.items())
-    print(f"{len(claims)} of your claim{'' if len(claims) == 1 else 's'}: {what}; report "
+    print(f"{len(claims)} of your claims: {what}; report "
           f"written in {time.perf_counter() - start:.1f} s")
     html = args.out / "html"
     print(f"report: {_shown(html / 'index.html')} (English), "
