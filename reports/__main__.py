@@ -13,8 +13,15 @@ from reports.view import model
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["audit"]:  # the errata report of your own notes: reports.audit.own
+        from reports.audit import own
+
+        return own.main(argv[1:])
     parser = Parser(prog="python -m reports")
     sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("audit", add_help=False,
+                   help="the errata report of your own notes (python -m reports audit -h)")
     b = sub.add_parser("build", help="render the report to HTML, LaTeX and PDF")
     b.add_argument("--out", type=Path, default=build.DEFAULT_OUT,
                    help="output directory (default: %(default)s)")

@@ -314,7 +314,8 @@ def build_view(data: dict, figures: list[dict], lang: str = "en",
     by_claim: dict[str, list[dict]] = {}
     for rec in data["crosschecks"]:
         by_claim.setdefault(rec["claim"], []).append(rec)
-    anchors = {c["id"]: model.claim_anchor(c["id"]) for c in data["claims"]}
+    anchors = {c["id"]: model.claim_anchor(c["id"])
+               for c in data["claims"] + data.get(model.USER_CLAIMS, [])}
     cited: dict[str, list[dict]] = {}
     for rec in records:
         ids = [rec["evidence"]["ref"]] if rec["evidence"]["kind"] == "claim" else []
@@ -325,14 +326,16 @@ def build_view(data: dict, figures: list[dict], lang: str = "en",
                                                   "verdict": rec["verdict"]})
     claims = [_claim(c, by_claim.get(c["id"], []), cited.get(c["id"], []), lang, t)
               for c in data["claims"]]
-    by_id = {c["id"]: c for c in claims}
+    # the reader's own claims (--claims): one more topic, laid out like every other; an erratum
+    # of the reader's notes may cite one as its evidence
+    yours = [_claim(c, [], cited.get(c["id"], []), lang, t, user=True)
+             for c in data.get(model.USER_CLAIMS, [])]
+    by_id = {c["id"]: c for c in claims + yours}
     topics = []
     for module in dict.fromkeys(c["module"] for c in claims):
         topics.append({"id": module, "anchor": _anchor("topic-", module),
                        "name": t["topic"].get(module, t["topic"]["other"]),
                        "claims": [c for c in claims if c["module"] == module]})
-    # the reader's own claims (--claims): one more topic, laid out like every other
-    yours = [_claim(c, [], [], lang, t, user=True) for c in data.get(model.USER_CLAIMS, [])]
     if yours:
         topics.append({"id": model.YOURS, "anchor": _anchor("topic-", model.YOURS),
                        "name": t["topic"][model.YOURS], "claims": yours})
