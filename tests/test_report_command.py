@@ -40,3 +40,21 @@ def test_the_cache_is_the_projects_wherever_the_build_starts(tmp_path, monkeypat
     assert build.DEFAULT_CACHE == build.PROJECT / ".cache" / "reports"
     assert (build.PROJECT / "pyproject.toml").is_file()
     assert not str(build.DEFAULT_CACHE).startswith(os.fspath(tmp_path))
+
+
+def test_the_command_line_shows_a_matrix_counterexample_as_a_matrix_sizes_first():
+    import sympy as sp
+
+    from derivations import Derivation, Domain, Step
+    from derivations.claimfiles import explain, verify_many
+
+    n = sp.Symbol("n", integer=True, positive=True)
+    A = sp.MatrixSymbol("A", n, n)
+    wrong = Derivation(id="my_double", title="A + A = 3A (wrong)",
+                       statement=sp.Eq(A + A, 3 * A, evaluate=False), assumptions=(),
+                       steps=(Step(3 * A, "collect"),), domain=Domain(dims=(n,), max_dim=3))
+    (result,) = verify_many([wrong])
+    lines = [line.strip() for line in explain(result)]
+    assert lines[1].startswith("n = ")
+    size = int(lines[1].removeprefix("n = "))
+    assert lines[2].startswith("A = [[") and lines[2].count("], [") == size - 1, lines
