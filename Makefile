@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 EXTRAS ?= test
 
-.PHONY: test reports verify bench lint crosscheck gradcheck train notes-check clean
+.PHONY: test reports audit verify bench lint crosscheck gradcheck train notes-check clean
 
 # PYTHONWARNINGS: the build backend warns about editable installs in general (ten lines with
 # nothing to act on)
@@ -25,6 +25,12 @@ test: $(STAMP)
 # CLAIMS="my_claims.py other.py" adds your own claims as a section "Your derivations"
 reports: $(STAMP)
 	$(PY) -m reports build $(if $(CLAIMS),--claims $(CLAIMS))
+
+# the errata report of your own notes, e.g. make audit NOTES=examples/notes/notes
+#   REGISTRY=examples/notes/registry.toml CLAIMS=examples/notes/claims.py (paths from the project)
+AUDIT_OUT ?= build/audit
+audit: $(STAMP)
+	$(PY) -m reports audit $(NOTES) --registry $(REGISTRY) $(if $(CLAIMS),--claims $(CLAIMS)) --out $(AUDIT_OUT)
 
 verify: $(STAMP)
 	$(PY) -m derivations verify

@@ -1,4 +1,4 @@
-"""python -m derivations [list] | verify [--json | --budget] [TARGET ...]
+"""python -m derivations [list] | verify [--json | --budget] [TARGET ...] | report FILE.py ...
 
 A TARGET is a shipped claim id, a path to a ``.py`` file of your own claims, or an importable module
 name (see :mod:`derivations.claimfiles`).  A line per verified claim goes to stderr as it finishes,
@@ -37,6 +37,8 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("--workers", type=int, default=2, metavar="N",
                    help="check shipped claims in N processes (default 2; results do not depend "
                         "on it); claims from files are checked in this process")
+    sub.add_parser("report", add_help=False,
+                   help="render your claims to HTML and PDF (python -m derivations report -h)")
     v.add_argument("names", nargs="*", metavar="TARGET",
                    help="a claim id, a .py file of claims, or a module name (default: every "
                         "shipped claim)")
@@ -108,6 +110,7 @@ def _verify(targets: list[str], as_json: bool, workers: int = 2, budget: bool = 
     if as_json:
         print(json.dumps({"claims": [
             {"id": r.id, "status": r.status, "steps": len(r.steps),
+             "step_status": [s.status for s in r.steps],  # every step's, in order
              "seconds": round(r.seconds, 3), "failed_step": r.failed_step,
              "failed_premise": r.failed_premise, "unchecked": r.unchecked,
              "counterexample": r.steps[r.failed_step - 1].counterexample
@@ -128,6 +131,11 @@ def _verify(targets: list[str], as_json: bool, workers: int = 2, budget: bool = 
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["report"]:  # the report of your own claims: reports.pipeline.mine
+        from reports.pipeline import mine
+
+        return mine.main(argv[1:])
     args = _parser().parse_args(argv)
     try:
         if args.command == "verify":

@@ -182,8 +182,19 @@ def _point_lines(d: Derivation, point: dict) -> list[str]:
     except DerivationError:
         sizes = []
     first = ", ".join(f"{k} = {point[k]}" for k in sizes if k in point)
-    rest = ", ".join(f"{k} = {v}" for k, v in point.items() if k not in sizes)
-    return [line for line in (first, rest) if line]
+    entry = re.compile(r"^(.+)\[(\d+),(\d+)\]$")  # a matrix entry drawn: A[i,j]
+    matrices: dict[str, dict] = {}
+    for k, v in point.items():
+        if k not in sizes and (m := entry.match(k)):
+            matrices.setdefault(m.group(1), {})[int(m.group(2)), int(m.group(3))] = v
+    rest = ", ".join(f"{k} = {v}" for k, v in point.items()
+                     if k not in sizes and not entry.match(k))
+    # each matrix on a line of its own, row by row
+    shown = [f"{name} = [" + ", ".join(
+        "[" + ", ".join(str(cells.get((i, j), "?")) for j in range(1 + max(c for _, c in cells)))
+        + "]" for i in range(1 + max(r for r, _ in cells))) + "]"
+        for name, cells in matrices.items()]
+    return [line for line in (first, rest, *shown) if line]
 
 
 def _sides(d: Derivation, ce: dict, before_label: str, before, after_label: str, after):

@@ -1,4 +1,5 @@
-"""``python -m reports build [--out DIR] [--data JSON] [--no-pdf] [--no-cache]``."""
+"""``python -m reports build [--out DIR] [--data JSON] [--no-pdf] [--no-cache] [--claims FILE ...
+[--only-claims]]``."""
 
 from __future__ import annotations
 
@@ -12,8 +13,15 @@ from reports.view import model
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["audit"]:  # the errata report of your own notes: reports.audit.own
+        from reports.audit import own
+
+        return own.main(argv[1:])
     parser = Parser(prog="python -m reports")
     sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("audit", add_help=False,
+                   help="the errata report of your own notes (python -m reports audit -h)")
     b = sub.add_parser("build", help="render the report to HTML, LaTeX and PDF")
     b.add_argument("--out", type=Path, default=build.DEFAULT_OUT,
                    help="output directory (default: %(default)s)")
@@ -26,6 +34,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="result cache (default: %(default)s)")
     b.add_argument("--claims", type=Path, nargs="+", default=[], metavar="FILE.py",
                    help="add the claims of these files as a section 'Your derivations'")
+    b.add_argument("--only-claims", action="store_true",
+                   help="with --claims: a report of those claims only (no shipped stage runs)")
     args = parser.parse_args(argv)
 
     try:
@@ -34,20 +44,24 @@ def main(argv: list[str] | None = None) -> int:
         what = f"{args.data}: cannot read ({exc.strerror})" if isinstance(exc, OSError) else exc
         print(f"reports: error: --data {what}", file=sys.stderr)
         return 2
+    if args.only_claims and not args.claims:
+        print("reports: error: --only-claims needs --claims FILE.py ...", file=sys.stderr)
+        return 2
+    return run_build(args.out, data=data, data_source=str(args.data or ""), pdf=not args.no_pdf,
+                     cache=build.Cache(args.cache_dir, enabled=not args.no_cache),
+                     claims=args.claims, shipped=not args.only_claims)
+
+
+def run_build(out: Path, *, claims: list[Path], log=None, **options) -> int:
+    """``build.build(out, claims=claims, **options)`` with bad input and a failed stage said in
+    one line on stderr: exit 0, 1 (a stage failed) or 2 (bad input)."""
     try:
-        user_claims.check(args.claims)
+        user_claims.check(claims)
     except user_claims.UserClaimsError as exc:
         print(f"reports: error: --claims {exc}", file=sys.stderr)
         return 2
     try:
-        build.build(
-            args.out,
-            data=data,
-            data_source=str(args.data or ""),
-            pdf=not args.no_pdf,
-            cache=build.Cache(args.cache_dir, enabled=not args.no_cache),
-            claims=args.claims,
-        )
+        build.build(out, claims=claims, **options, **({"log": log} if log else {}))
     except user_claims.UserClaimsError as exc:  # found only when a claim is verified
         print(f"reports: error: --claims {exc}", file=sys.stderr)
         return 2

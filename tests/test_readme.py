@@ -22,7 +22,9 @@ TIMEOUT = 300
 # What a console command must exit with; a command the README shows but does not list here fails.
 EXIT = {"python -m derivations verify my_claims.py": 0,
         "python -m derivations verify my_mistake.py": 1,
-        "python -m pytest -q test_my_claims.py": 0}
+        "python -m pytest -q test_my_claims.py": 0,
+        "python -m derivations report my_claims.py my_mistake.py relu_claim.py mean_claim.py "
+        "norm_claim.py --no-pdf": 0}
 # Wall-clock figures differ from run to run; everything else must match to the character.
 TIMINGS = [(re.compile(r"\(\d+ steps?, \d+\.\d+ s\)"), "(<steps>, <t> s)"),
            (re.compile(r"(?m)^(\S+ +\d+ (?:proved|numeric|failed)) +\d+\.\d+$"), r"\1 <t>"),
@@ -63,6 +65,9 @@ def _console(block: str) -> list[tuple[str, str]]:
 
 
 def test_the_tutorial_runs_and_shows_its_real_output(tmp_path):
+    # a newcomer's own folder, outside the project: paths, cache and output must not depend on
+    # being run from the project
+    assert not tmp_path.resolve().is_relative_to(README.parent.resolve())
     found = blocks()
     ran = {"file": 0, "python": 0, "console": 0}
     for n, (lang, body) in enumerate(found):
@@ -87,7 +92,9 @@ def test_the_tutorial_runs_and_shows_its_real_output(tmp_path):
                 assert _normal(proc.stdout) == _normal(expected), proc.stdout
                 ran["console"] += 1
     # four claim files, the wrong step, the pytest file; five snippets; three commands
-    assert ran == {"file": 6, "python": 5, "console": 3}
+    assert ran == {"file": 6, "python": 6, "console": 4}
+    # the report of step 6 is where its last line says, in the folder it was run from
+    assert (tmp_path / "derivations-report" / "html" / "index.zh.html").is_file()
 
 
 def test_the_comparison_fails_on_output_that_differs():

@@ -98,6 +98,7 @@ def test_json_carries_the_counterexample(tmp_path):
     (claim,) = json.loads(proc.stdout)["claims"]
     assert claim["failed_step"] == 3 and {"n", "j", "z[1]"} <= set(claim["counterexample"]["point"])
     assert claim["explanation"][0].startswith("step 3 (the delta keeps the term k = j) failed")
+    assert claim["step_status"] == ["proved", "proved", "failed"]  # every step's status
 
 
 BROKEN = {

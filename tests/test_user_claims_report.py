@@ -135,8 +135,8 @@ def test_the_cache_keys_on_the_files_contents(tmp_path, capsys):
     assert build(tmp_path / "b", cache, mine) == 0
     assert re.search(r"yours .* cached", capsys.readouterr().out)
     text = mine.read_text(encoding="utf-8")
-    assert "the delta picks k = j" in text
-    mine.write_text(text.replace("the delta picks k = j", "only the term k = j is left"),
+    assert "the delta keeps the term k = j" in text
+    mine.write_text(text.replace("the delta keeps the term k = j", "only the term k = j is left"),
                     encoding="utf-8")
     assert build(tmp_path / "c", cache, mine) == 0
     out = capsys.readouterr().out

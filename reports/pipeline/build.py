@@ -34,11 +34,12 @@ from reports.pipeline.stages import (
 from reports.render import html, katex, latex
 from reports.view import edition, measure, model
 
-DEFAULT_OUT = Path("reports/build")
-DEFAULT_CACHE = Path(".cache/reports")
-
-
 REPORTS = Path(__file__).resolve().parent.parent  # the reports package
+PROJECT = REPORTS.parent
+DEFAULT_OUT = Path("reports/build")
+# the project's cache, whichever folder the build is started from: the shipped stages computed
+# by `make reports` are found by a build of your own claims too
+DEFAULT_CACHE = PROJECT / ".cache" / "reports"
 
 
 def _plots_key(plot_data: dict, training: dict) -> str:
@@ -160,7 +161,9 @@ def render_all(data: dict, work: Path, progress: Progress, cache: Cache,
                      f"(key {key[:12]}): html, latex, pdf of {', '.join(LANGS)}")
         return
     with progress.stage("plots") as note:
-        figures = _plots(data, work, cache, note)
+        # a report of the reader's claims only has no figures to draw
+        figures = _plots(data, work, cache, note) if data["plot_data"] else []
+        (work / "figures").mkdir(exist_ok=True)
         note.insert(0, f"{len(figures)} figures")
         dests = [work / "html" / "figures"] if have_node else []
         dests += [work / "latex" / lang / "figures" for lang in LANGS]
@@ -210,6 +213,12 @@ def render_all(data: dict, work: Path, progress: Progress, cache: Cache,
     cache.put_dir("render", key, work)
 
 
+def mine_only() -> dict:
+    """Report data with no shipped section: the frame a report of the reader's claims fills."""
+    return {"claims": [], "crosschecks": [], "plot_data": {},
+            "training": {"steps": [], "loss": []}, "errata": {"records": [], "summary": {}}}
+
+
 def _swap(tmp: Path, out: Path) -> None:
     old = out.parent / f".{out.name}.old-{os.getpid()}"
     if out.exists():
@@ -228,11 +237,15 @@ def build(
     cache: Cache | None = None,
     log: Log = stdout,
     claims: list[Path] = (),
+    shipped: bool = True,
+    keep: dict | None = None,
 ) -> dict[str, float]:
     """Build the report into ``out``; return each stage's seconds.
 
     With ``data`` given, render it instead of running the producers.  ``claims``: files of the
-    reader's own claims, verified (cached by the files' bytes) into ``user_claims``.
+    reader's own claims, verified (cached by the files' bytes) into ``user_claims``; with
+    ``shipped`` False the report holds those claims only (no shipped stage runs).  ``keep``, if
+    given, receives the report data rendered (``keep["data"]``).
     """
     progress = Progress(log)
     out = Path(out)
@@ -244,7 +257,12 @@ def build(
     total = time.perf_counter()
     cache = cache or Cache(DEFAULT_CACHE)
     try:
-        if data is None:
+        if data is None and not shipped:
+            data = mine_only()
+            with progress.stage("data") as note:
+                note.append("your claims only (the shipped claims, cross-checks and audit "
+                            "not included)")
+        elif data is None:
             # with the cache on, the figures are drawn as soon as their data is there
             early = (Beside("plots", functools.partial(draw_plots, cache),
                             ("crosscheck", "training")),) if cache.enabled else ()
@@ -259,6 +277,8 @@ def build(
         data = collect.with_locations(data, NOTES_DIR)
         render_all(data, tmp, progress, cache, pdf=pdf)
         _swap(tmp, out)
+        if keep is not None:
+            keep["data"] = data
     finally:
         if tmp.exists():
             shutil.rmtree(tmp)

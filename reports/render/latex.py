@@ -175,6 +175,14 @@ _BREAK_BEFORE = frozenset("([{")
 ALLOW_BREAK = r"\allowbreak{}"
 
 
+def texmatrix(rows: list[list[str]]) -> LatexSafe:
+    """A matrix of numbers (a counterexample's) as a bracketed array of monospaced entries."""
+    body = r" \\ ".join(" & ".join(r"\texttt{" + tex_escape(x) + "}" for x in row)
+                        for row in rows)
+    return LatexSafe(r"$\left[\begin{array}{" + "r" * len(rows[0]) + "}" + body
+                     + r"\end{array}\right]$")
+
+
 def breakable(text: Any) -> LatexSafe:
     """Escape ``text`` and allow line breaks after ``._-/=+,`` and similar and before
     opening brackets, so long identifiers and references wrap inside their column."""
@@ -251,6 +259,7 @@ def environment() -> Environment:
     env.filters["raw"] = LatexSafe
     env.filters["e"] = tex_escape
     env.filters["breakable"] = breakable
+    env.filters["texmatrix"] = texmatrix
     env.filters["prose"] = prose
     env.filters["bookmark"] = bookmark
     return env

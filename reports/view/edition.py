@@ -77,40 +77,103 @@ def _check_groups(records: list[dict], t: dict, lang: str) -> list[dict]:
     return groups
 
 
-def _claim(claim: dict, checks: list[dict], cited_by: list[dict], lang: str, t: dict) -> dict:
+def _claim(claim: dict, checks: list[dict], cited_by: list[dict], lang: str, t: dict,
+           user: bool = False) -> dict:
+    """A claim's view in ``lang``.  A shipped claim's words come from the tables keyed by its
+    id; a reader's claim (``user``) takes only its own ``zh`` (never a shipped claim's text for
+    a name it happens to share), its English shown as written where it gives none, and the
+    claim marked once (``untranslated``) rather than every string."""
     cid = claim["id"]
     base = model.claim_view(claim, checks)
     premises = claim.get("premises", {})
+    words = _Own(claim.get("zh") or {}, lang) if user else _Shipped(cid, lang)
     names: dict[str, Prose] = {}
     assumptions = []
     for a, av in zip(claim["assumptions"], base["assumptions"], strict=True):
-        name, text = i18n.assumption(cid, a["name"], a["text"], lang,
-                                     cited=a["name"] in premises)
+        name, text = words.assumption(a["name"], a["text"], cited=a["name"] in premises)
         names[a["name"]] = _text(name, f"claim {cid!r} assumption name")
         if a["name"] in premises:  # a cited claim: the text names it
             text = i18n.Text(f"{t['claim']['proved_as']} {a['name']}.", engine=True)
-        formula = i18n.assumption_latex(cid, a["name"], a["latex"], lang)
+        formula = words.assumption_latex(a["name"], a["latex"])
         if formula != a["latex"]:
             av = {**av, "tex": Tex(formula, av["tex"].display, av["tex"].label)}
         assumptions.append({**av, "name": names[a["name"]],
                             "kind_label": t["claim"].get(av["kind"], av["kind"]),
                             "text": _text(text, f"claim {cid!r} assumption text")})
     # a step that folds or unfolds a definition cites it by its name, a formula
-    definitions = [{**x, "text": _text(i18n.definition(x["text"], lang),
+    definitions = [{**x, "text": _text(words.definition(x["text"]),
                                        f"claim {cid!r} definition text")}
                    for x in base["definitions"]]
     names.update({x["name"]: _plain(x["name"]) for x in base["definitions"]})
-    steps = [{**sv, "rule": _text(i18n.rule(cid, s["rule"], lang), f"claim {cid!r} rule"),
+    steps = [{**sv, "rule": _text(words.rule(s["rule"]), f"claim {cid!r} rule"),
               "by": [names.get(b, _plain(b)) for b in s["by"]],
               "symbolic_label": t["status"][s["symbolic"]],
               "numeric_label": t["status"][s["numeric"]],
               "timed_out": _timed_out(s.get("timed_out"), t)}
              for s, sv in zip(claim["steps"], base["steps"], strict=True)]
-    return {**base, "title": _text(i18n.title(cid, claim["title"], lang), f"claim {cid!r}"),
+    return {**base, "title": _text(words.title(claim["title"]), f"claim {cid!r}"),
             "status_label": t["status"][claim["status"]],
             "assumptions": assumptions, "definitions": definitions, "steps": steps,
             "check_groups": _check_groups(checks, t, lang),
-            "cited_by": cited_by}
+            "cited_by": cited_by, "untranslated": user and words.untranslated}
+
+
+class _Shipped:
+    """The words of a shipped claim: the i18n tables, keyed by its id."""
+
+    untranslated = False
+
+    def __init__(self, cid: str, lang: str):
+        self.cid, self.lang = cid, lang
+
+    def title(self, english: str) -> i18n.Text:
+        return i18n.title(self.cid, english, self.lang)
+
+    def rule(self, english: str) -> i18n.Text:
+        return i18n.rule(self.cid, english, self.lang)
+
+    def assumption(self, name: str, text: str, cited: bool) -> tuple[i18n.Text, i18n.Text]:
+        return i18n.assumption(self.cid, name, text, self.lang, cited=cited)
+
+    def assumption_latex(self, name: str, latex: str) -> str:
+        return i18n.assumption_latex(self.cid, name, latex, self.lang)
+
+    def definition(self, english: str) -> i18n.Text:
+        return i18n.definition(english, self.lang)
+
+
+class _Own:
+    """The words of a reader's claim: its own ``zh`` only; its English, unmarked, where that
+    gives none (``untranslated`` then says so once, for the whole claim)."""
+
+    def __init__(self, zh: dict, lang: str):
+        self.zh, self.lang, self.untranslated = zh, lang, False
+
+    def _pick(self, chinese: str | None, english: str) -> i18n.Text:
+        if self.lang == "en" or not chinese:
+            self.untranslated |= self.lang != "en"
+            return i18n.Text(english, engine=True)
+        return i18n.Text(chinese, engine=True)
+
+    def title(self, english: str) -> i18n.Text:
+        return self._pick(self.zh.get("title"), english)
+
+    def rule(self, english: str) -> i18n.Text:
+        return self._pick(self.zh.get("rules", {}).get(english), english)
+
+    def assumption(self, name: str, text: str, cited: bool) -> tuple[i18n.Text, i18n.Text]:
+        own = self.zh.get("assumptions", {}).get(name, {})
+        if cited:  # a cited claim is named by its id, as written
+            return i18n.Text(name, engine=True), i18n.Text(text, engine=True)
+        return self._pick(own.get("name"), name), self._pick(own.get("text"), text)
+
+    def assumption_latex(self, name: str, latex: str) -> str:
+        return latex
+
+    def definition(self, english: str) -> i18n.Text:
+        if not english:
+            return i18n.Text(english, engine=True)
+        return self._pick(self.zh.get("definitions", {}).get(english), english)
 
 
 def _note(file: str, t: dict, titles: dict[str, str] | None = None) -> str:
@@ -229,6 +292,16 @@ def _notes_summary(records: list[dict], t: dict, titles: dict[str, str]) -> dict
             "totals": [sum(r["verdict"] == v for r in records) for v in verdicts]}
 
 
+def _counts(claims: list[dict]) -> dict[str, int]:
+    return {st: sum(c["status"] == st for c in claims) for st in model.CLAIM_STATUS}
+
+
+def _parts(counts: dict[str, int], t: dict) -> str:
+    """Every status that occurs, and failed always: "0 failed" is news too."""
+    return t["summary"]["and"].join(t["count"][st].format(n=n) for st, n in counts.items()
+                                    if n or st == "failed")
+
+
 def build_view(data: dict, figures: list[dict], lang: str = "en",
                meta: dict | None = None) -> dict:
     """The view of edition ``lang`` of ``data`` (validated here)."""
@@ -241,7 +314,8 @@ def build_view(data: dict, figures: list[dict], lang: str = "en",
     by_claim: dict[str, list[dict]] = {}
     for rec in data["crosschecks"]:
         by_claim.setdefault(rec["claim"], []).append(rec)
-    anchors = {c["id"]: model.claim_anchor(c["id"]) for c in data["claims"]}
+    anchors = {c["id"]: model.claim_anchor(c["id"])
+               for c in data["claims"] + data.get(model.USER_CLAIMS, [])}
     cited: dict[str, list[dict]] = {}
     for rec in records:
         ids = [rec["evidence"]["ref"]] if rec["evidence"]["kind"] == "claim" else []
@@ -252,14 +326,16 @@ def build_view(data: dict, figures: list[dict], lang: str = "en",
                                                   "verdict": rec["verdict"]})
     claims = [_claim(c, by_claim.get(c["id"], []), cited.get(c["id"], []), lang, t)
               for c in data["claims"]]
-    by_id = {c["id"]: c for c in claims}
+    # the reader's own claims (--claims): one more topic, laid out like every other; an erratum
+    # of the reader's notes may cite one as its evidence
+    yours = [_claim(c, [], cited.get(c["id"], []), lang, t, user=True)
+             for c in data.get(model.USER_CLAIMS, [])]
+    by_id = {c["id"]: c for c in claims + yours}
     topics = []
     for module in dict.fromkeys(c["module"] for c in claims):
         topics.append({"id": module, "anchor": _anchor("topic-", module),
                        "name": t["topic"].get(module, t["topic"]["other"]),
                        "claims": [c for c in claims if c["module"] == module]})
-    # the reader's own claims (--claims): one more topic, laid out like every other
-    yours = [_claim(c, [], [], lang, t) for c in data.get(model.USER_CLAIMS, [])]
     if yours:
         topics.append({"id": model.YOURS, "anchor": _anchor("topic-", model.YOURS),
                        "name": t["topic"][model.YOURS], "claims": yours})
@@ -278,16 +354,18 @@ def build_view(data: dict, figures: list[dict], lang: str = "en",
                             "anchor": _anchor("note-", note)})
     meta = meta or {}
     other = "zh" if lang == "en" else "en"
-    counts = {st: sum(c["status"] == st for c in claims) for st in model.CLAIM_STATUS}
+    # the reader's claims count like the shipped ones, and are counted once more on their own
+    counts = _counts(claims + yours)
     accuracy = data["training"].get("accuracy")
-    # every status that occurs, and failed always: "0 failed" is news too
-    parts = [t["count"][st].format(n=n) for st, n in counts.items()
-             if n or st == "failed"]
-    summary = [t["summary"]["claims_line"].format(n=len(claims),
-                                                  parts=t["summary"]["and"].join(parts)),
-               t["summary"]["checks_line"].format(
-                   independent=f"{sum(c['passed'] for c in independent)}/{len(independent)}",
-                   identity=f"{sum(c['passed'] for c in identity)}/{len(identity)}")]
+    summary = [t["summary"]["claims_line"].format(n=len(claims) + len(yours),
+                                                  parts=_parts(counts, t))]
+    if yours:
+        summary.append(t["summary"]["yours_line"].format(n=len(yours),
+                                                         parts=_parts(_counts(yours), t)))
+    if checks:  # a report of the reader's claims only has none
+        summary.append(t["summary"]["checks_line"].format(
+            independent=f"{sum(c['passed'] for c in independent)}/{len(independent)}",
+            identity=f"{sum(c['passed'] for c in identity)}/{len(identity)}"))
     if accuracy is not None:
         summary.append(t["summary"]["training_line"].format(accuracy=f"{accuracy:.3f}"))
     return {

@@ -194,6 +194,9 @@ def _validate_user_claims(data: dict) -> None:
     ids = {c.get("id") for c in data["claims"] if isinstance(c, dict)}
     for i, claim in enumerate(data[USER_CLAIMS]):
         _validate_claim(claim, f"{USER_CLAIMS}[{i}]")
+        if not isinstance(claim.get("zh", {}), dict):  # its own Chinese, optional
+            raise ReportDataError(f"{USER_CLAIMS}[{i}].zh: expected dict, got "
+                                  f"{type(claim['zh']).__name__}")
         if claim["id"] in ids:
             raise ReportDataError(f"{USER_CLAIMS}[{i}].id: duplicate id {claim['id']!r}")
         ids.add(claim["id"])
@@ -248,6 +251,40 @@ def _crosscheck_status(checks: list[dict]) -> str:
     return "passed" if all(c["passed"] for c in checks) else "failed"
 
 
+_ENTRY = re.compile(r"^(.+)\[(\d+),(\d+)\]$")  # a matrix entry drawn: "A[0,1]"
+
+
+def _rows(text: str) -> list[list[str]] | None:
+    """A matrix value written as nested lists, "[[1, 2], [3, 4]]", as rows of entries."""
+    if not (text.startswith("[[") and text.endswith("]]")):
+        return None
+    rows = [[x.strip() for x in row.split(",")] for row in text[2:-2].split("], [")]
+    return rows if len({len(r) for r in rows}) == 1 else None
+
+
+def point_view(point: dict) -> list[tuple[str, str, list[list[str]] | None]]:
+    """A counterexample's point as (name, value, rows): sizes and indices first (whole numbers
+    under a plain name), then scalars, then each matrix as one entry with its rows (its entries
+    ``A[i,j]`` gathered), in the order they come."""
+    sizes, scalars, matrices = [], [], {}
+    for name, value in point.items():
+        entry = _ENTRY.match(name)
+        if entry:
+            cells = matrices.setdefault(entry.group(1), {})
+            cells[int(entry.group(2)), int(entry.group(3))] = str(value)
+        elif "[" not in name and re.fullmatch(r"-?\d+", str(value)):
+            sizes.append((name, str(value), None))
+        else:
+            scalars.append((name, str(value), None))
+    out = sizes + scalars
+    for name, cells in matrices.items():
+        n_rows = 1 + max(i for i, _ in cells)
+        n_cols = 1 + max(j for _, j in cells)
+        rows = [[cells.get((i, j), "?") for j in range(n_cols)] for i in range(n_rows)]
+        out.append((name, "[" + ", ".join("[" + ", ".join(r) + "]" for r in rows) + "]", rows))
+    return out
+
+
 def _step_view(claim_id: str, step: dict) -> dict:
     cx = step["counterexample"]
     return {
@@ -262,9 +299,11 @@ def _step_view(claim_id: str, step: dict) -> dict:
         "counterexample": None
         if cx is None
         else {
-            "point": sorted(cx["point"].items()),
+            "point": point_view(cx["point"]),
             "previous": cx["previous"],
             "current": cx["current"],
+            "previous_rows": _rows(cx["previous"]),
+            "current_rows": _rows(cx["current"]),
         },
     }
 
