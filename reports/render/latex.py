@@ -19,6 +19,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from reports.render.katex import Prose, Tex
 
 TEMPLATE = "report.tex.j2"
+STUDENT_TEMPLATE = "student.tex.j2"
 WORK_DIR = ".texwork"
 TEX_HINT = (
     "PDF needs XeLaTeX (Debian: apt-get install --no-install-recommends texlive-xetex "
@@ -256,11 +257,13 @@ def environment() -> Environment:
     return env
 
 
-def render(view: dict, out_dir: Path, figure_dir: str = "figures") -> Path:
-    """Write ``report.tex`` into ``out_dir``; figures as ``out_dir/<figure_dir>/<name>.pdf``."""
-    text = environment().get_template(TEMPLATE).render(view=view, figure_dir=figure_dir)
+def render(view: dict, out_dir: Path, figure_dir: str = "figures", template: str = TEMPLATE,
+           name: str = "report.tex") -> Path:
+    """Write ``name`` into ``out_dir``; figures as ``out_dir/<figure_dir>/<name>.pdf``.
+    ``template``: the full report's, or the student edition's (:data:`STUDENT_TEMPLATE`)."""
+    text = environment().get_template(template).render(view=view, figure_dir=figure_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    path = out_dir / "report.tex"
+    path = out_dir / name
     path.write_text(text, encoding="utf-8")
     return path
 
