@@ -192,9 +192,9 @@ def render_all(data: dict, work: Path, progress: Progress, cache: Cache,
                                        name=tex_name)
                     note.append(str(tex.relative_to(work)))
                     if pdf and have_tex:
-                        key = lang if folder == lang else folder
+                        edition_key = lang if folder == lang else folder
                         jobs.append(pool.submit(_pdf, tex, work / "pdf" / f"{name}.pdf", cache,
-                                                pdf_notes[key], f"pdf-{key}"))
+                                                pdf_notes[edition_key], f"pdf-{edition_key}"))
         with progress.stage("html") as note:
             if have_node:
                 # every edition in one KaTeX run

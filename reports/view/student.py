@@ -127,8 +127,13 @@ def _erratum(rec: dict, lang: str, t: dict, anchor: str, full: str) -> dict:
             "note_title": e["note_title"], "location": e["location"], "quote": e["quote"],
             "verdict": e["verdict"], "verdict_label": e["verdict_label"],
             "note_formula": e["claim"], "corrected": e["correction"], "why": e["why"],
+            # an imprecise statement: the condition the note leaves out
+            "missing": edition._zh_twin(rec, "missing_condition", lang, math=True),
             "evidence": [{"label": r["version_label"], "value": r["value"],
-                          "passed": r["passed"]} for r in e["evidence"]["rows"]]}
+                          "passed": r["passed"],
+                          # a reference to the literature, in the source's own language
+                          "reference": r["version"] == "cited"}
+                         for r in e["evidence"]["rows"]]}
 
 
 def build_view(data: dict, figures: list[dict], lang: str = "en",
@@ -157,6 +162,7 @@ def build_view(data: dict, figures: list[dict], lang: str = "en",
         fig = pictures.get(topic.get("figure", ""))
         topics.append({
             "key": key, "anchor": anchor, "number": n,
+            "number_label": s["section_number"].format(n=n),
             "name": prose(s[f"topic_{key}"], f"student topic {key}"),
             "intro": prose(s[f"intro_{key}"], f"student intro {key}"),
             "claims": shown,
