@@ -20,7 +20,8 @@ import sympy as sp
 
 import derivations
 import derivations.library
-from derivations import Derivation, Step, budget, verify
+from derivations import Derivation, Step, verify
+from derivations.engine import budget
 from derivations.engine.budget import OverBudget, fresh_start, operations
 from derivations.engine.symbolic import symbolic_check_detail
 
