@@ -32,7 +32,7 @@ from reports.pipeline.stages import (
     stdout,
 )
 from reports.render import html, katex, latex
-from reports.view import edition, measure, model
+from reports.view import edition, measure, model, student
 
 REPORTS = Path(__file__).resolve().parent.parent  # the reports package
 PROJECT = REPORTS.parent
@@ -167,6 +167,7 @@ def render_all(data: dict, work: Path, progress: Progress, cache: Cache,
         note.insert(0, f"{len(figures)} figures")
         dests = [work / "html" / "figures"] if have_node else []
         dests += [work / "latex" / lang / "figures" for lang in LANGS]
+        dests += [work / "latex" / f"student-{lang}" / "figures" for lang in LANGS]
         for f in figures:
             for dest in dests:
                 ext = "svg" if dest.parent.name == "html" else "pdf"
@@ -179,21 +180,36 @@ def render_all(data: dict, work: Path, progress: Progress, cache: Cache,
     with ThreadPoolExecutor(max_workers=len(LANGS)) as pool:
         pdf_notes: dict[str, list[str]] = {lang: [] for lang in LANGS}
         pdf_start = time.perf_counter()
-        views, jobs = {}, []
+        pdf_notes.update({f"student-{lang}": [] for lang in LANGS})
+        views, students, jobs = {}, {}, []
         with progress.stage("latex") as note:
             for lang in LANGS:
                 views[lang] = edition.build_view(data, figures, lang, meta)
-                tex = latex.render(views[lang], work / "latex" / lang)
-                note.append(str(tex.relative_to(work)))
-                if pdf and have_tex:
-                    jobs.append(pool.submit(_pdf, tex, work / "pdf" / f"report.{lang}.pdf",
-                                            cache, pdf_notes[lang], f"pdf-{lang}"))
+                # the student edition: its own folder, so both compile at once
+                students[lang] = student.build_view(data, figures, lang, meta)
+                for name, view, folder, template, tex_name in (
+                        (f"report.{lang}", views[lang], lang, latex.TEMPLATE, "report.tex"),
+                        (f"student.{lang}", students[lang], f"student-{lang}",
+                         latex.STUDENT_TEMPLATE, "student.tex")):
+                    tex = latex.render(view, work / "latex" / folder, template=template,
+                                       name=tex_name)
+                    note.append(str(tex.relative_to(work)))
+                    if pdf and have_tex:
+                        edition_key = lang if folder == lang else folder
+                        jobs.append(pool.submit(_pdf, tex, work / "pdf" / f"{name}.pdf", cache,
+                                                pdf_notes[edition_key], f"pdf-{edition_key}"))
         with progress.stage("html") as note:
             if have_node:
-                typeset = html.typeset(*views.values())  # both editions in one KaTeX run
+                # every edition in one KaTeX run
+                typeset = html.typeset(*views.values(), *students.values())
                 for view in views.values():
                     index = html.render(view, work / "html", rendered=typeset)
                     note.append(f"{index.relative_to(work)} "
+                                f"({len(edition.formulas(view))} formulas)")
+                for view in students.values():
+                    page = html.render(view, work / "html", rendered=typeset,
+                                       template=html.STUDENT_TEMPLATE)
+                    note.append(f"{page.relative_to(work)} "
                                 f"({len(edition.formulas(view))} formulas)")
                 note.append(f"{len(typeset)} distinct formulas typeset")
             else:
@@ -210,6 +226,8 @@ def render_all(data: dict, work: Path, progress: Progress, cache: Cache,
                             "alongside html)")
                 note += [f"pdf/report.{lang}.pdf {' '.join(pdf_notes[lang])}".rstrip()
                          for lang in LANGS]
+                note += [f"pdf/student.{lang}.pdf "
+                         f"{' '.join(pdf_notes[f'student-{lang}'])}".rstrip() for lang in LANGS]
     cache.put_dir("render", key, work)
 
 

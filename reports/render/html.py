@@ -14,6 +14,8 @@ from reports.view.edition import formulas
 
 TEMPLATE = "report.html.j2"
 STYLESHEET = "report.css"
+STUDENT_TEMPLATE = "student.html.j2"
+STUDENT_STYLESHEET = "student.css"
 
 
 def environment() -> Environment:
@@ -48,11 +50,12 @@ def typeset(*views: dict) -> Typeset:
 
 
 def render(view: dict, out_dir: Path, figure_dir: str = "figures",
-           rendered: Typeset | None = None) -> Path:
+           rendered: Typeset | None = None, template: str = TEMPLATE) -> Path:
     """Write ``index.html``, its stylesheet and KaTeX assets into ``out_dir``.
 
     Figures are expected as ``out_dir/<figure_dir>/<name>.svg`` (see reports.plots).
     ``rendered``: the view's formulas typeset already (:func:`typeset` of every edition).
+    ``template``: the full report's, or the student edition's (:data:`STUDENT_TEMPLATE`).
     """
     rendered = rendered if rendered is not None else typeset(view)
 
@@ -75,12 +78,14 @@ def render(view: dict, out_dir: Path, figure_dir: str = "figures",
     env = environment()
     env.filters["math"] = math
     env.filters["prose"] = prose
-    html = env.get_template(TEMPLATE).render(view=view, figure_dir=figure_dir,
-                                              stylesheet=STYLESHEET)
+    html = env.get_template(template).render(view=view, figure_dir=figure_dir,
+                                             stylesheet=STYLESHEET,
+                                             student_stylesheet=STUDENT_STYLESHEET)
     out_dir.mkdir(parents=True, exist_ok=True)
     katex.copy_assets(out_dir / "katex")
     template_dir = Path(__file__).resolve().parent / "templates"
-    shutil.copyfile(template_dir / STYLESHEET, out_dir / STYLESHEET)
+    for sheet in (STYLESHEET, STUDENT_STYLESHEET):
+        shutil.copyfile(template_dir / sheet, out_dir / sheet)
     index = out_dir / view["file"]
     index.write_text(html, encoding="utf-8")
     return index

@@ -19,6 +19,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from reports.render.katex import Prose, Tex
 
 TEMPLATE = "report.tex.j2"
+STUDENT_TEMPLATE = "student.tex.j2"
 WORK_DIR = ".texwork"
 TEX_HINT = (
     "PDF needs XeLaTeX (Debian: apt-get install --no-install-recommends texlive-xetex "
@@ -214,12 +215,63 @@ def prose(p: Prose) -> LatexSafe:
 _TEX_COMMAND = re.compile(r"\\[A-Za-z]+|[{}^_\\]")
 
 
+_SYMBOLS = {
+    "alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "Delta": "Δ", "epsilon": "ε",
+    "varepsilon": "ε", "eta": "η", "theta": "θ", "lambda": "λ", "mu": "μ", "sigma": "σ",
+    "Sigma": "Σ", "tau": "τ", "pi": "π", "phi": "φ", "psi": "ψ", "omega": "ω", "rho": "ρ",
+    "kappa": "κ", "xi": "ξ", "partial": "∂", "nabla": "∇", "top": "ᵀ", "cdot": "·",
+    "times": "×", "le": "≤", "leq": "≤", "ge": "≥", "geq": "≥", "neq": "≠", "ne": "≠",
+    "approx": "≈", "infty": "∞", "sum": "Σ", "prod": "Π", "ell": "ℓ", "to": "→", "in": "∈",
+    "propto": "∝", "ll": "≪", "gg": "≫", "odot": "⊙", "otimes": "⊗", "mid": "|", "log": "log",
+    "exp": "exp", "max": "max", "min": "min", "quad": " ", "qquad": " ", "sim": "~",
+    "lVert": "‖", "rVert": "‖", "Vert": "‖", "|": "‖", "langle": "⟨", "rangle": "⟩",
+}
+_SUB = dict(zip("0123456789+-=()aehijklmnoprstuvx",
+                "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ", strict=True))
+_SUP = {**dict(zip("0123456789+-=()intT", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁱⁿᵗᵀ", strict=True)), "ᵀ": "ᵀ",
+        " ": ""}
+_ACCENTS = {"hat": "\u0302", "bar": "\u0304", "tilde": "\u0303", "vec": "\u20d7"}
+_GROUP = r"\{([^{}]*)\}"
+
+
+def _script(body: str, table: dict[str, str], mark: str) -> str:
+    if all(c in table for c in body):
+        return "".join(table[c] for c in body)
+    return mark + (body if len(body) == 1 else f"({body})")
+
+
+def tex_text(tex: str) -> str:
+    """A formula as readable Unicode text (for PDF bookmarks, which cannot hold math):
+    ``\\hat{m}_t = \\frac{m_t}{1-\\beta_1^t}`` -> ``m̂ₜ = mₜ/(1-β₁ᵗ)``."""
+    t = re.sub(r"\\(?:left|right|big|Big|bigg|Bigg)\b\s*", "", tex)
+    t = re.sub(r"\\(?:operatorname|mathrm|mathbf|mathit|text|textrm|mathbb|boldsymbol|bm)"
+               r"\s*" + _GROUP, r"\1", t)
+    t = re.sub(r"\\[,;:! ]", " ", t)
+    # symbols first (so a fraction of \\eta sees one letter), the structure after
+    t = re.sub(r"\\([A-Za-z]+|\|)", lambda m: _SYMBOLS.get(m[1], m[0]), t)
+    for _ in range(6):  # innermost group first: nested fractions, roots and scripts
+        t = re.sub(r"_" + _GROUP, lambda m: _script(m[1], _SUB, "_"), t)
+        t = re.sub(r"\^" + _GROUP, lambda m: _script(m[1], _SUP, "^"), t)
+        t = re.sub(r"\\[dt]?frac\s*" + _GROUP + r"\s*" + _GROUP,
+                   lambda m: (m[1] if len(m[1]) < 2 else f"({m[1]})") + "/"
+                   + (m[2] if len(m[2]) < 2 else f"({m[2]})"), t)
+        t = re.sub(r"\\sqrt\s*" + _GROUP,
+                   lambda m: "√" + (m[1] if len(m[1]) < 2 else f"({m[1]})"), t)
+        t = re.sub(r"\\(hat|bar|tilde|vec)\s*(?:" + _GROUP + r"|([A-Za-z]))",
+                   lambda m: (m[2] or m[3]) + _ACCENTS[m[1]], t)
+        # {x}: a group of one character, not an argument of \\frac or \\sqrt
+        t = re.sub(r"(?<![A-Za-z}])\{([^{}]?)\}", r"\1", t)
+    t = re.sub(r"_([^\s{\\])", lambda m: _script(m[1], _SUB, "_"), t)
+    t = re.sub(r"\^([^\s{\\])", lambda m: _script(m[1], _SUP, "^"), t)
+    t = re.sub(r"\\([A-Za-z]+)", r"\1", t)
+    return re.sub(r"\s+", " ", t.replace("{", "").replace("}", "")).strip()
+
+
 def bookmark(p: Prose) -> LatexSafe:
-    """Plain text for a PDF bookmark: math reduced to its letters (bookmarks cannot hold math)."""
+    """Plain text for a PDF bookmark: math as readable Unicode (:func:`tex_text`)."""
     if not isinstance(p, Prose):
         raise TypeError(f"bookmark filter: expected Prose, got {type(p).__name__}")
-    return tex_escape("".join(x if isinstance(x, str) else _TEX_COMMAND.sub("", x.tex)
-                              for x in p.parts))
+    return tex_escape("".join(x if isinstance(x, str) else tex_text(x.tex) for x in p.parts))
 
 
 _BADGES = {"proved": r"\proved", "numeric": r"\numericonly", "timed out": r"\timedout",
@@ -265,11 +317,13 @@ def environment() -> Environment:
     return env
 
 
-def render(view: dict, out_dir: Path, figure_dir: str = "figures") -> Path:
-    """Write ``report.tex`` into ``out_dir``; figures as ``out_dir/<figure_dir>/<name>.pdf``."""
-    text = environment().get_template(TEMPLATE).render(view=view, figure_dir=figure_dir)
+def render(view: dict, out_dir: Path, figure_dir: str = "figures", template: str = TEMPLATE,
+           name: str = "report.tex") -> Path:
+    """Write ``name`` into ``out_dir``; figures as ``out_dir/<figure_dir>/<name>.pdf``.
+    ``template``: the full report's, or the student edition's (:data:`STUDENT_TEMPLATE`)."""
+    text = environment().get_template(template).render(view=view, figure_dir=figure_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    path = out_dir / "report.tex"
+    path = out_dir / name
     path.write_text(text, encoding="utf-8")
     return path
 

@@ -56,6 +56,8 @@ def _crosscheck(rec: dict, t: dict, lang: str) -> dict:
         "max_abs": _number(rec["max_abs"]),
         "max_rel": _number(rec["max_rel"]),
         "tolerance": _number(rec["tolerance"], ".1e"),
+        # which error is compared with the tolerance (shown in bold): max_abs or max_rel
+        "decides": rec.get("decides", "max_rel"),
         "passed": rec["passed"],
         # Monte Carlo power: what a plausible wrong formula would give, and that it would fail
         "power": None if not power else {

@@ -36,6 +36,8 @@ items.forEach((item, i) => {
         strict: (code) => (code === "unicodeTextInMathMode" ? "error" : "warn"),
         trust: false,
         output: "htmlAndMathml",
+        // one epsilon: SymPy prints its symbol epsilon as \epsilon, the notes write \varepsilon
+        macros: { "\\epsilon": "\\varepsilon" },
       }),
     );
   } catch (err) {

@@ -1,0 +1,213 @@
+"""Chinese a lecturer would sign: one glossary (reports/render/i18n/glossary.toml, each term with
+its source) applied to every Chinese string the report shows; full-width punctuation in Chinese
+text; no English words in the Chinese student edition outside the notes' quotes, formulas and
+a short list of proper names. Each check also has a failing case."""
+
+from __future__ import annotations
+
+import json
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from markupsafe import Markup
+
+from reports.render import html, i18n
+from reports.render.i18n import zh_style
+from reports.view import edition, student
+
+GLOSSARY = zh_style.Glossary()
+SOURCES = {"d2l-zh TERMINOLOGY.md", "textbook usage"}
+# proper names and the notation of the notes that stay in Latin script in the student edition,
+# beyond the glossary's allow_english list
+ALLOW = {"BERT-base"}  # a model's name
+
+
+def _audit_strings(audit: dict) -> list[dict]:
+    """The audit's Chinese evidence: each row's label and value, each record's summary."""
+    out = []
+    for rec in audit["records"]:
+        view = rec.get("evidence_view") or {}
+        for i, row in enumerate(view.get("rows") or []):
+            for key in ("label", "value"):
+                value = row.get(key)
+                if isinstance(value, dict) and value.get("zh"):
+                    # a cited source is a reference in its own language and typography
+                    # (authors, title, “…”, commas): neither glossary nor punctuation applies
+                    out.append({"file": "evidence", "key": f"{rec['id']}.rows[{i}].{key}",
+                                "zh": value["zh"], "latex": False,
+                                "reference": row.get("version") == "cited" and key == "value"})
+        summary = view.get("summary") or {}
+        if summary.get("zh"):
+            out.append({"file": "evidence", "key": f"{rec['id']}.summary", "zh": summary["zh"],
+                        "latex": False})
+    return out
+
+
+@pytest.fixture(scope="module")
+def chinese(audit) -> list[dict]:
+    """Every Chinese string: UI, claims, cross-check sentences, figures (ui.toml), the
+    registry's corrections and reasons, the audit's evidence."""
+    return zh_style.project_strings(zh_style.ROOT) + _audit_strings(audit)
+
+
+def _where(rows: list[dict], kinds: tuple[str, ...]) -> list[str]:
+    found = []
+    for r in rows:
+        for f in zh_style.check(r["zh"], GLOSSARY, latex=r["latex"]):
+            if f.kind in kinds and not r.get("reference"):
+                found.append(f"{r['file']}::{r['key']}: {f.kind} {f.match!r} in "
+                             f"{f.context!r} ({f.hint})")
+    return found
+
+
+def test_every_term_says_where_it_comes_from():
+    assert len(GLOSSARY.terms) > 100
+    for slug, term in GLOSSARY.terms.items():
+        assert term.get("en") and term.get("zh"), slug
+        assert term.get("source") in SOURCES, (slug, term.get("source"))
+
+
+def test_every_chinese_string_uses_the_glossary_terms(chinese):
+    assert len(chinese) > 1000
+    found = _where(chinese, ("avoid_variant",))
+    assert found == [], "\n".join(found)
+
+
+def test_every_chinese_string_has_full_width_punctuation(chinese):
+    found = _where(chinese, ("halfwidth_punct", "halfwidth_in_sentence", "space_fullwidth"))
+    assert found == [], "\n".join(found)
+
+
+@pytest.mark.parametrize(("text", "kind"), [
+    ("用蒙特卡洛估计方差", "avoid_variant"),
+    ("LayerNorm 的梯度", "avoid_variant"),
+    ("每个 token 的嵌入", "avoid_variant"),
+    ("softmax 雅可比的对角线", "avoid_variant"),
+    ("符号: 差为零", "halfwidth_punct"),
+    ("一致 (20 个点)", "halfwidth_punct"),
+    ("文献：Boltzmann 1868; Boltzmann 1877", "halfwidth_in_sentence"),
+    ("见 h.0.attn.w_q 的梯度", "code_identifier"),
+    ("for every key 成立", "english_word"),
+])
+def test_a_forbidden_variant_or_half_width_mark_is_found(text, kind):
+    assert kind in {f.kind for f in zh_style.check(text, GLOSSARY)}, text
+
+
+@pytest.mark.parametrize("text", [
+    "层规范化（LayerNorm）的梯度",  # first mention: the English glossed after the term
+    "用蒙特卡罗估计 $\\mathrm{Var}(q^\\top k)$",  # math is never checked
+    "查询（Query）是“查询者”",  # a first mention glossed in full-width parentheses
+    "数值 0.5，共 3 个点",
+])
+def test_the_preferred_form_passes(text):
+    found = [f for f in zh_style.check(text, GLOSSARY) if f.kind != "english_in_formula"]
+    assert found == [], found
+
+
+# ---------------------------------------------------------------- the Chinese student edition
+
+class _Text(HTMLParser):
+    """The visible text of a page, a line per block; formulas as one masked character, the
+    notes' quotes (``.note-quote``) and references to cited sources (``.reference``) left
+    out."""
+
+    BLOCKS = {"p", "li", "h1", "h2", "h3", "h4", "td", "th", "figcaption", "blockquote", "div"}
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lines, self.buf, self.skip = [], [], 0
+
+    def handle_starttag(self, tag, attrs):
+        cls = dict(attrs).get("class") or ""
+        if (self.skip or "note-quote" in cls or "reference" in cls or "mathstub" in cls
+                or tag in ("style", "title")):
+            self.skip += 1
+            if "mathstub" in cls:
+                self.buf.append(zh_style.MASK)
+            return
+        if tag in self.BLOCKS:
+            self.flush()
+
+    def handle_endtag(self, tag):
+        if self.skip:
+            self.skip -= 1
+        elif tag in self.BLOCKS:
+            self.flush()
+
+    def handle_data(self, data):
+        if not self.skip:
+            self.buf.append(data)
+
+    def flush(self):
+        line = re.sub(r"\s+", " ", "".join(self.buf)).strip()
+        if line:
+            self.lines.append(line)
+        self.buf = []
+
+
+class _Stub(dict):
+    def __getitem__(self, tex):
+        return Markup('<span class="mathstub">x</span>')
+
+
+@pytest.fixture(scope="module")
+def student_zh(audit, tmp_path_factory) -> list[str]:
+    """The visible lines of the Chinese student edition of the shipped claims (their engine
+    output as of tests/fixtures/student_claims.json, translated now) and the audit's errata."""
+    fixture = Path(__file__).parent / "fixtures" / "student_claims.json"
+    data = {**json.loads(fixture.read_text(encoding="utf-8")), "plot_data": {},
+            "training": {"steps": [], "loss": []},
+            "errata": {"records": audit["records"], "summary": {}}}
+    figures = [{"name": n} for n in ("variance_vs_dk", "saturation", "depth_gradnorm",
+                                     "training_loss")]
+    view = student.build_view(data, figures, "zh", {"date": "2026-12-01", "version": "0"})
+    out = tmp_path_factory.mktemp("student")
+    page = html.render(view, out, rendered=_Stub(), template=html.STUDENT_TEMPLATE)
+    parser = _Text()
+    parser.feed(page.read_text(encoding="utf-8"))
+    parser.flush()
+    return parser.lines
+
+
+def _english(lines: list[str]) -> list[str]:
+    found = []
+    for line in lines:
+        avoided = zh_style.check_avoid(line, GLOSSARY)
+        found += [f"{f.match!r} in {f.context!r}" for f in zh_style.check_english(
+            line, GLOSSARY, avoided) if f.match not in ALLOW]
+    return found
+
+
+def test_the_chinese_student_edition_has_no_english_words(student_zh):
+    assert len(student_zh) > 200
+    found = _english(student_zh)
+    assert found == [], f"{len(found)} English words:\n" + "\n".join(found)
+
+
+def test_the_chinese_student_edition_has_full_width_punctuation(student_zh):
+    found = [f"{f.match!r} in {f.context!r}" for line in student_zh
+             for f in zh_style.check_punct(line)]
+    assert found == [], "\n".join(found)
+
+
+def test_an_english_word_or_identifier_in_the_edition_is_found():
+    assert _english(["证据：已证明；见 softmax_jacobian 模块"]) != []
+    assert _english(["for every key 成立"]) != []
+    assert _english(["讲义原话：“for every key”"]) == []
+    assert _english(["词元 for every key（Query）"]) != []
+
+
+def test_the_student_edition_shows_no_code_identifiers(student_zh):
+    ids = [c["id"] for c in json.loads((Path(__file__).parent / "fixtures" /
+                                        "student_claims.json").read_text())["claims"]]
+    text = "\n".join(student_zh)
+    assert [i for i in ids if i in text] == []
+    assert not re.search(r"\bn00\d-|h\.\d\.|numeric\.", text)
+
+
+def test_every_ui_word_has_both_languages():
+    for lang in i18n.LANGS:
+        assert i18n.ui(lang)["student"]["title"]
+    assert edition.FILES["zh"] != student.FILES["zh"]
