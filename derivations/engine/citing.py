@@ -33,7 +33,13 @@ def cite(claim: Derivation) -> Assumption:
     the claim as its source, so the citing chain is only as good as the claim.
     """
     checked = claim.checked
-    return replace(lemma(claim), rewrites=((_Equals(checked.lhs), _Constant(checked.rhs)),))
+    return replace(lemma(claim), rewrites=(exact_rewrite(checked.lhs, checked.rhs),))
+
+
+def exact_rewrite(old: sp.Basic, new: sp.Basic) -> tuple:
+    """A rewrite for ``Assumption(rewrites=...)``: every subterm equal to ``old`` becomes ``new``
+    (by equality, not by pattern: matrix expressions cannot be matched)."""
+    return (_Equals(old), _Constant(new))
 
 
 class _Equals:

@@ -27,6 +27,7 @@ import sympy as sp
 from sympy.matrices.expressions.matexpr import MatrixElement
 
 from derivations.engine import Assumption, Derivation, Domain, Notation, Step, lemma
+from derivations.engine.citing import exact_rewrite
 from derivations.library import notation as nt
 from derivations.library import softmax as sm
 
@@ -171,34 +172,14 @@ W_DEF = ATTENTION_NOTATION.define(
     text="the weight of key j for query i: the softmax of row i of the scores over the m keys")
 
 
-class _Equals:
-    """Query: the subterm equals ``expr`` (a class, not a lambda, so that it pickles)."""
-
-    def __init__(self, expr):
-        self.expr = expr
-
-    def __call__(self, e) -> bool:
-        return e == self.expr
-
-
-class _Constant:
-    """Replacement: always ``expr``."""
-
-    def __init__(self, expr):
-        self.expr = expr
-
-    def __call__(self, e):
-        return self.expr
-
-
 _PRODUCT_ENTRY = MatrixElement(ATTENTION, i, c)
 ENTRY_OF_PRODUCT = Assumption(
     "entry of a matrix product",
     "Entry (i, c) of AB is sum_j A_ij B_jc.  SymPy's matrix algebra writes it with bound indices "
     "of its own; named here j for the keys, t across the width d_k and l in the normaliser.",
     r"(AB)_{ic} = \sum_{j} A_{ij} B_{jc}",
-    rewrites=((_Equals(_PRODUCT_ENTRY),
-               _Constant(named_entry(Attention(Q, K, V).doit(), i, c, {m - 1: j, d_k - 1: t}))),),
+    rewrites=(exact_rewrite(_PRODUCT_ENTRY,
+                            named_entry(Attention(Q, K, V).doit(), i, c, {m - 1: j, d_k - 1: t})),),
     kind="lemma")
 
 attention_shapes = Derivation(
