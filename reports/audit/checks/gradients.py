@@ -17,28 +17,32 @@ def _linear_setup():
     return rng.normal(size=(3, 4)), rng.normal(size=(4, 4)), rng.normal(size=(3, 4))
 
 
+def _linear_grad(version, wrt: str, forms: dict):
+    """Central differences of L = Σ G ⊙ (XW) by ``wrt`` ("W" or "X") against the version's
+    form, {version: (fn(x, w, g), tex)}."""
+    x, w, g = _linear_setup()
+    at = {"W": w, "X": x}[wrt]
+    fd = num_grad(lambda a: float(np.sum(g * ((x @ a) if wrt == "W" else (a @ w)))), at)
+    fn, tex = forms[version]
+    value = fn(x, w, g)
+    gap = float(np.max(np.abs(fd - value)))
+    facts = [Fact("linear_setup")]
+    return judge(version, facts, **{version: (Fact("grad_form", form=Math(tex), gap=gap,
+                                                   shape=value.shape == at.shape), gap < 1e-8)})
+
+
 @check(right="note", wrong="foil")
 def linear_grad_weight(version):
     """∂L/∂W = XᵀG, by central differences; GᵀX, its transpose, is another matrix."""
-    x, w, g = _linear_setup()
-    fd = num_grad(lambda ww: float(np.sum(g * (x @ ww))), w)
-    form = {"note": (x.T @ g, r"X^\top G"), "foil": (g.T @ x, r"G^\top X")}[version]
-    gap = float(np.max(np.abs(fd - form[0])))
-    facts = [Fact("linear_setup")]
-    return judge(version, facts, **{version: (Fact("grad_form", form=Math(form[1]), gap=gap,
-                                                   shape=form[0].shape == w.shape), gap < 1e-8)})
+    return _linear_grad(version, "W", {"note": (lambda x, w, g: x.T @ g, r"X^\top G"),
+                                       "foil": (lambda x, w, g: g.T @ x, r"G^\top X")})
 
 
 @check(right="note", wrong="foil")
 def linear_grad_input(version):
     """∂L/∂X = GWᵀ, by central differences; GW, without the transpose, is another matrix."""
-    x, w, g = _linear_setup()
-    fd = num_grad(lambda xx: float(np.sum(g * (xx @ w))), x)
-    form = {"note": (g @ w.T, r"GW^\top"), "foil": (g @ w, r"GW")}[version]
-    gap = float(np.max(np.abs(fd - form[0])))
-    facts = [Fact("linear_setup")]
-    return judge(version, facts, **{version: (Fact("grad_form", form=Math(form[1]), gap=gap,
-                                                   shape=form[0].shape == x.shape), gap < 1e-8)})
+    return _linear_grad(version, "X", {"note": (lambda x, w, g: g @ w.T, r"GW^\top"),
+                                       "foil": (lambda x, w, g: g @ w, r"GW")})
 
 
 @check(right="note", wrong="foil")
