@@ -23,6 +23,8 @@ class Case:
     cls: str
     true: bool
     build: Callable[[], Derivation]
+    # confirms ``true`` without the engine (mpmath or NumPy): returns the claim's truth
+    witness: Callable[[], bool] | None = None
 
 
 def claim(cid, lhs, rhs, domain=None, assumptions=(), steps=None) -> Derivation:
