@@ -39,14 +39,20 @@ from derivations.engine.budget import (
 )
 from derivations.engine.claim import Derivation, symbols_of
 from derivations.engine.conditions import conditions
+from derivations.engine.errors import DerivationError
 from derivations.engine.pointwise import (
+    FEW_PROBE_SIZES,
     PROBE_OPS,
+    PROBE_SIZES,
+    REPLACED_FROM,
     compare,
     counterexample,
+    fragile,
     probe,
     safe_eval,
     structures,
 )
+from derivations.engine.pointwise import probe as wider
 from derivations.engine.printing import latex, legend
 from derivations.engine.status import PREMISE_STATUSES, STATUSES
 from derivations.engine.symbolic import SYMBOLIC_OPS, normal_forms, symbolic_check_detail
@@ -150,19 +156,46 @@ class ChainResult:
         }
 
 
-def _step_numeric(d, points, prev_vals, vals):
-    """(numeric, counterexample, reason, timed_out): points at the large size whose evaluation
-    ran out of budget are left out and said so; any other error or disagreement is a
-    counterexample."""
-    counter, left_out = compare(d, points, prev_vals, vals)
+REPLACEMENTS = 40  # further points tried in place of those where a side is undefined
+
+
+def _step_numeric(d, points, prev_expr, expr, prev_vals, vals, where: str):
+    """(numeric, counterexample, reason, timed_out): points where a budget stopped an evaluation
+    are left out and said so; points where a side is undefined (no precision of the ladder
+    evaluates it) are replaced by further points of the same structures and said so; only a
+    real difference is a counterexample.  A step undefined at most points is refused."""
+    counter, left_out, undefined = compare(d, points, prev_vals, vals)
+    notes = []
+    if undefined and not counter:
+        bad = [p for p, _ in undefined]
+        found = 0
+        for k in range(REPLACEMENTS):
+            if found == len(bad):
+                break
+            structure = points[bad[k % len(bad)]]
+            point = REPLACED_FROM + k
+            a, b = safe_eval(d, prev_expr, point, structure), safe_eval(d, expr, point, structure)
+            counter, stopped, still = compare(d, [structure], [a], [b])
+            if counter:
+                break
+            found += not (stopped or still)
+        defined = len(points) - len(left_out) - len(bad) + found
+        if not counter and defined < len(points) / 2:
+            raise DerivationError(
+                f"{where}: the two sides could be evaluated at only {defined} of "
+                f"{len(points) + REPLACEMENTS} points tried ({undefined[0][1]}); the claim is "
+                f"undefined on most of its domain — declare where it holds (ranges, a positive "
+                f"symbol, a hypothesis)")
+        notes.append(f"undefined at {len(bad)} of {len(points)} points ({undefined[0][1]}); "
+                     f"{found} replaced by other points")
     if counter:
         return "disagree", counter, "", None
     if left_out:
         first = left_out[0]
-        return "partial", None, (f"{len(left_out)} of {len(points)} points left out: {first}; "
-                                 f"checked at the others"), _stopped("numeric", first,
-                                                                     len(left_out))
-    return "agree", None, "", None
+        notes.append(f"{len(left_out)} of {len(points)} points left out: {first}; checked at "
+                     f"the others")
+        return "partial", None, "; ".join(notes), _stopped("numeric", first, len(left_out))
+    return "agree", None, "; ".join(notes), None
 
 
 def _stopped(route: str, exc: OverBudget, points: int = 0) -> dict:
@@ -180,9 +213,23 @@ def verify(d: Derivation, symbolic_ops: int = SYMBOLIC_OPS,
         raise RuntimeError(f"claim {d.id!r}: verify runs in the main thread only (its budgets "
                            f"use a signal timer, which reaches no other thread)")
     done = {} if done is None else done
+    done.setdefault(d.id, None)  # in progress: a lemma that leads back here is a cycle
+    try:
+        return _verify(d, symbolic_ops, progress, done, module)
+    finally:
+        if done.get(d.id) is None:
+            done.pop(d.id, None)
+
+
+def _verify(d, symbolic_ops, progress, done, module) -> ChainResult:
     premises = {}
     for a in d.assumptions:
         if a.source is not None:
+            if a.source.id in done and done[a.source.id] is None:
+                chain = [k for k, v in done.items() if v is None]
+                raise DerivationError(f"claim {d.id!r} cites lemma {a.source.id!r}, which leads "
+                                      f"back to it: a cycle of lemmas "
+                                      f"{' → '.join([*chain, a.source.id])}")
             if a.source.id not in done:
                 done[a.source.id] = verify(a.source, symbolic_ops, progress, done)
             premises[a.source.id] = done[a.source.id].status
@@ -197,15 +244,18 @@ def verify(d: Derivation, symbolic_ops: int = SYMBOLIC_OPS,
     for n, step in enumerate(d.steps, start=1):
         t0 = time.perf_counter()
         vals = [safe_eval(d, step.expr, p, s) for p, s in enumerate(points)]
-        numeric, counter, reason, timed_out = _step_numeric(d, points, prev_vals, vals)
+        numeric, counter, reason, timed_out = _step_numeric(
+            d, points, prev_expr, step.expr, prev_vals, vals,
+            f"claim {d.id!r}, step {n} ({step.rule!r})")
         rewrites = tuple(rw for a in d.assumptions if a.name in step.by for rw in a.rewrites)
         symbolic, detail, _, stopped = symbolic_check_detail(
             prev_expr, step.expr, rewrites, random_bases, d.domain.indices, symbolic_ops)
         if stopped is not None:
             timed_out = _stopped("symbolic", stopped)
-        if not counter and symbolic != "zero":
+        if not counter and (symbolic != "zero" or fragile(prev_expr, step.expr)):
             before, cpu = operations(), time.process_time()
-            counter = probe(d, prev_expr, step.expr, points)
+            counter = probe(d, prev_expr, step.expr, points,
+                            FEW_PROBE_SIZES if symbolic == "zero" else PROBE_SIZES)
             record("probe", operations() - before, PROBE_OPS, time.process_time() - cpu)
             if counter:
                 numeric, reason = "disagree", f"found by the wider probe ({counter['probe']})"
@@ -266,7 +316,11 @@ def _instances(expr: sp.Basic, pattern, replacement, bound=()):
         match = expr.match(pattern)
         if match is not None:
             yield expr, sp.sympify(replacement, strict=True).xreplace(match), bound
-    if isinstance(expr, sp.Sum):
+    if isinstance(expr, sp.Sum | sp.Product):
+        # the bounds lie outside the sum's own variables, the body inside them
+        for var, lo, hi in expr.limits:
+            for part in (lo, hi):
+                yield from _instances(part, pattern, replacement, bound)
         yield from _instances(expr.function, pattern, replacement, bound + tuple(expr.limits))
         return
     for arg in expr.args:
@@ -292,6 +346,12 @@ def _check_instance(d: Derivation, lhs, rhs, bound) -> tuple[str, dict | None]:
     if any(v[2] for v in a + b):
         return "unchecked", {"error": str(next(v[2] for v in a + b if v[2]))}
     counter = counterexample(probe, points, a, b)
+    if counter is None:
+        # the premise must hold on the claim's whole domain, not only where the claim is
+        # sampled: the steps' wider probe, at its sizes, index ends and values
+        before, cpu = operations(), time.process_time()
+        counter = wider(probe, lhs, rhs, points, FEW_PROBE_SIZES)
+        record("probe", operations() - before, PROBE_OPS, time.process_time() - cpu)
     return ("failed", counter) if counter else ("checked", None)
 
 

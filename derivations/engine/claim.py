@@ -129,8 +129,12 @@ class Derivation:
     steps: tuple[Step, ...]
     domain: Domain = field(default_factory=Domain)
     definitions: tuple = ()
+    # relations the claim holds under (|j − i| ≤ 5, x < 10⁶): part of its statement, printed with
+    # it; the numeric route draws only points where they hold
+    hypotheses: tuple = ()
 
     def __post_init__(self) -> None:
+        _read_floats(self)
         _validate(self)
 
     @property
@@ -317,13 +321,16 @@ def _check_domain(d: Derivation, where: str) -> None:
     declared_idx = set(dom.indices) | set(dom.dims)
     for n, e in enumerate(exprs):
         at = where if n == 0 else f"{where}, step {n} ({d.steps[n - 1].rule!r})"
-        loose = sorted((s for s in _index_symbols(e) if s not in declared_idx
-                        and (dom.dims or not s.is_integer)), key=str)
+        # an index is always declared: an integer symbol left to be inferred would be drawn as
+        # a size, and a real one as a real number
+        loose = sorted((s for s in _index_symbols(e) if s not in declared_idx), key=str)
         if loose:
             i = loose[0]
             raise DerivationError(f"{at}: index {i} is not declared in Domain, so it would be "
                                   f"drawn as a real number; declare its range, e.g. "
                                   f"Domain(indices={{{i}: (1, n)}}) with n its size")
+    _check_indices(dom, where)
+    _check_laws(dom, where)
     declared = (set(dom.random) | set(dom.dims) | set(dom.indices) | set(dom.ranges)
                 | set(dom.constants))
     # a defined symbol inside E is its body there: the claim with its definitions unfolded is
@@ -343,6 +350,114 @@ def _check_domain(d: Derivation, where: str) -> None:
             raise DerivationError(f"{at}: {names} inside E or Var is neither random nor a "
                                   f"constant; declare it in Domain(random={{...: (mean, "
                                   f"variance)}}) or Domain(constants=(...))")
+
+
+def _check_indices(dom: Domain, where: str) -> None:
+    """An index ranges over integers between bounds that become integers once the sizes and the
+    indices declared before it are drawn."""
+    known = set(dom.dims)
+    for idx, bounds in dom.indices.items():
+        at = f"{where}: Domain(indices={{{idx}: {bounds!r}}})"
+        if not (isinstance(bounds, tuple | list) and len(bounds) == 2):
+            raise DerivationError(f"{at}: expected (low, high), got {bounds!r}")
+        for b in bounds:
+            try:
+                e = sp.sympify(b, strict=True)
+            except (sp.SympifyError, TypeError):
+                raise DerivationError(f"{at}: a bound must be an integer or an integer "
+                                      f"expression in the sizes, got {b!r}") from None
+            if e.has(sp.oo, -sp.oo, sp.zoo, sp.nan) or e.atoms(sp.Float):
+                raise DerivationError(f"{at}: a bound must be finite and exact, got {b}; an "
+                                      f"index ranges over finitely many integers (write a sum "
+                                      f"to ∞ with sp.oo in the Sum itself)")
+            odd = sorted((str(f) for f in e.free_symbols if not f.is_integer), key=str)
+            if odd:
+                raise DerivationError(f"{at}: a bound must be an integer expression, but "
+                                      f"{', '.join(odd)} is not an integer symbol; bound an "
+                                      f"index by integers, sizes or other indices")
+            if not e.is_integer and e.free_symbols <= known | set(dom.indices):
+                raise DerivationError(f"{at}: the bound {e} is not an integer")
+        known.add(idx)
+
+
+def _check_laws(dom: Domain, where: str) -> None:
+    """A random variable's mean and variance are constants: a mean that is itself random would
+    need a joint law the claim does not give."""
+    keys = set(dom.random)
+    for key, params in dom.random.items():
+        at = f"{where}: Domain(random={{{key}: {params!r}}})"
+        if not (isinstance(params, tuple | list) and len(params) == 2):
+            raise DerivationError(f"{at}: expected (mean, variance), got {params!r}")
+        for what, v in zip(("mean", "variance"), params, strict=True):
+            e = sp.sympify(v, strict=True)
+            bases = {a.base for a in e.atoms(sp.Indexed)} | e.free_symbols
+            random = sorted(map(str, bases & keys))
+            if random:
+                raise DerivationError(f"{at}: the {what} {e} depends on the random "
+                                      f"{', '.join(random)}; a law's parameters must be "
+                                      f"constants (a random mean needs a joint law; write the "
+                                      f"variable as a sum of independent ones instead)")
+            if e.atoms(sp.Float):
+                raise DerivationError(f"{at}: the {what} {e} is a float; give it exactly, e.g. "
+                                      f"sp.Rational(1, 10)")
+
+
+def _as_written(expr):
+    """Each float as the decimal it prints as: 0.1 is 1/10, not the binary double nearest it."""
+    if not isinstance(expr, sp.Basic) or not expr.atoms(sp.Float):
+        return expr
+    def exact(f):
+        return sp.Rational(repr(float(f))) if f._prec <= 53 else sp.Rational(str(f))
+    return expr.xreplace({f: exact(f) for f in expr.atoms(sp.Float)})
+
+
+def _read_floats(d: Derivation) -> None:
+    """A claim is checked as written: its float literals become the decimals they print as
+    (``0.1*x`` is ``x/10``), in the statement, the steps, the rewrites and the hypotheses."""
+    if not isinstance(d.statement, sp.Basic):
+        return
+    set_ = object.__setattr__
+    set_(d, "statement", _as_written(d.statement))
+    set_(d, "steps", tuple(replace(s, expr=_as_written(s.expr)) if isinstance(s, Step) else s
+                           for s in d.steps))
+    set_(d, "hypotheses", tuple(_as_written(h) for h in d.hypotheses))
+    set_(d, "assumptions", tuple(
+        replace(a, rewrites=tuple(tuple(_as_written(e) for e in pair) for pair in a.rewrites))
+        if isinstance(a, Assumption) and any(isinstance(e, sp.Basic) and e.atoms(sp.Float)
+                                             for pair in a.rewrites for e in pair) else a
+        for a in d.assumptions))
+
+
+def _check_hypotheses(d: Derivation, where: str) -> None:
+    for k, h in enumerate(d.hypotheses):
+        at = f"{where}: hypothesis {k + 1}"
+        if not isinstance(h, sp.logic.boolalg.Boolean) or isinstance(
+                h, sp.logic.boolalg.BooleanAtom):
+            raise DerivationError(f"{at}: expected a relation such as sp.Le(sp.Abs(j - i), 5), "
+                                  f"got {h!r}")
+        if h.atoms(sp.MatrixSymbol):
+            raise DerivationError(f"{at}: {h} is about a matrix; a hypothesis relates scalars, "
+                                  f"indices or sizes")
+        loose = sorted(map(str, symbols_of((h,)) - d.symbols - set(d.domain.indices)
+                           - set(d.domain.dims)))
+        if loose:
+            raise DerivationError(f"{at}: {h} names {', '.join(loose)}, which the claim does "
+                                  f"not use")
+
+
+def _check_exact(d: Derivation, where: str) -> None:
+    """Noncommutative symbols are refused: one would be drawn as a number, which commutes."""
+    exprs = [d.lhs, *(s.expr for s in d.steps)]
+    exprs += [e for a in d.assumptions for pair in a.rewrites for e in pair
+              if isinstance(e, sp.Basic)]
+    for n, e in enumerate(exprs):
+        at = where if n == 0 else (f"{where}, step {n} ({d.steps[n - 1].rule!r})"
+                                   if n <= len(d.steps) else f"{where}, an assumption's rewrite")
+        nc = sorted((str(a) for a in e.atoms(sp.Symbol) if a.is_commutative is False), key=str)
+        if nc:
+            raise DerivationError(f"{at}: {nc[0]} is a noncommutative symbol, which the numeric "
+                                  f"route cannot draw; write it as a MatrixSymbol, e.g. "
+                                  f"sp.MatrixSymbol({nc[0]!r}, n, n)")
 
 
 def _expect_expr(value, at: str, what: str) -> None:
@@ -427,6 +542,8 @@ def _validate(d: Derivation) -> None:
         raise DerivationError(f"{where}: the last step must be the statement's right-hand side "
                               f"{d.rhs}, got {d.steps[-1].expr}")
     _check_names(d, where)
+    _check_exact(d, where)
+    _check_hypotheses(d, where)
     _check_domain(d, where)
     _unfold_claim(d, where, declared)
 
@@ -468,7 +585,8 @@ def _unfold_claim(d: Derivation, where: str, assumed: set) -> None:
                   for s in d.steps)
     try:
         checked = Derivation(d.id, d.title, sp.Eq(flat(d.lhs), flat(d.rhs), evaluate=False),
-                             tuple(rewrite(a) for a in d.assumptions), steps, d.domain)
+                             tuple(rewrite(a) for a in d.assumptions), steps, d.domain,
+                             hypotheses=tuple(flat(h) for h in d.hypotheses))
     except DerivationError as exc:
         raise DerivationError(f"{exc} (with its definitions unfolded)") from None
     object.__setattr__(d, "_checked", checked)

@@ -1,9 +1,10 @@
 """Sums and products over integer bounds written out term by term.
 
 At concrete sizes every Sum and Product of a claim has integer bounds, and its value is by
-definition the Add or Mul of its terms.  SymPy's own ``doit`` gets there too, but first tries
-partial fractions and symbolic summation on each summand — most of the numeric route's time at
-the larger sizes.  Bounds that are not integers are left to SymPy.
+definition the Add or Mul of its terms — none when the upper bound is below the lower (the
+textbook convention, not SymPy's).  SymPy's own ``doit`` would try partial fractions and
+symbolic summation first, the symbolic route's algorithms.  Bounds that are not integers are left
+for :mod:`derivations.engine.mpnum`.
 """
 
 from __future__ import annotations
@@ -31,17 +32,12 @@ def _terms(body: sp.Basic, var: sp.Symbol, lo: int, hi: int) -> list[sp.Basic]:
     return [body.xreplace({var: sp.Integer(k)}) for k in range(lo, hi + 1)]
 
 
-def _written(cls, terms: list[sp.Basic], flipped: bool) -> sp.Basic:
-    whole = sp.Add(*terms) if cls is sp.Sum else sp.Mul(*terms)
-    if not flipped:
-        return whole
-    # Karr's convention, as SymPy's: over a..b with b < a - 1, minus the sum (the reciprocal of
-    # the product) over b+1..a-1
-    return -whole if cls is sp.Sum else 1 / whole
+def _written(cls, terms: list[sp.Basic]) -> sp.Basic:
+    return sp.Add(*terms) if cls is sp.Sum else sp.Mul(*terms)
 
 
-# A sum over more terms than this is left to SymPy (which tries a closed form first): a claim's
-# Σ_{i=1}^{10⁹} must not be written out.  Sizes in the numeric route stay far below it.
+# A sum over more terms than this is left as it is, for derivations.engine.mpnum to add with
+# numbers: a claim's Σ_{i=1}^{10⁹} must not be written out as a SymPy tree.
 MAX_TERMS = 1000
 
 
@@ -50,9 +46,9 @@ def _over(cls, body: sp.Basic, limit) -> sp.Basic | None:
     if not (lo.is_Integer and hi.is_Integer) or abs(int(hi) - int(lo)) >= MAX_TERMS:
         return None
     lo, hi = int(lo), int(hi)
-    if hi >= lo - 1:
-        return _written(cls, _terms(body, var, lo, hi), False)
-    return _written(cls, _terms(body, var, hi + 1, lo - 1), True)
+    # the textbook convention: over a..b with b < a the sum is empty (0), the product 1 — not
+    # Karr's, which SymPy follows, where it is minus the sum over b+1..a-1
+    return _written(cls, _terms(body, var, lo, hi) if hi >= lo else [])
 
 
 def write_out(expr: sp.Basic) -> sp.Basic:

@@ -29,27 +29,33 @@ from sympy.matrices.expressions.matexpr import MatrixElement
 from derivations.engine import finite
 from derivations.engine.budget import OverBudget, budget, forget_with_claims, operations
 from derivations.engine.errors import DerivationError
+from derivations.engine.inert import Bound, make_inert
+from derivations.engine.mpnum import compile_mp, needs_compiling
 from derivations.engine.sampling import (
-    BIG_DIM,
     ENTRY_PARENT,
     POINTS,
     PROBE_POINTS,
     PROBE_SIZES,
+    FEW_PROBE_SIZES,
     SCHEDULE_SEED,
+    WIDE_TEXT,
+    attempt_for,
+    boundary_indices,
     dims_of,
     distribution_at,
     draw,
-    draw_indices,
+    moduli_of,
     seeded,
     structures,
 )
-from derivations.engine.stochastic import expectation_value
+from derivations.engine.stochastic import E, Var, expectation_value
 
 if TYPE_CHECKING:
     from derivations.engine.claim import Derivation
 
-__all__ = ["DIGITS", "NUMERIC_OPS", "POINTS", "PROBE_OPS", "compare", "counterexample",
-           "disagree", "evaluate", "probe", "safe_eval", "structures"]
+__all__ = ["DIGITS", "NUMERIC_OPS", "POINTS", "PROBE_OPS", "REPLACED_FROM", "FEW_PROBE_SIZES", "Undefined", "compare",
+           "counterexample", "disagree", "evaluate", "fragile", "probe", "safe_eval",
+           "structures"]
 
 DIGITS = 50
 HIGH_DIGITS = 90
@@ -116,21 +122,8 @@ def _explicit(expr: sp.Basic) -> sp.Basic:
     # the adjugate over the determinant: SymPy's default Gaussian elimination on symbolic
     # entries runs for minutes at 3×3
     expr = expr.replace(lambda e: isinstance(e, sp.Inverse), lambda e: _inverse(e.arg))
-    expr = expr.replace(lambda e: isinstance(e, sp.Limit) and e.args[2].is_infinite
-                        and e.args[1].is_Symbol and not e.args[1].is_integer, _at_zero)
     expr = finite.write_out(expr).doit()
     return sp.ImmutableMatrix(expr.as_explicit()) if isinstance(expr, sp.MatrixExpr) else expr
-
-
-def _at_zero(lim: sp.Limit) -> sp.Limit:
-    """lim_{x→∓∞} f(x) as lim_{t→0+} f(±log 1/t): the same limit (log maps (0, ∞) onto the reals,
-    monotonically), but exp(x) becomes t and the expression a function that SymPy's limit
-    usually expands at t = 0 directly, where at infinity it runs the Gruntz algorithm — 40 times
-    slower on the causal mask's concrete forms."""
-    f, x, x0 = lim.args[:3]
-    t = sp.Dummy("t", positive=True)
-    return sp.Limit(f.xreplace({x: sp.log(t) if x0.is_extended_negative else -sp.log(t)}),
-                    t, 0, "+")
 
 
 def _inverse(m):
@@ -143,13 +136,13 @@ def _inverse(m):
 
 def _value_atoms(expr) -> set:
     atoms = expr.atoms(sp.Symbol, sp.Indexed, MatrixElement)
-    # an Indexed's base label is a name, not a value of its own
+    # an Indexed's base label is a name, not a value of its own; a bound variable has none
     labels = {i.base.label for i in expr.atoms(sp.Indexed)}
-    return {a for a in atoms if a not in labels}
+    return {a for a in atoms if a not in labels and not isinstance(a, Bound)}
 
 
-# Above this many nodes, compiling to mpmath beats substituting into the SymPy tree per point.
-COMPILE_NODES = 2000
+def _kept(b: Bound) -> dict:
+    return {"integer": True} if b.is_integer else {}
 
 
 @lru_cache(maxsize=4096)  # emptied before each claim, so that its count is its own
@@ -158,6 +151,9 @@ def _compiled(expr: sp.Basic, structure: tuple, random: tuple, distribution: str
     structure share the (slow) SymPy work."""
     structure = dict(structure)
     concrete = finite.write_out(_entry_symbols(expr.xreplace(structure)))
+    # what is left of integrals, limits, infinite sums and products is evaluated by definition,
+    # with numbers (derivations.engine.mpnum), never closed by SymPy's doit
+    concrete = make_inert(concrete)
     concrete, back = finite.entries_as_symbols(concrete)
     concrete = _explicit(concrete).doit().xreplace(back)
     # a random MatrixSymbol's entries name it at concrete size
@@ -167,16 +163,14 @@ def _compiled(expr: sp.Basic, structure: tuple, random: tuple, distribution: str
     if isinstance(concrete, sp.MatrixBase):
         concrete = sp.ImmutableMatrix(concrete).doit()
     atoms = tuple(sorted(_value_atoms(concrete), key=sp.srepr))
-    if sum(1 for _ in sp.preorder_traversal(concrete)) > COMPILE_NODES:
-        # plain argument names: lambdify's own dummify scans the whole tree once per atom
-        args = sp.symbols(f"v0:{len(atoms)}")
-        renamed = concrete.xreplace(dict(zip(atoms, args, strict=True)))
-        fn = sp.lambdify(args, renamed, modules="mpmath", dummify=False)
-
-        def compiled(digits, *values):
-            return fn(*values)
-        compiled.concrete = concrete
-        return atoms, compiled
+    # compiled to mpmath and run at a fixed working precision: rounding noise then shrinks as the
+    # ladder climbs (SymPy's adaptive evalf returns the same tiny residue of a true 0 at every
+    # precision); plain argument names, since lambdify's own dummify scans the tree once per atom
+    args = sp.symbols(f"v0:{len(atoms)}")
+    bound = sorted(concrete.atoms(Bound), key=sp.srepr)
+    renamed = concrete.xreplace(dict(zip(atoms, args, strict=True)) | {
+        b: sp.Symbol(f"b{k}", **_kept(b)) for k, b in enumerate(bound)})
+    fn = compile_mp(args, renamed)
 
     def exact(*values):
         """The exact value from the exactly representable inputs, for a rational expression
@@ -189,13 +183,11 @@ def _compiled(expr: sp.Basic, structure: tuple, random: tuple, distribution: str
         flat = list(out) if isinstance(out, sp.MatrixBase) else [out]
         return flat if all(isinstance(x, sp.Rational) for x in flat) else None
 
-    def substitute(digits, *values):
-        filled = concrete.xreplace({a: sp.Float(v, digits) for a, v in zip(atoms, values,
-                                                                            strict=True)})
-        return filled.evalf(digits)
-    substitute.exact = exact
-    substitute.concrete = concrete
-    return atoms, substitute
+    def compiled(digits, *values):
+        return fn(*values)
+    compiled.exact = exact
+    compiled.concrete, compiled.atoms = concrete, atoms
+    return atoms, compiled
 
 
 def _rational(expr) -> bool:
@@ -211,12 +203,24 @@ def _mpf(x, digits):
     return mpmath.mpmathify(sp.N(x, digits)) if isinstance(x, sp.Basic) else mpmath.mpmathify(x)
 
 
+class Undefined(ArithmeticError):
+    """A side that no precision of the ladder evaluates to finite numbers at a point."""
+
+
+def _finite(x) -> bool:
+    return bool(mpmath.isfinite(x)) if isinstance(x, mpmath.mpf | mpmath.mpc) else False
+
+
 class Value:
     """One side at one point, at any precision of the ladder, computed on demand."""
 
     def __init__(self, fn, args):
         self._fn, self._args, self._at = fn, args, {}
         self._exact = False
+        self.base = DIGITS  # the lowest precision at which it is finite
+        self.max_digits = MAX_DIGITS
+        self.ladder = LADDER
+        self._needed: int | None = None
 
     def exact(self):
         """The exact rational entries (a flat list), or None when the expression is not
@@ -243,6 +247,61 @@ class Value:
             self._at[digits] = out
         return self._at[digits]
 
+    def settle(self) -> None:
+        """Climb the ladder until the side is finite: 1 − σ(270) is 0 at 50 digits and its log
+        is undefined there, not at 170.  Raise :class:`Undefined` if it never is.  The ladder
+        starts above the digits the values need (:meth:`needed`): with e^1012 beside 1, the
+        terms of a softmax's Jacobian differ from 1 in the 440th digit."""
+        extra = self.needed()
+        if DIGITS + extra > self.max_digits:
+            raise Undefined(f"the values at this point need {DIGITS + extra} digits, more than "
+                            f"the {self.max_digits} the numeric route works with here")
+        self.ladder = tuple(r + extra for r in LADDER)
+        why = ""
+        for digits in self.ladder:
+            try:
+                out = self.at(digits)
+            except (OverBudget, DerivationError):
+                raise
+            except Exception as exc:  # noqa: BLE001 - any failure to evaluate: climb
+                why = f"{type(exc).__name__}: {exc}"
+                continue
+            if all(_finite(x) for x in _flat(out)):
+                self.base = digits
+                return
+            why = f"not finite ({_show(out)})"
+        raise Undefined(why)
+
+    def needed(self) -> int:
+        """Digits the values need beyond the ladder's first: a term e^−600 beside 1 is seen only
+        at 261 digits or more.  From the largest |Re a| of the form's exp(a) at this point."""
+        if self._needed is None:
+            self._needed = _exp_digits(self._fn, self._args)
+        return self._needed
+
+
+def _exp_digits(fn, inputs) -> int:
+    concrete = getattr(fn, "concrete", None)
+    if concrete is None:
+        return 0
+    exps = getattr(fn, "exps", None)
+    if exps is None:
+        args = [e.args[0] for e in concrete.atoms(sp.exp) if not e.has(Bound)]
+        syms = sp.symbols(f"v0:{len(fn.atoms)}")
+        renamed = [a.xreplace(dict(zip(fn.atoms, syms, strict=True))) for a in args]
+        exps = fn.exps = sp.lambdify(syms, renamed, modules="mpmath") if args else False
+    if not exps:
+        return 0
+    try:
+        with mpmath.workdps(20):
+            found = [mpmath.re(v) for v in exps(*inputs)]
+    except Exception:  # noqa: BLE001 - an estimate only: no extra digits
+        return 0
+    # the range of the exponents, 0 (a plain 1) included: e^2050 and e^-2050 in one form differ
+    # by 1781 orders of magnitude
+    spread = max([0, *found]) - min([0, *found])
+    return int(spread / mpmath.log(10)) + 1
+
 
 _TIMED_OUT: dict = {}
 _VALUES: dict = {}
@@ -255,7 +314,9 @@ def evaluate(d: Derivation, expr: sp.Basic, point: int, structure: dict, wide: b
     is an mpf, or a list of rows of mpf for a matrix — and the values drawn for its atoms."""
     key = tuple(sorted(structure.items(), key=str))
     random_key = tuple(sorted(d.domain.random.items(), key=str))
-    args = (expr, key, random_key, distribution_at(d, point))
+    # the law matters only where there is an expectation: one concrete form serves all laws
+    law = distribution_at(d, point) if expr.has(E, Var) else "normal"
+    args = (expr, key, random_key, law)
     if args in _TIMED_OUT:  # once per size, not once per point
         raise _TIMED_OUT[args]
     try:
@@ -265,7 +326,8 @@ def evaluate(d: Derivation, expr: sp.Basic, point: int, structure: dict, wide: b
         if exc.kind != "thread":
             _TIMED_OUT[args] = exc
         raise
-    values = {a: draw(d, point, a, wide) for a in atoms}
+    attempt = attempt_for(d, point, structure, wide)
+    values = {a: draw(d, point, a, wide, attempt) for a in atoms}
     inputs = tuple(values[a] for a in atoms)
     # Consecutive steps often reach the same concrete form (SymPy's canonical ordering undoes a
     # rearrangement): the same form at the same inputs is the same value, at every precision.
@@ -273,7 +335,9 @@ def evaluate(d: Derivation, expr: sp.Basic, point: int, structure: dict, wide: b
     value = _VALUES.get(seen)
     if value is None:
         value = Value(fn, inputs)
-        value.at(DIGITS)
+        if wide:  # a probe point is only worth what it costs: past this it is skipped
+            value.max_digits = PROBE_MAX_DIGITS
+        value.settle()
         if len(_VALUES) > 4096:
             _VALUES.clear()
         _VALUES[seen] = value
@@ -284,6 +348,8 @@ def _flat(v):
     return [x for row in v for x in row] if isinstance(v, list) else [v]
 
 
+MAX_DIGITS = 1200  # the most digits a point's values may ask for (e^-2500 beside 1)
+PROBE_MAX_DIGITS = 400  # at a point of the wider probe
 # precisions tried in turn while a difference is exactly zero at one and not at the next
 LADDER = (DIGITS, HIGH_DIGITS, HIGH_DIGITS + 40, HIGH_DIGITS + 80, HIGH_DIGITS + 120)
 
@@ -293,17 +359,17 @@ def _entry_disagrees(a: Value, b: Value, k: int) -> bool:
     if ea is not None and eb is not None:
         return ea[k] != eb[k]  # both sides rational in exact inputs: no tolerance at all
     shrunk = 0
-    for lo, hi in itertools.pairwise(LADDER):
+    start = max(a.base, b.base)
+    ladder = [r for r in (a.ladder if a.ladder[0] >= b.ladder[0] else b.ladder) if r >= start]
+    for lo, hi in itertools.pairwise(ladder):
         with mpmath.workdps(hi):
             x_lo, y_lo = _flat(a.at(lo))[k], _flat(b.at(lo))[k]
             x_hi, y_hi = _flat(a.at(hi))[k], _flat(b.at(hi))[k]
-            if not all(mpmath.isfinite(v) for v in (x_lo, x_hi, y_lo, y_hi)):
+            if not all(_finite(v) for v in (x_lo, x_hi, y_lo, y_hi)):
                 return True
-            if any(isinstance(v, mpmath.mpc) for v in (x_lo, x_hi, y_lo, y_hi)):
-                return True  # a real claim that evaluates to a complex number left its domain
             d_lo, d_hi = x_lo - y_lo, x_hi - y_hi
             if d_hi == 0:
-                return False
+                return _hidden(a, b, k, hi)
             if d_lo == 0 or abs(d_hi) > NOISE_RATIO * abs(d_lo):
                 # no scale yet, or no shrinking: a real difference, or noise of an evaluation
                 # that lost most of its digits to cancellation; a higher precision tells
@@ -313,6 +379,22 @@ def _entry_disagrees(a: Value, b: Value, k: int) -> bool:
             if shrunk == 2:  # a real difference cannot shrink twice in a row
                 return False
     return True  # never decided along the ladder: not agreed
+
+
+def _hidden(a: Value, b: Value, k: int, digits: int) -> bool:
+    """Whether a difference exactly zero at ``digits`` is only below their reach: evaluated again
+    at the digits the values need (``Value.needed``), it must vanish or shrink there too."""
+    need = DIGITS + max(a.needed(), b.needed())
+    if need <= digits or need > MAX_DIGITS:
+        return False  # past MAX_DIGITS a difference is not seen (the README's known limits)
+    rungs = (need + 20, need + 60)
+    diffs = []
+    for r in rungs:
+        with mpmath.workdps(r):
+            diffs.append(_flat(a.at(r))[k] - _flat(b.at(r))[k])
+    if 0 in diffs:  # a real difference is seen at both, rounding noise at most at one
+        return False
+    return abs(diffs[1]) > NOISE_RATIO * abs(diffs[0])
 
 
 def disagree(a: Value, b: Value) -> bool:
@@ -335,59 +417,58 @@ def _show(v) -> str:
 
 
 def safe_eval(d, expr, p, s, wide: bool = False):
+    """(value, values drawn, None) or (None, {}, why): an :class:`OverBudget` or an
+    :class:`Undefined` — never a difference by itself."""
     try:
         value, values = evaluate(d, expr, p, s, wide)
         return value, values, None
-    except OverBudget as exc:  # an error of its own kind: a point it stops decides nothing
+    except (OverBudget, Undefined) as exc:  # a point either stops decides nothing
         return None, {}, exc
     except DerivationError:
         raise
-    except Exception as exc:  # noqa: BLE001 - an expression that cannot be evaluated fails the step
-        return None, {}, f"{type(exc).__name__}: {exc}"
+    except Exception as exc:  # noqa: BLE001 - a concrete form that cannot be built is undefined
+        return None, {}, Undefined(f"{type(exc).__name__}: {exc}")
 
 
-def _at_big_size(structure: dict) -> bool:
-    return bool(structure) and all(int(v) >= BIG_DIM for v in structure.values())
-
-
-def compare(d, structures, prev_vals, vals) -> tuple[dict | None, list[OverBudget]]:
-    """(the first counterexample or None, what stopped each point left out).  A point at the
-    large size where a side ran out of its budget is left out: the smaller sizes decide.  Any
-    other error (running out of budget at a small size included), or a difference, is a
-    counterexample."""
-    left_out = []
+def compare(d, structures, prev_vals, vals) -> tuple[dict | None, list[OverBudget], list]:
+    """(the first counterexample or None, what stopped each point left out, the points where a
+    side is undefined).  Only a real difference is a counterexample."""
+    left_out, undefined = [], []
     for p, ((a, _, err_a), (b, _, err_b)) in enumerate(zip(prev_vals, vals, strict=True)):
         stopped = next((e for e in (err_a, err_b) if isinstance(e, OverBudget)), None)
-        if stopped is not None and _at_big_size(structures[p]):
+        if stopped is not None:
             left_out.append(stopped)
             continue
+        if err_a or err_b:
+            undefined.append((p, err_a or err_b))
+            continue
         try:
-            differs = bool(err_a or err_b) or disagree(a, b)
+            differs = disagree(a, b)
         except OverBudget as exc:
-            if not _at_big_size(structures[p]):
-                return _counter(d, structures, prev_vals, vals, p, exc), left_out
             left_out.append(exc)
             continue
+        except DerivationError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a precision at which a side cannot be had
+            undefined.append((p, Undefined(f"{type(exc).__name__}: {exc}")))
+            continue
         if differs:
-            return _counter(d, structures, prev_vals, vals, p), left_out
-    return None, left_out
+            return _counter(d, structures, prev_vals, vals, p), left_out, undefined
+    return None, left_out, undefined
 
 
 def counterexample(d, structures, prev_vals, vals) -> dict | None:
     return compare(d, structures, prev_vals, vals)[0]
 
 
-def _counter(d, structures, prev_vals, vals, p: int, stopped: OverBudget | None = None) -> dict:
-    (a, va, err_a), (b, vb, err_b) = prev_vals[p], vals[p]
-    if stopped is not None:  # comparing the two sides ran out of budget
-        err_a = err_a or stopped
+def _counter(d, structures, prev_vals, vals, p: int) -> dict:
+    (a, va, _), (b, vb, _) = prev_vals[p], vals[p]
     point = {str(k): str(v) for k, v in structures[p].items()}
     point.update({str(k): _show(v) for k, v in {**va, **vb}.items()})
     if d.domain.random:
         point["distribution"] = distribution_at(d, p)
     return {"point": dict(sorted(point.items())),
-            "previous": str(err_a) if err_a else _show(a.at(DIGITS)),
-            "current": str(err_b) if err_b else _show(b.at(DIGITS))}
+            "previous": _show(a.at(a.base)), "current": _show(b.at(b.base))}
 
 
 def _has_matrix(*exprs) -> bool:
@@ -395,43 +476,81 @@ def _has_matrix(*exprs) -> bool:
                for e in exprs)
 
 
-def probe(d: Derivation, prev: sp.Basic, cur: sp.Basic, sampled: list[dict]) -> dict | None:
+# a probe point whose two sides cost more SymPy operations than this stops the larger sizes
+SIZE_STOP = PROBE_OPS // 10
+REPLACED_FROM = 10_000  # the first point number drawn in place of an undefined one
+
+FRAGILE = (sp.Integral, sp.Limit, sp.Min, sp.Max, sp.floor, sp.ceiling, sp.frac, sp.Mod,
+           sp.sign, sp.Abs, sp.Piecewise, sp.Heaviside)
+
+
+def fragile(*exprs) -> bool:
+    """Whether an expression holds an operator whose value can change abruptly with its
+    arguments (a kink, a jump, a branch, a limit) or a sum with symbolic bounds: its step is
+    probed whatever the symbolic route said."""
+    for e in exprs:
+        if e.has(*FRAGILE):
+            return True
+        if any(not all(b.is_Integer for b in lim[1:]) for node in e.atoms(sp.Sum, sp.Product)
+               for lim in node.limits):
+            return True
+    return False
+
+
+def probe(d: Derivation, prev: sp.Basic, cur: sp.Basic, sampled: list[dict],
+          sizes: tuple = PROBE_SIZES) -> dict | None:
     """A counterexample to prev = cur at points past the sampled ones, or None.
 
-    Run only for a step the symbolic route could not prove and the sampled points could not
-    refute: a claim true for sizes up to BIG_DIM, or for values up to 100, would otherwise end
-    `numeric`.  Sizes past BIG_DIM are tried only for steps without matrices (their concrete
-    forms are cheap); wider values at every sampled structure.  Points whose evaluation fails or
-    runs out of time are skipped: the probe can only find a difference, never excuse one.
+    Run for a step the symbolic route could not prove and the sampled points could not refute
+    (a claim true for sizes up to BIG_DIM, or for values up to 100, would otherwise end
+    `numeric`), and for every step with a fragile operator (:func:`fragile`).  Sizes up to 64
+    are tried for steps without matrices (their concrete forms are cheap), indices at the ends
+    of their ranges and at the multiples of every modulus the step divides by (⌊i/5⌋ at
+    i = 5), and values over 10⁻⁹..10¹² at every sampled structure.  Points whose evaluation fails
+    or runs out of budget are skipped: the probe can only find a difference, never excuse one.
     """
     dims = dims_of(d)
     rng = seeded(SCHEDULE_SEED, "probe")
+    moduli = moduli_of(prev, cur)
     extra = []
     if dims and not _has_matrix(prev, cur):
-        for size in PROBE_SIZES:
+        for size in sizes:
             sub = {s: sp.Integer(size) for s in dims}
-            idx = draw_indices(d, sub, rng)
-            if idx is not None:
-                extra.append(({**sub, **idx}, False))
+            extra += [({**sub, **idx}, False) for idx in boundary_indices(d, sub, rng, moduli, 2)]
+    if d.domain.indices:
+        sizes = list(dict.fromkeys(tuple((k, v) for k, v in s.items() if k not in
+                                         d.domain.indices) for s in sampled))
+        for sub in sizes:
+            extra += [({**dict(sub), **idx}, False)
+                      for idx in boundary_indices(d, dict(sub), rng, moduli, 3)]
     extra += [(sampled[k % len(sampled)], True) for k in range(PROBE_POINTS)]
-    start = operations()
+    start, ceiling = operations(), None
     for k, (structure, wide) in enumerate(extra):
         # checked between points, never during one, so where the probe stops is the same on every
         # machine (each evaluation has a budget of its own)
         if operations() - start > PROBE_OPS:
             break
-        point = POINTS + k
+        size = max((int(v) for s, v in structure.items() if s in dims), default=0)
+        if ceiling is not None and size > ceiling and not wide:
+            continue
+        point, before = POINTS + k, operations()
         a, b = safe_eval(d, prev, point, structure, wide), safe_eval(d, cur, point, structure, wide)
+        if operations() - before > SIZE_STOP:
+            ceiling = size  # larger sizes would cost more still: the budget goes to the rest
         if a[2] or b[2]:
             continue
         try:
             differs = disagree(a[0], b[0])
-        except OverBudget:
+        except DerivationError:
+            raise
+        except Exception:  # noqa: BLE001 - the probe only finds differences
             continue
         if differs:
             counter = counterexample(d, [structure], [a], [b])
             if d.domain.random:
                 counter["point"]["distribution"] = distribution_at(d, point)
-            counter["probe"] = "values up to 1e6" if wide else f"size {max(structure.values())}"
+            counter["probe"] = (f"values {WIDE_TEXT}" if wide else
+                                f"size {max(structure.values(), default=0)}, indices at the ends "
+                                f"of their ranges and at multiples of their moduli")
             return counter
     return None

@@ -25,9 +25,14 @@ BIG_POINTS = 2  # ... at this many of its POINTS (the costly ones)
 LOG10_RANGE = (-3.0, 2.0)  # magnitudes of unconstrained values: 0.001 .. 100
 # A step that only the numeric route agreed on is probed further before it may end `numeric`:
 # sizes past BIG_DIM where the step has no matrix (cheap there), and values over a wider range.
-PROBE_SIZES = (7, 8, 9, 10, 12)
-WIDE_LOG10_RANGE = (-6.0, 6.0)
-WIDE_INTEGER_LOG10 = 4
+PROBE_SIZES = (7, 8, 9, 10, 12, 16, 24, 32, 48, 64)
+# a step the symbolic route proved is probed as a second witness to it, and a premise's
+# instance: index ends, moduli, values, and these sizes
+FEW_PROBE_SIZES = (7, 9, 12)
+WIDE_LOG10_RANGE = (-9.0, 12.0)
+WIDE_INTEGER_LOG10 = 12
+WIDE_TEXT = "over 1e-9..1e12"
+ZERO_SHARE = 0.15  # of the values of an integer or nonnegative symbol that are 0
 PROBE_POINTS = 8  # wide-value points on top of the sampled structures
 # the seed's text is kept from when these points were drawn in derivations.pointwise
 SCHEDULE_SEED = "derivations.pointwise.schedule.v2"
@@ -46,14 +51,57 @@ def dims_of(d: Derivation) -> list:
          and s not in d.domain.indices), key=str)
 
 
+def _bounds(lo, hi, known: dict) -> tuple[int, int]:
+    return (int(sp.sympify(lo, strict=True).xreplace(known)),
+            int(sp.sympify(hi, strict=True).xreplace(known)))
+
+
 def draw_indices(d: Derivation, sub: dict, rng: random.Random) -> dict | None:
+    """One index assignment at sizes ``sub``; a third of the draws take an end of the range,
+    where an off-by-one lives."""
     out = {}
     for idx, (lo, hi) in d.domain.indices.items():
-        lo_v = int(sp.sympify(lo, strict=True).xreplace({**sub, **out}))
-        hi_v = int(sp.sympify(hi, strict=True).xreplace({**sub, **out}))
+        lo_v, hi_v = _bounds(lo, hi, {**sub, **out})
         if lo_v > hi_v:
             return None
-        out[idx] = sp.Integer(rng.randint(lo_v, hi_v))
+        u = rng.random()
+        out[idx] = sp.Integer(lo_v if u < 1 / 6 else hi_v if u < 1 / 3 else
+                              rng.randint(lo_v, hi_v))
+    return out if structure_ok(d, {**sub, **out}) else None
+
+
+def moduli_of(*exprs) -> list[int]:
+    """The integer moduli a step divides by inside floor, ceiling, frac or Mod (5 for ⌊i/5⌋)."""
+    found = set()
+    for e in exprs:
+        for node in e.atoms(sp.floor, sp.ceiling, sp.frac, sp.Mod):
+            if isinstance(node, sp.Mod):
+                cands = [node.args[1]]
+            else:
+                cands = [t.as_numer_denom()[1] for t in sp.Add.make_args(node.args[0])]
+            found |= {int(c) for c in cands if c.is_Integer and 2 <= abs(int(c)) <= 1000}
+    return sorted(found)
+
+
+def boundary_indices(d: Derivation, sub: dict, rng: random.Random, moduli: list[int],
+                     count: int) -> list[dict]:
+    """Index assignments at sizes ``sub`` from each index's critical values: the ends of its
+    range, one inside each, and the multiples of each modulus (±1) in it."""
+    out = []
+    for _ in range(count + len(moduli) * 2):
+        got = {}
+        for idx, (lo, hi) in d.domain.indices.items():
+            lo_v, hi_v = _bounds(lo, hi, {**sub, **got})
+            if lo_v > hi_v:
+                got = None
+                break
+            critical = {lo_v, hi_v, min(lo_v + 1, hi_v), max(hi_v - 1, lo_v)}
+            for m in moduli:
+                k = rng.randint(lo_v // m, hi_v // m + 1) * m
+                critical |= {v for v in (k - 1, k, k + 1) if lo_v <= v <= hi_v}
+            got[idx] = sp.Integer(rng.choice(sorted(critical)))
+        if got is not None and got not in out and structure_ok(d, {**sub, **got}):
+            out.append(got)
     return out
 
 
@@ -100,12 +148,59 @@ def _assumed(key, name: str) -> bool:
                 or getattr(getattr(key, "label", None), f"is_{name}", False))
 
 
-def draw(d: Derivation, point: int, atom, wide: bool = False) -> mpmath.mpf:
+MAX_TRIES = 200  # draws of a point's values until its hypotheses hold
+
+
+class NoPoint(ArithmeticError):
+    """No draw of values satisfies the claim's hypotheses at this point."""
+
+
+def _structural(d) -> list:
+    names = set(d.domain.dims) | set(d.domain.indices) | set(dims_of(d))
+    return [h for h in getattr(d, "hypotheses", ()) if h.free_symbols <= names]
+
+
+def structure_ok(d, structure: dict) -> bool:
+    """Whether the hypotheses about sizes and indices alone hold for ``structure``."""
+    return all(_truth(h.xreplace(structure), h) for h in _structural(d))
+
+
+def _truth(value, h) -> bool:
+    if isinstance(value, sp.logic.boolalg.BooleanAtom):
+        return bool(value)
+    raise DerivationError(f"the hypothesis {h} does not decide to true or false at a point "
+                          f"(it became {value}); write it as a relation between real quantities")
+
+
+def attempt_for(d, point: int, structure: dict, wide: bool) -> int:
+    """The first draw of values (0, 1, …) at which every hypothesis holds: the same for both
+    sides of a step, since it depends on the hypotheses' symbols alone."""
+    hyps = [h for h in getattr(d, "hypotheses", ()) if h not in _structural(d)]
+    if not hyps:
+        return 0
+    for attempt in range(MAX_TRIES):
+        ok = True
+        for h in hyps:
+            hs = h.xreplace(structure)
+            atoms = hs.atoms(sp.Symbol, sp.Indexed) - {i.base.label for i in hs.atoms(sp.Indexed)}
+            filled = hs.xreplace({a: sp.Float(draw(d, point, a, wide, attempt), 30)
+                                  for a in atoms})
+            if not _truth(filled, h):
+                ok = False
+                break
+        if ok:
+            return attempt
+    raise NoPoint(f"no values satisfying the hypotheses in {MAX_TRIES} draws")
+
+
+def draw(d: Derivation, point: int, atom, wide: bool = False,
+         attempt: int = 0) -> mpmath.mpf:
     """A value for ``atom``: from its declared range, else over several orders of magnitude with
     the sign and integrality its assumptions allow.  Every value is a double, so it is exact at
     both precisions."""
     key = _atom_key(atom)
-    rng = seeded("value", point, sp.srepr(atom), *(("wide",) if wide else ()))
+    rng = seeded("value", point, sp.srepr(atom), *(("wide",) if wide else ()),
+                 *((f"try {attempt}",) if attempt else ()))
     ranges = d.domain.ranges
     if isinstance(key, sp.MatrixSymbol):  # the range is declared at symbolic size
         key = next((k for k in ranges if isinstance(k, sp.MatrixSymbol) and k.name == key.name),
@@ -114,13 +209,14 @@ def draw(d: Derivation, point: int, atom, wide: bool = False) -> mpmath.mpf:
         lo, hi = ranges[key]
         return mpmath.mpf(rng.uniform(float(lo), float(hi)))
     positive, nonneg = _assumed(key, "positive"), _assumed(key, "nonnegative")
-    if nonneg and not positive and rng.random() < 0.2:
+    integer = _assumed(key, "integer")
+    if (nonneg or integer) and not positive and rng.random() < ZERO_SHARE:
         return mpmath.mpf(0)
     # stratified: over the POINTS an atom takes every 1/POINTS slice of the log-magnitude range
     # once, in an order of its own, so the extremes are always reached
     stratum = (point + int(hashlib.sha256(sp.srepr(atom).encode()).hexdigest(), 16)) % POINTS
     u = (stratum + rng.random()) / POINTS
-    if _assumed(key, "integer"):
+    if integer:
         value = int(round(10 ** ((WIDE_INTEGER_LOG10 if wide else 2) * u)))
     else:
         lo, hi = WIDE_LOG10_RANGE if wide else LOG10_RANGE

@@ -7,14 +7,17 @@ more (independence, moments) must come from an assumption the step cites.
 Numeric side (:func:`expectation_value`): at concrete sizes, every random atom is an independent
 variable with the declared mean and variance, and E of a polynomial is computed exactly from raw
 moments — of the normal distribution and, for a claim about any distribution with these moments,
-also of a two-point (shifted Rademacher) one.  These are distributions satisfying the
-assumptions, so a correct step must agree under each, and the computation shares nothing with the
-rewrites.
+also of four more (``LAWS``: two two-point laws, one of them skewed, the uniform and the shifted
+exponential).  E of anything else is evaluated with numbers against the law
+(:mod:`derivations.engine.mpnum`).  These are distributions satisfying the assumptions, so a
+correct step must agree under each, and the computation shares nothing with the rewrites.
 """
 
 from __future__ import annotations
 
 import sympy as sp
+
+from derivations.engine.inert import Bound, NExpect
 
 
 class E(sp.Function):
@@ -75,34 +78,41 @@ def linearize(expr: sp.Basic, bases) -> sp.Basic:
     return expr.replace(lambda x: isinstance(x, E), push)
 
 
-def normal_raw_moment(mean, variance, k: int):
-    """E[X^k] for X ~ N(mean, variance): sum over even j of C(k, j) mean^(k-j) var^(j/2) (j-1)!!."""
-    return sp.Add(*[sp.binomial(k, j) * mean ** (k - j) * variance ** (j // 2)
-                    * sp.factorial2(j - 1) for j in range(0, k + 1, 2)])
+def _standard_moment(law: str, j: int) -> sp.Rational:
+    """E[Z^j] for the standardized (mean 0, variance 1) ``law``."""
+    if law == "normal":
+        return sp.factorial2(j - 1) if j % 2 == 0 else sp.Integer(0)
+    if law == "rademacher":  # ±1 with probability 1/2 each: kurtosis 1
+        return sp.Integer(1 if j % 2 == 0 else 0)
+    if law == "skewed two-point":  # -1/2 with probability 4/5, 2 with 1/5: skewness 3/2
+        return sp.Rational(4, 5) * sp.Rational(-1, 2) ** j + sp.Rational(1, 5) * 2 ** j
+    if law == "uniform":  # on [-√3, √3]: kurtosis 9/5
+        return sp.Integer(3) ** (j // 2) / (j + 1) if j % 2 == 0 else sp.Integer(0)
+    if law == "exponential":  # Exp(1) - 1: skewness 2, kurtosis 9; E[Z^j] is the subfactorial
+        return sp.subfactorial(j)
+    raise KeyError(law)
 
 
-def two_point_raw_moment(mean, variance, k: int):
-    """E[X^k] for X = mean ± sqrt(variance) with probability 1/2 each (a shifted Rademacher):
-    the odd central moments vanish and every even one is variance^(j/2) — far from normal
-    (kurtosis 1 instead of 3), so a Gaussian-only fact fails under it."""
-    return sp.Add(*[sp.binomial(k, j) * mean ** (k - j) * variance ** (j // 2)
-                    for j in range(0, k + 1, 2)])
+def raw_moment(law: str, mean, variance, k: int):
+    """E[X^k] for X = mean + sqrt(variance) Z, Z of the standardized ``law``."""
+    return sp.Add(*[sp.binomial(k, j) * mean ** (k - j) * sp.sqrt(variance) ** j
+                    * _standard_moment(law, j) for j in range(k + 1)])
 
 
-RAW_MOMENTS = {"normal": normal_raw_moment, "rademacher": two_point_raw_moment}
-# which distributions a claim is checked under, by the family it declares (Domain.distribution)
-FAMILIES = {"any": ("normal", "rademacher"), "normal": ("normal",)}
+LAWS = ("normal", "rademacher", "skewed two-point", "uniform", "exponential")
+# which laws a claim is checked under, by the family it declares (Domain.distribution): "any" has
+# symmetric and skewed, light- and heavy-tailed members, so that a fact of the normal law alone,
+# or of the symmetric ones, fails under one of them
+FAMILIES = {"any": LAWS, "normal": ("normal",)}
 
 
 def expectation_value(expr, random: dict, distribution: str = "normal", key_of=None):
     """Evaluate every E and Var in a concrete expression (no symbolic sizes left, sums expanded)
     over independent variables ``random``: base -> (mean, variance), all of the ``distribution``
-    family (a key of RAW_MOMENTS).  ``key_of`` maps an atom to its declared base (entries of an
+    law (one of LAWS).  ``key_of`` maps an atom to its declared base (entries of an
     explicit random matrix to their MatrixSymbol)."""
     if not random or not expr.has(E, Var):
         return expr
-    raw_moment = RAW_MOMENTS[distribution]
-
     def base(atom):
         if isinstance(atom, sp.Indexed):
             return atom.base
@@ -116,16 +126,29 @@ def expectation_value(expr, random: dict, distribution: str = "normal", key_of=N
         poly_atoms = sorted(random_atoms(arg), key=sp.default_sort_key)
         if not poly_atoms:
             return arg
-        poly = sp.Poly(sp.expand(arg), *poly_atoms)
+        try:
+            poly = sp.Poly(sp.expand(arg), *poly_atoms)
+        except sp.PolynomialError:
+            poly = None
+        if poly is None or not poly.domain.is_Numerical and any(
+                c.has(*poly_atoms) for c in poly.coeffs()):
+            return _numeric_E(arg, poly_atoms)
         total = sp.Integer(0)
         for powers, coeff in poly.terms():
             term = coeff
             for atom, k in zip(poly_atoms, powers, strict=True):
                 if k:
                     mean, variance = random[base(atom)]
-                    term *= raw_moment(mean, variance, k)
+                    term *= raw_moment(distribution, mean, variance, k)
             total += term
         return total
+
+    def _numeric_E(arg, atoms):
+        """E of a non-polynomial: evaluated with numbers against the law (mpnum)."""
+        bound = {a: Bound(str(a)) for a in atoms}
+        spec = [sp.Integer(LAWS.index(distribution))]
+        spec += [sp.Tuple(bound[a], *random[base(a)]) for a in atoms]
+        return NExpect(arg.xreplace(bound), sp.Tuple(*spec))
 
     expr = expr.replace(lambda x: isinstance(x, Var),
                         lambda v: exact_E(v.args[0] ** 2) - exact_E(v.args[0]) ** 2)

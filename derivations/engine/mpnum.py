@@ -1,0 +1,402 @@
+"""The numeric route's own evaluation of what SymPy would otherwise close: by definition, with
+numbers (mpmath), at the working precision of the ladder.
+
+* an integral — tanh-sinh quadrature (``mpmath.quad``), split where the integrand has a kink or a
+  jump (Abs, Max, floor, a Piecewise condition …), accepted only when its error estimate is small;
+* an infinite sum — the terms must tend to 0 (and, all of one sign, decay faster than 1/n^1.1);
+  then Richardson extrapolation (one sign) or Shanks' (changing signs); a finite one term by term,
+  empty when its upper bound is below its lower bound (the textbook convention);
+* a product — through the sum of the logarithms of its factors, which must tend to 1;
+* a limit — the function at points ever closer (``10^(D/3)`` at precision D, integers with every
+  residue modulo 2..12 for an integer variable), accepted only when the values there and at
+  ``10^(D/6)`` agree: an oscillating or logarithmically slow limit is not found, and says so;
+* E of a non-polynomial — against the law's distribution: exact enumeration of the two-point
+  laws, quadrature against the density of the continuous ones (one random variable).
+
+What cannot be decided raises :class:`NotEvaluated`; the numeric route then treats the point as
+undefined (replaced, reported), never as a difference.  ``floor``, ``ceiling``, ``frac`` and
+``Mod`` snap an argument within rounding of an integer to it, so that ⌊i/5⌋ at i = 5 is 1.
+"""
+
+from __future__ import annotations
+
+import mpmath
+import sympy as sp
+from sympy.printing.pycode import MpmathPrinter
+
+from derivations.engine.inert import NExpect, NIntegral, NLimit, NProduct, NSum
+from derivations.engine.stochastic import LAWS
+
+__all__ = ["NotEvaluated", "compile_mp"]
+
+
+class NotEvaluated(ArithmeticError):
+    """The definition could not be evaluated here (a divergent integral or series, a limit not
+    found): the point is undefined for this side, not a difference."""
+
+
+def _eps():
+    return mpmath.mpf(2) ** (10 - mpmath.mp.prec)
+
+
+def _snap(x):
+    x = mpmath.mpmathify(x)
+    if isinstance(x, mpmath.mpc):
+        raise NotEvaluated(f"floor of the complex number {x}")
+    r = mpmath.nint(x)
+    return r if abs(x - r) <= _eps() * max(1, abs(x)) else x
+
+
+def floor(x):
+    return mpmath.floor(_snap(x))
+
+
+def ceiling(x):
+    return mpmath.ceil(_snap(x))
+
+
+def frac(x):
+    x = _snap(x)
+    return x - mpmath.floor(x)
+
+
+def mod(a, b):
+    q = floor(mpmath.mpmathify(a) / b)
+    return a - b * q
+
+
+# --- integrals --------------------------------------------------------------------------------
+
+GRID = 48
+
+
+def _breaks(lo, hi, indicators) -> list:
+    """Points in (lo, hi) where an indicator (the sign of a kink's argument, the floor of a
+    jump's) changes, each found by bisection to working precision."""
+    if not indicators or not (mpmath.isfinite(lo) and mpmath.isfinite(hi)):
+        return []
+    out = []
+    xs = [lo + (hi - lo) * k / GRID for k in range(GRID + 1)]
+    for ind in indicators:
+        def state(t, ind=ind):
+            try:
+                v = ind(t)
+                return (mpmath.sign(v[0]), floor(v[1])) if isinstance(v, tuple) else \
+                    mpmath.sign(v)
+            except (ValueError, ZeroDivisionError, ArithmeticError):
+                return None
+        states = [state(t) for t in xs]
+        for (a, sa), (b, sb) in zip(zip(xs, states), zip(xs[1:], states[1:]), strict=True):
+            if sa == sb:
+                continue
+            for _ in range(mpmath.mp.prec):
+                m = (a + b) / 2
+                if state(m) == sa:
+                    a = m
+                else:
+                    b = m
+            out.append((a + b) / 2)
+    return sorted(set(out))
+
+
+def quad(f, lo, hi, indicators=()):
+    lo, hi = mpmath.mpmathify(lo), mpmath.mpmathify(hi)
+    if lo == hi:
+        return mpmath.mpf(0)
+    sign = 1
+    if lo > hi:
+        lo, hi, sign = hi, lo, -1
+    points = [lo, *_breaks(lo, hi, indicators), hi]
+    value, error = mpmath.quad(f, points, error=True)
+    if not mpmath.isfinite(abs(value)) or error > mpmath.mpf(10) ** (-mpmath.mp.dps / 4) * max(
+            1, abs(value)):
+        raise NotEvaluated(f"the integral over [{mpmath.nstr(lo, 8)}, {mpmath.nstr(hi, 8)}] "
+                           f"did not converge (quadrature error estimate {mpmath.nstr(error, 3)}"
+                           f"): divergent, or too irregular to integrate")
+    return sign * value
+
+
+# --- sums and products ------------------------------------------------------------------------
+
+MAX_DIRECT = 100_000  # a finite sum with more terms than this is extrapolated as a series
+
+
+def _check_bound(b, what):
+    if mpmath.isinf(b):
+        return b
+    r = mpmath.nint(b)
+    if abs(b - r) > _eps() * max(1, abs(b)):
+        raise NotEvaluated(f"the {what} bound {mpmath.nstr(b, 10)} of a sum is not an integer")
+    return int(r)
+
+
+def _tail_terms(f, a):
+    far = [f(mpmath.mpf(10) ** 6 + r) for r in range(12)]
+    farther = [f(mpmath.mpf(10) ** 7 + r) for r in range(12)]
+    return far, farther
+
+
+def _series(f, a):
+    """Σ_{n≥a} f(n), or NotEvaluated when the terms do not show convergence."""
+    near = [abs(f(a + r)) for r in range(12)]
+    far, farther = _tail_terms(f, a)
+    if any(isinstance(t, mpmath.mpc) for t in far + farther):
+        raise NotEvaluated("a series with complex terms")
+    scale = max([*near, mpmath.mpf(1)])
+    if max(abs(t) for t in farther) > mpmath.mpf("1e-4") * scale:
+        raise NotEvaluated("the series diverges: its terms do not tend to 0")
+    signs = {mpmath.sign(t) for t in far + farther if t != 0}
+    if len(signs) <= 1:
+        # one sign: Richardson is sound for terms decaying like n^-p, p > 1; 1/n and slower
+        # are divergent, and n^-1.05 converges too slowly to tell
+        a6, a7 = sum(abs(t) for t in far), sum(abs(t) for t in farther)
+        if a7 != 0 and a6 != 0 and mpmath.log10(a6 / a7) < 1.1:
+            raise NotEvaluated("the series does not converge fast enough to be summed (terms "
+                               "decay like 1/n^p with p ≤ 1.1): divergent, or too slow")
+        return mpmath.nsum(f, [a, mpmath.inf], method="richardson")
+    return mpmath.nsum(f, [a, mpmath.inf], method="shanks")
+
+
+def nsum(f, lo, hi):
+    lo, hi = _check_bound(lo, "lower"), _check_bound(hi, "upper")
+    if mpmath.isinf(lo) and mpmath.isinf(hi):
+        return _series(f, 0) + _series(lambda n: f(-n), 1)
+    if mpmath.isinf(lo):
+        return _series(lambda n: f(-n), -hi) if lo < 0 else mpmath.mpf(0)
+    if mpmath.isinf(hi):
+        return _series(f, lo) if hi > 0 else mpmath.mpf(0)
+    if hi < lo:  # the textbook convention: an empty sum
+        return mpmath.mpf(0)
+    if hi - lo < MAX_DIRECT:
+        return mpmath.fsum(f(mpmath.mpf(k)) for k in range(lo, hi + 1))
+    raise NotEvaluated(f"a sum of {hi - lo + 1} terms is too long to add term by term")
+
+
+def nprod(f, lo, hi):
+    lo, hi = _check_bound(lo, "lower"), _check_bound(hi, "upper")
+    if not mpmath.isinf(hi) and not mpmath.isinf(lo):
+        if hi < lo:
+            return mpmath.mpf(1)
+        if hi - lo >= MAX_DIRECT:
+            raise NotEvaluated(f"a product of {hi - lo + 1} factors is too long")
+        return mpmath.fprod(f(mpmath.mpf(k)) for k in range(lo, hi + 1))
+    if mpmath.isinf(lo) or hi < 0:
+        raise NotEvaluated("a product infinite towards -∞ is not evaluated")
+    start = lo + 12
+    head = mpmath.fprod(f(mpmath.mpf(k)) for k in range(lo, start))
+    far = [f(mpmath.mpf(10) ** 6 + r) for r in range(12)]
+    if any(isinstance(t, mpmath.mpc) or t <= 0 for t in far):
+        raise NotEvaluated("an infinite product whose factors do not tend to 1")
+    return head * mpmath.exp(_series(lambda n: mpmath.log(f(n)), start))
+
+
+# --- limits -----------------------------------------------------------------------------------
+
+OFFSETS = (0, mpmath.mpf(1) / mpmath.pi, mpmath.sqrt(2) - 1)
+
+
+def _near(x0, direction, integer, depth):
+    if mpmath.isinf(x0):
+        big = mpmath.mpf(10) ** depth
+        if integer:
+            pts = [big + r for r in range(12)]
+        else:
+            pts = [big * (1 + u) for u in OFFSETS]
+        return [p if x0 > 0 else -p for p in pts]
+    if integer:
+        raise NotEvaluated("a limit of an integer variable at a finite point")
+    h = mpmath.mpf(10) ** -depth
+    sides = (1, -1) if direction == 0 else (direction,)
+    return [x0 + s * h * (1 + u) for s in sides for u in OFFSETS]
+
+
+def limit(f, x0, direction, integer):
+    x0 = mpmath.mpmathify(x0)
+    d = mpmath.mp.dps
+    values = []
+    for depth in (d // 3, d // 6):
+        pts = _near(x0, direction, integer, depth)
+        values.append([f(p) for p in pts])
+    top, mid = values
+    center = top[0]
+    if not all(mpmath.isfinite(abs(v)) for v in top + mid):
+        raise NotEvaluated("the limit is not finite here")
+    spread = max(abs(v - center) for v in top + mid)
+    if spread > mpmath.mpf(10) ** (-d / 25) * max(1, abs(center)):
+        raise NotEvaluated(f"the limit was not found: values near the point still move by "
+                           f"{mpmath.nstr(spread, 3)} (oscillating, or converging too slowly)")
+    return center
+
+
+# --- expectations of non-polynomials ----------------------------------------------------------
+
+def _two_point(low, high, p_high):
+    return ((mpmath.mpf(low), 1 - mpmath.mpf(p_high)), (mpmath.mpf(high), mpmath.mpf(p_high)))
+
+
+# standardized laws (mean 0, variance 1): a support with probabilities, or a density on an interval
+DISCRETE = {"rademacher": lambda: _two_point(-1, 1, mpmath.mpf(1) / 2),
+            "skewed two-point": lambda: _two_point(-mpmath.mpf(1) / 2, 2, mpmath.mpf(1) / 5)}
+CONTINUOUS = {
+    "normal": (lambda z: mpmath.npdf(z), -mpmath.inf, mpmath.inf),
+    "uniform": (lambda z: 1 / (2 * mpmath.sqrt(3)), -mpmath.sqrt(3), mpmath.sqrt(3)),
+    "exponential": (lambda z: mpmath.exp(-(z + 1)), -1, mpmath.inf),
+}
+
+
+def expect(f, params, law, indicators=()):
+    """E f(X_1, …, X_k) for independent X_i = mean_i + sqrt(var_i) Z_i, Z_i of the standardized
+    ``law``."""
+    params = [(mpmath.mpmathify(m), mpmath.sqrt(mpmath.mpmathify(v))) for m, v in params]
+    if law in DISCRETE:
+        support = DISCRETE[law]()
+        total = mpmath.mpf(0)
+        for combo in _product(support, len(params)):
+            weight = mpmath.fprod(p for _, p in combo)
+            total += weight * f(*[m + s * z for (m, s), (z, _) in zip(params, combo,
+                                                                        strict=True)])
+        return total
+    if len(params) != 1:
+        raise NotEvaluated(f"E of a non-polynomial in {len(params)} random variables under the "
+                           f"{law} law: only one is integrated numerically")
+    density, lo, hi = CONTINUOUS[law]
+    (m, s), = params
+    inds = [(lambda z, g=g: g(m + s * z)) for g in indicators]
+    return quad(lambda z: f(m + s * z) * density(z), lo, hi, inds)
+
+
+def _product(support, k):
+    if k == 0:
+        yield ()
+        return
+    for rest in _product(support, k - 1):
+        for item in support:
+            yield (*rest, item)
+
+
+# --- compiling --------------------------------------------------------------------------------
+
+_FUNCTIONS = {"polygamma": lambda m, x: mpmath.polygamma(m, x), "zeta": mpmath.zeta,
+              "LambertW": lambda x, k=0: mpmath.lambertw(x, int(k)), "Si": mpmath.si,
+              "Ci": mpmath.ci, "harmonic": mpmath.harmonic, "lerchphi": mpmath.lerchphi,
+              "expint": mpmath.expint, "Ei": mpmath.ei, "fibonacci": mpmath.fibonacci,
+              "li": mpmath.li, "digamma": mpmath.digamma, "dirichlet_eta": mpmath.altzeta,
+              "polylog": mpmath.polylog, "KroneckerDelta": lambda a, b: int(_snap(a) == _snap(b))}
+
+
+def _kinks(body) -> list:
+    """The arguments whose sign or integer part decides a piece of ``body``."""
+    out = []
+    for node in sp.preorder_traversal(body):
+        if isinstance(node, sp.Abs | sp.sign | sp.Heaviside):
+            out.append(node.args[0])
+        elif isinstance(node, sp.Min | sp.Max) and len(node.args) == 2:
+            out.append(node.args[0] - node.args[1])
+        elif isinstance(node, sp.Piecewise):
+            out += [c.lhs - c.rhs for _, c in node.args if isinstance(c, sp.core.relational.Relational)]
+        elif isinstance(node, sp.floor | sp.ceiling | sp.frac):
+            out.append(("floor", node.args[0]))
+        elif isinstance(node, sp.Mod):
+            out.append(("floor", node.args[0] / node.args[1]))
+    return out
+
+
+class _Printer(MpmathPrinter):
+    def __init__(self, *args, **kwargs):
+        # terms in the order they are stored: sorting them costs most of printing a large form
+        super().__init__({"fully_qualified_modules": False, "inline": True, "order": "none",
+                          "allow_unknown_functions": True, "strict": False})
+
+    def _lambda(self, var, body):
+        return f"(lambda {self._print(var)}: {self._print(body)})"
+
+    def _indicators(self, var, body):
+        parts = []
+        for k in _kinks(body):
+            if isinstance(k, tuple):
+                parts.append(f"(lambda {self._print(var)}: (1, {self._print(k[1])}))")
+            else:
+                parts.append(self._lambda(var, k))
+        return "(" + "".join(p + ", " for p in parts) + ")"
+
+    def _print_NIntegral(self, e):
+        body, v, lo, hi = e.args
+        return (f"_rt.quad({self._lambda(v, body)}, {self._print(lo)}, {self._print(hi)}, "
+                f"{self._indicators(v, body)})")
+
+    def _print_NSum(self, e):
+        body, v, lo, hi = e.args
+        return f"_rt.nsum({self._lambda(v, body)}, {self._print(lo)}, {self._print(hi)})"
+
+    def _print_NProduct(self, e):
+        body, v, lo, hi = e.args
+        return f"_rt.nprod({self._lambda(v, body)}, {self._print(lo)}, {self._print(hi)})"
+
+    def _print_NLimit(self, e):
+        body, v, x0, d = e.args
+        return (f"_rt.limit({self._lambda(v, body)}, {self._print(x0)}, {int(d)}, "
+                f"{bool(v.is_integer)})")
+
+    def _print_NExpect(self, e):
+        arg, spec = e.args
+        law, atoms = LAWS[int(spec.args[0])], spec.args[1:]
+        names = ", ".join(self._print(t.args[0]) for t in atoms)
+        params = "(" + "".join(f"({self._print(t.args[1])}, {self._print(t.args[2])}), "
+                               for t in atoms) + ")"
+        inds = "()"
+        if len(atoms) == 1:
+            inds = self._indicators(atoms[0].args[0], arg)
+        return f"_rt.expect((lambda {names}: {self._print(arg)}), {params}, {law!r}, {inds})"
+
+    def _print_Infinity(self, e):
+        return "_rt.mpmath.inf"
+
+    def _print_NegativeInfinity(self, e):
+        return "(-_rt.mpmath.inf)"
+
+    def _print_floor(self, e):
+        return f"_rt.floor({self._print(e.args[0])})"
+
+    def _print_ceiling(self, e):
+        return f"_rt.ceiling({self._print(e.args[0])})"
+
+    def _print_frac(self, e):
+        return f"_rt.frac({self._print(e.args[0])})"
+
+    def _print_Mod(self, e):
+        return f"_rt.mod({self._print(e.args[0])}, {self._print(e.args[1])})"
+
+    def _print_Function(self, e):
+        name = type(e).__name__
+        if name in _FUNCTIONS:
+            return f"_rt.fn[{name!r}]({', '.join(self._print(a) for a in e.args)})"
+        return super()._print_Function(e)
+
+    def _print_KroneckerDelta(self, e):
+        return self._print_Function(e)
+
+
+class _Runtime:
+    mpmath = mpmath
+    fn = _FUNCTIONS
+    quad, nsum, nprod, limit, expect = (staticmethod(quad), staticmethod(nsum),
+                                        staticmethod(nprod), staticmethod(limit),
+                                        staticmethod(expect))
+    floor, ceiling, frac, mod = (staticmethod(floor), staticmethod(ceiling), staticmethod(frac),
+                                 staticmethod(mod))
+
+
+for _name in ("polygamma", "zeta", "LambertW", "Si", "Ci", "harmonic", "lerchphi", "expint", "Ei",
+              "fibonacci", "li", "digamma", "dirichlet_eta", "polylog"):
+    setattr(_Printer, f"_print_{_name}", _Printer._print_Function)
+
+
+def needs_compiling(expr) -> bool:
+    return expr.has(NIntegral, NSum, NProduct, NLimit, NExpect)
+
+
+def compile_mp(args, expr):
+    """A function of ``args`` (plain symbols) computing ``expr`` with mpmath at the current
+    precision."""
+    return sp.lambdify(args, expr, modules=[{"_rt": _Runtime}, "mpmath"], printer=_Printer,
+                       dummify=False)
