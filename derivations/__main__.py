@@ -111,6 +111,7 @@ def _verify(targets: list[str], as_json: bool, workers: int = 2, budget: bool = 
         print(json.dumps({"claims": [
             {"id": r.id, "status": r.status, "steps": len(r.steps),
              "step_status": [s.status for s in r.steps],  # every step's, in order
+             "hypotheses": [str(h) for h in r.derivation.hypotheses],
              "seconds": round(r.seconds, 3), "failed_step": r.failed_step,
              "failed_premise": r.failed_premise, "unchecked": r.unchecked,
              "counterexample": r.steps[r.failed_step - 1].counterexample

@@ -213,7 +213,8 @@ def explain(result: ChainResult) -> list[str]:
     """Why ``result`` is not proved, and which premises were assumed without a check, as lines
     of text; [] when it is proved and nothing was assumed unchecked."""
     d = result.derivation
-    out = []
+    out = [f"holds under the hypothesis {h} (the numeric route draws only where it does)"
+           for h in d.hypotheses]
     for s in result.steps:
         if s.status == "failed":
             ce = s.counterexample or {}

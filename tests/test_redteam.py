@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from derivations.redteam import Outcome, run_all, table
-from derivations.redteam.cases import CASES, COOKBOOK_PAIRS
+from derivations.redteam import CASES, REFUSED_BY_DESIGN, SYMPY_CLASSES, Outcome, run_all, table
+from derivations.redteam.cases import COOKBOOK_PAIRS
 
 FD_STEP = 1e-6
 FD_RTOL = 1e-5  # central differences in float64 at step 1e-6: error ~1e-9 relative
@@ -26,11 +26,17 @@ def outcomes() -> dict[str, Outcome]:
 def test_the_suite_is_large_enough():
     false = [c for c in CASES if not c.true]
     true = [c for c in CASES if c.true]
-    assert len(CASES) >= 120 and len(false) >= 80 and len(true) >= 40
+    assert len(CASES) >= 400 and len(false) >= 250 and len(true) >= 150
     assert len({c.id for c in CASES}) == len(CASES)
     classes = {c.cls for c in CASES}
     assert {"derivative order", "tolerance and scale", "sampling", "randomness", "premises",
-            "matrix entry", "layout", "limits and mistakes", "matrix cookbook"} <= classes
+            "matrix entry", "layout", "limits and mistakes", "matrix cookbook",
+            "shared integration", "shared limits", "summation convention", "distributions",
+            "noncommutative", "sampling gaps", "floats", "evaluation errors",
+            "undeclared"} <= classes
+    # the second round: cases whose truth a witness confirms without the engine
+    witnessed = [c for c in CASES if c.witness is not None]
+    assert len(witnessed) >= 150 and sum(not c.true for c in witnessed) >= 90
 
 
 def test_every_false_claim_is_caught(outcomes):
@@ -39,13 +45,18 @@ def test_every_false_claim_is_caught(outcomes):
 
 
 def test_true_claims_are_proved_or_say_why(outcomes):
-    true = [o for o in outcomes.values() if o.true]
+    true = [o for o in outcomes.values() if o.true and o.cls not in SYMPY_CLASSES]
     proved = [o for o in true if o.result == "proved"]
-    assert len(proved) >= 0.95 * len(true), [(o.id, o.result) for o in true if o not in proved]
-    for o in true:
-        assert o.result in ("proved", "numeric"), (o.id, o.result, o.detail)
-        if o.result == "numeric":
-            assert o.detail, f"{o.id} is numeric without a stated reason"
+    assert len(proved) >= 0.9 * len(true), [(o.id, o.result) for o in true if o not in proved]
+    for o in outcomes.values():
+        if not o.true:
+            continue
+        if o.result == "refused":
+            assert o.cls in REFUSED_BY_DESIGN, (o.id, o.detail)
+            continue
+        assert o.result in ("proved", "numeric", "timed out"), (o.id, o.result, o.detail)
+        if o.result != "proved":
+            assert o.detail, f"{o.id} is {o.result} without a stated reason"
 
 
 def test_refusals_name_the_cause(outcomes):

@@ -41,10 +41,12 @@ from derivations.engine.claim import Derivation, symbols_of
 from derivations.engine.conditions import conditions
 from derivations.engine.errors import DerivationError
 from derivations.engine.pointwise import (
+    APPROX_POINTS,
     FEW_PROBE_SIZES,
     PROBE_OPS,
     PROBE_SIZES,
     REPLACED_FROM,
+    approximate,
     compare,
     counterexample,
     fragile,
@@ -148,6 +150,7 @@ class ChainResult:
             "assumptions": [{"name": a.name, "text": a.text, "latex": a.latex, "kind": a.kind}
                             for a in d.assumptions],
             "conditions": conditions(d),
+            "hypotheses": [latex(h, defined) for h in d.hypotheses],
             "premises": dict(self.premises),
             "premise_checks": [p.to_dict() for p in self.premise_checks],
             "unchecked": self.unchecked, "failed_premise": self.failed_premise,
@@ -156,7 +159,7 @@ class ChainResult:
         }
 
 
-REPLACEMENTS = 40  # further points tried in place of those where a side is undefined
+REPLACEMENTS = 20  # further points tried in place of those where a side is undefined
 
 
 def _step_numeric(d, points, prev_expr, expr, prev_vals, vals, where: str):
@@ -237,6 +240,10 @@ def _verify(d, symbolic_ops, progress, done, module) -> ChainResult:
     start = time.perf_counter()
     written, d = d, d.checked
     points = structures(d)
+    if approximate(d.expressions):
+        # each value is a quadrature, a series or a limit, dear at every digit of the ladder:
+        # six points at the small sizes and the two at the large one
+        points = points[:APPROX_POINTS - 2] + points[-2:]
     random_bases = tuple(d.domain.random)
     prev_expr = d.lhs
     prev_vals = [safe_eval(d, prev_expr, p, s) for p, s in enumerate(points)]
@@ -318,7 +325,7 @@ def _instances(expr: sp.Basic, pattern, replacement, bound=()):
             yield expr, sp.sympify(replacement, strict=True).xreplace(match), bound
     if isinstance(expr, sp.Sum | sp.Product):
         # the bounds lie outside the sum's own variables, the body inside them
-        for var, lo, hi in expr.limits:
+        for _var, lo, hi in expr.limits:
             for part in (lo, hi):
                 yield from _instances(part, pattern, replacement, bound)
         yield from _instances(expr.function, pattern, replacement, bound + tuple(expr.limits))

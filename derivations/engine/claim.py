@@ -101,7 +101,7 @@ class Domain:
     random: Symbol, IndexedBase or MatrixSymbol -> (mean, variance): independent random variables
     (every entry, for an IndexedBase or MatrixSymbol) that ``E`` and ``Var`` are evaluated over.
     distribution: the family the claim is stated for — "any" (every distribution with these
-    moments; checked under the normal and a two-point one) or "normal".
+    moments; checked under the five laws of stochastic.LAWS) or "normal".
     constants: symbols that may appear inside E or Var without being random.
     """
 
@@ -417,7 +417,9 @@ def _read_floats(d: Derivation) -> None:
     if not isinstance(d.statement, sp.Basic):
         return
     set_ = object.__setattr__
-    set_(d, "statement", _as_written(d.statement))
+    if isinstance(d.statement, sp.Eq) and d.statement.atoms(sp.Float):
+        set_(d, "statement", sp.Eq(_as_written(d.statement.lhs), _as_written(d.statement.rhs),
+                                   evaluate=False))
     set_(d, "steps", tuple(replace(s, expr=_as_written(s.expr)) if isinstance(s, Step) else s
                            for s in d.steps))
     set_(d, "hypotheses", tuple(_as_written(h) for h in d.hypotheses))

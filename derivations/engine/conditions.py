@@ -46,8 +46,9 @@ def _shape(m: sp.MatrixSymbol) -> str:
 
 
 def conditions(d: Derivation) -> list[dict]:
-    """[{"kind": "symbol" | "index" | "sampled" | "random", "latex": ...}] for ``d`` as checked:
-    symbol assumptions, matrix shapes and index ranges (used by the proof), value ranges (where
+    """[{"kind": "symbol" | "hypothesis" | "index" | "sampled" | "random", "latex": ...}] for
+    ``d`` as checked: symbol assumptions, matrix shapes, the claim's hypotheses (the numeric route
+    draws only where they hold) and index ranges (used by the proof), value ranges (where
     the numeric route draws), random variables with their moments (what E and Var are taken
     over; these also carry the claim's "distribution": "any" or "normal", see Domain)."""
     d = d.checked
@@ -56,6 +57,7 @@ def conditions(d: Derivation) -> list[dict]:
     out += [{"kind": "symbol", "latex": _shape(m)}
             for m in sorted((s for s in found if isinstance(s, sp.MatrixSymbol)),
                             key=sp.default_sort_key)]
+    out += [{"kind": "hypothesis", "latex": sp.latex(h)} for h in d.hypotheses]
     for idx, (lo, hi) in d.domain.indices.items():
         out.append({"kind": "index",
                     "latex": rf"{_tex(lo)} \leq {sp.latex(idx)} \leq {_tex(hi)}"})

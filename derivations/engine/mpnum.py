@@ -20,11 +20,12 @@ undefined (replaced, reported), never as a difference.  ``floor``, ``ceiling``, 
 
 from __future__ import annotations
 
+import itertools
+
 import mpmath
 import sympy as sp
 from sympy.printing.pycode import MpmathPrinter
 
-from derivations.engine.inert import NExpect, NIntegral, NLimit, NProduct, NSum
 from derivations.engine.stochastic import LAWS
 
 __all__ = ["NotEvaluated", "compile_mp"]
@@ -86,7 +87,7 @@ def _breaks(lo, hi, indicators) -> list:
             except (ValueError, ZeroDivisionError, ArithmeticError):
                 return None
         states = [state(t) for t in xs]
-        for (a, sa), (b, sb) in zip(zip(xs, states), zip(xs[1:], states[1:]), strict=True):
+        for (a, sa), (b, sb) in itertools.pairwise(zip(xs, states, strict=True)):
             if sa == sb:
                 continue
             for _ in range(mpmath.mp.prec):
@@ -293,7 +294,8 @@ def _kinks(body) -> list:
         elif isinstance(node, sp.Min | sp.Max) and len(node.args) == 2:
             out.append(node.args[0] - node.args[1])
         elif isinstance(node, sp.Piecewise):
-            out += [c.lhs - c.rhs for _, c in node.args if isinstance(c, sp.core.relational.Relational)]
+            out += [c.lhs - c.rhs for _, c in node.args
+                    if isinstance(c, sp.core.relational.Relational)]
         elif isinstance(node, sp.floor | sp.ceiling | sp.frac):
             out.append(("floor", node.args[0]))
         elif isinstance(node, sp.Mod):
@@ -368,12 +370,30 @@ class _Printer(MpmathPrinter):
 
     def _print_Function(self, e):
         name = type(e).__name__
+        args = ", ".join(self._print(a) for a in e.args)
         if name in _FUNCTIONS:
-            return f"_rt.fn[{name!r}]({', '.join(self._print(a) for a in e.args)})"
+            return f"_rt.fn[{name!r}]({args})"
+        if not hasattr(mpmath, name) or name not in self.known_functions:
+            # a function of the claim's own (a sp.Function subclass that evaluates at numbers):
+            # SymPy's class itself, at numbers of the working precision
+            key = f"{name}_{id(type(e))}"
+            _CLASSES[key] = type(e)
+            return f"_rt.sympy_fn({key!r}, {args})"
         return super()._print_Function(e)
 
     def _print_KroneckerDelta(self, e):
         return self._print_Function(e)
+
+
+_CLASSES: dict[str, type] = {}
+
+
+def sympy_fn(key: str, *args):
+    value = _CLASSES[key](*[sp.Float(a, mpmath.mp.dps) if isinstance(a, mpmath.mpf) else
+                            sp.sympify(a) for a in args]).evalf(mpmath.mp.dps)
+    if isinstance(value, sp.Float):
+        return mpmath.mpf(value._to_mpmath(mpmath.mp.prec))
+    return mpmath.mpmathify(complex(value))
 
 
 class _Runtime:
@@ -384,15 +404,12 @@ class _Runtime:
                                         staticmethod(expect))
     floor, ceiling, frac, mod = (staticmethod(floor), staticmethod(ceiling), staticmethod(frac),
                                  staticmethod(mod))
+    sympy_fn = staticmethod(sympy_fn)
 
 
 for _name in ("polygamma", "zeta", "LambertW", "Si", "Ci", "harmonic", "lerchphi", "expint", "Ei",
               "fibonacci", "li", "digamma", "dirichlet_eta", "polylog"):
     setattr(_Printer, f"_print_{_name}", _Printer._print_Function)
-
-
-def needs_compiling(expr) -> bool:
-    return expr.has(NIntegral, NSum, NProduct, NLimit, NExpect)
 
 
 def compile_mp(args, expr):

@@ -24,19 +24,20 @@ from typing import TYPE_CHECKING
 
 import mpmath
 import sympy as sp
+from sympy.core.function import AppliedUndef
 from sympy.matrices.expressions.matexpr import MatrixElement
 
 from derivations.engine import finite
 from derivations.engine.budget import OverBudget, budget, forget_with_claims, operations
 from derivations.engine.errors import DerivationError
 from derivations.engine.inert import Bound, make_inert
-from derivations.engine.mpnum import compile_mp, needs_compiling
+from derivations.engine.mpnum import NotEvaluated, compile_mp
 from derivations.engine.sampling import (
     ENTRY_PARENT,
+    FEW_PROBE_SIZES,
     POINTS,
     PROBE_POINTS,
     PROBE_SIZES,
-    FEW_PROBE_SIZES,
     SCHEDULE_SEED,
     WIDE_TEXT,
     attempt_for,
@@ -53,9 +54,9 @@ from derivations.engine.stochastic import E, Var, expectation_value
 if TYPE_CHECKING:
     from derivations.engine.claim import Derivation
 
-__all__ = ["DIGITS", "NUMERIC_OPS", "POINTS", "PROBE_OPS", "REPLACED_FROM", "FEW_PROBE_SIZES", "Undefined", "compare",
-           "counterexample", "disagree", "evaluate", "fragile", "probe", "safe_eval",
-           "structures"]
+__all__ = ["APPROX_POINTS", "DIGITS", "FEW_PROBE_SIZES", "NUMERIC_OPS", "POINTS", "PROBE_OPS",
+           "REPLACED_FROM", "Undefined", "approximate", "compare", "counterexample", "disagree",
+           "evaluate", "fragile", "probe", "safe_eval", "structures"]
 
 DIGITS = 50
 HIGH_DIGITS = 90
@@ -134,6 +135,27 @@ def _inverse(m):
     return sp.ImmutableMatrix(m.adjugate(method="berkowitz") / m.det(method="berkowitz"))
 
 
+def _model_functions(expr: sp.Basic) -> sp.Basic:
+    """Each undefined function f(a_1, …, a_m) of the claim as a random smooth function whose
+    coefficients are drawn like any value: c_0 + Σ_k (c_k sin(d_k a_k + e_k) + g_k a_k² +
+    r_k a_k/(1 + a_k²)) +
+    h·Π a_k.  A rule that holds for every f (the product or the chain rule) holds for it; one
+    that holds only for some f is caught by the draws."""
+    undefined = expr.atoms(AppliedUndef)
+    if not undefined:
+        return expr
+
+    def model(call):
+        name = call.func.__name__
+        c = [sp.Symbol(f"{name}_c{k}", real=True) for k in range(5 * len(call.args) + 2)]
+        out = c[0] + c[1] * sp.Mul(*call.args)
+        for k, a in enumerate(call.args):
+            s1, s2, s3, s4, s5 = c[2 + 5 * k: 7 + 5 * k]
+            out += s1 * sp.sin(s2 * a + s3) + s4 * a**2 + s5 * a / (1 + a**2)
+        return out
+    return expr.replace(lambda e: isinstance(e, AppliedUndef), model)
+
+
 def _value_atoms(expr) -> set:
     atoms = expr.atoms(sp.Symbol, sp.Indexed, MatrixElement)
     # an Indexed's base label is a name, not a value of its own; a bound variable has none
@@ -153,7 +175,7 @@ def _compiled(expr: sp.Basic, structure: tuple, random: tuple, distribution: str
     concrete = finite.write_out(_entry_symbols(expr.xreplace(structure)))
     # what is left of integrals, limits, infinite sums and products is evaluated by definition,
     # with numbers (derivations.engine.mpnum), never closed by SymPy's doit
-    concrete = make_inert(concrete)
+    concrete = make_inert(_model_functions(concrete))
     concrete, back = finite.entries_as_symbols(concrete)
     concrete = _explicit(concrete).doit().xreplace(back)
     # a random MatrixSymbol's entries name it at concrete size
@@ -200,6 +222,8 @@ def _rational(expr) -> bool:
 def _mpf(x, digits):
     if isinstance(x, mpmath.mpf | mpmath.mpc):
         return x
+    if isinstance(x, type(mpmath.pi)):  # e, π: constants, evaluated at the precision
+        return +x
     return mpmath.mpmathify(sp.N(x, digits)) if isinstance(x, sp.Basic) else mpmath.mpmathify(x)
 
 
@@ -263,7 +287,12 @@ class Value:
                 out = self.at(digits)
             except (OverBudget, DerivationError):
                 raise
-            except Exception as exc:  # noqa: BLE001 - any failure to evaluate: climb
+            except NotEvaluated as exc:  # a divergent integral stays divergent: one more try
+                why = f"{type(exc).__name__}: {exc}"
+                if digits > self.ladder[0]:
+                    break
+                continue
+            except Exception as exc:  # noqa: BLE001 - any other failure to evaluate: climb
                 why = f"{type(exc).__name__}: {exc}"
                 continue
             if all(_finite(x) for x in _flat(out)):
@@ -399,7 +428,7 @@ def _hidden(a: Value, b: Value, k: int, digits: int) -> bool:
 
 def disagree(a: Value, b: Value) -> bool:
     """Whether the two sides differ at this point (see the module docstring)."""
-    x, y = a.at(DIGITS), b.at(DIGITS)
+    x, y = a.at(a.base), b.at(b.base)
     if isinstance(x, list) != isinstance(y, list):
         return True
     if isinstance(x, list) and (len(x) != len(y) or any(
@@ -482,6 +511,20 @@ REPLACED_FROM = 10_000  # the first point number drawn in place of an undefined 
 
 FRAGILE = (sp.Integral, sp.Limit, sp.Min, sp.Max, sp.floor, sp.ceiling, sp.frac, sp.Mod,
            sp.sign, sp.Abs, sp.Piecewise, sp.Heaviside)
+
+
+APPROX_POINTS = 8  # points of a claim whose values are quadratures, series or limits
+
+
+def approximate(exprs) -> bool:
+    """Whether a value of these expressions may need a quadrature, a series or a limit."""
+    for e in exprs:
+        if e.has(sp.Integral, sp.Limit):
+            return True
+        if any(b.is_infinite for node in e.atoms(sp.Sum, sp.Product)
+               for lim in node.limits for b in lim[1:]):
+            return True
+    return False
 
 
 def fragile(*exprs) -> bool:

@@ -24,7 +24,7 @@ from reports.render.katex import Tex
 
 # a claim's conditions (derivations.engine.conditions): given to both routes, where values are
 # drawn, random variables and the family of distributions they are checked under
-CONDITION_KINDS = ("symbol", "index", "sampled", "random")
+CONDITION_KINDS = ("symbol", "hypothesis", "index", "sampled", "random")
 DISTRIBUTIONS = ("any", "normal")
 VERDICTS = ("correct", "error", "imprecise", "reported", "out-of-scope")
 # the reader's own claims (``make reports CLAIMS=...``): an optional section of the data, shown
@@ -313,7 +313,8 @@ def _conditions_view(cid: str, conditions: list[dict]) -> list[dict]:
     claim texts, "formulas": [Tex, ...]}] — symbol assumptions and index ranges together (both
     routes take them as given), then the random variables, then the value ranges."""
     random = [c for c in conditions if c["kind"] == "random"]
-    lines = [("given", [c for c in conditions if c["kind"] in ("symbol", "index")]),
+    lines = [("hypotheses", [c for c in conditions if c["kind"] == "hypothesis"]),
+             ("given", [c for c in conditions if c["kind"] in ("symbol", "index")]),
              (f"random_{random[0]['distribution']}" if random else "random", random),
              ("sampled", [c for c in conditions if c["kind"] == "sampled"])]
     return [{"label": label,

@@ -1,0 +1,205 @@
+"""The numeric route as an independent witness: each of its definitions, with a negative test.
+
+variables → the claim or the definition → verify or evaluate → check, with tiny examples whose
+truth is known in closed form.
+"""
+
+from __future__ import annotations
+
+import mpmath
+import pytest
+import sympy as sp
+
+from derivations.engine import mpnum
+from derivations.engine.chain import verify
+from derivations.engine.citing import lemma
+from derivations.engine.claim import Assumption, Derivation, Domain, Step
+from derivations.engine.errors import DerivationError
+from derivations.engine.stochastic import LAWS, E, raw_moment
+
+x = sp.Symbol("x", real=True)
+p = sp.Symbol("p", positive=True)
+n = sp.Symbol("n", integer=True, positive=True)
+k = sp.Symbol("k", integer=True)
+i, j = sp.symbols("i j", integer=True)
+X = sp.Symbol("X", real=True)
+z = sp.IndexedBase("z", real=True)
+DIGITS = 50
+
+
+def claim(cid, lhs, rhs, domain=None, hypotheses=(), assumptions=(), steps=None):
+    return Derivation(cid, cid, sp.Eq(lhs, rhs, evaluate=False), tuple(assumptions),
+                      tuple(steps or (Step(rhs, "claimed"),)), domain or Domain(),
+                      hypotheses=tuple(hypotheses))
+
+
+# --- the definitions, with numbers ------------------------------------------------------------
+
+def test_quadrature_converges_and_refuses_a_divergent_integral():
+    with mpmath.workdps(DIGITS):
+        assert abs(mpnum.quad(lambda t: mpmath.exp(-t * t), -mpmath.inf, mpmath.inf)
+                   - mpmath.sqrt(mpmath.pi)) < mpmath.mpf(10) ** -40
+        # a kink inside the interval is split at, found by bisection
+        kink = mpnum.quad(lambda t: abs(t - mpmath.mpf(1) / 3), 0, 1,
+                          (lambda t: t - mpmath.mpf(1) / 3,))
+        assert abs(kink - mpmath.mpf(5) / 18) < mpmath.mpf(10) ** -40
+        with pytest.raises(mpnum.NotEvaluated, match="did not converge"):
+            mpnum.quad(lambda t: 1 / t, 0, 1)
+
+
+def test_series_are_summed_only_when_they_converge():
+    with mpmath.workdps(DIGITS):
+        assert abs(mpnum.nsum(lambda m: 1 / m**2, 1, mpmath.inf) - mpmath.pi**2 / 6) < 1e-30
+        assert abs(mpnum.nsum(lambda m: (-1) ** (m + 1) / m, 1, mpmath.inf)
+                   - mpmath.log(2)) < 1e-30
+        with pytest.raises(mpnum.NotEvaluated, match="do not tend to 0"):
+            mpnum.nsum(lambda m: (-1) ** m, 0, mpmath.inf)  # Shanks would say 1/2
+        with pytest.raises(mpnum.NotEvaluated, match="fast enough"):
+            mpnum.nsum(lambda m: 1 / m, 1, mpmath.inf)  # Richardson would give 6.88
+
+
+def test_textbook_convention_empty_sum_and_product():
+    with mpmath.workdps(DIGITS):
+        assert mpnum.nsum(lambda m: m, 1, -3) == 0  # Karr: 3
+        assert mpnum.nprod(lambda m: m, 5, 2) == 1  # Karr: 1/12
+
+
+def test_limits_are_found_or_refused():
+    with mpmath.workdps(DIGITS):
+        e = mpnum.limit(lambda t: (1 + 1 / t) ** t, mpmath.inf, 0, False)
+        assert abs(e - mpmath.e) < 1e-10
+        # n sin(π/n) over the integers: π (SymPy's limit says 0)
+        assert abs(mpnum.limit(lambda m: m * mpmath.sin(mpmath.pi / m), mpmath.inf, 0, True)
+                   - mpmath.pi) < 1e-10
+        with pytest.raises(mpnum.NotEvaluated, match="not found"):
+            mpnum.limit(lambda m: mpnum.mod(m, 2), mpmath.inf, 0, True)
+        with pytest.raises(mpnum.NotEvaluated, match="not found"):
+            mpnum.limit(lambda t: 1 / mpmath.log(t), mpmath.inf, 0, False)  # too slow to tell
+
+
+def test_floor_snaps_at_a_residue_boundary():
+    with mpmath.workdps(DIGITS):
+        assert mpnum.floor(mpmath.mpf(1) / 5 * 5) == 1
+        assert mpnum.mod(mpmath.mpf(10), 5) == 0
+
+
+@pytest.mark.parametrize("law", LAWS)
+def test_laws_have_mean_0_and_variance_1(law):
+    assert raw_moment(law, 0, 1, 1) == 0 and raw_moment(law, 0, 1, 2) == 1
+
+
+def test_laws_differ_in_third_and_fourth_moments():
+    thirds = {raw_moment(law, 0, 1, 3) for law in LAWS}
+    fourths = {raw_moment(law, 0, 1, 4) for law in LAWS}
+    assert len(thirds) >= 3 and len(fourths) >= 4
+
+
+# --- claims ------------------------------------------------------------------------------------
+
+def test_an_integral_sympy_closes_wrongly_fails():
+    # SymPy: ∫_0^3π sign(sin x) dx = 0; by definition it is π
+    wrong = claim("sign_sin", sp.Integral(sp.sign(sp.sin(x)), (x, 0, 3 * sp.pi)), sp.Integer(0))
+    right = claim("sign_sin_pi", sp.Integral(sp.sign(sp.sin(x)), (x, 0, 3 * sp.pi)), sp.pi)
+    assert verify(wrong).status == "failed"
+    assert verify(right).status in ("proved", "numeric")
+
+
+def test_a_sum_true_only_under_karrs_convention_fails():
+    wrong = claim("karr", sp.Sum(i, (i, 1, n - 4)), (n - 4) * (n - 3) / 2, Domain(dims=(n,)))
+    result = verify(wrong)
+    assert result.status == "failed"
+    assert result.steps[0].counterexample["point"]["n"] in ("1", "2")
+
+
+def test_symmetric_only_moment_fails_under_any():
+    d = claim("third", E(X**3), sp.Integer(0), Domain(random={X: (0, 1)}))
+    result = verify(d)
+    assert result.status == "failed"
+    assert result.steps[0].counterexample["point"]["distribution"] in (
+        "skewed two-point", "exponential")
+    normal = claim("third_n", E(X**3), sp.Integer(0),
+                   Domain(random={X: (0, 1)}, distribution="normal"))
+    assert verify(normal).status != "failed"  # true for the normal (SymPy needs a premise)
+
+
+def test_expectation_of_a_non_polynomial_is_evaluated():
+    d = claim("abs_mean", E(sp.Abs(X)), sp.sqrt(2 / sp.pi),
+              Domain(random={X: (0, 1)}, distribution="normal"))
+    assert verify(d).status in ("proved", "numeric")
+    wrong = claim("abs_mean_any", E(sp.Abs(X)), sp.sqrt(2 / sp.pi), Domain(random={X: (0, 1)}))
+    assert verify(wrong).status == "failed"
+
+
+def test_a_premise_false_past_the_sampled_sizes_fails():
+    # true where sampled (n ≤ 6), false at n ≥ 7: Min(n, 6) is not n
+    six = Assumption("six", "n is at most 6", rewrites=((n, sp.Min(n, 6)),))
+    d = claim("premise_n", n * x, sp.Min(n, 6) * x, Domain(dims=(n,)), assumptions=(six,),
+              steps=(Step(sp.Min(n, 6) * x, "assumption", by=("six",)),))
+    result = verify(d)
+    assert result.failed_premise == "six" and result.status == "failed"
+
+
+def test_a_hypothesis_restricts_the_points():
+    clamp = claim("clamp", sp.Min(x, 10**6), x, hypotheses=(sp.Lt(x, 10**6),))
+    assert verify(clamp).status in ("proved", "numeric")
+    assert "x < 1000000" in verify(clamp).to_dict()["hypotheses"][0]
+    unclamped = claim("clamp_all", sp.Min(x, 10**6), x)
+    assert verify(unclamped).status == "failed"  # the wider probe reaches 10¹²
+
+
+def test_floats_are_read_as_written():
+    d = claim("tenth", 0.1 * x, x / 10)
+    assert d.lhs == x / 10 and verify(d).status == "proved"
+
+
+def test_noncommutative_symbols_are_refused():
+    a, b = sp.symbols("A B", commutative=False)
+    with pytest.raises(DerivationError, match="MatrixSymbol"):
+        claim("nc", (a + b) ** 2, a**2 + 2 * a * b + b**2)
+
+
+@pytest.mark.parametrize("bounds, match", [((1, sp.oo), "finite"), ((1, x), "not an integer")])
+def test_index_bounds_must_be_finite_integers(bounds, match):
+    with pytest.raises(DerivationError, match=match):
+        claim("bad_index", z[j], z[j], Domain(dims=(n,), indices={j: bounds}))
+
+
+def test_an_undeclared_index_is_refused_under_a_default_domain():
+    with pytest.raises(DerivationError, match="index j is not declared"):
+        claim("loose", z[j] * 2, 2 * z[j])
+
+
+def test_a_random_mean_is_refused():
+    y = sp.Symbol("Y", real=True)
+    with pytest.raises(DerivationError, match="depends on the random"):
+        claim("random_mean", E(X), y, Domain(random={y: (0, 1), X: (y, 1)}))
+
+
+def test_a_lemma_cycle_is_named():
+    a = claim("cycle_a", x, x)
+    b = claim("cycle_b", x, x, assumptions=(lemma(a),))
+    # a cycle needs a claim that cites one citing it back, which only rebinding can build
+    object.__setattr__(a, "assumptions", (lemma(b),))
+    with pytest.raises(DerivationError, match="cycle of lemmas cycle_a → cycle_b → cycle_a"):
+        verify(a)
+
+
+def test_logistic_loss_at_large_logits_is_proved():
+    zz = sp.Symbol("zz", real=True)
+    sig = 1 / (1 + sp.exp(-zz))
+    d = claim("logistic", sp.Derivative(-sp.log(1 - sig), zz), sig,
+              Domain(ranges={zz: (200, 300)}))
+    assert verify(d).status == "proved"
+
+
+def test_a_difference_of_e_to_the_minus_600_is_seen():
+    d = claim("mask", sp.exp(x) / (sp.exp(x) + sp.exp(-600)), sp.Integer(1),
+              Domain(ranges={x: (-5, 5)}))
+    assert verify(d).status == "failed"
+
+
+def test_a_claim_undefined_almost_everywhere_is_refused():
+    d = claim("undefined", sp.log(-1 - x**2) - sp.log(-1 - x**2) + 1 / (x - x + 0 * x),
+              sp.Integer(0))
+    with pytest.raises(DerivationError):
+        verify(d)
