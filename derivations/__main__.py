@@ -60,10 +60,11 @@ def _budget_table(results) -> list[str]:
     computation took; and the smallest headroom of all."""
     from derivations.engine.budget import BACKSTOP_SECONDS
     from derivations.engine.chain import PREMISE_OPS
-    from derivations.engine.pointwise import NUMERIC_OPS, PROBE_OPS
+    from derivations.engine.pointwise import NUMERIC_OPS
     from derivations.engine.symbolic import SYMBOLIC_OPS
 
-    defaults = dict(zip(BUDGET_KINDS, (SYMBOLIC_OPS, NUMERIC_OPS, PREMISE_OPS, PROBE_OPS),
+    # a probe point's evaluation has the numeric budget; running out skips the point
+    defaults = dict(zip(BUDGET_KINDS, (SYMBOLIC_OPS, NUMERIC_OPS, PREMISE_OPS, NUMERIC_OPS),
                         strict=True))
     limits = {k: next((r.usage[k].limit for r in results if k in r.usage), defaults[k])
               for k in BUDGET_KINDS}

@@ -33,9 +33,7 @@ from derivations.engine.budget import (
     Use,
     budget,
     fresh_start,
-    operations,
     peaks,
-    record,
 )
 from derivations.engine.claim import Derivation, symbols_of
 from derivations.engine.conditions import conditions
@@ -43,7 +41,6 @@ from derivations.engine.errors import DerivationError
 from derivations.engine.pointwise import (
     APPROX_POINTS,
     FEW_PROBE_SIZES,
-    PROBE_OPS,
     PROBE_SIZES,
     REPLACED_FROM,
     approximate,
@@ -260,10 +257,8 @@ def _verify(d, symbolic_ops, progress, done, module) -> ChainResult:
         if stopped is not None:
             timed_out = _stopped("symbolic", stopped)
         if not counter and (symbolic != "zero" or fragile(prev_expr, step.expr)):
-            before, cpu = operations(), time.process_time()
             counter = probe(d, prev_expr, step.expr, points,
                             FEW_PROBE_SIZES if symbolic == "zero" else PROBE_SIZES)
-            record("probe", operations() - before, PROBE_OPS, time.process_time() - cpu)
             if counter:
                 numeric, reason = "disagree", f"found by the wider probe ({counter['probe']})"
         status = st.step_status(symbolic, numeric, counter)
@@ -356,9 +351,7 @@ def _check_instance(d: Derivation, lhs, rhs, bound) -> tuple[str, dict | None]:
     if counter is None:
         # the premise must hold on the claim's whole domain, not only where the claim is
         # sampled: the steps' wider probe, at its sizes, index ends and values
-        before, cpu = operations(), time.process_time()
         counter = wider(probe, lhs, rhs, points, FEW_PROBE_SIZES)
-        record("probe", operations() - before, PROBE_OPS, time.process_time() - cpu)
     return ("failed", counter) if counter else ("checked", None)
 
 

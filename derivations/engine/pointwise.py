@@ -54,7 +54,7 @@ from derivations.engine.stochastic import E, Var, expectation_value
 if TYPE_CHECKING:
     from derivations.engine.claim import Derivation
 
-__all__ = ["APPROX_POINTS", "DIGITS", "FEW_PROBE_SIZES", "NUMERIC_OPS", "POINTS", "PROBE_OPS",
+__all__ = ["APPROX_POINTS", "DIGITS", "FEW_PROBE_SIZES", "NUMERIC_OPS", "POINTS",
            "REPLACED_FROM", "Undefined", "approximate", "compare", "counterexample", "disagree",
            "evaluate", "fragile", "probe", "safe_eval", "structures"]
 
@@ -66,7 +66,6 @@ NOISE_RATIO = mpmath.mpf("1e-3")
 # SymPy operations (derivations.engine.budget) for the concrete form of one expression at one
 # size, and for one evaluation of it; the heaviest shipped form uses about a tenth
 NUMERIC_OPS = 1_000_000
-PROBE_OPS = 2_000_000  # SymPy operations per step for the whole probe, checked between points
 
 
 def _entries(m: sp.MatrixSymbol) -> sp.ImmutableMatrix:
@@ -252,7 +251,7 @@ class Value:
         if self._exact is False:
             fn = getattr(self._fn, "exact", None)
             try:
-                with budget(NUMERIC_OPS, "exact evaluation", kind="numeric"):
+                with budget(NUMERIC_OPS, "exact evaluation", kind=_KIND[0]):
                     self._exact = fn(*self._args) if fn else None
             except OverBudget:
                 self._exact = None
@@ -260,7 +259,7 @@ class Value:
 
     def at(self, digits: int):
         if digits not in self._at:
-            with budget(NUMERIC_OPS, "numeric evaluation", kind="numeric"), \
+            with budget(NUMERIC_OPS, "numeric evaluation", kind=_KIND[0]), \
                     mpmath.workdps(digits):
                 out = self._fn(digits, *self._args)
                 if isinstance(out, mpmath.matrix | sp.MatrixBase):
@@ -349,7 +348,7 @@ def evaluate(d: Derivation, expr: sp.Basic, point: int, structure: dict, wide: b
     if args in _TIMED_OUT:  # once per size, not once per point
         raise _TIMED_OUT[args]
     try:
-        with budget(NUMERIC_OPS, "the concrete form", kind="numeric"):
+        with budget(NUMERIC_OPS, "the concrete form", kind=_KIND[0]):
             atoms, fn = _compiled(*args)
     except OverBudget as exc:
         if exc.kind != "thread":
@@ -506,8 +505,11 @@ def _has_matrix(*exprs) -> bool:
 
 
 # a probe point whose two sides cost more SymPy operations than this stops the larger sizes
-SIZE_STOP = PROBE_OPS // 10
-REPLACED_FROM = 10_000  # the first point number drawn in place of an undefined one
+SIZE_STOP = 200_000
+REPLACED_FROM = 10_000
+# the budget kind of the evaluations under way: the probe's are its own, since a probe point that
+# runs out of its budget is skipped (it can only find a difference), never decides a status
+_KIND = ["numeric"]  # the first point number drawn in place of an undefined one
 
 FRAGILE = (sp.Integral, sp.Limit, sp.Min, sp.Max, sp.floor, sp.ceiling, sp.frac, sp.Mod,
            sp.sign, sp.Abs, sp.Piecewise, sp.Heaviside)
@@ -567,12 +569,16 @@ def probe(d: Derivation, prev: sp.Basic, cur: sp.Basic, sampled: list[dict],
             extra += [({**dict(sub), **idx}, False)
                       for idx in boundary_indices(d, dict(sub), rng, moduli, 3)]
     extra += [(sampled[k % len(sampled)], True) for k in range(PROBE_POINTS)]
-    start, ceiling = operations(), None
+    _KIND[0] = "probe"
+    try:
+        return _probe_points(d, prev, cur, dims, extra)
+    finally:
+        _KIND[0] = "numeric"
+
+
+def _probe_points(d, prev, cur, dims, extra) -> dict | None:
+    ceiling = None
     for k, (structure, wide) in enumerate(extra):
-        # checked between points, never during one, so where the probe stops is the same on every
-        # machine (each evaluation has a budget of its own)
-        if operations() - start > PROBE_OPS:
-            break
         size = max((int(v) for s, v in structure.items() if s in dims), default=0)
         if ceiling is not None and size > ceiling and not wide:
             continue
