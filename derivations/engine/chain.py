@@ -262,6 +262,8 @@ def _verify(d, symbolic_ops, progress, done, module) -> ChainResult:
             if counter:
                 numeric, reason = "disagree", f"found by the wider probe ({counter['probe']})"
         status = st.step_status(symbolic, numeric, counter)
+        if timed_out and timed_out.get("points", 0) >= len(points) and status == st.NUMERIC:
+            status = st.TIMED_OUT  # no point was compared: the numbers decided nothing
         if not counter and symbolic != "zero":
             reason = "; ".join(r for r in (f"symbolic route: {symbolic}"
                                            + (f" ({detail})" if detail else ""), reason) if r)

@@ -87,15 +87,24 @@ def table(outcomes: list[Outcome]) -> list[str]:
     return lines
 
 
+def reasoned(o: Outcome) -> bool:
+    """A true claim not proved says why: `numeric` or `timed out` with the route's reason, or
+    refused — by design (a noncommutative symbol), or, in the classes about SymPy's closed forms,
+    because the numeric route could not evaluate the definition either (a pole, a complex
+    integrand), which the refusal names."""
+    if o.result == "proved":
+        return True
+    if o.result in ("numeric", "timed out"):
+        return bool(o.detail)
+    return o.result == "refused" and (o.cls in REFUSED_BY_DESIGN or o.cls in SYMPY_CLASSES)
+
+
 def passes(outcomes: list[Outcome]) -> bool:
     """Every false claim caught; ≥ 90 % of the true ones proved outside the classes about SymPy's
     own closed forms; every true one proved, or not with a stated reason."""
     false = [o for o in outcomes if not o.true]
     true = [o for o in outcomes if o.true and o.cls not in SYMPY_CLASSES]
-    reasoned = all(o.result == "proved" or (o.result in ("numeric", "timed out") and o.detail)
-                   or (o.result == "refused" and o.cls in REFUSED_BY_DESIGN)
-                   for o in outcomes if o.true)
-    return (all(o.ok for o in false) and reasoned
+    return (all(o.ok for o in false) and all(reasoned(o) for o in outcomes if o.true)
             and sum(o.result == "proved" for o in true) >= 0.9 * len(true))
 
 
