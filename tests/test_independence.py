@@ -3,8 +3,9 @@
 Every shipped claim is verified, and every red-team case whose expressions hold an integral, a
 limit, a sum, a product or an expectation is evaluated at its first points, with SymPy's
 ``integrate``, ``limit``, ``Sum.doit``, ``Product.doit``, summation closed forms, ``simplify``
-and ``solve`` patched to record their caller and raise, and with the symbolic route itself replaced by a stub (it may call them; the
-numeric route — sampled points, the wider probe and the premises' checks — may not).
+and ``solve`` patched to record their caller and raise, and with the symbolic route itself
+replaced by a stub (it may call them; the numeric route — sampled points, the wider probe and
+the premises' checks — may not).
 """
 
 from __future__ import annotations
