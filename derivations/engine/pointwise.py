@@ -551,7 +551,7 @@ def probe(d: Derivation, prev: sp.Basic, cur: sp.Basic, sampled: list[dict],
     `numeric`), and for every step with a fragile operator (:func:`fragile`).  Sizes up to 64
     are tried for steps without matrices (their concrete forms are cheap), indices at the ends
     of their ranges and at the multiples of every modulus the step divides by (⌊i/5⌋ at
-    i = 5), and values over 10⁻⁹..10¹² at every sampled structure.  Points whose evaluation fails
+    i = 5), and values over 10⁻¹²..10¹² at every sampled structure.  Points whose evaluation fails
     or runs out of budget are skipped: the probe can only find a difference, never excuse one.
     """
     dims = dims_of(d)

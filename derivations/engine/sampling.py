@@ -29,11 +29,11 @@ PROBE_SIZES = (7, 8, 9, 10, 12, 16, 24, 32, 48, 64)
 # a step the symbolic route proved is probed as a second witness to it, and a premise's
 # instance: index ends, moduli, values, and these sizes
 FEW_PROBE_SIZES = (7, 9, 12)
-WIDE_LOG10_RANGE = (-9.0, 12.0)
+WIDE_LOG10_RANGE = (-12.0, 12.0)
 WIDE_INTEGER_LOG10 = 12
-WIDE_TEXT = "over 1e-9..1e12"
+WIDE_TEXT = "over 1e-12..1e12"
 ZERO_SHARE = 0.15  # of the values of an integer or nonnegative symbol that are 0
-PROBE_POINTS = 8  # wide-value points on top of the sampled structures
+PROBE_POINTS = POINTS  # wide-value points: one in every stratum of the wide range per atom
 # the seed's text is kept from when these points were drawn in derivations.pointwise
 SCHEDULE_SEED = "derivations.pointwise.schedule.v2"
 

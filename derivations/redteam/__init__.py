@@ -100,12 +100,13 @@ def reasoned(o: Outcome) -> bool:
 
 
 def passes(outcomes: list[Outcome]) -> bool:
-    """Every false claim caught; ≥ 90 % of the true ones proved outside the classes about SymPy's
-    own closed forms; every true one proved, or not with a stated reason."""
+    """Every false claim caught; ≥ 95 % of the earlier true ones proved (the second round's,
+    with witnesses, are counted in the table); every true one proved, or not with a reason."""
     false = [o for o in outcomes if not o.true]
-    true = [o for o in outcomes if o.true and o.cls not in SYMPY_CLASSES]
+    witnessed = {c.id for c in CASES if c.witness is not None}
+    true = [o for o in outcomes if o.true and o.id not in witnessed]
     return (all(o.ok for o in false) and all(reasoned(o) for o in outcomes if o.true)
-            and sum(o.result == "proved" for o in true) >= 0.9 * len(true))
+            and sum(o.result == "proved" for o in true) >= 0.95 * len(true))
 
 
 def main(argv: list[str] | None = None) -> int:
