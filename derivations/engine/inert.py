@@ -15,8 +15,7 @@ import sympy as sp
 
 from derivations.engine.errors import DerivationError
 
-__all__ = ["Bound", "Inert", "NExpect", "NIntegral", "NLimit", "NProduct", "NSum", "bound_of",
-           "make_inert"]
+__all__ = ["Bound", "Inert", "NExpect", "NIntegral", "NLimit", "NProduct", "NSum", "make_inert"]
 
 
 class Bound(sp.Dummy):
@@ -73,10 +72,6 @@ class NExpect(Inert):
     argument; evaluated against the law's distribution (:mod:`derivations.engine.mpnum`)."""
 
     nargs = 2
-
-
-def bound_of(node: Inert) -> sp.Symbol | None:
-    return None if isinstance(node, NExpect) else node.args[1]
 
 
 def _direction(d) -> sp.Integer:
