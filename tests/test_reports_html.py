@@ -156,8 +156,8 @@ def test_math_filter_rejects_plain_strings(data, tmp_path):
         (lambda d: d["claims"][0].pop("conditions"),
          "claims[0]: missing key 'conditions' (expected list)"),
         (lambda d: d["claims"][0]["conditions"][0].update(kind="axiom"),
-         "claims[0].conditions[0].kind: expected one of ['symbol', 'index', 'sampled', "
-         "'random'], got 'axiom'"),
+         "claims[0].conditions[0].kind: expected one of ['symbol', 'hypothesis', 'index', "
+         "'sampled', 'random'], got 'axiom'"),
         (lambda d: d["claims"][1]["conditions"][1].pop("distribution"),
          "claims[1].conditions[1]: missing key 'distribution'"),
         (lambda d: d["claims"][0]["conditions"].append("n > 0"),

@@ -55,7 +55,7 @@ if TYPE_CHECKING:
     from derivations.engine.claim import Derivation
 
 __all__ = ["APPROX_POINTS", "DIGITS", "FEW_PROBE_SIZES", "NUMERIC_OPS", "POINTS",
-           "REPLACED_FROM", "Undefined", "approximate", "compare", "counterexample", "disagree",
+           "REPLACED_FROM", "Undefined", "approximate", "compare", "counterexample", "disagree", "fragile_operator",
            "evaluate", "fragile", "probe", "safe_eval", "structures"]
 
 DIGITS = 50
@@ -113,7 +113,7 @@ def _explicit(expr: sp.Basic) -> sp.Basic:
             if isinstance(f, sp.MatrixBase):  # vector by column vector: the Jacobian
                 return sp.ImmutableMatrix(f).jacobian(list(entries))
             return sp.ImmutableMatrix(*entries.shape, lambda i, j: sp.diff(f, entries[i, j]))
-        return sp.diff(f.doit(), *[(_scalar_var(v), c) for v, c in counts])
+        return sp.diff(unfold(f), *[(_scalar_var(v), c) for v, c in counts])
 
     expr = expr.replace(lambda x: isinstance(x, sp.Derivative), derivative)
     sub = {m: _entries(m) for m in expr.atoms(sp.MatrixSymbol)}
@@ -122,12 +122,33 @@ def _explicit(expr: sp.Basic) -> sp.Basic:
     # the adjugate over the determinant: SymPy's default Gaussian elimination on symbolic
     # entries runs for minutes at 3×3
     expr = expr.replace(lambda e: isinstance(e, sp.Inverse), lambda e: _inverse(e.arg))
-    expr = finite.write_out(expr).doit()
+    expr = unfold(expr)
     return sp.ImmutableMatrix(expr.as_explicit()) if isinstance(expr, sp.MatrixExpr) else expr
 
 
+def unfold(expr: sp.Basic) -> sp.Basic:
+    """``expr.doit()`` without SymPy's closing algorithms: each node is done on its own
+    (``deep=False``: a claim's functions unfold to their definitions, products of explicit
+    matrices are multiplied), innermost first, and every Sum or Product that appears — also one a
+    definition unfolds to — is written out term by term, or made an inert node
+    (:mod:`derivations.engine.inert`) that the numeric route evaluates with numbers."""
+    if not isinstance(expr, sp.Basic) or expr.is_Atom:
+        return expr
+    if isinstance(expr, sp.Sum | sp.Product):  # the outermost first: its variable may be a bound
+        out = finite.write_out(expr)
+        if out != expr:
+            return unfold(out)
+        return make_inert(expr.func(unfold(expr.function), *expr.limits))
+    if isinstance(expr, sp.Integral | sp.Limit):
+        return make_inert(expr.func(unfold(expr.args[0]), *expr.args[1:]))
+    args = tuple(unfold(a) for a in expr.args)
+    node = expr.func(*args) if args != expr.args else expr
+    out = node.doit(deep=False)
+    return node if out is node or out == node else unfold(out)
+
+
 def _inverse(m):
-    m = m.doit()
+    m = unfold(m)
     if not isinstance(m, sp.MatrixBase):
         return sp.Inverse(m)
     m = sp.ImmutableMatrix(m)
@@ -176,13 +197,13 @@ def _compiled(expr: sp.Basic, structure: tuple, random: tuple, distribution: str
     # with numbers (derivations.engine.mpnum), never closed by SymPy's doit
     concrete = make_inert(_model_functions(concrete))
     concrete, back = finite.entries_as_symbols(concrete)
-    concrete = _explicit(concrete).doit().xreplace(back)
+    concrete = unfold(_explicit(concrete)).xreplace(back)
     # a random MatrixSymbol's entries name it at concrete size
     random = tuple((k.xreplace(structure), val) for k, val in random)
     concrete = expectation_value(concrete, dict(random), distribution,
                                  lambda atom: ENTRY_PARENT.get(atom, atom))
     if isinstance(concrete, sp.MatrixBase):
-        concrete = sp.ImmutableMatrix(concrete).doit()
+        concrete = unfold(sp.ImmutableMatrix(concrete))
     atoms = tuple(sorted(_value_atoms(concrete), key=sp.srepr))
     # compiled to mpmath and run at a fixed working precision: rounding noise then shrinks as the
     # ladder climbs (SymPy's adaptive evalf returns the same tiny residue of a true 0 at every
@@ -200,7 +221,7 @@ def _compiled(expr: sp.Basic, structure: tuple, random: tuple, distribution: str
             return None
         filled = concrete.xreplace({a: sp.Rational(float(v)) for a, v in zip(atoms, values,
                                                                       strict=True)})
-        out = filled.doit()
+        out = unfold(filled)
         flat = list(out) if isinstance(out, sp.MatrixBase) else [out]
         return flat if all(isinstance(x, sp.Rational) for x in flat) else None
 
@@ -438,10 +459,11 @@ def disagree(a: Value, b: Value) -> bool:
     return any(_entry_disagrees(a, b, k) for k in range(len(_flat(x))))
 
 
-def _show(v) -> str:
+def _show(v, digits: int = 15) -> str:
     if isinstance(v, list):
-        return "[" + ", ".join("[" + ", ".join(_show(x) for x in row) + "]" for row in v) + "]"
-    return mpmath.nstr(v, 15)
+        return "[" + ", ".join("[" + ", ".join(_show(x, digits) for x in row) + "]"
+                               for row in v) + "]"
+    return mpmath.nstr(v, digits)
 
 
 def safe_eval(d, expr, p, s, wide: bool = False):
@@ -459,9 +481,11 @@ def safe_eval(d, expr, p, s, wide: bool = False):
 
 
 def compare(d, structures, prev_vals, vals) -> tuple[dict | None, list[OverBudget], list]:
-    """(the first counterexample or None, what stopped each point left out, the points where a
-    side is undefined).  Only a real difference is a counterexample."""
-    left_out, undefined = [], []
+    """(a counterexample or None, what stopped each point left out, the points where a side is
+    undefined).  Only a real difference is a counterexample; of several, the one whose sides
+    differ most (relative to their size) is shown, so that a reader sees the difference in the
+    first digits rather than beside a saturated sigmoid."""
+    left_out, undefined, differing = [], [], []
     for p, ((a, _, err_a), (b, _, err_b)) in enumerate(zip(prev_vals, vals, strict=True)):
         stopped = next((e for e in (err_a, err_b) if isinstance(e, OverBudget)), None)
         if stopped is not None:
@@ -481,8 +505,22 @@ def compare(d, structures, prev_vals, vals) -> tuple[dict | None, list[OverBudge
             undefined.append((p, Undefined(f"{type(exc).__name__}: {exc}")))
             continue
         if differs:
-            return _counter(d, structures, prev_vals, vals, p), left_out, undefined
-    return None, left_out, undefined
+            differing.append(p)
+    if not differing:
+        return None, left_out, undefined
+    p = max(differing, key=lambda q: _gap(prev_vals[q][0], vals[q][0]))
+    return _counter(d, structures, prev_vals, vals, p), left_out, undefined
+
+
+def _gap(a: Value, b: Value):
+    """How far apart the two sides are at their base precision, relative to their size (a
+    difference in shape counts as the largest)."""
+    x, y = _flat(a.at(a.base)), _flat(b.at(b.base))
+    if len(x) != len(y):
+        return mpmath.inf
+    with mpmath.workdps(DIGITS):
+        return max((abs(u - v) / (abs(u) + abs(v) + mpmath.mpf(10) ** -DIGITS)
+                    for u, v in zip(x, y, strict=True)), default=mpmath.mpf(0))
 
 
 def counterexample(d, structures, prev_vals, vals) -> dict | None:
@@ -495,8 +533,22 @@ def _counter(d, structures, prev_vals, vals, p: int) -> dict:
     point.update({str(k): _show(v) for k, v in {**va, **vb}.items()})
     if d.domain.random:
         point["distribution"] = distribution_at(d, p)
-    return {"point": dict(sorted(point.items())),
-            "previous": _show(a.at(a.base)), "current": _show(b.at(b.base))}
+    previous, current = _show_apart(a, b)
+    return {"point": dict(sorted(point.items())), "previous": previous, "current": current}
+
+
+def _show_apart(a: Value, b: Value) -> tuple[str, str]:
+    """The two sides printed with the fewest digits (15 at least) at which they read apart: two
+    sides that differ only in the 180th digit are not shown as the same number.  The digits come
+    from the highest precision both sides were evaluated at."""
+    top = max(set(a._at) & set(b._at))
+    x, y = a.at(top), b.at(top)
+    digits = 15
+    while True:
+        shown = _show(x, digits), _show(y, digits)
+        if shown[0] != shown[1] or digits >= top:
+            return shown
+        digits = min(2 * digits, top)
 
 
 def _has_matrix(*exprs) -> bool:
@@ -533,13 +585,20 @@ def fragile(*exprs) -> bool:
     """Whether an expression holds an operator whose value can change abruptly with its
     arguments (a kink, a jump, a branch, a limit) or a sum with symbolic bounds: its step is
     probed whatever the symbolic route said."""
-    for e in exprs:
-        if e.has(*FRAGILE):
-            return True
-        if any(not all(b.is_Integer for b in lim[1:]) for node in e.atoms(sp.Sum, sp.Product)
-               for lim in node.limits):
-            return True
-    return False
+    return any(e.has(*FRAGILE) for e in exprs) or _symbolic_bounds(*exprs)
+
+
+def fragile_operator(*exprs) -> bool:
+    """Whether an expression holds a fragile operator itself, not only a sum's symbolic bounds:
+    a step the symbolic route proved is probed at larger sizes only then.  Sums over symbolic
+    bounds go wrong at the ends of their ranges (an empty range, Karr's convention), which the
+    probe's index ends at the sampled sizes reach."""
+    return any(e.has(*FRAGILE) for e in exprs)
+
+
+def _symbolic_bounds(*exprs) -> bool:
+    return any(not all(b.is_Integer for b in lim[1:]) for e in exprs
+               for node in e.atoms(sp.Sum, sp.Product) for lim in node.limits)
 
 
 def probe(d: Derivation, prev: sp.Basic, cur: sp.Basic, sampled: list[dict],
