@@ -15,7 +15,8 @@ import sympy as sp
 
 from derivations.engine.errors import DerivationError
 
-__all__ = ["Bound", "Inert", "NExpect", "NIntegral", "NLimit", "NProduct", "NSum", "make_inert"]
+__all__ = ["Bound", "Inert", "NExpect", "NIntegral", "NLimit", "NProduct", "NSum", "make_inert",
+           "rebind"]
 
 
 class Bound(sp.Dummy):
@@ -106,3 +107,38 @@ def make_inert(expr: sp.Basic) -> sp.Basic:
 
 def _assumptions(x: sp.Symbol) -> dict:
     return {k: v for k, v in x.assumptions0.items() if k in ("integer", "real", "positive")}
+
+
+def rebind(expr: sp.Basic, taken) -> sp.Basic:
+    """``expr`` with every variable bound by an integral, a sum, a product or a limit that is
+    also in ``taken`` renamed: substituting a size for n must not reach the n of lim_{n→∞}
+    (xreplace does not know binding)."""
+    taken = set(taken)
+    kinds = (sp.Integral, sp.Limit, sp.Sum, sp.Product)
+    if not taken or not expr.has(*kinds):
+        return expr
+
+    def fresh(v):
+        return sp.Dummy(str(v), **v.assumptions0)
+
+    def fix(node):
+        if isinstance(node, sp.Limit):
+            f, x, x0, d = node.args
+            if x not in taken:
+                return node
+            v = fresh(x)
+            return sp.Limit(f.xreplace({x: v}), v, x0, str(d))
+        if not any(lim[0] in taken for lim in node.limits):
+            return node
+        body, limits = node.function, []
+        for lim in node.limits:  # a bound of a later limit may name an earlier variable
+            var = lim[0]
+            if var in taken:
+                v = fresh(var)
+                body = body.xreplace({var: v})
+                limits = [tuple(b.xreplace({var: v}) for b in l) for l in limits]
+                lim = (v, *lim[1:])
+            limits.append(lim)
+        return type(node)(body, *limits)
+
+    return expr.replace(lambda e: isinstance(e, kinds), fix)

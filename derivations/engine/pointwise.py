@@ -30,7 +30,7 @@ from sympy.matrices.expressions.matexpr import MatrixElement
 from derivations.engine import finite
 from derivations.engine.budget import OverBudget, budget, forget_with_claims, operations
 from derivations.engine.errors import DerivationError
-from derivations.engine.inert import Bound, make_inert
+from derivations.engine.inert import Bound, make_inert, rebind
 from derivations.engine.mpnum import NotEvaluated, compile_mp
 from derivations.engine.sampling import (
     ENTRY_PARENT,
@@ -55,8 +55,8 @@ if TYPE_CHECKING:
     from derivations.engine.claim import Derivation
 
 __all__ = ["APPROX_POINTS", "DIGITS", "FEW_PROBE_SIZES", "NUMERIC_OPS", "POINTS",
-           "REPLACED_FROM", "Undefined", "approximate", "compare", "counterexample", "disagree", "fragile_operator",
-           "evaluate", "fragile", "probe", "safe_eval", "structures"]
+           "REPLACED_FROM", "Undefined", "approximate", "compare", "counterexample", "disagree",
+           "evaluate", "fragile", "fragile_operator", "probe", "safe_eval", "structures"]
 
 DIGITS = 50
 HIGH_DIGITS = 90
@@ -192,7 +192,7 @@ def _compiled(expr: sp.Basic, structure: tuple, random: tuple, distribution: str
     """The concrete form of ``expr`` for one assignment of sizes and indices: points that share a
     structure share the (slow) SymPy work."""
     structure = dict(structure)
-    concrete = finite.write_out(_entry_symbols(expr.xreplace(structure)))
+    concrete = finite.write_out(_entry_symbols(rebind(expr, structure).xreplace(structure)))
     # what is left of integrals, limits, infinite sums and products is evaluated by definition,
     # with numbers (derivations.engine.mpnum), never closed by SymPy's doit
     concrete = make_inert(_model_functions(concrete))
@@ -225,8 +225,14 @@ def _compiled(expr: sp.Basic, structure: tuple, random: tuple, distribution: str
         flat = list(out) if isinstance(out, sp.MatrixBase) else [out]
         return flat if all(isinstance(x, sp.Rational) for x in flat) else None
 
+    constant: dict = {}  # a form with no inputs (Σ cos(i)/i) has one value at each precision
+
     def compiled(digits, *values):
-        return fn(*values)
+        if atoms:
+            return fn(*values)
+        if digits not in constant:
+            constant[digits] = fn()
+        return constant[digits]
     compiled.exact = exact
     compiled.concrete, compiled.atoms = concrete, atoms
     return atoms, compiled

@@ -174,6 +174,31 @@ def remembered_sums():
         sp.Sum.doit = original
 
 
+@contextmanager
+def no_numbers():
+    """SymPy's evalf of a Sum, a Product or an Integral gives up while the symbolic route runs.
+
+    SymPy asks a constant expression for its sign by evaluating it to a few digits (``evalf(2)``
+    inside the assumptions); for Σ cos(i)/i that is a quadrature of minutes in mpmath, which no
+    count of SymPy operations sees, so the route's cost would depend on the machine.  A number
+    is also no proof: the symbolic route decides by algebra, the numeric route by numbers."""
+    from sympy.core import evalf as evalf_module
+
+    if not evalf_module.evalf_table:
+        evalf_module._create_evalf_table()
+    table = evalf_module.evalf_table  # rebound by _create_evalf_table: read after it
+    saved = {cls: table[cls] for cls in (sp.Sum, sp.Product, sp.Integral) if cls in table}
+
+    def refuse(x, prec, options):
+        raise NotImplementedError(f"{type(x).__name__} is not evaluated by the symbolic route")
+    for cls in saved:
+        table[cls] = refuse
+    try:
+        yield
+    finally:
+        table.update(saved)
+
+
 class SymbolicOutcome(NamedTuple):
     result: str  # zero | inconclusive | timeout | error
     detail: str  # what happened, when it says more than the result
@@ -186,7 +211,8 @@ def symbolic_check_detail(prev, cur, rewrites=(), random_bases=(), indices=None,
     """Whether prev - cur simplifies to zero within ``ops`` SymPy operations; never raises."""
     meter = None
     try:
-        with budget(ops, "symbolic route", kind="symbolic") as meter, remembered_sums():
+        with budget(ops, "symbolic route", kind="symbolic") as meter, remembered_sums(), \
+                no_numbers():
             a = _normal_form(prev, rewrites, random_bases)
             b = _normal_form(cur, rewrites, random_bases)
             zero = _is_zero(a - b, indices or {})
