@@ -203,3 +203,31 @@ def test_a_claim_undefined_almost_everywhere_is_refused():
               sp.Integer(0))
     with pytest.raises(DerivationError):
         verify(d)
+
+
+def test_a_limit_over_a_dimension_is_taken_not_evaluated_at_a_size():
+    # n is a size of the claim and the variable of the limit: the size must not reach the limit
+    right = claim("lim_dim", sp.Limit(n * sp.sin(sp.pi / n), n, sp.oo), sp.pi, Domain(dims=(n,)))
+    wrong = claim("lim_dim_0", sp.Limit(n * sp.sin(sp.pi / n), n, sp.oo), sp.Integer(0),
+                  Domain(dims=(n,)))
+    assert verify(right).status in ("proved", "numeric")
+    assert verify(wrong).status == "failed"
+
+
+def test_the_symbolic_route_evaluates_no_sum_with_numbers():
+    from derivations.engine.symbolic import no_numbers
+    series = sp.Sum(1 / i**2, (i, 1, sp.oo))
+    with no_numbers():
+        assert not series.evalf(5).is_Float  # left as it is: no quadrature inside the route
+    assert abs(series.evalf(20) - sp.pi**2 / 6) < 1e-15  # and outside it, as before
+
+
+def test_a_counterexample_shows_the_digits_where_the_sides_differ():
+    # σ(x) and σ(x) + e^{-x²}·10^{-30} differ beyond the 15th digit: both sides are printed with as
+    # many digits as it takes to read them apart
+    d = claim("tiny", 1 / (1 + sp.exp(-x)), 1 / (1 + sp.exp(-x)) + sp.exp(-x**2) / 10**30,
+              Domain(ranges={x: (-1, 1)}))
+    result = verify(d)
+    assert result.status == "failed"
+    counter = result.steps[0].counterexample
+    assert counter["previous"] != counter["current"], counter
