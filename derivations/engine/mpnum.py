@@ -390,7 +390,7 @@ _CLASSES: dict[str, type] = {}
 
 def sympy_fn(key: str, *args):
     value = _CLASSES[key](*[sp.Float(a, mpmath.mp.dps) if isinstance(a, mpmath.mpf) else
-                            sp.sympify(a) for a in args]).evalf(mpmath.mp.dps)
+                            sp.sympify(a, strict=True) for a in args]).evalf(mpmath.mp.dps)
     if isinstance(value, sp.Float):
         return mpmath.mpf(value._to_mpmath(mpmath.mp.prec))
     return mpmath.mpmathify(complex(value))

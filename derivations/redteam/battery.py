@@ -66,7 +66,7 @@ def _value(rhs, var, v):
         if callable(rhs):
             out = rhs(None if v is None else mp.mpf(v.p) / v.q)
         else:
-            e = sp.sympify(rhs).subs({var: v} if var is not None else {})
+            e = sp.sympify(rhs, strict=True).subs({var: v} if var is not None else {})
             if e.has(sp.zoo, sp.nan, sp.oo, -sp.oo) or not e.is_finite and e.is_finite is not None:
                 return None
             ev = sp.N(e, DPS)
@@ -379,13 +379,15 @@ nsum_case("prod_viete_cos", PRODUCTS, True, sp.cos(p / 2**i), 1, sp.sin(p) / p,
 def loop_case(cid, cls, true, f_sym, lo, hi, rhs, product=False, dom=None, values=(None,)):
     """A finite sum/product over symbolic or concrete bounds; the witness loops the terms."""
     op = sp.Product if product else sp.Sum
-    var = next(iter(sp.sympify(hi).free_symbols | sp.sympify(lo).free_symbols), None)
+    var = next(iter(sp.sympify(hi, strict=True).free_symbols
+                    | sp.sympify(lo, strict=True).free_symbols), None)
 
     def bound(e):
-        return lambda v: int(sp.sympify(e).subs(var, v)) if var is not None else int(e)
+        return lambda v: int(sp.sympify(e, strict=True).subs(var, v)) if var is not None else int(e)
 
     add(cid, cls, true, lambda: claim(cid, op(f_sym, (i, lo, hi)), rhs, dom),
-        w_loop(lambda j, v: sp.sympify(f_sym).subs({i: j, **({var: v} if var else {})}),
+        w_loop(lambda j, v: sp.sympify(f_sym, strict=True).subs(
+            {i: j, **({var: v} if var else {})}),
                bound(lo), bound(hi), rhs, var, values, product))
 
 

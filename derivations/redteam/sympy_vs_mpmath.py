@@ -239,9 +239,9 @@ def finite():
                 print(f"  ({kind} of {f} over {lo}..{hi}: {err or 'unevaluated'})")
                 continue
             fl = sp.lambdify((i, n), f, "mpmath")
-            symbolic = sp.sympify(hi).has(n) or sp.sympify(lo).has(n)
+            symbolic = sp.sympify(hi, strict=True).has(n) or sp.sympify(lo, strict=True).has(n)
             for nv in (1, 2, 3, 4, 7) if symbolic else (None,):
-                lo_v, hi_v = (int(sp.sympify(e).subs(n, nv or 0)) for e in (lo, hi))
+                lo_v, hi_v = (int(sp.sympify(e, strict=True).subs(n, nv or 0)) for e in (lo, hi))
                 t = loop(lambda k, nv=nv, fl=fl: fl(mp.mpf(k), mp.mpf(nv or 0)), lo_v, hi_v)
                 s = num(form, {n: nv} if nv else {})
                 if differs(s, t):
