@@ -231,3 +231,14 @@ def test_a_counterexample_shows_the_digits_where_the_sides_differ():
     assert result.status == "failed"
     counter = result.steps[0].counterexample
     assert counter["previous"] != counter["current"], counter
+
+
+def test_a_side_undefined_where_the_other_is_a_number_is_a_difference():
+    # Π_{i=1}^{n-3} i = 1 at n = 1 (empty), while (n − 3)! is a pole there
+    wrong = claim("fact", sp.Product(i, (i, 1, n - 3)), sp.factorial(n - 3), Domain(dims=(n,)))
+    right = claim("fact_max", sp.Product(i, (i, 1, n - 3)), sp.factorial(sp.Max(n - 3, 0)),
+                  Domain(dims=(n,)))
+    result = verify(wrong)
+    assert result.status == "failed"
+    assert "undefined" in result.steps[0].counterexample["current"]
+    assert verify(right).status in ("proved", "numeric")

@@ -204,6 +204,8 @@ def _compiled(expr: sp.Basic, structure: tuple, random: tuple, distribution: str
                                  lambda atom: ENTRY_PARENT.get(atom, atom))
     if isinstance(concrete, sp.MatrixBase):
         concrete = unfold(sp.ImmutableMatrix(concrete))
+    if concrete in (sp.zoo, sp.nan, sp.oo, -sp.oo):
+        raise Pole(f"the side is {concrete} at this size")
     atoms = tuple(sorted(_value_atoms(concrete), key=sp.srepr))
     # compiled to mpmath and run at a fixed working precision: rounding noise then shrinks as the
     # ladder climbs (SymPy's adaptive evalf returns the same tiny residue of a true 0 at every
@@ -255,6 +257,11 @@ def _mpf(x, digits):
 
 class Undefined(ArithmeticError):
     """A side that no precision of the ladder evaluates to finite numbers at a point."""
+
+
+class Pole(Undefined):
+    """A side whose concrete form is itself infinite or undefined, whatever the values drawn:
+    (n − 3)! at n = 1.  Beside a finite other side it is a difference, not a point to replace."""
 
 
 def _finite(x) -> bool:
@@ -491,13 +498,15 @@ def compare(d, structures, prev_vals, vals) -> tuple[dict | None, list[OverBudge
     undefined).  Only a real difference is a counterexample; of several, the one whose sides
     differ most (relative to their size) is shown, so that a reader sees the difference in the
     first digits rather than beside a saturated sigmoid."""
-    left_out, undefined, differing = [], [], []
+    left_out, undefined, differing, poles = [], [], [], []
     for p, ((a, _, err_a), (b, _, err_b)) in enumerate(zip(prev_vals, vals, strict=True)):
         stopped = next((e for e in (err_a, err_b) if isinstance(e, OverBudget)), None)
         if stopped is not None:
             left_out.append(stopped)
             continue
         if err_a or err_b:
+            if _pole_beside_a_number(a, err_a, b, err_b):
+                poles.append(p)
             undefined.append((p, err_a or err_b))
             continue
         try:
@@ -512,10 +521,34 @@ def compare(d, structures, prev_vals, vals) -> tuple[dict | None, list[OverBudge
             continue
         if differs:
             differing.append(p)
+    if not differing and poles and len(undefined) <= len(prev_vals) / 2:
+        # a side that is a pole at some sizes and a number at most: a wrong formula there (a
+        # side undefined almost everywhere is refused instead, by the caller)
+        (a, _, err_a), (b, _, err_b) = prev_vals[poles[0]], vals[poles[0]]
+        return _pole_counter(structures[poles[0]], a, err_a, b, err_b), left_out, undefined
     if not differing:
         return None, left_out, undefined
     p = max(differing, key=lambda q: _gap(prev_vals[q][0], vals[q][0]))
     return _counter(d, structures, prev_vals, vals, p), left_out, undefined
+
+
+def _pole_beside_a_number(a, err_a, b, err_b) -> bool:
+    """Whether one side is a pole (:class:`Pole`) where the other is finite."""
+    for pole, other, err in ((err_a, b, err_b), (err_b, a, err_a)):
+        if isinstance(pole, Pole) and err is None:
+            try:
+                other.settle()
+            except (Undefined, OverBudget):
+                return False
+            return True
+    return False
+
+
+def _pole_counter(structure: dict, a, err_a, b, err_b) -> dict:
+    def side(value, err):
+        return f"undefined ({err})" if err else _show(value.at(value.base))
+    return {"point": {str(k): str(v) for k, v in sorted(structure.items(), key=str)},
+            "previous": side(a, err_a), "current": side(b, err_b)}
 
 
 def _gap(a: Value, b: Value):
