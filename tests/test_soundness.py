@@ -242,3 +242,13 @@ def test_a_side_undefined_where_the_other_is_a_number_is_a_difference():
     assert result.status == "failed"
     assert "undefined" in result.steps[0].counterexample["current"]
     assert verify(right).status in ("proved", "numeric")
+
+
+def test_a_series_with_periodic_terms_is_summed_a_period_at_a_time():
+    # Σ Mod(i, 2)/i² = π²/8: extrapolating its terms as if smooth gives 1.1839
+    odd = sp.Sum(sp.Mod(i, 2) / i**2, (i, 1, sp.oo))
+    assert verify(claim("odd", odd, sp.pi**2 / 8)).status in ("proved", "numeric")
+    assert verify(claim("odd_wrong", odd, sp.Rational(11839, 10000))).status == "failed"
+    # grouping comes after the term test: Σ (−1)^i does not converge, its pairs do
+    with mpmath.workdps(DIGITS), pytest.raises(mpnum.NotEvaluated):
+        mpnum.nsum(lambda t: (-1) ** int(t), 1, mpmath.inf, 2)

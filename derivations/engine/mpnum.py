@@ -21,6 +21,7 @@ undefined (replaced, reported), never as a difference.  ``floor``, ``ceiling``, 
 from __future__ import annotations
 
 import itertools
+import math
 
 import mpmath
 import sympy as sp
@@ -137,8 +138,26 @@ def _tail_terms(f, a):
     return far, farther
 
 
-def _series(f, a):
-    """Σ_{n≥a} f(n), or NotEvaluated when the terms do not show convergence."""
+MAX_PERIOD = 60
+
+
+def period_of(body: sp.Basic, var: sp.Symbol) -> int:
+    """The period of the pieces of ``body`` that jump with an integer ``var`` — Mod(var, 2),
+    ⌊var/3⌋, (−1)^var — or 1.  Such terms are not smooth in var, and extrapolation (Richardson,
+    Shanks) assumes they are; sums of whole periods are."""
+    from derivations.engine.sampling import moduli_of
+    moduli = [m for m in moduli_of(body) if m <= MAX_PERIOD]
+    if any(p.base == -1 and p.exp.has(var) for p in body.atoms(sp.Pow)):
+        moduli.append(2)
+    period = 1
+    for m in moduli:
+        period = math.lcm(period, m)
+    return period if period <= MAX_PERIOD else 1
+
+
+def _series(f, a, period: int = 1):
+    """Σ_{n≥a} f(n), or NotEvaluated when the terms do not show convergence.  Terms with a
+    period (Mod(n, 2)/n²) are summed a whole period at a time, then extrapolated."""
     near = [abs(f(a + r)) for r in range(12)]
     far, farther = _tail_terms(f, a)
     if any(isinstance(t, mpmath.mpc) for t in far + farther):
@@ -146,6 +165,8 @@ def _series(f, a):
     scale = max([*near, mpmath.mpf(1)])
     if max(abs(t) for t in farther) > mpmath.mpf("1e-4") * scale:
         raise NotEvaluated("the series diverges: its terms do not tend to 0")
+    if period > 1:  # the terms tend to 0, so whole periods may be summed first: Σ(−1)^n is not 0
+        return _series(lambda m: mpmath.fsum(f(a + m * period + r) for r in range(period)), 0)
     signs = {mpmath.sign(t) for t in far + farther if t != 0}
     if len(signs) <= 1:
         # one sign: Richardson is sound for terms decaying like n^-p, p > 1; 1/n and slower
@@ -158,14 +179,14 @@ def _series(f, a):
     return mpmath.nsum(f, [a, mpmath.inf], method="shanks")
 
 
-def nsum(f, lo, hi):
+def nsum(f, lo, hi, period: int = 1):
     lo, hi = _check_bound(lo, "lower"), _check_bound(hi, "upper")
     if mpmath.isinf(lo) and mpmath.isinf(hi):
-        return _series(f, 0) + _series(lambda n: f(-n), 1)
+        return _series(f, 0, period) + _series(lambda n: f(-n), 1, period)
     if mpmath.isinf(lo):
-        return _series(lambda n: f(-n), -hi) if lo < 0 else mpmath.mpf(0)
+        return _series(lambda n: f(-n), -hi, period) if lo < 0 else mpmath.mpf(0)
     if mpmath.isinf(hi):
-        return _series(f, lo) if hi > 0 else mpmath.mpf(0)
+        return _series(f, lo, period) if hi > 0 else mpmath.mpf(0)
     if hi < lo:  # the textbook convention: an empty sum
         return mpmath.mpf(0)
     if hi - lo < MAX_DIRECT:
@@ -173,7 +194,7 @@ def nsum(f, lo, hi):
     raise NotEvaluated(f"a sum of {hi - lo + 1} terms is too long to add term by term")
 
 
-def nprod(f, lo, hi):
+def nprod(f, lo, hi, period: int = 1):
     lo, hi = _check_bound(lo, "lower"), _check_bound(hi, "upper")
     if not mpmath.isinf(hi) and not mpmath.isinf(lo):
         if hi < lo:
@@ -188,7 +209,7 @@ def nprod(f, lo, hi):
     far = [f(mpmath.mpf(10) ** 6 + r) for r in range(12)]
     if any(isinstance(t, mpmath.mpc) or t <= 0 for t in far):
         raise NotEvaluated("an infinite product whose factors do not tend to 1")
-    return head * mpmath.exp(_series(lambda n: mpmath.log(f(n)), start))
+    return head * mpmath.exp(_series(lambda n: mpmath.log(f(n)), start, period))
 
 
 # --- limits -----------------------------------------------------------------------------------
@@ -328,11 +349,13 @@ class _Printer(MpmathPrinter):
 
     def _print_NSum(self, e):
         body, v, lo, hi = e.args
-        return f"_rt.nsum({self._lambda(v, body)}, {self._print(lo)}, {self._print(hi)})"
+        return (f"_rt.nsum({self._lambda(v, body)}, {self._print(lo)}, {self._print(hi)}, "
+                f"{period_of(body, v)})")
 
     def _print_NProduct(self, e):
         body, v, lo, hi = e.args
-        return f"_rt.nprod({self._lambda(v, body)}, {self._print(lo)}, {self._print(hi)})"
+        return (f"_rt.nprod({self._lambda(v, body)}, {self._print(lo)}, {self._print(hi)}, "
+                f"{period_of(body, v)})")
 
     def _print_NLimit(self, e):
         body, v, x0, d = e.args
