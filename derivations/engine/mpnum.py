@@ -27,6 +27,7 @@ import mpmath
 import sympy as sp
 from sympy.printing.pycode import MpmathPrinter
 
+from derivations.engine.sampling import moduli_of
 from derivations.engine.stochastic import LAWS
 
 __all__ = ["NotEvaluated", "compile_mp"]
@@ -145,7 +146,6 @@ def period_of(body: sp.Basic, var: sp.Symbol) -> int:
     """The period of the pieces of ``body`` that jump with an integer ``var`` — Mod(var, 2),
     ⌊var/3⌋, (−1)^var — or 1.  Such terms are not smooth in var, and extrapolation (Richardson,
     Shanks) assumes they are; sums of whole periods are."""
-    from derivations.engine.sampling import moduli_of
     moduli = [m for m in moduli_of(body) if m <= MAX_PERIOD]
     if any(p.base == -1 and p.exp.has(var) for p in body.atoms(sp.Pow)):
         moduli.append(2)

@@ -524,8 +524,7 @@ def compare(d, structures, prev_vals, vals) -> tuple[dict | None, list[OverBudge
     if not differing and poles and len(undefined) <= len(prev_vals) / 2:
         # a side that is a pole at some sizes and a number at most: a wrong formula there (a
         # side undefined almost everywhere is refused instead, by the caller)
-        (a, _, err_a), (b, _, err_b) = prev_vals[poles[0]], vals[poles[0]]
-        return _pole_counter(structures[poles[0]], a, err_a, b, err_b), left_out, undefined
+        return _counter(d, structures, prev_vals, vals, poles[0]), left_out, undefined
     if not differing:
         return None, left_out, undefined
     p = max(differing, key=lambda q: _gap(prev_vals[q][0], vals[q][0]))
@@ -544,13 +543,6 @@ def _pole_beside_a_number(a, err_a, b, err_b) -> bool:
     return False
 
 
-def _pole_counter(structure: dict, a, err_a, b, err_b) -> dict:
-    def side(value, err):
-        return f"undefined ({err})" if err else _show(value.at(value.base))
-    return {"point": {str(k): str(v) for k, v in sorted(structure.items(), key=str)},
-            "previous": side(a, err_a), "current": side(b, err_b)}
-
-
 def _gap(a: Value, b: Value):
     """How far apart the two sides are at their base precision, relative to their size (a
     difference in shape counts as the largest)."""
@@ -567,12 +559,17 @@ def counterexample(d, structures, prev_vals, vals) -> dict | None:
 
 
 def _counter(d, structures, prev_vals, vals, p: int) -> dict:
-    (a, va, _), (b, vb, _) = prev_vals[p], vals[p]
+    """The point and both sides; a side that is a pole (:class:`Pole`) is shown as undefined."""
+    (a, va, err_a), (b, vb, err_b) = prev_vals[p], vals[p]
     point = {str(k): str(v) for k, v in structures[p].items()}
     point.update({str(k): _show(v) for k, v in {**va, **vb}.items()})
     if d.domain.random:
         point["distribution"] = distribution_at(d, p)
-    previous, current = _show_apart(a, b)
+    if err_a or err_b:
+        previous, current = (f"undefined ({err})" if err else _show(v.at(v.base))
+                             for v, err in ((a, err_a), (b, err_b)))
+    else:
+        previous, current = _show_apart(a, b)
     return {"point": dict(sorted(point.items())), "previous": previous, "current": current}
 
 
@@ -624,7 +621,7 @@ def fragile(*exprs) -> bool:
     """Whether an expression holds an operator whose value can change abruptly with its
     arguments (a kink, a jump, a branch, a limit) or a sum with symbolic bounds: its step is
     probed whatever the symbolic route said."""
-    return any(e.has(*FRAGILE) for e in exprs) or _symbolic_bounds(*exprs)
+    return fragile_operator(*exprs) or _symbolic_bounds(*exprs)
 
 
 def fragile_operator(*exprs) -> bool:
