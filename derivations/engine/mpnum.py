@@ -2,7 +2,8 @@
 numbers (mpmath), at the working precision of the ladder.
 
 * an integral — tanh-sinh quadrature (``mpmath.quad``), split where the integrand has a kink or a
-  jump (Abs, Max, floor, a Piecewise condition …), accepted only when its error estimate is small;
+  jump (Abs, Max, floor, a Piecewise condition …), its degree raised while that brings its error
+  estimate down towards the working precision, accepted only when that estimate is small;
 * an infinite sum — the terms must tend to 0 (and, all of one sign, decay faster than 1/n^1.1);
   then Richardson extrapolation (one sign) or Shanks' (changing signs); a finite one term by term,
   empty when its upper bound is below its lower bound (the textbook convention);
@@ -102,6 +103,35 @@ def _breaks(lo, hi, indicators) -> list:
     return sorted(set(out))
 
 
+# The ladder of precisions tells rounding noise from a real difference by its shrinking from one
+# rung to the next.  A quadrature's truncation error shrinks only if its degree rises with the
+# precision: at 90 and at 130 digits mpmath's own degree for ∫₀^∞ e^(−pt) dt, p ≈ 2·10⁻¹², left
+# the same error, 10⁻⁶⁸ of the value, at both, and a true claim "failed".  mpmath stops at an
+# absolute error of 2^−prec, which a large integral never reaches: divided by its size, its own
+# stopping rule becomes relative, and the degree is raised while the error estimate falls.  An
+# estimate that stops falling is the noise of the integrand near a singular end (1/√t at 0 keeps
+# about half the digits), which does shrink with the precision.
+QUAD_DIGITS = 0.9  # the fraction of the working digits the error estimate should reach
+QUAD_CLOSE = 0.25  # the fraction it must reach for the integral to be accepted at all
+QUAD_MORE_DEGREES = 4  # degrees past mpmath's guess (each doubles the nodes)
+QUAD_GAIN = mpmath.mpf(10) ** 3  # how much a degree must improve the estimate to try the next
+
+
+def _quad_once(f, points, scale, degree):
+    value, error = mpmath.quad(lambda t: f(t) / scale, points, error=True, maxdegree=degree)
+    return value * scale, error * scale
+
+
+def _size(f, points):
+    """The integral's size to 15 digits (at most 1), cheap beside the working precision's."""
+    try:
+        with mpmath.workdps(15):
+            rough = abs(mpmath.quad(f, points))
+    except (ValueError, ZeroDivisionError, ArithmeticError):
+        return mpmath.mpf(1)
+    return max(mpmath.mpf(1), rough) if mpmath.isfinite(rough) else mpmath.mpf(1)
+
+
 def quad(f, lo, hi, indicators=()):
     lo, hi = mpmath.mpmathify(lo), mpmath.mpmathify(hi)
     if lo == hi:
@@ -110,9 +140,21 @@ def quad(f, lo, hi, indicators=()):
     if lo > hi:
         lo, hi, sign = hi, lo, -1
     points = [lo, *_breaks(lo, hi, indicators), hi]
-    value, error = mpmath.quad(f, points, error=True)
-    if not mpmath.isfinite(abs(value)) or error > mpmath.mpf(10) ** (-mpmath.mp.dps / 4) * max(
-            1, abs(value)):
+    guess = int(4 + max(0, math.log2(mpmath.mp.prec / 30))) + 2  # mpmath's guess_degree
+    value, error = _quad_once(f, points, _size(f, points), guess)
+
+    def within(fraction):
+        return error <= mpmath.mpf(10) ** (-fraction * mpmath.mp.dps) * max(1, abs(value))
+
+    degree, scale = guess, max(1, abs(value))
+    while (mpmath.isfinite(abs(value)) and within(QUAD_CLOSE) and not within(QUAD_DIGITS)
+           and degree < guess + QUAD_MORE_DEGREES):
+        degree += 1
+        before = error
+        value, error = _quad_once(f, points, scale, degree)
+        if not error * QUAD_GAIN < before:
+            break
+    if not mpmath.isfinite(abs(value)) or not within(QUAD_CLOSE):
         raise NotEvaluated(f"the integral over [{mpmath.nstr(lo, 8)}, {mpmath.nstr(hi, 8)}] "
                            f"did not converge (quadrature error estimate {mpmath.nstr(error, 3)}"
                            f"): divergent, or too irregular to integrate")
