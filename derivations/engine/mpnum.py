@@ -26,6 +26,7 @@ import math
 
 import mpmath
 import sympy as sp
+from mpmath.calculus.quadrature import TanhSinh
 from sympy.printing.pycode import MpmathPrinter
 
 from derivations.engine.sampling import moduli_of
@@ -115,6 +116,7 @@ QUAD_DIGITS = 0.9  # the fraction of the working digits the error estimate shoul
 QUAD_CLOSE = 0.25  # the fraction it must reach for the integral to be accepted at all
 QUAD_MORE_DEGREES = 4  # degrees past mpmath's guess (each doubles the nodes)
 QUAD_GAIN = mpmath.mpf(10) ** 3  # how much a degree must improve the estimate to try the next
+_TANH_SINH = TanhSinh(mpmath.mp)  # mpmath.quad's default rule, asked for its degree only
 
 
 def _quad_once(f, points, scale, degree):
@@ -123,7 +125,8 @@ def _quad_once(f, points, scale, degree):
 
 
 def _size(f, points):
-    """The integral's size to 15 digits (at most 1), cheap beside the working precision's."""
+    """The integral's size to 15 digits (1 if smaller, or if it cannot be had), cheap beside
+    the working precision's."""
     try:
         with mpmath.workdps(15):
             rough = abs(mpmath.quad(f, points))
@@ -140,7 +143,7 @@ def quad(f, lo, hi, indicators=()):
     if lo > hi:
         lo, hi, sign = hi, lo, -1
     points = [lo, *_breaks(lo, hi, indicators), hi]
-    guess = int(4 + max(0, math.log2(mpmath.mp.prec / 30))) + 2  # mpmath's guess_degree
+    guess = _TANH_SINH.guess_degree(mpmath.mp.prec)  # the degree mpmath.quad stops at
     value, error = _quad_once(f, points, _size(f, points), guess)
 
     def within(fraction):
