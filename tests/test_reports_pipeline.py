@@ -141,7 +141,8 @@ def test_missing_node_and_tex_still_write_tex_and_say_how(data, tmp_path, monkey
     build.build(out, data=data, log=lines.append, cache=no_cache(tmp_path))
     for lang in ("en", "zh"):
         assert (out / "latex" / lang / "report.tex").is_file()
-        assert (out / "latex" / lang / "figures" / "variance_vs_dk.pdf").is_file()
+        assert (out / "latex" / lang / "figures" / f"{model.figure_stem('variance_vs_dk', lang)}"
+                ".pdf").is_file()
     assert not (out / "html").exists() and not (out / "pdf").exists()
     html_line = next(line for line in lines if line.split()[1] == "html")
     pdf_line = next(line for line in lines if line.split()[1] == "pdf")

@@ -31,7 +31,7 @@ from reports.pipeline.stages import (
     package_dir,
     stdout,
 )
-from reports.render import html, katex, latex
+from reports.render import fonts, html, katex, latex
 from reports.view import edition, measure, model, student
 
 REPORTS = Path(__file__).resolve().parent.parent  # the reports package
@@ -43,8 +43,10 @@ DEFAULT_CACHE = PROJECT / ".cache" / "reports"
 
 
 def _plots_key(plot_data: dict, training: dict) -> str:
-    return content_hash("plots", [plot_data, training, importlib.metadata.version("matplotlib")],
-                        [REPORTS / "render" / "plots.py"])
+    # the figures' words (ui.toml) and the font of the Chinese ones are part of the drawing
+    return content_hash("plots", [plot_data, training, importlib.metadata.version("matplotlib"),
+                                  str(fonts.cjk_font())],
+                        [REPORTS / "render" / "plots.py", REPORTS / "render" / "i18n" / "ui.toml"])
 
 
 def draw_plots(cache: Cache, crosscheck: dict, training: dict) -> str:
@@ -62,7 +64,7 @@ def draw_plots(cache: Cache, crosscheck: dict, training: dict) -> str:
 def _draw(staged: Path, cache: Cache, key: str, data: dict) -> list[dict]:
     from reports.render import plots  # matplotlib is slow to import; only on a miss
 
-    figures = plots.render(data, staged, staged)
+    figures = plots.render(data, staged, staged, LANGS, fonts.cjk_font())
     (staged / "figures.json").write_text(json.dumps(figures), encoding="utf-8")
     cache.put_dir("plots", key, staged)
     return figures
@@ -148,7 +150,8 @@ def render_all(data: dict, work: Path, progress: Progress, cache: Cache,
     have_tex = pdf and latex.tex_available()
     env = [os.environ.get(k) for k in ("SOURCE_DATE_EPOCH", "FORCE_SOURCE_DATE")]
     key = content_hash("render", [data, meta, have_node, have_tex, env,
-                                  importlib.metadata.version("matplotlib")], _render_sources())
+                                  importlib.metadata.version("matplotlib"),
+                                  str(fonts.cjk_font())], _render_sources())
     with progress.stage("measure") as note:
         # how heavy the formulas read: every build says so, cached or not
         shipped = {c["id"] for c in data["claims"]}
@@ -164,16 +167,20 @@ def render_all(data: dict, work: Path, progress: Progress, cache: Cache,
         # a report of the reader's claims only has no figures to draw
         figures = _plots(data, work, cache, note) if data["plot_data"] else []
         (work / "figures").mkdir(exist_ok=True)
-        note.insert(0, f"{len(figures)} figures")
-        dests = [work / "html" / "figures"] if have_node else []
-        dests += [work / "latex" / lang / "figures" for lang in LANGS]
-        dests += [work / "latex" / f"student-{lang}" / "figures" for lang in LANGS]
+        note.insert(0, f"{len(figures)} figures in {len(LANGS)} languages")
+        if figures and fonts.cjk_font() is None:
+            note.append(f"({fonts.HINT})")
+        # the page of either language links its own drawings from the one html/figures folder;
+        # each LaTeX edition gets its language's
+        dests = [(work / "html" / "figures", "svg", LANGS)] if have_node else []
+        dests += [(work / "latex" / folder / "figures", "pdf", (lang,))
+                  for lang in LANGS for folder in (lang, f"student-{lang}")]
         for f in figures:
-            for dest in dests:
-                ext = "svg" if dest.parent.name == "html" else "pdf"
+            for dest, ext, langs in dests:
                 dest.mkdir(parents=True, exist_ok=True)
-                name = f"{f['name']}.{ext}"
-                shutil.copyfile(work / "figures" / name, dest / name)
+                for lang in langs:
+                    name = f"{model.figure_stem(f['name'], lang)}.{ext}"
+                    shutil.copyfile(work / "figures" / name, dest / name)
         shutil.rmtree(work / "figures")
     # XeLaTeX (one process per edition) starts as soon as its edition's source is written and
     # runs while the next edition is laid out and KaTeX typesets the pages

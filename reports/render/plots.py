@@ -1,4 +1,5 @@
-"""The report's figures, drawn with matplotlib: SVG for the page, PDF for LaTeX.
+"""The report's figures, drawn with matplotlib once per language: SVG for the page, PDF for
+LaTeX. Their words (axis labels, legends) are in i18n/ui.toml, section [plot].
 
 Outputs are byte-stable: fixed SVG hash salt, no dates in metadata, glyphs as paths
 (so the SVG needs no font at view time).
@@ -15,7 +16,10 @@ matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
 
-from reports.view.model import ReportDataError  # noqa: E402
+from reports.render import i18n  # noqa: E402
+from reports.view.model import ReportDataError, figure_stem  # noqa: E402
+
+Words = Callable[[str], str]
 
 RC = {
     "svg.hashsalt": "transformer-derivations-report",
@@ -56,45 +60,45 @@ def _series(data: dict, section: str, keys: tuple[str, ...]) -> dict[str, list[f
     return out
 
 
-def _variance(ax, data: dict) -> None:
+def _variance(ax, data: dict, w: Words) -> None:
     s = _series(data["plot_data"], "variance_vs_dk", ("d_k", "empirical_var",
                 "empirical_var_scaled", "derived_var", "derived_var_scaled"))
-    ax.plot(s["d_k"], s["derived_var"], "-", color="C0", label=r"derived $d_k$")
-    ax.plot(s["d_k"], s["empirical_var"], "o", color="C0", label=r"empirical, $q^\top k$")
-    ax.plot(s["d_k"], s["derived_var_scaled"], "-", color="C1", label="derived 1")
+    ax.plot(s["d_k"], s["derived_var"], "-", color="C0", label=w("derived_dk"))
+    ax.plot(s["d_k"], s["empirical_var"], "o", color="C0", label=w("empirical_qk"))
+    ax.plot(s["d_k"], s["derived_var_scaled"], "-", color="C1", label=w("derived_one"))
     ax.plot(s["d_k"], s["empirical_var_scaled"], "s", color="C1",
-            label=r"empirical, $q^\top k/\sqrt{d_k}$")
-    ax.set(xscale="log", yscale="log", xlabel=r"$d_k$", ylabel="variance")
+            label=w("empirical_qk_scaled"))
+    ax.set(xscale="log", yscale="log", xlabel=r"$d_k$", ylabel=w("variance"))
     ax.legend()
 
 
-def _saturation(ax, data: dict) -> None:
+def _saturation(ax, data: dict, w: Words) -> None:
     s = _series(data["plot_data"], "saturation", ("d_k", "max_weight_unscaled",
                 "max_weight_scaled", "grad_norm_unscaled", "grad_norm_scaled"))
-    ax.plot(s["d_k"], s["max_weight_unscaled"], "o-", color="C3", label="max weight, unscaled")
-    ax.plot(s["d_k"], s["max_weight_scaled"], "o-", color="C2", label=r"max weight, $1/\sqrt{d_k}$")
-    ax.plot(s["d_k"], s["grad_norm_unscaled"], "s--", color="C3", label="grad norm, unscaled")
-    ax.plot(s["d_k"], s["grad_norm_scaled"], "s--", color="C2", label=r"grad norm, $1/\sqrt{d_k}$")
-    ax.set(xscale="log", xlabel=r"$d_k$", ylabel="value")
+    ax.plot(s["d_k"], s["max_weight_unscaled"], "o-", color="C3", label=w("max_weight_unscaled"))
+    ax.plot(s["d_k"], s["max_weight_scaled"], "o-", color="C2", label=w("max_weight_scaled"))
+    ax.plot(s["d_k"], s["grad_norm_unscaled"], "s--", color="C3", label=w("grad_norm_unscaled"))
+    ax.plot(s["d_k"], s["grad_norm_scaled"], "s--", color="C2", label=w("grad_norm_scaled"))
+    ax.set(xscale="log", xlabel=r"$d_k$", ylabel=w("value"))
     ax.legend(fontsize=7)
 
 
-def _depth(ax, data: dict) -> None:
+def _depth(ax, data: dict, w: Words) -> None:
     s = _series(data["plot_data"], "depth_gradnorm", ("layer", "with_residual",
                 "without_residual"))
-    ax.plot(s["layer"], s["with_residual"], "o-", label="with residual")
-    ax.plot(s["layer"], s["without_residual"], "s-", label="without residual")
-    ax.set(yscale="log", xlabel="block (0 = next to the input)", ylabel="gradient norm")
+    ax.plot(s["layer"], s["with_residual"], "o-", label=w("with_residual"))
+    ax.plot(s["layer"], s["without_residual"], "s-", label=w("without_residual"))
+    ax.set(yscale="log", xlabel=w("block"), ylabel=w("gradient_norm"))
     ax.legend()
 
 
-def _loss(ax, data: dict) -> None:
+def _loss(ax, data: dict, w: Words) -> None:
     s = _series(data, "training", ("steps", "loss"))
     ax.plot(s["steps"], s["loss"], "-", color="C4")
-    ax.set(xlabel="training step", ylabel="cross-entropy loss")
+    ax.set(xlabel=w("training_step"), ylabel=w("cross_entropy_loss"))
 
 
-Drawer = Callable[[object, dict], None]
+Drawer = Callable[[object, dict, Words], None]
 # Titles and captions are words, kept with the other words in i18n/ui.toml (figure.<name>_*).
 FIGURES: tuple[tuple[str, Drawer], ...] = (
     ("variance_vs_dk", _variance),
@@ -104,23 +108,43 @@ FIGURES: tuple[tuple[str, Drawer], ...] = (
 )
 
 
-def render(data: dict, html_dir: Path | None, latex_dir: Path | None) -> list[dict]:
-    """Draw every figure as ``<name>.svg`` into ``html_dir`` and ``<name>.pdf`` into
-    ``latex_dir`` (either may be None); return [{name}] in report order."""
-    out = []
-    with matplotlib.rc_context(RC):
-        for name, draw in FIGURES:
-            fig, ax = plt.subplots()
-            try:
-                draw(ax, data)
-                fig.tight_layout()
-                if html_dir is not None:
-                    html_dir.mkdir(parents=True, exist_ok=True)
-                    fig.savefig(html_dir / f"{name}.svg", format="svg", metadata=SVG_META)
-                if latex_dir is not None:
-                    latex_dir.mkdir(parents=True, exist_ok=True)
-                    fig.savefig(latex_dir / f"{name}.pdf", format="pdf", metadata=PDF_META)
-            finally:
-                plt.close(fig)
-            out.append({"name": name})
-    return out
+def words(lang: str, cjk: tuple[Path, str] | None) -> tuple[Words, dict]:
+    """The figures' words in ``lang`` and the rc settings that draw them. Chinese words need a
+    CJK font (``fonts.cjk_font``); without one the Chinese figures keep the English words."""
+    table = i18n.ui_data()["plot"]
+    if lang == "en" or cjk is None:
+        return (lambda key: table[key]["en"]), {}
+    from matplotlib import font_manager
+
+    path, family = cjk
+    font_manager.fontManager.addfont(str(path))  # known even if matplotlib's font list is stale
+    # the CJK font first: a label mixing words and $math$ is set by mathtext, whose words take
+    # the first family only (no per-glyph fallback); the math keeps mathtext's DejaVu fonts
+    return (lambda key: table[key][lang]), {"font.family": [family, "DejaVu Sans"]}
+
+
+def render(data: dict, html_dir: Path | None, latex_dir: Path | None,
+           langs: tuple[str, ...] = ("en", "zh"),
+           cjk: tuple[Path, str] | None = None) -> list[dict]:
+    """Draw every figure in every language of ``langs`` as ``<stem>.svg`` into ``html_dir`` and
+    ``<stem>.pdf`` into ``latex_dir`` (either may be None; stems by ``figure_stem``); return
+    [{name}] in report order. ``cjk`` is the font of the Chinese words (``fonts.cjk_font()``)."""
+    for lang in langs:
+        w, rc = words(lang, cjk)
+        with matplotlib.rc_context({**RC, **rc}):
+            for name, draw in FIGURES:
+                fig, ax = plt.subplots()
+                stem = figure_stem(name, lang)
+                try:
+                    draw(ax, data, w)
+                    fig.tight_layout()
+                    if html_dir is not None:
+                        html_dir.mkdir(parents=True, exist_ok=True)
+                        fig.savefig(html_dir / f"{stem}.svg", format="svg", metadata=SVG_META)
+                    if latex_dir is not None:
+                        latex_dir.mkdir(parents=True, exist_ok=True)
+                        fig.savefig(latex_dir / f"{stem}.pdf", format="pdf", metadata=PDF_META)
+                finally:
+                    plt.close(fig)
+    return [{"name": name} for name, _ in FIGURES]
+

@@ -241,6 +241,12 @@ def validate(data: Any) -> None:
     _get(errata, "summary", dict, "errata")
 
 
+def figure_stem(name: str, lang: str) -> str:
+    """A figure's file name without extension in ``lang``: each language has its own drawing
+    (the words inside it are translated); the English one keeps the bare name."""
+    return name if lang == "en" else f"{name}-{lang}"
+
+
 def claim_anchor(claim_id: str) -> str:
     return "claim-" + claim_id.replace(".", "-")
 

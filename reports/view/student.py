@@ -169,7 +169,7 @@ def build_view(data: dict, figures: list[dict], lang: str = "en",
             "errata": [_erratum(r, lang, t, f"{anchor}-e{i}", full)
                        for i, r in enumerate(errata.get(key, []), start=1)],
             "figure": None if fig is None else {
-                "name": fig["name"],
+                "name": fig["name"], "file": model.figure_stem(fig["name"], lang),
                 "title": prose(t["figure"][f"{fig['name']}_title"], f"figure {fig['name']}"),
                 "caption": prose(t["figure"][f"{fig['name']}_caption"],
                                  f"figure {fig['name']} caption")},

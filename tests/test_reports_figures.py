@@ -1,0 +1,97 @@
+"""The figures, drawn once per language: the Chinese edition's figures carry Chinese words
+(i18n/ui.toml [plot]) set in a CJK font, and without such a font the build says so."""
+
+from __future__ import annotations
+
+import logging
+import warnings
+from pathlib import Path
+
+import pytest
+
+from reports.pipeline import build
+from reports.render import fonts, katex, plots
+from reports.view import edition, model, student
+
+NAMES = [name for name, _ in plots.FIGURES]
+CJK = fonts.cjk_font()
+needs_cjk = pytest.mark.skipif(CJK is None, reason="no CJK font (.ci/run installs "
+                               "fonts-noto-cjk): the Chinese figures cannot be drawn here")
+# matplotlib reports a glyph its font lacks by a warning (plain text) or a log line (mathtext)
+MISSING_GLYPH = ("missing from font", "does not have a glyph")
+
+
+def _draw(data: dict, out: Path, langs: tuple[str, ...], cjk) -> list[str]:
+    """Draw the figures; return what matplotlib said about glyphs it could not find."""
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        plots.render({"plot_data": data["plot_data"], "training": data["training"]}, out, None,
+                     langs, cjk)
+    return [str(w.message) for w in said if any(m in str(w.message) for m in MISSING_GLYPH)]
+
+
+def _missing_glyphs(caplog, warned: list[str]) -> list[str]:
+    return warned + [r.getMessage() for r in caplog.records
+                     if any(m in r.getMessage() for m in MISSING_GLYPH)]
+
+
+@needs_cjk
+def test_each_language_has_its_own_drawing_with_every_glyph(data, tmp_path, caplog):
+    caplog.set_level(logging.WARNING)
+    warned = _draw(data, tmp_path, ("en", "zh"), CJK)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        f"{model.figure_stem(n, lang)}.svg" for n in NAMES for lang in ("en", "zh"))
+    for name in NAMES:
+        assert (tmp_path / f"{name}.svg").read_bytes() != (tmp_path / f"{name}-zh.svg").read_bytes()
+    assert _missing_glyphs(caplog, warned) == []
+
+
+@needs_cjk
+def test_chinese_words_in_a_font_without_them_are_found(data, tmp_path, caplog):
+    # the check above can fail: the CJK file under a Latin family draws no Chinese glyph
+    caplog.set_level(logging.WARNING)
+    warned = _draw(data, tmp_path, ("zh",), (CJK[0], "DejaVu Sans"))
+    assert warned and [r for r in caplog.records if MISSING_GLYPH[1] in r.getMessage()]
+
+
+def test_the_english_drawings_do_not_change_with_the_chinese_font(data, tmp_path):
+    _draw(data, tmp_path / "a", ("en",), None)
+    _draw(data, tmp_path / "b", ("en",), CJK)
+    for name in NAMES:
+        assert (tmp_path / "a" / f"{name}.svg").read_bytes() == \
+            (tmp_path / "b" / f"{name}.svg").read_bytes()
+
+
+def test_without_a_cjk_font_the_chinese_figures_keep_the_english_words():
+    english, _ = plots.words("en", None)
+    chinese, rc = plots.words("zh", None)
+    assert rc == {} and all(chinese(k) == english(k) for k in ("variance", "block"))
+    if CJK is not None:
+        chinese, rc = plots.words("zh", CJK)
+        assert chinese("variance") == "方差" and rc["font.family"][0] == CJK[1]
+
+
+def test_each_edition_links_the_drawing_of_its_language(data):
+    figures = [{"name": n} for n in NAMES]
+    for lang in ("en", "zh"):
+        view = edition.build_view(data, figures, lang)
+        assert [f["file"] for f in view["figures"]] == [model.figure_stem(n, lang) for n in NAMES]
+        topics = student.build_view(data, figures, lang, {"date": "2026-12-01", "version": "0"})
+        linked = [t["figure"]["file"] for t in topics["topics"] if t["figure"]]
+        assert linked and all(f.endswith("-zh") == (lang == "zh") for f in linked)
+    assert model.figure_stem("saturation", "en") == "saturation"
+
+
+def test_a_build_without_a_cjk_font_says_how_to_get_one(data, tmp_path, monkeypatch):
+    monkeypatch.setattr(fonts, "cjk_font", lambda: None)
+    lines: list[str] = []
+    build.build(tmp_path / "out", data=data, pdf=False, log=lines.append,
+                cache=build.Cache(tmp_path / "cache"))
+    plots_line = next(line for line in lines if line.split()[1] == "plots")
+    assert fonts.HINT in plots_line and "4 figures in 2 languages" in plots_line
+    if katex.node_available():  # the HTML needs node (KaTeX); the LaTeX is always written
+        zh = (tmp_path / "out" / "html" / "index.zh.html").read_text(encoding="utf-8")
+        assert 'src="figures/variance_vs_dk-zh.svg"' in zh
+        assert (tmp_path / "out" / "html" / "figures" / "variance_vs_dk-zh.svg").is_file()
+    assert (tmp_path / "out" / "latex" / "zh" / "figures" / "variance_vs_dk-zh.pdf").is_file()
+    assert not (tmp_path / "out" / "latex" / "zh" / "figures" / "variance_vs_dk.pdf").exists()
