@@ -273,3 +273,32 @@ def test_a_series_with_periodic_terms_is_summed_a_period_at_a_time():
     # grouping comes after the term test: Σ (−1)^i does not converge, its pairs do
     with mpmath.workdps(DIGITS), pytest.raises(mpnum.NotEvaluated):
         mpnum.nsum(lambda t: (-1) ** int(t), 1, mpmath.inf, 2)
+
+
+# --- a concrete form too large with symbols is built at each point's numbers -----------------
+
+A3, B3 = sp.MatrixSymbol("A", 3, 3), sp.MatrixSymbol("B", 3, 3)
+w = sp.Symbol("w", real=True)
+Y = A3 + w * B3
+
+
+Yi = sp.Inverse(Y)
+
+
+@pytest.mark.parametrize(("lhs", "rhs", "status"), [
+    (sp.Derivative(Yi, w), -Yi * B3 * Yi, "agree"),  # d(Y⁻¹)/dw = −Y⁻¹ (dY/dw) Y⁻¹
+    (sp.Derivative(Yi, w), -B3 * Yi * Yi, "disagree"),  # the factors in the wrong order
+])
+def test_an_over_budget_form_is_decided_at_the_points_numbers(lhs, rhs, status,
+                                                              monkeypatch):
+    from derivations.engine import pointwise
+
+    built = []
+    at_numbers = pointwise._at_numbers
+    monkeypatch.setattr(pointwise, "_at_numbers",
+                        lambda *args: built.append(args[2]) or at_numbers(*args))
+    r = verify(claim("inverse_by_scalar", lhs, rhs))
+    # a side with a product Y⁻¹·Y⁻¹ is too large with symbolic entries: built at the numbers
+    assert bool(built) == (rhs.has(Yi * Yi) or lhs.has(Yi * Yi)), r.summary()
+    assert r.steps[-1].numeric == status, r.summary()
+    assert r.status == ("failed" if status == "disagree" else r.status)

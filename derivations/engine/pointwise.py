@@ -187,16 +187,64 @@ def _kept(b: Bound) -> dict:
     return {"integer": True} if b.is_integer else {}
 
 
+def _shaped(expr: sp.Basic, structure: dict) -> sp.Basic:
+    """``expr`` at one assignment of sizes and indices, sums written out, before its matrices are
+    made explicit and its derivatives taken (the costly part)."""
+    shaped = finite.write_out(_entry_symbols(rebind(expr, structure).xreplace(structure)))
+    # what is left of integrals, limits, infinite sums and products is evaluated by definition,
+    # with numbers (derivations.engine.mpnum), never closed by SymPy's doit
+    return make_inert(_model_functions(shaped))
+
+
 @lru_cache(maxsize=4096)  # emptied before each claim, so that its count is its own
 def _compiled(expr: sp.Basic, structure: tuple, random: tuple, distribution: str):
     """The concrete form of ``expr`` for one assignment of sizes and indices: points that share a
     structure share the (slow) SymPy work."""
     structure = dict(structure)
-    concrete = finite.write_out(_entry_symbols(rebind(expr, structure).xreplace(structure)))
-    # what is left of integrals, limits, infinite sums and products is evaluated by definition,
-    # with numbers (derivations.engine.mpnum), never closed by SymPy's doit
-    concrete = make_inert(_model_functions(concrete))
-    concrete, back = finite.entries_as_symbols(concrete)
+    return _concrete(_shaped(expr, structure), structure, random, distribution)
+
+
+def _held(shaped: sp.Basic) -> set:
+    """The inputs of ``shaped`` a derivative is taken by: a scalar, a matrix's entries, or every
+    input its variable mentions (more than needed is only slower, never wrong)."""
+    held: set = set()
+    for node in shaped.atoms(sp.Derivative):
+        for v in node.variables:
+            if isinstance(v, sp.MatrixSymbol) and v.rows.is_Integer and v.cols.is_Integer:
+                held |= set(_entries(v))
+            elif isinstance(v, MatrixElement) and isinstance(v.parent, sp.MatrixSymbol):
+                held.add(_scalar_var(v))
+            else:
+                held |= v.free_symbols | set(v.atoms(sp.Indexed))
+    return held
+
+
+def _at_numbers(d: Derivation, expr: sp.Basic, point: int, structure: dict, wide: bool,
+                attempt: int):
+    """The concrete form of ``expr`` at one point with its inputs put in first, as exact rationals
+    — all but the variables a derivative is taken by, which stay symbols until it is taken. The
+    same value as the shared form's, reached when that form is too large to build (Y⁻¹ with 3×3
+    symbolic entries, differentiated): the adjugate of a matrix of numbers is small."""
+    shaped = _shaped(expr, structure)
+    held = _held(shaped)
+    fixed = {a for a in _value_atoms(shaped) & shaped.free_symbols
+             if a not in held and not isinstance(a, MatrixElement)
+             and not (isinstance(a, sp.Indexed) and not all(i.is_Integer for i in a.indices))}
+    # a matrix is put in whole, unless a derivative is taken by one of its entries
+    matrices = [m for m in shaped.atoms(sp.MatrixSymbol) if m.rows.is_Integer
+                and m.cols.is_Integer and not set(_entries(m)) & held]
+    for m in matrices:
+        fixed |= set(_entries(m))
+    values = {a: draw(d, point, a, wide, attempt) for a in sorted(fixed, key=sp.srepr)}
+    exact = {a: sp.Rational(float(v)) for a, v in values.items()}
+    exact.update({m: _entries(m).xreplace(exact) for m in matrices})
+    atoms, fn = _concrete(shaped.xreplace(exact), structure, (), "normal")
+    return atoms, fn, values
+
+
+def _concrete(shaped: sp.Basic, structure: dict, random: tuple, distribution: str):
+    """The rest of :func:`_compiled`: explicit matrices, derivatives, expectations, compiled."""
+    concrete, back = finite.entries_as_symbols(shaped)
     concrete = unfold(_explicit(concrete)).xreplace(back)
     # a random MatrixSymbol's entries name it at concrete size
     random = tuple((k.xreplace(structure), val) for k, val in random)
@@ -379,17 +427,24 @@ def evaluate(d: Derivation, expr: sp.Basic, point: int, structure: dict, wide: b
     # the law matters only where there is an expectation: one concrete form serves all laws
     law = distribution_at(d, point) if expr.has(E, Var) else "normal"
     args = (expr, key, random_key, law)
-    if args in _TIMED_OUT:  # once per size, not once per point
-        raise _TIMED_OUT[args]
+    attempt = attempt_for(d, point, structure, wide)
+    fixed: dict = {}
     try:
+        if args in _TIMED_OUT:  # built once per size, not once per point
+            raise _TIMED_OUT[args]
         with budget(NUMERIC_OPS, "the concrete form", kind=_KIND[0]):
             atoms, fn = _compiled(*args)
     except OverBudget as exc:
-        if exc.kind != "thread":
-            _TIMED_OUT[args] = exc
-        raise
-    attempt = attempt_for(d, point, structure, wide)
-    values = {a: draw(d, point, a, wide, attempt) for a in atoms}
+        if exc.kind == "thread":
+            raise
+        _TIMED_OUT[args] = exc
+        if exc.kind != "operations" or expr.has(E, Var):
+            raise
+        # too large with symbols for every input: built again at this point's numbers (an
+        # expectation keeps its random variables symbolic, so it is not built this way)
+        with budget(NUMERIC_OPS, "the concrete form at the point's numbers", kind=_KIND[0]):
+            atoms, fn, fixed = _at_numbers(d, expr, point, structure, wide, attempt)
+    values = {**fixed, **{a: draw(d, point, a, wide, attempt) for a in atoms}}
     inputs = tuple(values[a] for a in atoms)
     # Consecutive steps often reach the same concrete form (SymPy's canonical ordering undoes a
     # rearrangement): the same form at the same inputs is the same value, at every precision.
