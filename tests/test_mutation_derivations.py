@@ -14,10 +14,6 @@ import sympy as sp
 import derivations
 from derivations import mutants
 
-# A step fails iff the numeric route finds a counterexample; the symbolic budget decides only
-# between proved and not proved.  A small budget for the whole chain keeps the file fast, and the
-# replaced step's symbolic check is rerun at the engine's full budget (see mutants.run).
-MUTANT_SYMBOLIC_OPS = 20_000
 # Two cores on the test machine: one worker per core.
 JOBS = 2
 
@@ -26,7 +22,7 @@ CLAIMS = [d.id for d in derivations.claims()]
 
 @pytest.fixture(scope="module")
 def outcomes() -> dict[tuple[str, str], dict]:
-    table = mutants.kill_table(CLAIMS, jobs=JOBS, symbolic_ops=MUTANT_SYMBOLIC_OPS)
+    table = mutants.kill_table(CLAIMS, jobs=JOBS)
     return {(o["claim"], o["mutant"]): o for o in table}
 
 
@@ -87,4 +83,17 @@ def test_the_unmutated_claim_would_pass_the_same_check():
     # verified like any other and is not killed
     original = derivations.get("softmax_shift_invariance")
     same = mutants.Mutant(original.id, "identity", 2, lambda: original.steps[1].expr)
-    assert mutants.run(same, original, MUTANT_SYMBOLIC_OPS)["verdict"] == "SURVIVED"
+    assert mutants.run(same, original)["verdict"] == "SURVIVED"
+
+
+def test_a_mutant_is_checked_through_its_replaced_step_only():
+    # the steps after the replaced one cannot move its first failure: they are left out
+    original = derivations.get("layernorm_grad_input")
+    short = mutants.through(original, 3)
+    assert len(short.steps) == 3 and short.rhs == original.steps[2].expr
+    assert short.steps == original.steps[:3] and short.lhs == original.lhs
+    assert mutants.through(original, len(original.steps)) is original
+    # a wrong middle step still fails there, with its counterexample
+    mutant = mutants.Mutant(original.id, "sign of step 2", 2, lambda: -original.steps[1].expr)
+    o = mutants.run(mutant, original)
+    assert o["verdict"] == "killed" and o["failed_step"] == 2, o
