@@ -299,3 +299,28 @@ def test_monte_carlo_row_shows_its_power(data, tmp_path):
     assert row["power"]["value"] == "8.03" and row["power"]["would_fail"]
     page = html.render(view, tmp_path).read_text(encoding="utf-8")
     assert "a wrong formula would give" in page and "= 8.03 and fail" in page
+
+
+E_NOTATION = re.compile(r"\d\.?\d*e[-+]\d")
+
+
+def test_table_numbers_are_set_as_powers_of_ten_not_e_notation(rendered, data):
+    _, page = rendered
+    table = "".join(re.findall(r'<table class="crosschecks">.*?</table>', page, flags=re.S))
+    assert table
+    assert E_NOTATION.findall(visible_markup(table)) == []
+    assert re.search(r"<td class=\"num[^\"]*\">\d(\.\d+)?&#8202;×&#8202;10<sup>−\d+</sup></td>",
+                     table), "a small error is written as m × 10⁻ᵉ"
+    assert model.number_view(3.2e-10) == {"m": "3.2", "e": -10}
+    assert model.number_view(0.046) == {"m": "0.046", "e": None}
+    assert model.number_view(9.996e-5) == {"m": "1", "e": -4}
+
+
+def test_the_chinese_step_lines_use_full_width_punctuation(rendered):
+    out, _ = rendered
+    page = (out / "index.zh.html").read_text(encoding="utf-8")
+    lines = re.findall(r'<span class="checks">(.*?)</span>', page)
+    assert lines
+    plain = [re.sub(r"<[^>]+>", "", line) for line in lines]
+    assert [p for p in plain if ": " in p or " (" in p] == []
+    assert all("：" in p and p.endswith("个点）") for p in plain), plain[:3]

@@ -149,3 +149,15 @@ def test_words_inside_assumption_formulas_are_translated(claims):
                                                                   a["latex"], "zh"))]
     assert untranslated == [], "\n".join(untranslated)
     assert WORDS_IN_MATH.search(r"x\ \text{mutually independent}")
+
+
+def test_every_shipped_module_has_a_section_name_of_its_own():
+    # a module without one falls back to "Other derivations", and eleven sections were named so
+    from derivations.library import modules
+
+    for lang in i18n.LANGS:
+        topics = i18n.ui(lang)["topic"]
+        unnamed = [name for name, _ in modules() if name not in topics]
+        assert unnamed == [], f"{lang}: no section name for {unnamed}"
+        names = [topics[name] for name, _ in modules()]
+        assert len(set(names)) == len(names), f"{lang}: two sections share a name"

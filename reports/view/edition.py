@@ -41,8 +41,6 @@ def _anchor(prefix: str, ident: str) -> str:
     return prefix + re.sub(r"[^A-Za-z0-9_-]", "-", ident)
 
 
-def _number(x: float, digits: str = ".3e") -> str:
-    return format(x, digits)
 
 
 def _crosscheck(rec: dict, t: dict, lang: str) -> dict:
@@ -53,16 +51,16 @@ def _crosscheck(rec: dict, t: dict, lang: str) -> dict:
         "kind_label": t["check"][rec["kind"]],
         # the sentence is written here, from the record's fields, in the edition's language
         "compared": _text(i18n.crosscheck(rec, lang), f"cross-check {rec['id']!r} compared"),
-        "max_abs": _number(rec["max_abs"]),
-        "max_rel": _number(rec["max_rel"]),
-        "tolerance": _number(rec["tolerance"], ".1e"),
+        "max_abs": model.number_view(rec["max_abs"]),
+        "max_rel": model.number_view(rec["max_rel"]),
+        "tolerance": model.number_view(rec["tolerance"], 2),
         # which error is compared with the tolerance (shown in bold): max_abs or max_rel
         "decides": rec.get("decides", "max_rel"),
         "passed": rec["passed"],
         # Monte Carlo power: what a plausible wrong formula would give, and that it would fail
         "power": None if not power else {
             "formula": Tex(power["formula"], False, f"cross-check {rec['id']!r} power"),
-            "value": _number(power["value"], ".4g"),
+            "value": format(power["value"], ".4g"),
             "would_fail": bool(power["would_fail"]),
         },
     }
@@ -75,7 +73,8 @@ def _check_groups(records: list[dict], t: dict, lang: str) -> list[dict]:
         members = [r for r in rows if (r["kind"] in model.INDEPENDENT_KINDS) == independent]
         if members:
             groups.append({"key": key, "label": t["check"][f"{key}_group"], "rows": members,
-                           "count": f"{sum(r['passed'] for r in members)}/{len(members)}"})
+                           "count": t["check"]["group_passed"].format(
+                               n=f"{sum(r['passed'] for r in members)}/{len(members)}")})
     return groups
 
 
@@ -111,6 +110,7 @@ def _claim(claim: dict, checks: list[dict], cited_by: list[dict], lang: str, t: 
               "by": [names.get(b, _plain(b)) for b in s["by"]],
               "symbolic_label": t["status"][s["symbolic"]],
               "numeric_label": t["status"][s["numeric"]],
+              "points_label": t["claim"]["points"].format(n=sv["points"]),
               "timed_out": _timed_out(s.get("timed_out"), t)}
              for s, sv in zip(claim["steps"], base["steps"], strict=True)]
     return {**base, "title": _text(words.title(claim["title"]), f"claim {cid!r}"),

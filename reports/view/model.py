@@ -13,6 +13,7 @@ Everything a template shows is decided here, so templates only lay it out.
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -239,6 +240,27 @@ def validate(data: Any) -> None:
         if not isinstance(see_also, list) or not all(isinstance(i, str) for i in see_also):
             raise ReportDataError(f"{w}.see_also: expected list of claim ids, got {see_also!r:.60}")
     _get(errata, "summary", dict, "errata")
+
+
+def sci_parts(x: float, digits: int = 2) -> tuple[str, int | None]:
+    """``x`` as a reader reads it, (mantissa, power of ten): (0.25, None), ("3.1", -4) for
+    3.1 × 10⁻⁴ — never ``3.1e-04``. ``digits`` significant digits below 10⁻² and from 10⁴ on,
+    one more in between."""
+    if x == 0:
+        return "0", None
+    if 1e-2 <= abs(x) < 1e4:
+        return format(x, f".{digits + 1}g"), None
+    exp = math.floor(math.log10(abs(x)))
+    mant = x / 10**exp
+    if round(mant, digits - 1) >= 10:  # 9.96e-5 rounds up to 10 × 10⁻⁵
+        mant, exp = mant / 10, exp + 1
+    return format(mant, f".{digits - 1}f").rstrip("0").rstrip("."), exp
+
+
+def number_view(x: float, digits: int = 3) -> dict:
+    """A number for a table cell, laid out by each renderer: {m, e} (e None: no power of ten)."""
+    m, e = sci_parts(x, digits)
+    return {"m": m, "e": e}
 
 
 def figure_stem(name: str, lang: str) -> str:

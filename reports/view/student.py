@@ -35,15 +35,9 @@ def topics_data() -> list[dict]:
 
 def sci(x: float, digits: int = 2) -> Tex:
     """``x`` as a number a reader reads: 0.25, 3.1 × 10⁻⁴ (a formula, never ``3.1e-04``)."""
-    if x == 0:
-        return Tex("0")
-    if 1e-2 <= abs(x) < 1e4:
-        return Tex(format(x, f".{digits + 1}g"))
-    exp = math.floor(math.log10(abs(x)))
-    mant = x / 10**exp
-    if round(mant, digits - 1) >= 10:  # 9.96e-5 rounds up to 10 × 10⁻⁵
-        mant, exp = mant / 10, exp + 1
-    m = format(mant, f".{digits - 1}f").rstrip("0").rstrip(".")
+    m, exp = model.sci_parts(x, digits)
+    if exp is None:
+        return Tex(m)
     return Tex(f"10^{{{exp}}}" if m == "1" else f"{m}\\times 10^{{{exp}}}")
 
 
