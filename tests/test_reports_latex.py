@@ -140,6 +140,8 @@ def widened(data: dict) -> dict:
     steps = out["claims"][0]["steps"]
     for step, tex in zip(steps, WIDE_FORMULAS, strict=False):
         step["latex"] = tex
+    # a rule citing a definition by its name in text, a letter DejaVu Serif lacks
+    steps[0]["rule"] = "the definition of ℓ"
     return out
 
 
