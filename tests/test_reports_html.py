@@ -324,3 +324,17 @@ def test_the_chinese_step_lines_use_full_width_punctuation(rendered):
     plain = [re.sub(r"<[^>]+>", "", line) for line in lines]
     assert [p for p in plain if ": " in p or " (" in p] == []
     assert all("：" in p and p.endswith("个点）") for p in plain), plain[:3]
+
+
+def test_the_jump_list_names_each_erratum_by_where_it_stands(data, tmp_path):
+    placed = copy.deepcopy(data)
+    records = placed["errata"]["records"]
+    records[0]["line"] = 12
+    records[2]["locator"] = {"unit": "sentence", "sentence": 31}
+    view = edition.build_view(placed, figures(), "zh")
+    labels = {e["id"]: e["label"] for row in view["notes_summary"]["rows"] for e in row["full"]}
+    assert labels == {"note1-scale": "第 12 行", "note3-residual": "第 31 句"}
+    page = html.render(view, tmp_path).read_text(encoding="utf-8")
+    jump = "".join(re.findall(r'<span class="jump">(.*?)</span>', page))
+    assert 'title="note1-scale">第 12 行</a>' in jump
+    assert "note3-residual" not in re.sub(r'<[^>]*>', "", jump)  # visible text only

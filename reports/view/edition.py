@@ -287,8 +287,9 @@ def _notes_summary(records: list[dict], t: dict, titles: dict[str, str]) -> dict
         rows.append({"note": note, "title": _note(note, t, titles),
                      "anchor": _anchor("note-", note),
                      "counts": [sum(r["verdict"] == v for r in mine) for v in verdicts],
+                     # each entry named by where it stands in the note, in the edition's words
                      "full": [{"id": r["id"], "anchor": _anchor("erratum-", r["id"]),
-                               "verdict": r["verdict"]}
+                               "label": _location(r, t) or r["id"], "verdict": r["verdict"]}
                               for v in FULL_VERDICTS for r in mine if r["verdict"] == v]})
     return {"columns": [t["verdict"][v] for v in verdicts], "verdicts": verdicts, "rows": rows,
             "totals": [sum(r["verdict"] == v for r in records) for v in verdicts]}
