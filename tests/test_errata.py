@@ -238,6 +238,11 @@ HISTORY = BASE | {"scope": "history", "evidence": None,
          r"expected 'reading' and 'reading_zh'"),
         (IMPRECISE, {"reading": "The note writes a; read as b."},
          r"'reading' expected its translation 'reading_zh'"),
+        # a formula's Chinese twin: its words translated, its math the formula's own
+        (BASE, {"claim_latex_zh": r"a=c\ \text{对每个键}"},
+         r"'claim_latex_zh' expected the math of 'claim_latex' with only the words"),
+        (CORRECT, {"correction_latex_zh": r"\text{更正}"},
+         r"'correction_latex_zh' expected beside 'correction_latex'"),
     ],
 )
 def test_invalid_record_names_the_record(base, change, message):
@@ -247,6 +252,8 @@ def test_invalid_record_names_the_record(base, change, message):
 
 
 @pytest.mark.parametrize("rec", [BASE, IMPRECISE, CORRECT, REPORTED, HISTORY,
+                                 BASE | {"claim_latex": r"a=b\ \text{for every key}",
+                                         "claim_latex_zh": r"a=b\ \text{对每个键}"},
                                  IMPRECISE | {"reading": "The note writes a; it is read as b.",
                                               "reading_zh": "原文为甲，按乙来读。"}])
 def test_valid_records_pass_validation(rec):

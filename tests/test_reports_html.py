@@ -227,7 +227,7 @@ def test_errata_summary_counts_verdicts_per_note(rendered):
     assert re.findall(r'<td class="num">(\d+)</td>', section(table, "<tfoot>", "</tfoot>")) == \
         ["1", "1", "1"]
     # each error and imprecision is one click from the top
-    assert '<a href="#erratum-note1-scale" class="v-error">' in table
+    assert '<a href="#erratum-note1-scale" class="v-error" title="note1-scale">' in table
 
 
 def test_errata_views_put_errors_first_and_group_checked_rows_by_note(data):

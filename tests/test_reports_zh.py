@@ -80,6 +80,21 @@ def test_every_chinese_string_has_full_width_punctuation(chinese):
     assert found == [], "\n".join(found)
 
 
+def test_every_formula_the_chinese_edition_shows_has_its_words_in_chinese(chinese):
+    # a registry formula with English inside \\text{} is shown through its *_zh twin
+    found = _where(chinese, ("english_in_formula",))
+    assert found == [], f"{len(found)} formulas:\n" + "\n".join(found[:20])
+
+
+def test_the_chinese_edition_shows_a_formulas_twin_and_the_english_one_the_formula():
+    rec = {"claim_latex": r"a=b\ \text{for every key}", "claim_latex_zh": r"a=b\ \text{对每个键}"}
+    assert edition._formula(rec, "claim_latex", "zh") == rec["claim_latex_zh"]
+    assert edition._formula(rec, "claim_latex", "en") == rec["claim_latex"]
+    assert edition._formula({"claim_latex": "a=b"}, "claim_latex", "zh") == "a=b"
+    assert zh_style.check(rec["claim_latex"], GLOSSARY, latex=True)  # the check can fail
+    assert not zh_style.check(rec["claim_latex_zh"], GLOSSARY, latex=True)
+
+
 @pytest.mark.parametrize(("text", "kind"), [
     ("用蒙特卡洛估计方差", "avoid_variant"),
     ("LayerNorm 的梯度", "avoid_variant"),

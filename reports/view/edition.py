@@ -192,6 +192,8 @@ def _evidence(rec: dict, lang: str, t: dict) -> dict:
     """
     ev = rec["evidence"]
     shown = {rec["claim_latex"], rec.get("correction_latex")}
+    # the audit's rows carry the registry's formulas as written; each edition shows its own
+    twin = {rec[k]: _formula(rec, k, lang) for k in model.FORMULAS if rec.get(k)}
     audit_view = rec.get("evidence_view") or (ev if "rows" in ev else {})
     rows_in = audit_view.get("rows")
     if rows_in:
@@ -204,7 +206,8 @@ def _evidence(rec: dict, lang: str, t: dict) -> dict:
                          "label": None, "value": _value(r["value"], lang,
                                                        f"erratum {rec['id']!r} evidence"),
                          # the card shows the note's and the corrected formula already
-                         "math": Tex(r["math"], False, f"erratum {rec['id']!r} evidence")
+                         "math": Tex(twin.get(r["math"], r["math"]), False,
+                                     f"erratum {rec['id']!r} evidence")
                          if r.get("math") and r["math"] not in shown else None,
                          "passed": r["passed"]})
         summary = audit_view.get("summary") or {}
@@ -254,8 +257,14 @@ def _location(rec: dict, t: dict) -> str | None:
     return t["errata"]["line"].format(rec["line"]) if rec.get("line") else None
 
 
+def _formula(rec: dict, key: str, lang: str) -> str | None:
+    """A record's formula as edition ``lang`` shows it: for Chinese its ``_zh`` twin, the same
+    LaTeX with the words inside ``\\text{}`` translated, where the registry gives one."""
+    return (lang == "zh" and rec.get(f"{key}_zh")) or rec.get(key)
+
+
 def _erratum(rec: dict, claims: dict[str, dict], lang: str, t: dict) -> dict:
-    corr = rec["correction_latex"]
+    corr = _formula(rec, "correction_latex", lang)
     ids = [rec["evidence"]["ref"]] if rec["evidence"]["kind"] == "claim" else []
     ids += [i for i in rec.get("see_also") or [] if i not in ids]
     return {
@@ -266,7 +275,7 @@ def _erratum(rec: dict, claims: dict[str, dict], lang: str, t: dict) -> dict:
         "context": rec.get("context"),
         "scope": None if rec.get("scope", "transformer-math") == "transformer-math"
         else t["scope"].get(rec["scope"], rec["scope"]),
-        "claim": Tex(rec["claim_latex"], False, f"erratum {rec['id']!r} claim"),
+        "claim": Tex(_formula(rec, "claim_latex", lang), False, f"erratum {rec['id']!r} claim"),
         "verdict": rec["verdict"], "verdict_label": t["verdict"][rec["verdict"]],
         "correction": Tex(corr, False, f"erratum {rec['id']!r} correction") if corr else None,
         "why": [p for p in (_zh_twin(rec, "correction_text", lang, math=True),

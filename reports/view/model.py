@@ -28,6 +28,8 @@ from reports.render.katex import Tex
 CONDITION_KINDS = ("symbol", "hypothesis", "index", "sampled", "random")
 DISTRIBUTIONS = ("any", "normal")
 VERDICTS = ("correct", "error", "imprecise", "reported", "out-of-scope")
+# an erratum's formulas; each may come with a Chinese twin, "<key>_zh" (its \text{} translated)
+FORMULAS = ("claim_latex", "correction_latex", "source_latex")
 # the reader's own claims (``make reports CLAIMS=...``): an optional section of the data, shown
 # as a topic of its own
 USER_CLAIMS = "user_claims"
@@ -230,6 +232,9 @@ def validate(data: Any) -> None:
             _get(rec, key, str, w)
         _choice(rec, "verdict", VERDICTS, w)
         _get(rec, "correction_latex", (str, type(None)), w)
+        for key in FORMULAS:
+            if f"{key}_zh" in rec:
+                _get(rec, f"{key}_zh", (str, type(None)), w)
         _get(rec, "correction_text", (str, type(None)), w)
         ev = _get(rec, "evidence", dict, w)
         for key in ("kind", "ref", "detail"):

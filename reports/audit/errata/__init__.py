@@ -42,10 +42,16 @@ MAX_QUOTE = 60
 # English field -> its Chinese twin; a record carries both or neither.
 BILINGUAL = {"reason": "reason_zh", "correction_text": "correction_text_zh",
              "missing_condition": "missing_condition_zh", "reading": "reading_zh"}
+# a formula -> the same LaTeX with the words inside \text{} in Chinese, for the Chinese edition;
+# optional, but only beside its formula, and its math the formula's own
+FORMULA_ZH = {"claim_latex": "claim_latex_zh", "correction_latex": "correction_latex_zh",
+              "source_latex": "source_latex_zh"}
+_TEXT_GROUP = re.compile(r"\\text\{[^}]*\}")
 _REQUIRED = ("id", "note", "quote", "claim_latex", "scope", "verdict", "reason", "reason_zh")
 _OPTIONAL = ("evidence", "correction_latex", "correction_text", "correction_text_zh",
              "missing_condition", "missing_condition_zh", "source_latex", "claim_group",
-             "reading", "reading_zh", "sources", "see_also", "cross_check")
+             "reading", "reading_zh", "sources", "see_also", "cross_check",
+             *FORMULA_ZH.values())
 _ID = re.compile(r"^[A-Za-z0-9_.-]+$")
 _NOTE = re.compile(r"^[^/\\]+\.txt$")
 # a reason that reads a word of the note otherwise than literally says so, and names the reading
@@ -54,6 +60,18 @@ _READS_AS = re.compile(r"\bread(?:s|ing)? (?:as|like)\b|\bRead,? |读作|来读"
 
 class ErrataError(ValueError):
     """The registry does not have the documented shape."""
+
+
+def _formula_twin(rec: dict, en: str, zh: str, where: str) -> None:
+    """A formula's Chinese twin stands beside its formula and differs only inside \\text{}."""
+    if rec.get(zh) is None:
+        return
+    _text(rec, zh, where, required=True)
+    if rec.get(en) is None:
+        raise ErrataError(f"{where}: {zh!r} expected beside {en!r}, which the record lacks")
+    if _TEXT_GROUP.sub("", rec[zh]) != _TEXT_GROUP.sub("", rec[en]):
+        raise ErrataError(f"{where}: {zh!r} expected the math of {en!r} with only the words "
+                          f"inside \\text{{}} translated, got other math: {rec[zh]!r}")
 
 
 # Words by which a reason declares the note wrong (for a `correct` record) or right (for an
@@ -270,6 +288,8 @@ def validate(raw: object) -> list[dict]:
                 have, lack = (en, zh) if rec.get(en) is not None else (zh, en)
                 raise ErrataError(f"{where}: {have!r} expected its translation {lack!r}, "
                                   "got none")
+        for en, zh in FORMULA_ZH.items():
+            _formula_twin(rec, en, zh, where)
         for key in (*BILINGUAL, *BILINGUAL.values()):
             found = pseudo_tex(rec.get(key))
             if found:

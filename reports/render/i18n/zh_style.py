@@ -282,11 +282,16 @@ def project_strings(root: Path, nonclaims: bool = True) -> list[dict]:
             if rec.get(k):
                 out.append({"file": rel, "key": f"{rec['id']}.{k}", "zh": rec[k],
                             "group": "registry", "latex": False})
-        # formulas are shown unchanged in the Chinese edition: only (d) applies
-        for k in ("claim_latex", "correction_latex"):
-            if rec.get(k):
-                out.append({"file": rel, "key": f"{rec['id']}.{k}", "zh": rec[k],
+        # a formula is shown as its Chinese twin where it has one, else unchanged: (d) applies
+        # to it, and the twin's words inside \text{} are Chinese text like any other
+        for k in ("claim_latex", "correction_latex", "source_latex"):
+            shown = rec.get(f"{k}_zh") or rec.get(k)
+            if shown:
+                out.append({"file": rel, "key": f"{rec['id']}.{k}", "zh": shown,
                             "group": "registry-formula", "latex": True})
+            for n, words in enumerate(TEXT_CMD_RE.findall(rec.get(f"{k}_zh") or "")):
+                out.append({"file": rel, "key": f"{rec['id']}.{k}_zh.text[{n}]", "zh": words,
+                            "group": "registry-formula-words", "latex": False})
     if nonclaims:
         nc_path = root / "reports/audit/errata/nonclaims.toml"
         if nc_path.exists():
