@@ -51,6 +51,14 @@ def test_template_escapes_by_default_and_math_passes_through():
                    "$\\displaystyle x^2$ | \\ok")
 
 
+def test_inline_math_may_break_after_a_comma_and_display_math_is_untouched():
+    # TeX breaks inline math only after relations and operators: a tuple ran into the margin
+    tuple_ = "(0.333, 0.333, 0.333, 0.000, 0.000)"
+    assert latex.math(Tex(tuple_, False)) == "$" + tuple_.replace(", ", ",\\allowbreak ") + "$"
+    assert latex.math(Tex("a_{i,j}", False)) == "$a_{i,j}$"
+    assert "allowbreak" not in latex.math(Tex(tuple_, True))
+
+
 def test_math_filter_and_badge_reject_wrong_input():
     with pytest.raises(TypeError, match="expected Tex, got str"):
         latex.math(r"\frac{a}{b}")
@@ -322,7 +330,7 @@ def test_numbers_never_break_across_lines():
 
 def test_conditions_are_printed_beside_each_claim(tex_source, data):
     # the layer-norm claim of the fixture is proved under ε > 0; the reader sees that condition
-    flat = tex_source.replace(latex.ALLOW_BREAK, "")
+    flat = tex_source.replace(latex.ALLOW_BREAK, "").replace(",\\allowbreak ", ", ")
     block = flat.split(r"\label{claim-layernorm_grad}", 1)[1].split(r"\paragraph{Steps}", 1)[0]
     assert r"\paragraph{Conditions on the symbols}" in block
     assert r"Taken as given by both routes: $n \in \{1, 2, \dots\}$; $\epsilon > 0$" in block

@@ -66,7 +66,9 @@ def tex_escape(text: Any) -> LatexSafe:
 
 def math(tex: Tex, displaystyle: bool = False) -> LatexSafe:
     """A formula as TeX: ``\\[...\\]`` for display, ``$...$`` inline (``$\\displaystyle ...$``
-    with ``displaystyle``, for table cells); the formula itself passes untouched."""
+    with ``displaystyle``, for table cells); the formula itself passes untouched, except that
+    inline a line may end after a comma and its space (TeX breaks inline math only after a
+    relation or an operator, and a tuple such as (0.333, 0.333, 0.333) ran into the margin)."""
     if not isinstance(tex, Tex):
         raise TypeError(f"math filter: expected Tex, got {type(tex).__name__} {tex!r:.60}")
     if tex.display:
@@ -74,7 +76,8 @@ def math(tex: Tex, displaystyle: bool = False) -> LatexSafe:
         # a little when it is barely wider, and otherwise lets the pieces wrap like words
         pieces = "\\fitbreak".join(f"\\fitpiece{{{p}}}" for p in math_pieces(tex.tex))
         return LatexSafe(f"\\fitdisplay{{{tex.tex}}}{{{pieces}}}")
-    return LatexSafe("$" + ("\\displaystyle " if displaystyle else "") + tex.tex + "$")
+    inline = tex.tex.replace(", ", ",\\allowbreak ")
+    return LatexSafe("$" + ("\\displaystyle " if displaystyle else "") + inline + "$")
 
 
 _OPEN = re.compile(r"\\left\s*(?:\\[A-Za-z]+|\\.|\S)|\\begin\{[^}]*\}|[{(\[]")
