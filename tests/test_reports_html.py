@@ -309,6 +309,7 @@ def test_table_numbers_are_set_as_powers_of_ten_not_e_notation(rendered, data):
     table = "".join(re.findall(r'<table class="crosschecks">.*?</table>', page, flags=re.S))
     assert table
     assert E_NOTATION.findall(visible_markup(table)) == []
+    assert E_NOTATION.findall("<td>3.200e-10</td><td>1e-05</td>") == ["3.200e-1", "1e-0"]
     assert re.search(r"<td class=\"num[^\"]*\">\d(\.\d+)?&#8202;×&#8202;10<sup>−\d+</sup></td>",
                      table), "a small error is written as m × 10⁻ᵉ"
     assert model.number_view(3.2e-10) == {"m": "3.2", "e": -10}
@@ -322,7 +323,11 @@ def test_the_chinese_step_lines_use_full_width_punctuation(rendered):
     lines = re.findall(r'<span class="checks">(.*?)</span>', page)
     assert lines
     plain = [re.sub(r"<[^>]+>", "", line) for line in lines]
-    assert [p for p in plain if ": " in p or " (" in p] == []
+
+    def half_width(p: str) -> bool:
+        return ": " in p or " (" in p
+    assert [p for p in plain if half_width(p)] == []
+    assert half_width("符号: 差为零 · 数值: 一致 (20 个点)")  # the old line is caught
     assert all("：" in p and p.endswith("个点）") for p in plain), plain[:3]
 
 

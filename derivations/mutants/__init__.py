@@ -26,7 +26,6 @@ import sympy as sp
 import derivations
 from derivations.cli import Parser
 from derivations.engine import (
-    SYMBOLIC_OPS,
     Derivation,
     DerivationError,
     verify,
@@ -64,7 +63,7 @@ def through(d: Derivation, step: int) -> Derivation:
                    statement=sp.Eq(d.lhs, d.steps[step - 1].expr, evaluate=False))
 
 
-def run(mutant: Mutant, original: Derivation, symbolic_ops: int = SYMBOLIC_OPS) -> dict:
+def run(mutant: Mutant, original: Derivation) -> dict:
     """The verdict on one mutant as plain data: killed | refused | SURVIVED.
 
     ``failed`` rests on the numeric route alone (a step fails iff it has a counterexample); the
@@ -77,7 +76,7 @@ def run(mutant: Mutant, original: Derivation, symbolic_ops: int = SYMBOLIC_OPS) 
         wrong = mutant.build(original)
     except DerivationError as exc:
         return out | {"verdict": "refused", "detail": str(exc), "symbolic": None}
-    result = verify(through(wrong, mutant.step), symbolic_ops=symbolic_ops)
+    result = verify(through(wrong, mutant.step))
     step = result.steps[mutant.step - 1]
     killed = (result.status == "failed" and result.failed_step == mutant.step
               and bool(step.counterexample))
@@ -99,25 +98,24 @@ def registry() -> dict[str, tuple[Mutant, ...]]:
     return out
 
 
-def claim_outcomes(claim: str, symbolic_ops: int = SYMBOLIC_OPS) -> list[dict]:
+def claim_outcomes(claim: str) -> list[dict]:
     """Every mutant of one claim; one claim per worker keeps the engine's cache of the unchanged
     steps warm."""
     original = derivations.get(claim)
-    return [run(mutant, original, symbolic_ops) for mutant in registry().get(claim, ())]
+    return [run(mutant, original) for mutant in registry().get(claim, ())]
 
 
-def kill_table(names=None, jobs: int = 1, symbolic_ops: int = SYMBOLIC_OPS) -> list[dict]:
+def kill_table(names=None, jobs: int = 1) -> list[dict]:
     """Outcomes of the mutants of ``names`` (all claims by default), in claim order."""
     claims = list(names) if names else [d.id for d in derivations.claims()]
-    work = functools.partial(claim_outcomes, symbolic_ops=symbolic_ops)
     if jobs <= 1:
-        per_claim = [work(c) for c in claims]
+        per_claim = [claim_outcomes(c) for c in claims]
     else:
         # fork: workers inherit the imported modules; each runs its claims in its main thread,
         # where the budgets' signal timer works
         ctx = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(jobs, mp_context=ctx) as pool:
-            per_claim = list(pool.map(work, claims))
+            per_claim = list(pool.map(claim_outcomes, claims))
     return [o for outcomes in per_claim for o in outcomes]
 
 

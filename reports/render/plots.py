@@ -124,7 +124,7 @@ def words(lang: str, cjk: tuple[Path, str] | None) -> tuple[Words, dict]:
 
 
 def render(data: dict, html_dir: Path | None, latex_dir: Path | None,
-           langs: tuple[str, ...] = ("en", "zh"),
+           langs: tuple[str, ...] = i18n.LANGS,
            cjk: tuple[Path, str] | None = None) -> list[dict]:
     """Draw every figure in every language of ``langs`` as ``<stem>.svg`` into ``html_dir`` and
     ``<stem>.pdf`` into ``latex_dir`` (either may be None; stems by ``figure_stem``); return

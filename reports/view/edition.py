@@ -41,8 +41,6 @@ def _anchor(prefix: str, ident: str) -> str:
     return prefix + re.sub(r"[^A-Za-z0-9_-]", "-", ident)
 
 
-
-
 def _crosscheck(rec: dict, t: dict, lang: str) -> dict:
     power = rec.get("power")
     return {
