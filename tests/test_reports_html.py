@@ -189,9 +189,10 @@ def test_correct_claim_is_one_compact_row_with_its_reason(rendered):
     assert [(a, v) for a, v, _ in rows] == [("erratum-note2-softmax", "correct")]
     row = rows[0][2]
     reason = "The note&#39;s Jacobian matches the derived one entry by entry."
-    assert f'<span class="reason"> {reason}</span>' in row
+    assert f'<span class="reason"> {reason}</span>' in row  # " ": sentence_sep in English
     # The quote is the locator: shown escaped, & included, next to note, verdict and pass/fail.
-    assert '<q lang="zh">softmax 的导数是 s_i(δ_ij − s_j) &amp; 对角阵减外积</q>' in row
+    assert ('<q class="note-quote" lang="zh">softmax 的导数是 s_i(δ_ij − s_j) &amp; 对角阵减外积'
+            '</q>') in row
     assert "badge-correct" in row and "badge-pass" in row
     assert '<a href="#claim-softmax_jacobian"' in row  # its evidence is a claim of the report
     # the evidence is a readable line on the page, not a tooltip, and names what was compared

@@ -9,8 +9,9 @@ import pytest
 
 import derivations
 from derivations.engine.printing import latex, legend
-from reports.render import i18n
-from reports.render.katex import FormulaError, Tex, prose
+from reports.render import html, i18n
+from reports.render import latex as tex_render
+from reports.render.katex import Code, FormulaError, Tex, prose
 
 
 def claim_records() -> list[dict]:
@@ -64,7 +65,10 @@ def test_every_interface_string_exists_in_both_languages():
     assert en.keys() == zh.keys()
     for section in en:
         assert en[section].keys() == zh[section].keys(), section
-        empty = [k for k in en[section] if not en[section][k] or not zh[section][k]]
+        # a separator may be empty where a language needs none (no space between Chinese
+        # sentences); every other string has words in both
+        empty = [k for k in en[section] if not en[section][k]
+                 or not zh[section][k] and not k.endswith("_sep")]
         assert empty == [], f"[{section}] empty strings: {empty}"
 
 
@@ -137,6 +141,19 @@ def test_prose_splits_inline_math_and_refuses_an_open_dollar():
     assert p.parts == ("cancel ", Tex("d_k", False, ""), ", cost $5")
     with pytest.raises(FormulaError, match="unclosed"):
         prose("cancel $d_k")
+
+
+def test_prose_sets_backquoted_names_as_code_in_both_renderers():
+    p = prose(r"gradient of `h.0.attn.w_q` vs $X^\top G$, price \$5 in `a$b`")
+    assert p.parts == ("gradient of ", Code("h.0.attn.w_q"), " vs ",
+                       Tex(r"X^\top G", False, ""), ", price $5 in ", Code("a$b"))
+    assert "h.0.attn.w_q" in p.plain
+    page = html.prose_markup(p, {Tex(r"X^\top G", False, ""): "[formula]"}, "untranslated")
+    assert page == ("gradient of <code>h.0.attn.w_q</code> vs [formula], price $5 in "
+                    "<code>a$b</code>")
+    assert tex_render.prose(prose("`w_o` of it")) == r"\texttt{w\_\allowbreak{}o} of it"
+    with pytest.raises(FormulaError, match="unclosed `"):
+        prose("gradient of `wte")
 
 
 WORDS_IN_MATH = re.compile(r"\\text\{[^}]*[A-Za-z]{3,}[^}]*\}")

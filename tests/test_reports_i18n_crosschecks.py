@@ -57,7 +57,7 @@ def test_slots_are_filled_from_the_fields():
     linear = {"claim": "linear_grad_input", "compared": "fd", "tensor": "h.1.mlp.w_fc.in",
               "values": {"layer": "h.1.mlp.w_fc"}}
     assert i18n.crosscheck(linear, "zh") == i18n.Text(
-        r"$GW^\top$ 对比损失关于 h.1.mlp.w_fc.in（h.1.mlp.w_fc 的输入）的有限差分")
+        r"$GW^\top$ 对比损失关于 `h.1.mlp.w_fc.in`（`h.1.mlp.w_fc` 的输入）的有限差分")
     mc = {"claim": "dot_product_mean", "compared": "iid_half", "tensor": None,
           "values": {"d_k": 64}}
     assert i18n.crosscheck(mc, "en").text.endswith("${d_k = 64}$")

@@ -80,6 +80,13 @@ def test_every_chinese_string_has_full_width_punctuation(chinese):
     assert found == [], "\n".join(found)
 
 
+def test_every_chinese_string_has_no_english_words_or_identifiers(chinese):
+    # outside math, code (`...`), slots (<tensor>), quotes and first-mention glosses: only the
+    # glossary's allow_english words (proper names, abbreviations, softmax, tanh, ...)
+    found = _where(chinese, ("english_word", "code_identifier"))
+    assert found == [], f"{len(found)} English words:\n" + "\n".join(found)
+
+
 def test_every_formula_the_chinese_edition_shows_has_its_words_in_chinese(chinese):
     # a registry formula with English inside \\text{} is shown through its *_zh twin
     found = _where(chinese, ("english_in_formula",))
@@ -105,6 +112,9 @@ def test_the_chinese_edition_shows_a_formulas_twin_and_the_english_one_the_formu
     ("文献：Boltzmann 1868; Boltzmann 1877", "halfwidth_in_sentence"),
     ("见 h.0.attn.w_q 的梯度", "code_identifier"),
     ("for every key 成立", "english_word"),
+    ("超时 timed out：已算出", "english_word"),  # a gloss needs the parentheses
+    ("（timed out）：已算出", "english_word"),  # and the Chinese term before them
+    ("模型关于 <tensor> 与 wte 的梯度", "english_word"),  # a slot is masked, a name is not
 ])
 def test_a_forbidden_variant_or_half_width_mark_is_found(text, kind):
     assert kind in {f.kind for f in zh_style.check(text, GLOSSARY)}, text
@@ -115,6 +125,9 @@ def test_a_forbidden_variant_or_half_width_mark_is_found(text, kind):
     "用蒙特卡罗估计 $\\mathrm{Var}(q^\\top k)$",  # math is never checked
     "查询（Query）是“查询者”",  # a first mention glossed in full-width parentheses
     "数值 0.5，共 3 个点",
+    "超时（timed out）：已算出的数值一致",  # a gloss of several words
+    "对比模型关于 <tensor> 的梯度",  # a cross-check slot, filled as code
+    "对比模型在 `split_heads` 之前的梯度",  # code
 ])
 def test_the_preferred_form_passes(text):
     found = [f for f in zh_style.check(text, GLOSSARY) if f.kind != "english_in_formula"]
@@ -137,9 +150,9 @@ class _Text(HTMLParser):
     def handle_starttag(self, tag, attrs):
         cls = dict(attrs).get("class") or ""
         if (self.skip or "note-quote" in cls or "reference" in cls or "mathstub" in cls
-                or tag in ("style", "title")):
+                or tag in ("style", "title", "code")):
             self.skip += 1
-            if "mathstub" in cls:
+            if "mathstub" in cls or tag == "code":  # a formula or code: neither word nor CJK
                 self.buf.append(zh_style.MASK)
             return
         if tag in self.BLOCKS:
@@ -184,6 +197,41 @@ def student_zh(audit, tmp_path_factory) -> list[str]:
     parser.feed(page.read_text(encoding="utf-8"))
     parser.flush()
     return parser.lines
+
+
+@pytest.fixture(scope="module")
+def full_zh(audit, crosscheck_records, tmp_path_factory) -> list[str]:
+    """The visible lines of the full Chinese report of the fixture's claims (engine output as
+    of tests/fixtures/student_claims.json, translated now), their cross-checks on the live
+    model and the audit's errata."""
+    fixture = json.loads((Path(__file__).parent / "fixtures" / "student_claims.json")
+                         .read_text(encoding="utf-8"))
+    ids = {c["id"] for c in fixture["claims"]}
+    data = {**fixture, "plot_data": {}, "training": {"steps": [], "loss": []},
+            "crosschecks": [r.to_dict() for r in crosscheck_records if r.claim in ids],
+            "errata": {"records": audit["records"], "summary": {}}}
+    figures = [{"name": n} for n in ("variance_vs_dk", "saturation", "depth_gradnorm",
+                                     "training_loss")]
+    view = edition.build_view(data, figures, "zh", {"date": "2026-12-01", "version": "0"})
+    out = tmp_path_factory.mktemp("full")
+    page = html.render(view, out, rendered=_Stub())
+    parser = _Text()
+    parser.feed(page.read_text(encoding="utf-8"))
+    parser.flush()
+    return parser.lines
+
+
+def test_the_full_chinese_report_has_no_english_words(full_zh):
+    assert len(full_zh) > 1000
+    found = _english(full_zh)
+    assert found == [], f"{len(found)} English words:\n" + "\n".join(found)
+
+
+def test_the_full_chinese_report_has_full_width_punctuation(full_zh):
+    # " · " separates the parts of a status line, in both editions
+    found = [f"{f.match!r} in {f.context!r}" for line in full_zh
+             for f in zh_style.check_punct(line.replace(" · ", "·"))]
+    assert found == [], "\n".join(found)
 
 
 def _english(lines: list[str]) -> list[str]:

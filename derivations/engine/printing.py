@@ -178,12 +178,13 @@ def latex(expr, definitions: tuple[Definition, ...] = ()) -> str:
 
 
 def legend(definitions: tuple[Definition, ...]) -> list[dict]:
-    """Each definition as the report lists it: {"name", "latex": "symbol := body", "text"}, a
-    definition after those it uses; the body printed with the others folded."""
+    """Each definition as the report lists it: {"name", "latex": "symbol := body", "symbol",
+    "text"}, a definition after those it uses; the body printed with the others folded. A step
+    that uses a definition cites it by ``symbol``."""
     printer = _Printer(definitions)
     out = []
     for d in definitions:
         head = printer.doprint(d.head)
         out.append({"name": d.name, "latex": rf"{head} := {printer.doprint(d.body)}",
-                    "text": d.text})
+                    "symbol": head, "text": d.text})
     return out

@@ -9,7 +9,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 from markupsafe import Markup, escape
 
 from reports.render import katex
-from reports.render.katex import Prose, Tex
+from reports.render.katex import Code, Prose, Tex
 from reports.view.edition import formulas
 
 TEMPLATE = "report.html.j2"
@@ -49,6 +49,20 @@ def typeset(*views: dict) -> Typeset:
                     for key, html in zip(first, katex.render_all(unique), strict=True)})
 
 
+def prose_markup(p: Prose, rendered, untranslated: str) -> Markup:
+    """Text with its formulas typeset (``rendered[tex]``), code in ``<code>``, the rest
+    escaped; English shown for want of a translation is tagged ``untranslated``."""
+    if not isinstance(p, Prose):
+        raise TypeError(f"prose filter: expected Prose, got {type(p).__name__} {p!r:.60}")
+    body = Markup("").join(rendered[x] if isinstance(x, Tex)
+                           else Markup("<code>{}</code>").format(x.text)
+                           if isinstance(x, Code) else escape(x) for x in p.parts)
+    if p.missing:  # English for want of a translation: visible, never silent
+        return Markup('<span class="untranslated" lang="en"><span class="tag">{}</span> {}'
+                      '</span>').format(untranslated, body)
+    return body
+
+
 def render(view: dict, out_dir: Path, figure_dir: str = "figures",
            rendered: Typeset | None = None, template: str = TEMPLATE) -> Path:
     """Write ``index.html``, its stylesheet and KaTeX assets into ``out_dir``.
@@ -65,14 +79,7 @@ def render(view: dict, out_dir: Path, figure_dir: str = "figures",
         return rendered[tex]
 
     def prose(p: Prose) -> Markup:
-        if not isinstance(p, Prose):
-            raise TypeError(f"prose filter: expected Prose, got {type(p).__name__} {p!r:.60}")
-        body = Markup("").join(rendered[x] if isinstance(x, Tex) else escape(x)
-                               for x in p.parts)
-        if p.missing:  # English for want of a translation: visible, never silent
-            return Markup('<span class="untranslated" lang="en"><span class="tag">{}</span> {}'
-                          '</span>').format(untranslated, body)
-        return body
+        return prose_markup(p, rendered, untranslated)
 
     untranslated = view["t"]["meta"]["untranslated"]
     env = environment()

@@ -67,43 +67,59 @@ class Tex:
 
 
 @dataclass(frozen=True)
+class Code:
+    """A code identifier inside prose (a tensor's name, a file's field): set in code font, never
+    translated, and not read as words by the Chinese style checks."""
+
+    text: str
+
+
+@dataclass(frozen=True)
 class Prose:
-    """Text with inline math: ``parts`` alternate plain text (str) and :class:`Tex`.
+    """Text with inline math: ``parts`` alternate plain text (str), :class:`Tex` and
+    :class:`Code`.
 
     ``missing`` marks English shown for want of a translation, so renderers flag it.
     """
 
-    parts: tuple[str | Tex, ...]
+    parts: tuple[str | Tex | Code, ...]
     missing: bool = False
 
     @property
     def plain(self) -> str:
         """The text with its math as TeX source (for PDF bookmarks and alt texts)."""
-        return "".join(p if isinstance(p, str) else p.tex for p in self.parts)
+        return "".join(p if isinstance(p, str) else p.text if isinstance(p, Code) else p.tex
+                       for p in self.parts)
 
 
 def prose(text: str, label: str = "", missing: bool = False) -> Prose:
-    """Split ``text`` at ``$...$`` into text and inline formulas (``\\$`` is a literal $)."""
-    parts: list[str | Tex] = []
-    buf, math, i = [], False, 0
+    """Split ``text`` at ``$...$`` into text and inline formulas (``\\$`` is a literal $), and
+    outside formulas at ```...``` into code."""
+    parts: list[str | Tex | Code] = []
+    buf: list[str] = []
+    mode, i = "text", 0  # or "math", "code"
     while i < len(text):
         ch = text[i]
-        if ch == "\\" and text[i + 1 : i + 2] == "$":
+        if ch == "\\" and text[i + 1 : i + 2] == "$" and mode != "code":
             buf.append("$")
             i += 2
             continue
-        if ch == "$":
+        delim = {"$": "math", "`": "code"}.get(ch)
+        if delim and mode in ("text", delim):
             chunk = "".join(buf)
-            if math:
+            if mode == "math":
                 parts.append(Tex(chunk, False, label))
+            elif mode == "code":
+                parts.append(Code(chunk))
             elif chunk:
                 parts.append(chunk)
-            buf, math = [], not math
+            buf, mode = [], "text" if mode == delim else delim
         else:
             buf.append(ch)
         i += 1
-    if math:
-        raise FormulaError(f"{label or 'text'}: unclosed $ in {text[:60]!r}")
+    if mode != "text":
+        mark = "$" if mode == "math" else "`"
+        raise FormulaError(f"{label or 'text'}: unclosed {mark} in {text[:60]!r}")
     if buf:
         parts.append("".join(buf))
     return Prose(tuple(parts), missing)

@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
-from reports.render.katex import Prose, Tex
+from reports.render.katex import Code, Prose, Tex
 
 TEMPLATE = "report.tex.j2"
 STUDENT_TEMPLATE = "student.tex.j2"
@@ -211,7 +211,9 @@ def prose(p: Prose) -> LatexSafe:
     for want of a translation is marked with ``\\untranslated``."""
     if not isinstance(p, Prose):
         raise TypeError(f"prose filter: expected Prose, got {type(p).__name__} {p!r:.60}")
-    body = "".join(math(x) if isinstance(x, Tex) else breakable(x) for x in p.parts)
+    body = "".join(math(x) if isinstance(x, Tex)
+                   else "\\texttt{" + breakable(x.text) + "}" if isinstance(x, Code)
+                   else breakable(x) for x in p.parts)
     return LatexSafe("\\untranslated{" + body + "}" if p.missing else body)
 
 
@@ -274,7 +276,8 @@ def bookmark(p: Prose) -> LatexSafe:
     """Plain text for a PDF bookmark: math as readable Unicode (:func:`tex_text`)."""
     if not isinstance(p, Prose):
         raise TypeError(f"bookmark filter: expected Prose, got {type(p).__name__}")
-    return tex_escape("".join(x if isinstance(x, str) else tex_text(x.tex) for x in p.parts))
+    return tex_escape("".join(x if isinstance(x, str) else x.text if isinstance(x, Code)
+                              else tex_text(x.tex) for x in p.parts))
 
 
 _BADGES = {"proved": r"\proved", "numeric": r"\numericonly", "timed out": r"\timedout",

@@ -77,7 +77,7 @@ def _check_groups(records: list[dict], t: dict, lang: str) -> list[dict]:
 
 
 def _claim(claim: dict, checks: list[dict], cited_by: list[dict], lang: str, t: dict,
-           user: bool = False) -> dict:
+           user: bool = False, anchors: dict[str, str] | None = None) -> dict:
     """A claim's view in ``lang``.  A shipped claim's words come from the tables keyed by its
     id; a reader's claim (``user``) takes only its own ``zh`` (never a shipped claim's text for
     a name it happens to share), its English shown as written where it gives none, and the
@@ -91,19 +91,24 @@ def _claim(claim: dict, checks: list[dict], cited_by: list[dict], lang: str, t: 
     for a, av in zip(claim["assumptions"], base["assumptions"], strict=True):
         name, text = words.assumption(a["name"], a["text"], cited=a["name"] in premises)
         names[a["name"]] = _text(name, f"claim {cid!r} assumption name")
-        if a["name"] in premises:  # a cited claim: the text names it
-            text = i18n.Text(f"{t['claim']['proved_as']} {a['name']}.", engine=True)
+        cites = None
+        if a["name"] in premises:  # a cited claim: its title is the name; the text links it
+            text = i18n.Text(t["claim"]["proved_as"], engine=True)
+            cites = (anchors or {}).get(a["name"])
         formula = words.assumption_latex(a["name"], a["latex"])
         if formula != a["latex"]:
             av = {**av, "tex": Tex(formula, av["tex"].display, av["tex"].label)}
         assumptions.append({**av, "name": names[a["name"]],
                             "kind_label": t["claim"].get(av["kind"], av["kind"]),
-                            "text": _text(text, f"claim {cid!r} assumption text")})
+                            "text": _text(text, f"claim {cid!r} assumption text"),
+                            "cites": cites})
     # a step that folds or unfolds a definition cites it by its name, a formula
     definitions = [{**x, "text": _text(words.definition(x["text"]),
                                        f"claim {cid!r} definition text")}
                    for x in base["definitions"]]
-    names.update({x["name"]: _plain(x["name"]) for x in base["definitions"]})
+    # cited by its symbol, as a textbook does: ḡ, Z_c (a name is the engine's handle)
+    names.update({x["name"]: Prose((x["symbol"],)) if x["symbol"] else _plain(x["name"])
+                  for x in base["definitions"]})
     steps = [{**sv, "rule": _text(words.rule(s["rule"]), f"claim {cid!r} rule"),
               "by": [names.get(b, _plain(b)) for b in s["by"]],
               "symbolic_label": t["status"][s["symbolic"]],
@@ -252,7 +257,8 @@ def _location(rec: dict, t: dict) -> str | None:
     loc = rec.get("locator") or {}
     if loc.get("unit") == "sentence" and loc.get("sentence"):
         return t["errata"]["sentence"].format(loc["sentence"])
-    return t["errata"]["line"].format(rec["line"]) if rec.get("line") else None
+    line = rec.get("line") or loc.get("line")
+    return t["errata"]["line"].format(line) if line else None
 
 
 def _formula(rec: dict, key: str, lang: str) -> str | None:
@@ -331,14 +337,19 @@ def build_view(data: dict, figures: list[dict], lang: str = "en",
         ids = [rec["evidence"]["ref"]] if rec["evidence"]["kind"] == "claim" else []
         for cid in dict.fromkeys(ids + list(rec.get("see_also") or [])):
             if cid in anchors:
-                cited.setdefault(cid, []).append({"id": rec["id"],
-                                                  "anchor": _anchor("erratum-", rec["id"]),
-                                                  "verdict": rec["verdict"]})
-    claims = [_claim(c, by_claim.get(c["id"], []), cited.get(c["id"], []), lang, t)
-              for c in data["claims"]]
+                # named by where it stands, as the jump lists do; the id is the link's title
+                where = _location(rec, t)
+                note = _note(rec["note"], t, titles)
+                cited.setdefault(cid, []).append({
+                    "id": rec["id"], "anchor": _anchor("erratum-", rec["id"]),
+                    "verdict": rec["verdict"],
+                    "label": t["errata"]["cited_label"].format(note=note, where=where or "")
+                    .strip()})
+    claims = [_claim(c, by_claim.get(c["id"], []), cited.get(c["id"], []), lang, t,
+                     anchors=anchors) for c in data["claims"]]
     # the reader's own claims (--claims): one more topic, laid out like every other; an erratum
     # of the reader's notes may cite one as its evidence
-    yours = [_claim(c, [], cited.get(c["id"], []), lang, t, user=True)
+    yours = [_claim(c, [], cited.get(c["id"], []), lang, t, user=True, anchors=anchors)
              for c in data.get(model.USER_CLAIMS, [])]
     by_id = {c["id"]: c for c in claims + yours}
     topics = []

@@ -6,7 +6,7 @@ Report data is plain JSON (see ``tests/fixtures/report_data.json``)::
      "plot_data": {...}, "training": {...}, "errata": {"records": [...], "summary": {...}}}
 
 A claim is printed as its author wrote it: the statement, steps and result with its definitions
-folded, and the definitions themselves (``"definitions"``: [{name, latex, text}], optional).
+folded, and the definitions themselves (``"definitions"``: [{name, latex, symbol, text}], optional).
 
 Everything a template shows is decided here, so templates only lay it out.
 """
@@ -100,6 +100,8 @@ def _validate_claim(claim: Any, where: str) -> None:
     for i, x in enumerate(defined):
         for key in ("name", "latex", "text"):
             _get(x, key, str, f"{where}.definitions[{i}]")
+        if "symbol" in x:  # how a step cites it (older data cites it by name)
+            _get(x, "symbol", str, f"{where}.definitions[{i}]")
     for i, c in enumerate(_get(claim, "conditions", list, where)):
         cw = f"{where}.conditions[{i}]"
         if not isinstance(c, dict):
@@ -367,7 +369,9 @@ def claim_view(claim: dict, checks: list[dict]) -> dict:
         "failed_step": claim["failed_step"],
         "statement": Tex(claim["statement"], True, f"claim {cid!r} statement"),
         "definitions": [{"name": x["name"], "text": x["text"],
-                         "tex": Tex(x["latex"], False, f"claim {cid!r} definition {x['name']!r}")}
+                         "tex": Tex(x["latex"], False, f"claim {cid!r} definition {x['name']!r}"),
+                         "symbol": Tex(x["symbol"], False, f"claim {cid!r} definition symbol")
+                         if x.get("symbol") else None}
                         for x in claim.get("definitions", ())],
         "assumptions": [
             {

@@ -46,7 +46,7 @@ def fill(template: str, label: str, **slots: str | Tex | Prose) -> Prose:
     a string as text, a formula as a formula, prose as its parts."""
     out: list[str | Tex] = []
     for part in prose(template, label).parts:
-        if isinstance(part, Tex):
+        if not isinstance(part, str):
             out.append(part)
             continue
         pos = 0
@@ -191,7 +191,8 @@ def visible_text(view: dict) -> list[str]:
 
     def walk(node: object, key: str = "") -> None:
         if isinstance(node, Prose):
-            out.extend(p for p in node.parts if isinstance(p, str))
+            out.extend(p if isinstance(p, str) else p.text for p in node.parts
+                       if not isinstance(p, Tex))
         elif isinstance(node, str):
             if key not in ("href", "anchor", "key", "file", "other_file", "full_file",
                            "full_pdf", "lang", "name", "status", "verdict", "date", "version"):

@@ -39,6 +39,10 @@ def crosschecks_data() -> dict:
     return tomllib.loads((HERE / "crosschecks.toml").read_text(encoding="utf-8"))
 
 
+# slots that hold the model's own names (h.0.attn.w_q): set as code, in either language
+CODE_SLOTS = ("tensor", "layer")
+
+
 def _slot(value: object) -> str:
     """A record's field as its sentence shows it: numbers as format(x, "g") writes them."""
     return format(value, "g") if isinstance(value, float) else str(value)
@@ -58,7 +62,8 @@ def crosscheck(record: dict, lang: str) -> Text:
     text = entry.get(lang, entry["en"])
     for name, value in fields.items():
         if value is not None:
-            text = text.replace(f"<{name}>", _slot(value))
+            shown = f"`{value}`" if name in CODE_SLOTS else _slot(value)
+            text = text.replace(f"<{name}>", shown)
     if "<" in text or ">" in text:
         given = sorted(n for n, v in fields.items() if v is not None)
         raise TranslationError(f"crosschecks.toml [{claim}] {key} ({lang}): expected slots among "

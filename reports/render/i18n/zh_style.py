@@ -9,9 +9,9 @@ For each Chinese string it finds
   english_in_formula     English words inside \\text{…} of a formula shown in Chinese
   space_fullwidth        a space next to full-width punctuation
 
-Never checked: inline math $…$ and \\(…\\), code `…`, format placeholders {n} / <p>, and, for
-english_word only, text in quotation marks “…” 「…」 《…》. An avoided word is accepted as a
-first-mention gloss right after the preferred term: 层规范化（LayerNorm）.
+Never checked: inline math $…$ and \\(…\\), code `…`, format placeholders {n} / <p> / <tensor>,
+and, for english_word only, text in quotation marks “…” 「…」 《…》. An avoided word is accepted
+as a first-mention gloss right after the preferred term: 层规范化（LayerNorm）, 超时（timed out）.
 """
 from __future__ import annotations
 
@@ -64,7 +64,7 @@ def has_han(text: str) -> bool:
 
 MATH_RE = re.compile(r"(?<!\\)\$(?:\\.|[^$\\])+\$|\\\((?:.|\n)*?\\\)")
 CODE_RE = re.compile(r"`[^`]*`")
-PLACEHOLDER_RE = re.compile(r"\{[A-Za-z_0-9]*\}|<[a-z]>")
+PLACEHOLDER_RE = re.compile(r"\{[A-Za-z_0-9]*\}|<[a-z][a-z_]*>")
 NUMBER_RE = re.compile(r"(?<![A-Za-z_0-9.])[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
 QUOTE_RE = re.compile(r"“[^”]*”|「[^」]*」|『[^』]*』|‘[^’]*’|《[^》]*》|\"[^\"]*\"")
 TEXT_CMD_RE = re.compile(r"\\(?:text|textrm|textit|textbf|mbox)\s*\{([^{}]*)\}")
@@ -190,6 +190,7 @@ def check_avoid(text: str, g: Glossary, glossed: list | None = None) -> list[Fin
 
 
 WORD_RE = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-_.][A-Za-z0-9]+)*")
+GLOSS_RE = re.compile(r"（([A-Za-z][A-Za-z -]*)）")
 
 
 def check_english(text: str, g: Glossary, avoided: list[Finding],
@@ -197,6 +198,8 @@ def check_english(text: str, g: Glossary, avoided: list[Finding],
     m = masked(text, quotes=True)
     m = NUMBER_RE.sub(lambda x: MASK * len(x.group(0)), m)
     taken = {(f.pos, f.pos + len(f.match)) for f in avoided} | set(glossed or [])
+    glosses = [g.span(1) for g in GLOSS_RE.finditer(m)
+               if g.start() > 0 and is_han(m[g.start() - 1])]
     out = []
     for mm in WORD_RE.finditer(m):
         w = mm.group(0).rstrip(".")
@@ -204,8 +207,8 @@ def check_english(text: str, g: Glossary, avoided: list[Finding],
         if len(w) < 2 or w in g.allow:
             continue
         # a first mention glossed in full-width parentheses right after its Chinese term:
-        # 查询（Query）
-        if a >= 2 and m[a - 1] == "（" and is_han(m[a - 2]) and m[b:b + 1] == "）":
+        # 查询（Query）, 超时（timed out）
+        if any(x <= a < y for x, y in glosses):
             continue
         if any(x <= a < y for x, y in taken):
             continue
