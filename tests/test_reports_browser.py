@@ -22,6 +22,7 @@ pytestmark = [
 
 SHOTS = Path(__file__).resolve().parent.parent / "reports" / "build" / "screenshots"
 PAGES = {"en": "index.html", "zh": "index.zh.html"}
+STUDENT = {"en": "student.html", "zh": "student.zh.html"}
 
 
 def static_formulas(index: Path) -> int:
@@ -140,6 +141,19 @@ def test_page_has_no_problems(page_report):
 def test_page_fits_a_400px_screen(page_report):
     assert page_problems(page_report["narrow"], page_report["formulas"]) == []
     assert (SHOTS / f"fixture-{page_report['lang']}-400.png").is_file()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_student_edition_reads_on_a_desktop_and_a_phone(sync_api, built, lang):
+    # its versus tables stack on a phone (note above correction); nothing scrolls sideways
+    index = built / "html" / STUDENT[lang]
+    n_formulas = static_formulas(index)
+    assert n_formulas > 0
+    for width in (1100, 400):
+        shot = SHOTS / f"fixture-student-{lang}-{width}.png"
+        result = probe(sync_api, index, screenshot=shot, width=width)
+        assert page_problems(result, n_formulas) == [], f"{lang} at {width} px"
+        assert shot.is_file()
 
 
 def test_language_switch_links_the_other_edition(page_report):
