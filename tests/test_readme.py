@@ -1,7 +1,9 @@
 """The README's tutorial is the public API's contract: every snippet runs, in order, in a fresh
 folder as a newcomer would run it, and prints what the README shows.
 
-Blocks: ```python starting with ``# file: NAME`` is saved as NAME; any other ```python block is
+Blocks: ```python starting with ``# file: NAME`` is saved as NAME, and so is a ```toml block
+starting so or a ```markdown block starting ``<!-- file: NAME -->`` (without that line; NAME may
+name a folder); any other ```python block is
 run with ``python -c`` and its stdout must equal the ```text block right after it (if any);
 each ``$ command`` line of a ```console block is run by bash and its output (stderr merged, as on a
 terminal) must equal the lines under it, timings aside.
@@ -24,7 +26,10 @@ EXIT = {"python -m derivations verify my_claims.py": 0,
         "python -m derivations verify my_mistake.py": 1,
         "python -m pytest -q test_my_claims.py": 0,
         "python -m derivations report my_claims.py my_mistake.py relu_claim.py mean_claim.py "
-        "norm_claim.py --no-pdf": 0}
+        "norm_claim.py --no-pdf": 0,
+        "python -m reports audit notes --registry registry.toml --claims my_claims.py "
+        "my_checks.py --no-pdf": 0}
+FILE_MARK = re.compile(r"\A(?:# file: (?P<py>\S+)|<!-- file: (?P<md>\S+) -->)\n")
 # Wall-clock figures differ from run to run; everything else must match to the character.
 TIMINGS = [(re.compile(r"\(\d+ steps?, \d+\.\d+ s\)"), "(<steps>, <t> s)"),
            (re.compile(r"(?m)^(\S+ +\d+ (?:proved|numeric|failed)) +\d+\.\d+$"), r"\1 <t>"),
@@ -71,9 +76,13 @@ def test_the_tutorial_runs_and_shows_its_real_output(tmp_path):
     found = blocks()
     ran = {"file": 0, "python": 0, "console": 0}
     for n, (lang, body) in enumerate(found):
-        if lang == "python" and body.startswith("# file: "):
-            name = body.splitlines()[0].removeprefix("# file: ").strip()
-            (tmp_path / name).write_text(body, encoding="utf-8")
+        mark = FILE_MARK.match(body) if lang in ("python", "toml", "markdown") else None
+        if mark:
+            name = mark["py"] or mark["md"]
+            (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+            # a Python file keeps its marker (a comment); a note starts with its own title
+            text = body if lang == "python" else body[mark.end():]
+            (tmp_path / name).write_text(text, encoding="utf-8")
             ran["file"] += 1
         elif lang == "python":
             proc = subprocess.run([sys.executable, "-c", body], cwd=tmp_path, env=_env(),
@@ -91,10 +100,12 @@ def test_the_tutorial_runs_and_shows_its_real_output(tmp_path):
                 assert proc.returncode == EXIT[command], proc.stdout
                 assert _normal(proc.stdout) == _normal(expected), proc.stdout
                 ran["console"] += 1
-    # four claim files, the wrong step, the pytest file; five snippets; three commands
-    assert ran == {"file": 6, "python": 6, "console": 4}
-    # the report of step 6 is where its last line says, in the folder it was run from
+    # five claim files, the wrong step, the pytest file, a note, its registry and checks;
+    # six snippets; five commands
+    assert ran == {"file": 9, "python": 6, "console": 5}
+    # the reports of steps 6 and 7 are where their last lines say, in the folder run from
     assert (tmp_path / "derivations-report" / "html" / "index.zh.html").is_file()
+    assert (tmp_path / "notes-audit" / "html" / "index.zh.html").is_file()
 
 
 def test_the_comparison_fails_on_output_that_differs():
