@@ -33,6 +33,11 @@ def test_every_note_is_audited_and_summary_matches(audit):
             if r["note"] == note:
                 counts[r["verdict"]] = counts.get(r["verdict"], 0) + 1
         assert audit["summary"][note] == counts
+        # the report says how much of the note the audit covers, as `notes check` measures it
+        cov = audit["notes"][note]["coverage"]
+        assert cov["marks"] and 0 < cov["covered"] <= cov["sentences"]
+        assert f"{cov['covered']}/{cov['sentences']} sentences" in "\n".join(
+            notes.check(SHARED_NOTES)[1])
     assert len(ERRATA) >= 10 and any(r["verdict"] == "error" for r in ERRATA)
 
 

@@ -51,6 +51,12 @@ def test_it_prints_each_record_and_the_coverage(built, capsys):
     assert "tanh-derivative              error      evidence claim:notes_tanh_derivative: " \
            "passed (notes_tanh_derivative: proved)" in out
     assert "coverage: activations.md: 6/9 sentences (67 %) carry a record" in out
+    # and the report shows it beside the note, in each edition's words
+    html = built / "out" / "html"
+    assert "audited: 6 of 9 sentences (67 %) carry a record<" in (
+        html / "index.html").read_text(encoding="utf-8")
+    assert "审阅覆盖：9 句中 6 句有记录（67%）<" in (html / "index.zh.html").read_text(
+        encoding="utf-8")
     # a claim that is only numerically checked says so, and does not pass as proved
     assert "claim:notes_tanh_as_logistic: NOT passed (notes_tanh_as_logistic: numeric)" in out
 

@@ -87,6 +87,11 @@ def test_every_chinese_string_has_no_english_words_or_identifiers(chinese):
     assert found == [], f"{len(found)} English words:\n" + "\n".join(found)
 
 
+def test_no_chinese_string_writes_a_word_twice(chinese):
+    found = _where(chinese, ("repeated_word",))
+    assert found == [], "\n".join(found)
+
+
 def test_every_formula_the_chinese_edition_shows_has_its_words_in_chinese(chinese):
     # a registry formula with English inside \\text{} is shown through its *_zh twin
     found = _where(chinese, ("english_in_formula",))
@@ -115,6 +120,7 @@ def test_the_chinese_edition_shows_a_formulas_twin_and_the_english_one_the_formu
     ("超时 timed out：已算出", "english_word"),  # a gloss needs the parentheses
     ("（timed out）：已算出", "english_word"),  # and the Chinese term before them
     ("模型关于 <tensor> 与 wte 的梯度", "english_word"),  # a slot is masked, a name is not
+    ("{n} 条仅数值核验核验", "repeated_word"),
 ])
 def test_a_forbidden_variant_or_half_width_mark_is_found(text, kind):
     assert kind in {f.kind for f in zh_style.check(text, GLOSSARY)}, text

@@ -302,16 +302,19 @@ def audit(notes_dir: Path, registry: Path, claim_files: list[Path]) -> tuple[dic
         })
         lines.append(f"{rec['id']:28s} {rec['verdict']:10s} evidence {rec['evidence']}: "
                      f"{'passed' if row['passed'] else 'NOT passed'} ({row['value']['en']})")
+    covered = {}
     for name, text in texts.items():
         cov = notes_mod.coverage(text, [r["quote"] for r in records if r["note"] == name])
+        covered[name] = {"covered": cov["covered"], "sentences": cov["sentences"],
+                         "marks": False}
         lines.append(f"coverage: {name}: {cov['covered']}/{cov['sentences']} sentences "
                      f"({100 * cov['share']:.0f} %) carry a record")
     from reports.pipeline import build
 
     data = {**build.mine_only(), "user_claims": list(claims.values()),
             "errata": {"records": out, "summary": {},
-                       "notes": {n: {"title": titles.get(n) or notes_mod.title(t)}
-                                 for n, t in texts.items()}}}
+                       "notes": {n: {"title": titles.get(n) or notes_mod.title(t),
+                                     "coverage": covered[n]} for n, t in texts.items()}}}
     return data, lines
 
 

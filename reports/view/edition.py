@@ -291,14 +291,29 @@ def _erratum(rec: dict, claims: dict[str, dict], lang: str, t: dict) -> dict:
     }
 
 
-def _notes_summary(records: list[dict], t: dict, titles: dict[str, str]) -> dict:
+def _coverage(cov: dict | None, t: dict) -> str | None:
+    """How much of a note the audit covers, in the edition's words."""
+    if not cov or not cov.get("sentences"):
+        return None
+    key = "coverage_marks" if cov.get("marks") else "coverage"
+    return t["errata"][key].format(covered=cov["covered"], sentences=cov["sentences"],
+                                   share=f"{100 * cov['covered'] / cov['sentences']:.0f}")
+
+
+def _notes_summary(records: list[dict], t: dict, titles: dict[str, str],
+                   about: dict | None = None) -> dict:
+    """Per note: its verdict counts, its full entries by where they stand, and how much of it
+    the audit covers (``about``: the audit's notes, {file: {title, coverage}})."""
     verdicts = [v for v in model.VERDICTS if any(r["verdict"] == v for r in records)]
     notes = sorted(dict.fromkeys(r["note"] for r in records))
     rows = []
     for note in notes:
         mine = [r for r in records if r["note"] == note]
+        info = (about or {}).get(note)
         rows.append({"note": note, "title": _note(note, t, titles),
                      "anchor": _anchor("note-", note),
+                     "coverage": _coverage(info.get("coverage") if isinstance(info, dict)
+                                           else None, t),
                      "counts": [sum(r["verdict"] == v for r in mine) for v in verdicts],
                      # each entry named by where it stands in the note, in the edition's words
                      "full": [{"id": r["id"], "anchor": _anchor("erratum-", r["id"]),
@@ -407,7 +422,7 @@ def build_view(data: dict, figures: list[dict], lang: str = "en",
                      "caption": _text(i18n.Text(t["figure"][f"{f['name']}_caption"]),
                                       f"figure {f['name']} caption")} for f in figures],
         "errata": full, "errata_checked": checked,
-        "notes_summary": _notes_summary(records, t, titles),
+        "notes_summary": _notes_summary(records, t, titles, data["errata"].get("notes")),
         "training_accuracy": None if data["training"].get("accuracy") is None
         else f"{data['training']['accuracy']:.3f}",
     }

@@ -8,6 +8,7 @@ For each Chinese string it finds
   code_identifier        a code identifier shown as text (snake_case, dotted paths)
   english_in_formula     English words inside \\text{…} of a formula shown in Chinese
   space_fullwidth        a space next to full-width punctuation
+  repeated_word          a word of two or more Han characters written twice in a row (核验核验)
 
 Never checked: inline math $…$ and \\(…\\), code `…`, format placeholders {n} / <p> / <tensor>,
 and, for english_word only, text in quotation marks “…” 「…」 《…》. An avoided word is accepted
@@ -26,7 +27,7 @@ ROOT = HERE.parent.parent.parent  # the project (reports/render/i18n/..)
 MASK = "\ue000"  # stands for masked text (math, code, placeholders): neither CJK nor Latin
 
 KINDS = ("halfwidth_punct", "halfwidth_in_sentence", "avoid_variant", "english_word",
-         "code_identifier", "english_in_formula", "space_fullwidth")
+         "code_identifier", "english_in_formula", "space_fullwidth", "repeated_word")
 
 
 @dataclass
@@ -235,6 +236,18 @@ def check_formula_text(text: str, g: Glossary, whole_is_math: bool = False) -> l
     return out
 
 
+# two to four Han characters twice (a reduplicated single character, 常常, is a word)
+REPEAT_RE = re.compile(r"([\u4e00-\u9fff]{2,4})\1")
+
+
+def check_repeat(text: str) -> list[Finding]:
+    """A word written twice in a row, left by an edit: 仅数值核验核验."""
+    m = masked(text)
+    return [Finding("repeated_word", mm.group(0), mm.start(), _ctx(text, mm.start(), mm.end()),
+                    f"write {mm.group(1)} once")
+            for mm in REPEAT_RE.finditer(m)]
+
+
 def check(text: str, g: Glossary, *, latex: bool = False) -> list[Finding]:
     """All findings for one Chinese string; ``latex``: the whole string is a formula."""
     if latex:
@@ -242,7 +255,7 @@ def check(text: str, g: Glossary, *, latex: bool = False) -> list[Finding]:
     glossed: list = []
     avoided = check_avoid(text, g, glossed)
     return (check_punct(text) + avoided + check_english(text, g, avoided, glossed)
-            + check_formula_text(text, g))
+            + check_formula_text(text, g) + check_repeat(text))
 
 
 LATEX_KEYS = re.compile(r"(^|\.)(latex|where|display)(\.|$)")
