@@ -227,19 +227,6 @@ def full_zh(audit, crosscheck_records, tmp_path_factory) -> list[str]:
     return parser.lines
 
 
-def test_the_full_chinese_report_has_no_english_words(full_zh):
-    assert len(full_zh) > 1000
-    found = _english(full_zh)
-    assert found == [], f"{len(found)} English words:\n" + "\n".join(found)
-
-
-def test_the_full_chinese_report_has_full_width_punctuation(full_zh):
-    # " · " separates the parts of a status line, in both editions
-    found = [f"{f.match!r} in {f.context!r}" for line in full_zh
-             for f in zh_style.check_punct(line.replace(" · ", "·"))]
-    assert found == [], "\n".join(found)
-
-
 def _english(lines: list[str]) -> list[str]:
     found = []
     for line in lines:
@@ -249,15 +236,24 @@ def _english(lines: list[str]) -> list[str]:
     return found
 
 
-def test_the_chinese_student_edition_has_no_english_words(student_zh):
-    assert len(student_zh) > 200
-    found = _english(student_zh)
+EDITIONS = [("student_zh", 200), ("full_zh", 1000)]  # fixture, lines it has at least
+
+
+@pytest.mark.parametrize(("edition_lines", "at_least"), EDITIONS)
+def test_the_chinese_editions_have_no_english_words(request, edition_lines, at_least):
+    lines = request.getfixturevalue(edition_lines)
+    assert len(lines) > at_least
+    found = _english(lines)
     assert found == [], f"{len(found)} English words:\n" + "\n".join(found)
 
 
-def test_the_chinese_student_edition_has_full_width_punctuation(student_zh):
-    found = [f"{f.match!r} in {f.context!r}" for line in student_zh
-             for f in zh_style.check_punct(line)]
+@pytest.mark.parametrize(("edition_lines", "at_least"), EDITIONS)
+def test_the_chinese_editions_have_full_width_punctuation(request, edition_lines, at_least):
+    lines = request.getfixturevalue(edition_lines)
+    assert len(lines) > at_least
+    # " · " separates the parts of a status line, in both languages
+    found = [f"{f.match!r} in {f.context!r}" for line in lines
+             for f in zh_style.check_punct(line.replace(" · ", "·"))]
     assert found == [], "\n".join(found)
 
 
