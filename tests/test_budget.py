@@ -261,16 +261,22 @@ def test_the_heaviest_claims_keep_their_status_with_both_cores_busy():
     _same(quiet, loaded)
 
 
-def test_every_shipped_claim_has_four_times_headroom():
+def test_every_shipped_claim_has_four_times_headroom_and_an_independent_numeric_route():
     # the margin that keeps statuses apart from what a count varies with the claims checked before
     # it and with Python's hash seed
     # the wider probe's evaluations are left out: a probe point that runs out of its budget is
     # skipped, and a skipped point can only fail to find a difference, never make a true claim
     # fail or a step proved
-    for r in derivations.verify_all(workers=2):
+    results = derivations.verify_all(workers=2)
+    assert len(results) == len(derivations.claims())
+    for r in results:
         for kind, use in r.usage.items():
             if kind != "probe":
                 assert use.headroom >= 4, (r.id, kind, use)
+    # the numeric route ran guarded (independence.numbers_only) and never reached for SymPy's
+    # integrate, limit, summation, simplify or solve (tests/test_independence.py: the guard)
+    assert [(r.id, r.refused) for r in results if r.refused] == []
+    assert all(r.status == "proved" for r in results)
 
 
 def test_operations_count_only_grows():

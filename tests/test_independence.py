@@ -1,62 +1,25 @@
 """The numeric route is an independent witness: it never calls the symbolic route's algorithms.
 
-Every shipped claim is verified, and every red-team case whose expressions hold an integral, a
-limit, a sum, a product or an expectation is evaluated at its first points, with SymPy's
+The engine runs its numeric route inside ``independence.numbers_only()``, where SymPy's
 ``integrate``, ``limit``, ``Sum.doit``, ``Product.doit``, summation closed forms, ``simplify``
-and ``solve`` patched to record their caller and raise, and with the symbolic route itself
-replaced by a stub (it may call them; the numeric route — sampled points, the wider probe and
-the premises' checks — may not).
+and ``solve`` refuse to run and are recorded; every shipped claim's verification is required to
+have no such call (tests/test_budget.py, which verifies them all), and here every red-team case
+whose expressions hold an integral, a limit, a sum, a product or an expectation is evaluated at
+its first points under the same guard.
 """
 
 from __future__ import annotations
-
-import importlib
 
 import pytest
 import sympy as sp
 
 import derivations
-from derivations.engine import chain
+from derivations.engine import chain, independence, pointwise
 from derivations.engine.errors import DerivationError
+from derivations.engine.independence import REFUSED, Dependent, numbers_only
 from derivations.engine.pointwise import safe_eval, structures
 from derivations.engine.stochastic import E, Var
 from derivations.redteam import CASES
-
-# by module path: sympy.series re-exports a function named limit over its module's name
-products, summations, integrals, limits, simplify_module, solvers = (
-    importlib.import_module(f"sympy.{m}") for m in (
-        "concrete.products", "concrete.summations", "integrals.integrals", "series.limits",
-        "simplify.simplify", "solvers.solvers"))
-
-FORBIDDEN = [
-    (integrals, "integrate"), (integrals.Integral, "doit"),
-    (limits, "limit"), (limits.Limit, "doit"),
-    (summations, "summation"), (summations, "eval_sum"), (summations.Sum, "doit"),
-    (products, "product"), (products.Product, "doit"),
-    (simplify_module, "simplify"), (solvers, "solve"),
-]
-
-
-class Forbidden(BaseException):  # not an Exception: nothing in the engine may swallow it
-    pass
-
-
-@pytest.fixture
-def guarded(monkeypatch):
-    calls: list[str] = []
-    for owner, name in FORBIDDEN:
-        label = f"{owner.__name__}.{name}"
-
-        def refuse(*args, _name=label, **kwargs):
-            calls.append(_name)
-            raise Forbidden(_name)
-        monkeypatch.setattr(owner, name, refuse)
-    # the symbolic route may use them: it is replaced by a stub that proves every step
-    monkeypatch.setattr(chain, "symbolic_check_detail",
-                        lambda *a, **k: ("zero", "", None, None))
-    monkeypatch.setattr(chain, "_forms", lambda d, n, rewrites: [
-        d.lhs if n == 1 else d.steps[n - 2].expr, d.steps[n - 1].expr])
-    return calls
 
 
 def _fragile(d) -> bool:
@@ -76,31 +39,68 @@ def _red_team():
     return out
 
 
-def test_a_forbidden_call_is_seen(guarded):
-    """The guard itself: the patched functions raise and are recorded."""
+def test_a_forbidden_call_is_refused_inside_the_guard_and_restored_after():
     x = sp.Symbol("x")
-    with pytest.raises(Forbidden):
-        sp.Integral(x, (x, 0, 1)).doit()
-    assert guarded == ["Integral.doit"]
+    before = len(REFUSED)
+    with numbers_only():
+        for call in (lambda: sp.Integral(x, (x, 0, 1)).doit(),
+                     lambda: sp.Sum(x, (x, 1, 3)).doit(),
+                     lambda: sp.Limit(1 / x, x, sp.oo).doit(),
+                     lambda: (sp.sin(x) ** 2 + sp.cos(x) ** 2).simplify(),
+                     lambda: sp.integrate(x, (x, 0, 1))):
+            with pytest.raises(Dependent, match="numeric route may not use SymPy"):
+                call()
+        with numbers_only():  # re-entrant: the inner exit keeps the guard
+            pass
+        with pytest.raises(Dependent):
+            sp.Product(x, (x, 1, 3)).doit()
+    # sp.integrate is SymPy's name bound at import: it is caught where it evaluates, doit
+    assert REFUSED[before:] == ["Integral.doit", "Sum.doit", "Limit.doit", "simplify",
+                                "Integral.doit", "Product.doit"]
+    # outside, SymPy is itself again
+    assert sp.Integral(x, (x, 0, 1)).doit() == sp.Rational(1, 2)
+    assert sp.Sum(x, (x, 1, 3)).doit() == 6
+    assert len(independence.FORBIDDEN) == 11
 
 
-def test_shipped_claims_numeric_route_is_independent(guarded):
-    for d in derivations.claims():
-        result = chain.verify(d)
-        assert result.status != "failed", (d.id, result.status)
-    assert guarded == []
+def test_a_numeric_route_that_calls_sympy_is_caught_in_verify(monkeypatch):
+    # a numeric route that (wrongly) evaluated the claim with SymPy's own algorithm: its points
+    # are refused, so they decide nothing and the claim is not proved; the calls are named
+    real = pointwise.evaluate
+
+    def dependent(d, expr, *args, **kwargs):
+        expr.doit()  # what the numeric route must never do
+        return real(d, expr, *args, **kwargs)
+    monkeypatch.setattr(pointwise, "evaluate", dependent)
+    x, a = sp.symbols("x a", positive=True)
+    claim = derivations.Derivation(
+        "integral_of_ax", "∫₀¹ a x dx = a/2", sp.Eq(sp.Integral(a * x, (x, 0, 1)), a / 2), (),
+        (derivations.Step(a / 2, "integrate"),), derivations.Domain())
+    before = len(REFUSED)
+    try:
+        result = chain.verify(claim)
+    except DerivationError as exc:  # no point could be evaluated: refused, naming why
+        assert "Dependent" in str(exc)
+    else:
+        assert result.status != "proved" and result.refused
+    assert "Integral.doit" in REFUSED[before:]
+    monkeypatch.undo()
+    control = chain.verify(claim)  # the engine's own numeric route: proved, nothing refused
+    assert control.status == "proved" and control.refused == ()
 
 
 RED_TEAM_POINTS = 3  # the concrete forms and their evaluation; the ladder adds no SymPy call
 
 
-def test_red_team_numeric_route_is_independent(guarded):
+def test_red_team_numeric_route_is_independent():
     claims = _red_team()
     assert len(claims) >= 100
-    for d in claims:
-        d = d.checked
-        points = structures(d)[:RED_TEAM_POINTS]
-        for expr in d.expressions:
-            for p, s in enumerate(points):
-                safe_eval(d, expr, p, s)  # an undefined point is an answer too
-    assert guarded == []
+    before = len(REFUSED)
+    with numbers_only():
+        for d in claims:
+            d = d.checked
+            points = structures(d)[:RED_TEAM_POINTS]
+            for expr in d.expressions:
+                for p, s in enumerate(points):
+                    safe_eval(d, expr, p, s)  # an undefined point is an answer too
+    assert REFUSED[before:] == []

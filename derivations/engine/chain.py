@@ -38,6 +38,7 @@ from derivations.engine.budget import (
 from derivations.engine.claim import Derivation, symbols_of
 from derivations.engine.conditions import conditions
 from derivations.engine.errors import DerivationError
+from derivations.engine.independence import REFUSED, numbers_only
 from derivations.engine.pointwise import (
     APPROX_POINTS,
     FEW_PROBE_SIZES,
@@ -112,6 +113,9 @@ class ChainResult:
     module: str = ""
     # kind of budget (symbolic, numeric, premises, probe) -> what its computations used
     usage: dict[str, Use] = field(default_factory=dict)
+    # SymPy algorithms its numeric route tried to call and was refused (independence.FORBIDDEN);
+    # such a point decided nothing, and the shipped claims' tests require there are none
+    refused: tuple[str, ...] = ()
 
     @property
     def id(self) -> str:
@@ -252,29 +256,34 @@ def _verify(d, symbolic_ops, progress, done, module) -> ChainResult:
     fresh_start()
     start = time.perf_counter()
     written, d = d, d.checked
-    points = structures(d)
+    refused = len(REFUSED)
+    with numbers_only():
+        points = structures(d)
     if approximate(d.expressions):
         # each value is a quadrature, a series or a limit, dear at every digit of the ladder:
         # six points at the small sizes and the two at the large one
         points = points[:APPROX_POINTS - 2] + points[-2:]
     random_bases = tuple(d.domain.random)
     prev_expr = d.lhs
-    prev_vals = [safe_eval(d, prev_expr, p, s) for p, s in enumerate(points)]
+    with numbers_only():
+        prev_vals = [safe_eval(d, prev_expr, p, s) for p, s in enumerate(points)]
     results = []
     for n, step in enumerate(d.steps, start=1):
         t0 = time.perf_counter()
-        vals = [safe_eval(d, step.expr, p, s) for p, s in enumerate(points)]
-        numeric, counter, reason, timed_out = _step_numeric(
-            d, points, prev_expr, step.expr, prev_vals, vals,
-            f"claim {d.id!r}, step {n} ({step.rule!r})")
+        with numbers_only():
+            vals = [safe_eval(d, step.expr, p, s) for p, s in enumerate(points)]
+            numeric, counter, reason, timed_out = _step_numeric(
+                d, points, prev_expr, step.expr, prev_vals, vals,
+                f"claim {d.id!r}, step {n} ({step.rule!r})")
         rewrites = tuple(rw for a in d.assumptions if a.name in step.by for rw in a.rewrites)
         symbolic, detail, _, stopped = symbolic_check_detail(
             prev_expr, step.expr, rewrites, random_bases, d.domain.indices, symbolic_ops)
         if stopped is not None:
             timed_out = _stopped("symbolic", stopped)
         if not counter and (symbolic != "zero" or fragile(prev_expr, step.expr)):
-            counter = probe(d, prev_expr, step.expr, points, _probe_sizes(
-                symbolic, prev_expr, step.expr))
+            with numbers_only():
+                counter = probe(d, prev_expr, step.expr, points, _probe_sizes(
+                    symbolic, prev_expr, step.expr))
             if counter:
                 numeric, reason = "disagree", f"found by the wider probe ({counter['probe']})"
         status = st.step_status(symbolic, numeric, counter)
@@ -292,7 +301,7 @@ def _verify(d, symbolic_ops, progress, done, module) -> ChainResult:
         prev_expr, prev_vals = step.expr, vals
     checks = check_premises(d)
     result = ChainResult(written, results, time.perf_counter() - start, premises, checks, module,
-                         peaks())
+                         peaks(), tuple(REFUSED[refused:]))
     done[d.id] = result
     if progress:
         progress(f"{d.id}: {result.status} ({len(results)} steps, {result.seconds:.2f} s)")
@@ -349,6 +358,12 @@ def _instances(expr: sp.Basic, pattern, replacement, bound=()):
 
 
 def _check_instance(d: Derivation, lhs, rhs, bound) -> tuple[str, dict | None]:
+    """A premise's instance ``lhs -> rhs`` checked with numbers alone (the numeric route)."""
+    with numbers_only():
+        return _instance_by_numbers(d, lhs, rhs, bound)
+
+
+def _instance_by_numbers(d: Derivation, lhs, rhs, bound) -> tuple[str, dict | None]:
     free = lhs.free_symbols | rhs.free_symbols
     indices = dict(d.domain.indices)
     for var, lo, hi in bound:
