@@ -59,8 +59,8 @@ def _budget_table(results) -> list[str]:
     its limit and how many times that use fits in the limit; the most CPU seconds one
     computation took; and the smallest headroom of all."""
     from derivations.engine.budget import BACKSTOP_SECONDS
-    from derivations.engine.chain import PREMISE_OPS
     from derivations.engine.pointwise import NUMERIC_OPS
+    from derivations.engine.premises import PREMISE_OPS
     from derivations.engine.symbolic import SYMBOLIC_OPS
 
     # a probe point's evaluation has the numeric budget; running out skips the point
