@@ -11,7 +11,7 @@ import pytest
 from reports.audit import errata, evidence
 from reports.audit.errata import view
 from reports.render import i18n
-from reports.view import edition as report_view
+from reports.view import errata as report_view
 
 
 def test_every_evidence_value_has_a_chinese_text(audit):

@@ -6,14 +6,21 @@ Templates only lay the view out: no lookups, no arithmetic, no formatting of num
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from reports.render import i18n
 from reports.render.katex import Prose, Tex, prose
 from reports.view import model
+from reports.view.errata import (
+    FULL_VERDICTS,
+    anchor,
+    erratum,
+    location,
+    note_title,
+    notes_summary,
+    plain,
+)
 
-FULL_VERDICTS = ("error", "imprecise", "reported")
 FILES = {"en": "index.html", "zh": "index.zh.html"}
 
 
@@ -30,15 +37,6 @@ def _text(t: i18n.Text, label: str) -> Prose:
     if t.engine:  # the engine's own words: shown as written, a $ is a dollar
         return Prose((t.text,), t.missing)
     return prose(t.text, label, t.missing)
-
-
-def _plain(text: str) -> Prose:
-    """Text from the engine or the registry: shown as is, never parsed for $."""
-    return Prose((text,))
-
-
-def _anchor(prefix: str, ident: str) -> str:
-    return prefix + re.sub(r"[^A-Za-z0-9_-]", "-", ident)
 
 
 def _crosscheck(rec: dict, t: dict, lang: str) -> dict:
@@ -107,10 +105,10 @@ def _claim(claim: dict, checks: list[dict], cited_by: list[dict], lang: str, t: 
                                        f"claim {cid!r} definition text")}
                    for x in base["definitions"]]
     # cited by its symbol, as a textbook does: ḡ, Z_c (a name is the engine's handle)
-    names.update({x["name"]: Prose((x["symbol"],)) if x["symbol"] else _plain(x["name"])
+    names.update({x["name"]: Prose((x["symbol"],)) if x["symbol"] else plain(x["name"])
                   for x in base["definitions"]})
     steps = [{**sv, "rule": _text(words.rule(s["rule"]), f"claim {cid!r} rule"),
-              "by": [names.get(b, _plain(b)) for b in s["by"]],
+              "by": [names.get(b, plain(b)) for b in s["by"]],
               "symbolic_label": t["status"][s["symbolic"]],
               "numeric_label": t["status"][s["numeric"]],
               "points_label": t["claim"]["points"].format(n=sv["points"]),
@@ -181,148 +179,6 @@ class _Own:
         return self._pick(self.zh.get("definitions", {}).get(english), english)
 
 
-def _note(file: str, t: dict, titles: dict[str, str] | None = None) -> str:
-    """A note by its title: the audit's, else the report's own list, else its file name."""
-    return (titles or {}).get(file) or t["notes"].get(file, file)
-
-
-def _evidence(rec: dict, lang: str, t: dict) -> dict:
-    """Rows of the evidence view {version, label, value, math, passed} and a summary.
-
-    The audit's view (``evidence.rows``) is used when present; older data has one result,
-    shown as the correction's (or the claim's) row with an honest note that the note's own
-    version was not run separately.
-    """
-    ev = rec["evidence"]
-    shown = {rec["claim_latex"], rec.get("correction_latex")}
-    # the audit's rows carry the registry's formulas as written; each edition shows its own
-    twin = {rec[k]: _formula(rec, k, lang) for k in model.FORMULAS if rec.get(k)}
-    audit_view = rec.get("evidence_view") or (ev if "rows" in ev else {})
-    rows_in = audit_view.get("rows")
-    if rows_in:
-        rows = []
-        for r in rows_in:
-            # the audit's label names the version in the reader's language
-            label = r["label"].get(lang)
-            rows.append({"version": r["version"],
-                         "version_label": label or t["errata"][f"{r['version']}_version"],
-                         "label": None, "value": _value(r["value"], lang,
-                                                       f"erratum {rec['id']!r} evidence"),
-                         # the card shows the note's and the corrected formula already
-                         "math": Tex(twin.get(r["math"], r["math"]), False,
-                                     f"erratum {rec['id']!r} evidence")
-                         if r.get("math") and r["math"] not in shown else None,
-                         "passed": r["passed"]})
-        summary = audit_view.get("summary") or {}
-        return {"rows": rows, "summary": _value(summary, lang, f"erratum {rec['id']!r} summary")
-                if summary else None,
-                # a correction shown without the note's own version deserves the remark; a
-                # reported typo (source, note), a correct claim (note, foil) or a source-based
-                # record (cited) does not
-                "note_run": any(r["version"] == "note" for r in rows_in)
-                or not any(r["version"] == "correction" for r in rows_in)}
-    version = "correction" if rec["verdict"] in FULL_VERDICTS else "independent"
-    row = {"version": version, "version_label": t["errata"][f"{version}_version"],
-           "label": _plain(ev["kind"]), "value": _plain(ev["detail"]), "math": None,
-           "passed": ev["passed"]}
-    return {"rows": [row], "summary": None, "note_run": False}
-
-
-def _value(value: str | dict, lang: str, label: str) -> Prose:
-    """An evidence value {en, zh} in ``lang``, inline ``$…$`` typeset; the English marked
-    missing when ``lang`` is absent. A plain string (older data) is shown as written."""
-    if isinstance(value, str):
-        return _plain(value)
-    text = value.get(lang) or value["en"]
-    return prose(text, label, missing=lang not in value)
-
-
-def _zh_twin(rec: dict, key: str, lang: str, math: bool = False) -> Prose | None:
-    """``rec[key]`` in ``lang`` (its ``_zh`` twin for Chinese); with ``math``, the registry's
-    prose convention: inline formulas between ``$`` (checked by KaTeX like every formula)."""
-    english = rec.get(key)
-    if not english:
-        return None
-    twin = english if lang == "en" else rec.get(f"{key}_zh")
-    text = twin or english
-    label = f"erratum {rec.get('id')!r} {key}"
-    if math:
-        return prose(text, label, missing=not twin)
-    return Prose((text,), missing=not twin)
-
-
-def _location(rec: dict, t: dict) -> str | None:
-    """Where the quote stands: its sentence in a note flattened to one line (where a line
-    number says nothing), else its line."""
-    loc = rec.get("locator") or {}
-    if loc.get("unit") == "sentence" and loc.get("sentence"):
-        return t["errata"]["sentence"].format(loc["sentence"])
-    line = rec.get("line") or loc.get("line")
-    return t["errata"]["line"].format(line) if line else None
-
-
-def _formula(rec: dict, key: str, lang: str) -> str | None:
-    """A record's formula as edition ``lang`` shows it: for Chinese its ``_zh`` twin, the same
-    LaTeX with the words inside ``\\text{}`` translated, where the registry gives one."""
-    return (lang == "zh" and rec.get(f"{key}_zh")) or rec.get(key)
-
-
-def _erratum(rec: dict, claims: dict[str, dict], lang: str, t: dict) -> dict:
-    corr = _formula(rec, "correction_latex", lang)
-    ids = [rec["evidence"]["ref"]] if rec["evidence"]["kind"] == "claim" else []
-    ids += [i for i in rec.get("see_also") or [] if i not in ids]
-    return {
-        "id": rec["id"], "anchor": _anchor("erratum-", rec["id"]),
-        "note": rec["note"], "note_title": rec.get("note_title") or _note(rec["note"], t),
-        "quote": rec["quote"],
-        "location": _location(rec, t),
-        "context": rec.get("context"),
-        "scope": None if rec.get("scope", "transformer-math") == "transformer-math"
-        else t["scope"].get(rec["scope"], rec["scope"]),
-        "claim": Tex(_formula(rec, "claim_latex", lang), False, f"erratum {rec['id']!r} claim"),
-        "verdict": rec["verdict"], "verdict_label": t["verdict"][rec["verdict"]],
-        "correction": Tex(corr, False, f"erratum {rec['id']!r} correction") if corr else None,
-        "why": [p for p in (_zh_twin(rec, "correction_text", lang, math=True),
-                            _zh_twin(rec, "reason", lang, math=True),
-                            _zh_twin(rec, "reading", lang, math=True)) if p],
-        "evidence": _evidence(rec, lang, t),
-        "links": [{"id": i, "anchor": claims[i]["anchor"], "title": claims[i]["title"]}
-                  for i in ids if i in claims],
-    }
-
-
-def _coverage(cov: dict | None, t: dict) -> str | None:
-    """How much of a note the audit covers, in the edition's words."""
-    if not cov or not cov.get("sentences"):
-        return None
-    key = "coverage_marks" if cov.get("marks") else "coverage"
-    return t["errata"][key].format(covered=cov["covered"], sentences=cov["sentences"],
-                                   share=f"{100 * cov['covered'] / cov['sentences']:.0f}")
-
-
-def _notes_summary(records: list[dict], t: dict, titles: dict[str, str],
-                   about: dict | None = None) -> dict:
-    """Per note: its verdict counts, its full entries by where they stand, and how much of it
-    the audit covers (``about``: the audit's notes, {file: {title, coverage}})."""
-    verdicts = [v for v in model.VERDICTS if any(r["verdict"] == v for r in records)]
-    notes = sorted(dict.fromkeys(r["note"] for r in records))
-    rows = []
-    for note in notes:
-        mine = [r for r in records if r["note"] == note]
-        info = (about or {}).get(note)
-        rows.append({"note": note, "title": _note(note, t, titles),
-                     "anchor": _anchor("note-", note),
-                     "coverage": _coverage(info.get("coverage") if isinstance(info, dict)
-                                           else None, t),
-                     "counts": [sum(r["verdict"] == v for r in mine) for v in verdicts],
-                     # each entry named by where it stands in the note, in the edition's words
-                     "full": [{"id": r["id"], "anchor": _anchor("erratum-", r["id"]),
-                               "label": _location(r, t) or r["id"], "verdict": r["verdict"]}
-                              for v in FULL_VERDICTS for r in mine if r["verdict"] == v]})
-    return {"columns": [t["verdict"][v] for v in verdicts], "verdicts": verdicts, "rows": rows,
-            "totals": [sum(r["verdict"] == v for r in records) for v in verdicts]}
-
-
 def _counts(claims: list[dict]) -> dict[str, int]:
     return {st: sum(c["status"] == st for c in claims) for st in model.CLAIM_STATUS}
 
@@ -353,10 +209,10 @@ def build_view(data: dict, figures: list[dict], lang: str = "en",
         for cid in dict.fromkeys(ids + list(rec.get("see_also") or [])):
             if cid in anchors:
                 # named by where it stands, as the jump lists do; the id is the link's title
-                where = _location(rec, t)
-                note = _note(rec["note"], t, titles)
+                where = location(rec, t)
+                note = note_title(rec["note"], t, titles)
                 cited.setdefault(cid, []).append({
-                    "id": rec["id"], "anchor": _anchor("erratum-", rec["id"]),
+                    "id": rec["id"], "anchor": anchor("erratum-", rec["id"]),
                     "verdict": rec["verdict"],
                     "label": t["errata"]["cited_label"].format(note=note, where=where or "")
                     .strip()})
@@ -369,25 +225,25 @@ def build_view(data: dict, figures: list[dict], lang: str = "en",
     by_id = {c["id"]: c for c in claims + yours}
     topics = []
     for module in dict.fromkeys(c["module"] for c in claims):
-        topics.append({"id": module, "anchor": _anchor("topic-", module),
+        topics.append({"id": module, "anchor": anchor("topic-", module),
                        "name": t["topic"].get(module, t["topic"]["other"]),
                        "claims": [c for c in claims if c["module"] == module]})
     if yours:
-        topics.append({"id": model.YOURS, "anchor": _anchor("topic-", model.YOURS),
+        topics.append({"id": model.YOURS, "anchor": anchor("topic-", model.YOURS),
                        "name": t["topic"][model.YOURS], "claims": yours})
     checks = data["crosschecks"]
     independent = [c for c in checks if c["kind"] in model.INDEPENDENT_KINDS]
     identity = [c for c in checks if c["kind"] not in model.INDEPENDENT_KINDS]
-    full = [_erratum(r, by_id, lang, t) for v in FULL_VERDICTS for r in records
+    full = [erratum(r, by_id, lang, t) for v in FULL_VERDICTS for r in records
             if r["verdict"] == v]
     checked = []
     for note in sorted(dict.fromkeys(r["note"] for r in records)):
         # compact rows: the quote is the locator, no formulas
-        rows = [{**_erratum(r, by_id, lang, t), "claim": None, "correction": None}
+        rows = [{**erratum(r, by_id, lang, t), "claim": None, "correction": None}
                 for r in records if r["note"] == note and r["verdict"] not in FULL_VERDICTS]
         if rows:
-            checked.append({"note": note, "title": _note(note, t, titles), "rows": rows,
-                            "anchor": _anchor("note-", note)})
+            checked.append({"note": note, "title": note_title(note, t, titles), "rows": rows,
+                            "anchor": anchor("note-", note)})
     meta = meta or {}
     other = "zh" if lang == "en" else "en"
     # the reader's claims count like the shipped ones, and are counted once more on their own
@@ -422,7 +278,7 @@ def build_view(data: dict, figures: list[dict], lang: str = "en",
                      "caption": _text(i18n.Text(t["figure"][f"{f['name']}_caption"]),
                                       f"figure {f['name']} caption")} for f in figures],
         "errata": full, "errata_checked": checked,
-        "notes_summary": _notes_summary(records, t, titles, data["errata"].get("notes")),
+        "notes_summary": notes_summary(records, t, titles, data["errata"].get("notes")),
         "training_accuracy": None if data["training"].get("accuracy") is None
         else f"{data['training']['accuracy']:.3f}",
     }

@@ -18,13 +18,13 @@ from pathlib import Path
 
 from reports.render import i18n
 from reports.render.katex import Prose, Tex, prose
-from reports.view import edition, model
+from reports.view import edition, errata, model
 
 STUDENT = Path(__file__).resolve().parent.parent / "render" / "student.toml"
 FILES = {"en": "student.html", "zh": "student.zh.html"}
 PDFS = {"en": "report.en.pdf", "zh": "report.zh.pdf"}
 # the verdicts shown inline: what a student must not take from the notes as written
-INLINE_VERDICTS = edition.FULL_VERDICTS
+INLINE_VERDICTS = errata.FULL_VERDICTS
 _SLOT = re.compile(r"\{(\w+)\}")
 
 
@@ -116,13 +116,13 @@ def topic_of(rec: dict, modules: dict[str, str]) -> str | None:
 
 
 def _erratum(rec: dict, lang: str, t: dict, anchor: str, full: str) -> dict:
-    e = edition._erratum(rec, {}, lang, t)
+    e = errata.erratum(rec, {}, lang, t)
     return {"anchor": anchor, "href": f"{full}#{e['anchor']}",
             "note_title": e["note_title"], "location": e["location"], "quote": e["quote"],
             "verdict": e["verdict"], "verdict_label": e["verdict_label"],
             "note_formula": e["claim"], "corrected": e["correction"], "why": e["why"],
             # an imprecise statement: the condition the note leaves out
-            "missing": edition._zh_twin(rec, "missing_condition", lang, math=True),
+            "missing": errata.zh_twin(rec, "missing_condition", lang, math=True),
             "evidence": [{"label": r["version_label"], "value": r["value"],
                           "passed": r["passed"],
                           # a reference to the literature, in the source's own language
