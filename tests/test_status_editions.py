@@ -65,8 +65,8 @@ def test_every_status_renders_in_both_editions(lang, tmp_path):
     for st in status.STATUSES:
         n = sum(c["status"] == st for c in everyone)
         assert t["count"][st].format(n=n) in total
-    assert yours == t["summary"]["yours_line"].format(n=len(status.STATUSES), parts=t["summary"][
-        "and"].join(t["count"][st].format(n=1) for st in status.STATUSES))
+    assert yours == t["summary"]["yours_line"].format(n=len(status.STATUSES), parts=t["meta"][
+        "comma"].join(t["count"][st].format(n=1) for st in status.STATUSES))
     if not katex.node_available():
         pytest.skip(katex.NODE_HINT)
     page = html.render(view, tmp_path / "html").read_text(encoding="utf-8")

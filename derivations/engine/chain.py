@@ -59,7 +59,6 @@ __all__ = ["PREMISE_STATUSES", "STATUSES", "ChainResult", "PremiseCheck", "StepR
            "check_premises", "verify", "verify_many"]
 
 
-
 @dataclass
 class StepResult:
     index: int

@@ -179,6 +179,14 @@ def coverage(text: str, quotes: list[str]) -> dict:
             "straddling": straddling}
 
 
+def note_coverage(name: str, text: str, records: list[dict], marks: list[dict] = ()) -> dict:
+    """:func:`coverage` of note ``name`` by the quotes of the records and no-claim marks on it,
+    and its summary for the report, ``view``: {covered, sentences, marks}."""
+    cov = coverage(text, [r["quote"] for r in [*records, *marks] if r["note"] == name])
+    return {**cov, "view": {"covered": cov["covered"], "sentences": cov["sentences"],
+                            "marks": bool(marks)}}
+
+
 def stale_quotes(directory: Path, records: list[dict]) -> list[dict]:
     """Records whose quote does not occur in their note file."""
     if not directory.is_dir():
@@ -216,8 +224,7 @@ def check(directory: Path | str, registry: Path | str | None = None,
         if titles.get(name) != found:
             problems.append(f"title: {name}: registry says {titles.get(name)!r}, "
                             f"the note says {found!r}")
-        quotes = [r["quote"] for r in records + marks if r["note"] == name]
-        cov = coverage(text, quotes)
+        cov = note_coverage(name, text, records, marks)
         line = (f"coverage: {name} 《{found}》: {cov['covered']}/{cov['sentences']} sentences "
                 f"({100 * cov['share']:.1f} %) carry a record or a no-claim mark")
         lines.append(line)

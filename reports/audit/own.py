@@ -304,9 +304,8 @@ def audit(notes_dir: Path, registry: Path, claim_files: list[Path]) -> tuple[dic
                      f"{'passed' if row['passed'] else 'NOT passed'} ({row['value']['en']})")
     covered = {}
     for name, text in texts.items():
-        cov = notes_mod.coverage(text, [r["quote"] for r in records if r["note"] == name])
-        covered[name] = {"covered": cov["covered"], "sentences": cov["sentences"],
-                         "marks": False}
+        cov = notes_mod.note_coverage(name, text, records)
+        covered[name] = cov["view"]
         lines.append(f"coverage: {name}: {cov['covered']}/{cov['sentences']} sentences "
                      f"({100 * cov['share']:.0f} %) carry a record")
     from reports.pipeline import build

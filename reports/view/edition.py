@@ -185,7 +185,7 @@ def _counts(claims: list[dict]) -> dict[str, int]:
 
 def _parts(counts: dict[str, int], t: dict) -> str:
     """Every status that occurs, and failed always: "0 failed" is news too."""
-    return t["summary"]["and"].join(t["count"][st].format(n=n) for st, n in counts.items()
+    return t["meta"]["comma"].join(t["count"][st].format(n=n) for st, n in counts.items()
                                     if n or st == "failed")
 
 

@@ -53,7 +53,9 @@ def _evidence(rec: dict, lang: str, t: dict) -> dict:
                          "math": Tex(twin.get(r["math"], r["math"]), False,
                                      f"erratum {rec['id']!r} evidence")
                          if r.get("math") and r["math"] not in shown else None,
-                         "passed": r["passed"]})
+                         "passed": r["passed"],
+                         # a reference to the literature, shown in the source's own language
+                         "reference": r["version"] == "cited"})
         summary = audit_view.get("summary") or {}
         return {"rows": rows, "summary": _value(summary, lang, f"erratum {rec['id']!r} summary")
                 if summary else None,
@@ -65,7 +67,7 @@ def _evidence(rec: dict, lang: str, t: dict) -> dict:
     version = "correction" if rec["verdict"] in FULL_VERDICTS else "independent"
     row = {"version": version, "version_label": t["errata"][f"{version}_version"],
            "label": plain(ev["kind"]), "value": plain(ev["detail"]), "math": None,
-           "passed": ev["passed"]}
+           "passed": ev["passed"], "reference": False}
     return {"rows": [row], "summary": None, "note_run": False}
 
 

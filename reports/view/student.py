@@ -125,8 +125,7 @@ def _erratum(rec: dict, lang: str, t: dict, anchor: str, full: str) -> dict:
             "missing": errata.zh_twin(rec, "missing_condition", lang, math=True),
             "evidence": [{"label": r["version_label"], "value": r["value"],
                           "passed": r["passed"],
-                          # a reference to the literature, in the source's own language
-                          "reference": r["version"] == "cited"}
+                          "reference": r["reference"]}
                          for r in e["evidence"]["rows"]]}
 
 

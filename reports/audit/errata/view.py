@@ -300,12 +300,8 @@ def load(path: Path | str | None = None, notes_path: Path | str | None = None,
         counts[rec["verdict"]] = counts.get(rec["verdict"], 0) + 1
     # how much of each note the audit covers: its sentences holding a record or a no-claim mark
     marks = errata.read_nonclaims() if path is None else []
-    covered = {}
-    for name, text in texts.items():
-        quotes = [r["quote"] for r in records + marks if r["note"] == name]
-        cov = notes.coverage(text, quotes)
-        covered[name] = {"covered": cov["covered"], "sentences": cov["sentences"],
-                         "marks": path is None}
+    covered = {name: notes.note_coverage(name, text, records, marks)["view"]
+               for name, text in texts.items()}
     return {"records": out, "summary": summary,
             "notes": {n: {"title": t, **({"coverage": covered[n]} if n in covered else {})}
                       for n, t in sorted(titles.items())}}
