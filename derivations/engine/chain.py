@@ -254,7 +254,8 @@ def _verify(d, symbolic_ops, progress, done, module) -> ChainResult:
                 f"claim {d.id!r}, step {n} ({step.rule!r})")
         rewrites = tuple(rw for a in d.assumptions if a.name in step.by for rw in a.rewrites)
         symbolic, detail, _, stopped = symbolic_check_detail(
-            prev_expr, step.expr, rewrites, random_bases, d.domain.indices, symbolic_ops)
+            prev_expr, step.expr, rewrites, random_bases, d.domain.indices, symbolic_ops,
+            own=None if counter else d.domain)
         if stopped is not None:
             timed_out = _stopped("symbolic", stopped)
         if not counter and (symbolic != "zero" or fragile(prev_expr, step.expr)):
@@ -269,6 +270,8 @@ def _verify(d, symbolic_ops, progress, done, module) -> ChainResult:
         if not counter and symbolic != "zero":
             reason = "; ".join(r for r in (f"symbolic route: {symbolic}"
                                            + (f" ({detail})" if detail else ""), reason) if r)
+        elif not counter and detail:  # proved by one of the route's own methods: which one
+            reason = "; ".join(r for r in (f"symbolic route: {detail}", reason) if r)
         results.append(StepResult(
             index=n, latex=latex(written.steps[n - 1].expr, written.definitions_used),
             rule=step.rule, by=written.steps[n - 1].by, symbolic=symbolic,

@@ -2,7 +2,9 @@
 
 Symbolic side (:func:`linearize`): only what holds for every distribution — the definition
 Var(X) = E[X²] − E[X]², and linearity of E over sums, finite Sum and constant factors.  Anything
-more (independence, moments) must come from an assumption the step cites.
+more (independence, moments) must come from an assumption the step cites — or, for a claim about
+one law (``Domain.distribution``), from the integral against its density, one of the symbolic
+route's own methods (:mod:`derivations.engine.methods`).
 
 Numeric side (:func:`expectation_value`): at concrete sizes, every random atom is an independent
 variable with the declared mean and variance, and E of a polynomial is computed exactly from raw

@@ -1,0 +1,249 @@
+"""The symbolic route's own methods, for what SymPy's ``simplify`` leaves undecided.
+
+* :func:`textbook` — the summation convention, in the symbolic route as in the numeric one: a
+  sum whose upper bound is below its lower bound is empty (0), a product 1.  SymPy's ``doit``
+  follows Karr's convention (Σ_{i=a}^{b} = −Σ_{i=b+1}^{a−1} when b < a − 1); a sum over a range
+  that may be empty becomes ``Piecewise((sum, b ≥ a − 1), (0, True))``, which agrees with Karr's
+  value wherever the condition holds.
+* :func:`sequence_limits` — the limit of a sequence (an integer variable going to ∞) by its
+  residue classes: with P the period of every integer-only part (Mod, floor, ceiling, frac,
+  (−1)ⁿ, cos πn/2 …), n = P·m + r for r = 0..P−1 leaves expressions in m free of them; each is then
+  a function of a real m whose limit SymPy computes, and a sequence whose P subsequences share
+  one limit has that limit (a real limit implies the limit along the integers).  SymPy's own
+  ``limit`` keeps n an integer in its substitution n = 1/t and gets n·sin(π/n) → 0.
+* :func:`expectations_by_density` — for a claim about one law (``Domain.distribution``, the
+  normal), E of anything as the integral against the law's density, independent variables one
+  after another: E|X| and E max(X, 0), which the rewrites of any law cannot reach.
+* :data:`FORMS` — further normal forms tried on the difference after ``simplify``: Piecewise
+  (Max, Min, Abs), exponentials (trigonometric and hyperbolic functions), floor (Mod, frac),
+  special functions expanded, logarithms combined where SymPy may (positive arguments).  Each is
+  an identity of SymPy's; whatever they conclude, the numeric route must agree.
+
+None of these runs in the numeric route, which evaluates definitions with numbers.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import sympy as sp
+from sympy.functions.elementary.hyperbolic import HyperbolicFunction
+from sympy.functions.elementary.trigonometric import TrigonometricFunction
+
+from derivations.engine.stochastic import E
+
+# the largest period split into residue classes: each class costs a limit
+MAX_PERIOD = 12
+_INTEGER_PARTS = (sp.Mod, sp.floor, sp.ceiling, sp.frac)
+
+
+def _nonnegative(length: sp.Basic, indices: dict) -> bool | None:
+    """Whether a range's length is ≥ 0 by the symbols' assumptions, or else by the declared
+    ranges of the indices it holds (its least value over their box, when it is linear in them)."""
+    if length.is_nonnegative is not None:
+        return length.is_nonnegative
+    ranged = [i for i in indices if length.has(i)]
+    if not ranged:
+        return None
+    least = length
+    for idx in ranged:
+        coeff = sp.expand(least).coeff(idx)
+        if coeff.has(*ranged) or not coeff.is_number:
+            return None
+        lo, hi = (sp.sympify(b, strict=True) for b in indices[idx])
+        least = least.xreplace({idx: lo if coeff >= 0 else hi})
+    return True if sp.expand(least).is_nonnegative else None
+
+
+def textbook(expr: sp.Basic, indices: dict | None = None) -> sp.Basic:
+    """Sums and products over a range that may be empty, written with the textbook convention;
+    ``indices`` (index -> (lo, hi)) decides ranges whose ends are indices."""
+    def one(node):
+        body, limits = node.function, list(node.limits)
+        empty = sp.Integer(0) if isinstance(node, sp.Sum) else sp.Integer(1)
+        out = body
+        for var, lo, hi in limits:
+            length = hi - lo + 1
+            inner = type(node)(out, (var, lo, hi))
+            if length.is_negative:
+                out = empty
+            elif _nonnegative(length, indices or {}):
+                out = inner
+            else:
+                out = sp.Piecewise((inner, sp.Ge(length, 0)), (empty, True))
+        return out
+    return expr.replace(lambda e: isinstance(e, sp.Sum | sp.Product)
+                        and all(len(lim) == 3 for lim in e.limits), one)
+
+
+def _denominator(coeff: sp.Basic) -> int | None:
+    return int(coeff.q) if isinstance(coeff, sp.Rational) else None
+
+
+def _linear_period(arg: sp.Basic, n: sp.Symbol, scale: int) -> int | None:
+    """The period in ``n`` of an integer-valued part of ``arg``, a polynomial in n with rational
+    coefficients: ``scale`` times the denominators' lcm; None if ``arg`` is not one."""
+    try:
+        poly = sp.Poly(arg, n)
+    except sp.PolynomialError:
+        return None
+    dens = [_denominator(c) for c in poly.all_coeffs()[:-1]]  # the constant term has no period
+    if any(d is None for d in dens) or any(c.has(n) for c in poly.all_coeffs()):
+        return None
+    return scale * math.lcm(1, *dens)
+
+
+def _period(f: sp.Basic, n: sp.Symbol) -> int | None:
+    """The lcm of the periods of ``f``'s integer-only parts in n; None if one has none."""
+    periods = [1]
+    for node in sp.preorder_traversal(f):
+        if not getattr(node, "has", None) or not node.has(n):
+            continue
+        if isinstance(node, sp.Mod):
+            k = node.args[1]
+            if not (k.is_Integer and k > 0):
+                return None
+            periods.append(_linear_period(node.args[0], n, int(k)))
+        elif isinstance(node, sp.floor | sp.ceiling | sp.frac):
+            periods.append(_linear_period(node.args[0], n, 1))
+        elif isinstance(node, sp.Pow) and node.exp.has(n) and not node.base.has(n):
+            if node.base.is_positive:
+                continue
+            if node.base != -1:
+                return None
+            periods.append(_linear_period(node.exp, n, 2))
+        elif isinstance(node, sp.sin | sp.cos | sp.tan) and node.args[0].has(n):
+            # periodic along the integers only when its argument is π times a polynomial with
+            # rational coefficients; otherwise it is a function of a real n like any other
+            ratio = sp.expand(node.args[0] / sp.pi)
+            period = None if ratio.has(sp.pi) else _linear_period(ratio, n, 2)
+            periods.append(period or 1)
+        elif isinstance(node, sp.factorial | sp.binomial | sp.Sum | sp.Product | sp.Limit
+                        | sp.Integral):
+            return None
+    if any(p is None for p in periods):
+        return None
+    period = math.lcm(*periods)
+    return period if period <= MAX_PERIOD else None
+
+
+def _settle(g: sp.Basic) -> sp.Basic:
+    """floor, ceiling and frac of an integer plus a constant settle on the integer part."""
+    return g.replace(lambda e: isinstance(e, sp.frac), lambda e: e.rewrite(sp.floor))
+
+
+def _real_extension_safe(g: sp.Basic, x: sp.Symbol) -> bool:
+    """Whether ``g`` as a function of a real x is the same formula with no integer-only part
+    and no power of a base that is not positive to a power holding x."""
+    for node in sp.preorder_traversal(g):
+        if isinstance(node, _INTEGER_PARTS) and node.has(x):
+            return False
+        if isinstance(node, sp.Pow) and node.exp.has(x) and not node.base.is_positive:
+            return False
+        if isinstance(node, sp.Sum | sp.Product | sp.Integral | sp.Limit | sp.factorial):
+            return False
+    return True
+
+
+def _sequence_limit(f: sp.Basic, n: sp.Symbol) -> sp.Basic | None:
+    period = _period(f, n)
+    if period is None:
+        return None
+    m = sp.Dummy("m", integer=True, nonnegative=True)
+    x = sp.Dummy("x", positive=True)
+    values = []
+    for r in range(period):
+        g = _settle(sp.expand(f.xreplace({n: period * m + r}), mul=False, power_exp=False,
+                              log=False, multinomial=False, basic=False))
+        g = g.xreplace({m: x})
+        if not _real_extension_safe(g, x):
+            return None
+        value = sp.limit(g, x, sp.oo)
+        if value.has(x, sp.Limit, sp.AccumBounds, sp.nan, sp.zoo) or not (
+                value.is_finite or value in (sp.oo, -sp.oo)):
+            return None
+        values.append(value)
+    first = values[0]
+    if all(v == first or sp.simplify(v - first) == 0 for v in values[1:]):
+        return first
+    return None
+
+
+def sequence_limits(expr: sp.Basic) -> sp.Basic:
+    """Every limit of a sequence in ``expr`` whose residue classes settle, replaced by its value."""
+    def one(node: sp.Limit):
+        f, var, to = node.args[:3]
+        if to != sp.oo or not var.is_integer:
+            return node
+        value = _sequence_limit(f, var)
+        return node if value is None else value
+    return expr.replace(lambda e: isinstance(e, sp.Limit), one)
+
+
+def _normal_density(x: sp.Symbol, mean: sp.Basic, variance: sp.Basic) -> sp.Basic:
+    return sp.exp(-(x - mean) ** 2 / (2 * variance)) / sp.sqrt(2 * sp.pi * variance)
+
+
+# law -> its density at x with the given mean and variance
+LAW_DENSITIES = {"normal": _normal_density}
+
+
+def expectations_by_density(expr: sp.Basic, random: dict, law: str) -> sp.Basic | None:
+    """``expr`` with every E written as the integral against ``law``'s density, the variables
+    independent; None when a random variable is not a plain symbol or its variance is not known
+    positive (the integral would need cases)."""
+    density = LAW_DENSITIES[law]
+    if any(not isinstance(b, sp.Symbol) for b in random) or any(
+            not sp.sympify(v).is_positive for _, v in random.values()):
+        return None
+
+    def integral(e: E) -> sp.Basic:
+        arg = e.args[0]
+        if arg.has(sp.Max, sp.Min, sp.Abs, sp.sign, sp.Heaviside):
+            arg = sp.piecewise_fold(arg.rewrite(sp.Piecewise))
+        for var in sorted(arg.free_symbols & set(random), key=sp.default_sort_key):
+            mean, variance = random[var]
+            x = sp.Dummy(var.name, real=True)
+            arg = sp.integrate(arg.xreplace({var: x}) * density(x, mean, variance),
+                               (x, -sp.oo, sp.oo))
+        return arg.rewrite(sp.erf) if arg.has(sp.erfc) else arg  # erf + erfc = 1 meets
+    return expr.replace(lambda e: isinstance(e, E), integral)
+
+
+def _loggamma_positive(e: sp.Basic) -> sp.Basic:
+    # log Γ(z) = log(Γ(z)) only for z > 0: below, loggamma is the analytic continuation
+    return e.replace(lambda x: isinstance(x, sp.loggamma) and x.args[0].is_positive,
+                     lambda x: sp.log(sp.gamma(x.args[0])))
+
+
+def _has(*kinds) -> Callable[[sp.Basic], bool]:
+    return lambda e: any(isinstance(node, kinds) for node in sp.preorder_traversal(e))
+
+
+_SPECIAL = (sp.gamma, sp.loggamma, sp.polygamma, sp.beta, sp.Ei, sp.expint, sp.Si, sp.Ci,
+            sp.Shi, sp.Chi, sp.erf, sp.erfc, sp.zeta)
+
+# (name, applies to, form): tried in order on the difference, each followed by simplify
+FORMS: tuple[tuple[str, Callable, Callable], ...] = (
+    ("Piecewise form", _has(sp.Max, sp.Min, sp.Piecewise, sp.Abs, sp.sign, sp.Heaviside),
+     lambda e: sp.piecewise_fold(e.rewrite(sp.Piecewise))),
+    ("exponential form", _has(TrigonometricFunction, HyperbolicFunction),
+     lambda e: e.rewrite(sp.exp)),
+    ("floor form", _has(sp.Mod, sp.frac), lambda e: e.rewrite(sp.floor)),
+    ("special functions expanded", _has(*_SPECIAL),
+     lambda e: sp.expand_log(sp.expand_func(_loggamma_positive(e)))),
+    ("exponential integrals as Ei", _has(sp.Si, sp.Ci, sp.Shi, sp.Chi, sp.expint, sp.Ei),
+     lambda e: e.rewrite(sp.Ei)),
+    ("logarithms combined", _has(sp.log), lambda e: sp.logcombine(e)),
+)
+
+
+def own_forms(diff: sp.Basic, is_zero: Callable[[sp.Basic], bool]) -> str:
+    """The name of the first form in which ``diff`` is zero by ``is_zero``, or ''."""
+    if diff.has(sp.Integral) or isinstance(diff, sp.MatrixExpr | sp.MatrixBase):
+        return ""
+    for name, applies, form in FORMS:
+        if applies(diff) and is_zero(form(diff)):
+            return name
+    return ""

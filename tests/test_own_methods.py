@@ -1,0 +1,143 @@
+"""The symbolic route's own methods (derivations/engine/methods.py), each with a negative test.
+
+variables → the expression or the claim → the method or verify → check.  A method may only turn
+a step the numbers agree with from `numeric` into `proved`; a wrong step still fails.
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from derivations.engine.chain import verify
+from derivations.engine.claim import Derivation, Domain, Step
+from derivations.engine.methods import (
+    expectations_by_density,
+    sequence_limits,
+    textbook,
+)
+from derivations.engine.stochastic import E
+from derivations.engine.symbolic import symbolic_check
+
+x = sp.Symbol("x", real=True)
+t = sp.Symbol("t", real=True)
+n = sp.Symbol("n", integer=True, positive=True)
+k = sp.Symbol("k", integer=True)
+i = sp.Symbol("i", integer=True)
+X = sp.Symbol("X", real=True)
+s2 = sp.Symbol("s2", positive=True)
+pi = sp.pi
+
+
+def claim(cid, lhs, rhs, domain=None):
+    return Derivation(cid, cid, sp.Eq(lhs, rhs, evaluate=False), (), (Step(rhs, "claimed"),),
+                      domain or Domain())
+
+
+def own_method(result) -> str:
+    return result.steps[0].reason
+
+
+# --- the summation convention -------------------------------------------------------------------
+
+def test_textbook_empties_a_reversed_range_and_guards_an_unknown_one():
+    assert textbook(sp.Sum(i, (i, 1, -3))) == 0  # Karr: 3
+    assert textbook(sp.Product(i, (i, 5, 2))) == 1  # Karr: 1/12
+    assert textbook(sp.Sum(i, (i, n, n - 3))) == 0
+    guarded = textbook(sp.Sum(1, (i, 1, k)))
+    assert isinstance(guarded, sp.Piecewise) and guarded.args[1].expr == 0
+    kept = sp.Sum(i, (i, 1, n))  # n ≥ 1: the range is never empty
+    assert textbook(kept) == kept
+    # an index's declared range decides: k in 1..n makes 1..k non-empty
+    assert textbook(sp.Sum(1, (i, 1, k)), {k: (1, n)}) == sp.Sum(1, (i, 1, k))
+
+
+def test_the_symbolic_route_follows_the_textbook_convention():
+    # Σ_{i=1}^{-3} i: 0 by the textbook, 3 by Karr's convention, which SymPy's doit follows
+    assert sp.Sum(i, (i, 1, -3)).doit() == 3
+    assert symbolic_check(sp.Sum(i, (i, 1, -3)), sp.Integer(0)) == "zero"
+    assert symbolic_check(sp.Sum(i, (i, 1, -3)), sp.Integer(3)) != "zero"
+
+
+def test_a_sum_true_under_the_textbook_convention_is_proved():
+    right = claim("ones_to_k", sp.Sum(1, (i, 1, k)), sp.Max(k, 0),
+                  Domain(indices={k: (-3, n)}, dims=(n,)))
+    result = verify(right)
+    assert result.status == "proved", result.steps[0].reason
+    wrong = claim("ones_to_k_karr", sp.Sum(1, (i, 1, k)), k,
+                  Domain(indices={k: (-3, n)}, dims=(n,)))
+    assert verify(wrong).status == "failed"
+
+
+# --- limits of sequences ------------------------------------------------------------------------
+
+def test_sequence_limit_where_sympys_limit_keeps_n_an_integer():
+    f = n * sp.sin(pi / n)
+    assert sp.Limit(f, n, sp.oo).doit() != pi  # SymPy substitutes n = 1/t, t still an integer
+    assert sequence_limits(sp.Limit(f, n, sp.oo)) == pi
+
+
+def test_sequence_limit_by_residue_classes():
+    assert sequence_limits(sp.Limit(sp.Mod(n, 2) / n, n, sp.oo)) == 0
+    assert sequence_limits(sp.Limit((-1) ** n / n, n, sp.oo)) == 0
+    assert sequence_limits(sp.Limit(sp.Mod(n**2 + n + 1, 2), n, sp.oo)) == 1
+    # no limit: the classes of (-1)^n go to 1 and -1; SymPy's limit is left as it was
+    left = sp.Limit((-1) ** n, n, sp.oo)
+    assert sequence_limits(left) == left
+    # no period (⌊√n⌋) and a real variable: not this method's
+    assert sequence_limits(sp.Limit(sp.floor(sp.sqrt(n)) / n, n, sp.oo)).has(sp.Limit)
+    assert sequence_limits(sp.Limit(x * sp.sin(pi / x), x, sp.oo)).has(sp.Limit)
+
+
+def test_a_sequence_limit_is_proved_and_its_twin_fails():
+    right = verify(claim("n_sin", sp.Limit(n * sp.sin(pi / n), n, sp.oo), pi, Domain(dims=(n,))))
+    assert right.status == "proved" and "residue classes" in own_method(right)
+    wrong = verify(claim("n_sin0", sp.Limit(n * sp.sin(pi / n), n, sp.oo), sp.Integer(0),
+                         Domain(dims=(n,))))
+    assert wrong.status == "failed"
+
+
+# --- further normal forms -----------------------------------------------------------------------
+
+def test_each_form_proves_its_identity_and_not_its_twin():
+    cases = [  # (lhs, right rhs, wrong rhs, domain, form named)
+        (sp.tanh(t), 2 / (1 + sp.exp(-2 * t)) - 1, 2 / (1 + sp.exp(-2 * t)), None,
+         "exponential form"),
+        (5 * sp.floor(k / 5) + sp.Mod(k, 5), k, k + 1, Domain(constants=(k,)), "floor form"),
+        (sp.log(sp.exp(7) + sp.exp(t)) - 7, sp.log(1 + sp.exp(t - 7)),
+         sp.log(1 + sp.exp(t + 7)), None, "logarithms combined"),
+        (sp.polygamma(0, x + 2), sp.polygamma(0, x) + 1 / x + 1 / (x + 1),
+         sp.polygamma(0, x) + 1 / x, Domain(ranges={x: (0.5, 5)}), "special functions"),
+        (sp.Ei(x), sp.Chi(x) + sp.Shi(x), sp.Chi(x) - sp.Shi(x), Domain(ranges={x: (0.5, 5)}),
+         "exponential integrals"),
+    ]
+    for lhs, right, wrong, dom, form in cases:
+        proved = verify(claim("right", lhs, right, dom))
+        assert proved.status == "proved" and form in own_method(proved), (lhs, proved.steps[0])
+        assert verify(claim("wrong", lhs, wrong, dom)).status == "failed", lhs
+
+
+def test_a_sign_comes_only_from_a_declared_range():
+    # Ei = Chi + Shi holds for x > 0 only: below 0 it is false, and fails
+    below = verify(claim("ei_neg", sp.Ei(x), sp.Chi(x) + sp.Shi(x),
+                         Domain(ranges={x: (-5, -0.5)})))
+    assert below.status == "failed"
+
+
+# --- expectations against a declared law --------------------------------------------------------
+
+def test_expectation_by_the_normal_density():
+    law = {X: (0, s2)}
+    assert sp.simplify(expectations_by_density(E(sp.Abs(X)), law, "normal")
+                       - sp.sqrt(2 * s2 / pi)) == 0
+    assert expectations_by_density(E(X), {X: (0, x)}, "normal") is None  # variance of any sign
+
+
+def test_a_normal_law_fact_is_proved_and_not_for_any_law():
+    normal = Domain(random={X: (0, s2)}, distribution="normal")
+    right = verify(claim("relu_mean", E(sp.Max(X, 0)), sp.sqrt(s2 / (2 * pi)), normal))
+    assert right.status == "proved" and "normal law's density" in own_method(right)
+    wrong = verify(claim("relu_mean2", E(sp.Max(X, 0)), sp.sqrt(s2 / pi), normal))
+    assert wrong.status == "failed"
+    anylaw = verify(claim("relu_any", E(sp.Max(X, 0)), sp.sqrt(s2 / (2 * pi)),
+                          Domain(random={X: (0, s2)})))
+    assert anylaw.status == "failed"  # the skewed laws differ
