@@ -15,6 +15,7 @@ from derivations.engine.methods import (
     sequence_limits,
     textbook,
 )
+from derivations.engine.ring import as_ring
 from derivations.engine.stochastic import E
 from derivations.engine.symbolic import symbolic_check
 
@@ -141,3 +142,26 @@ def test_a_normal_law_fact_is_proved_and_not_for_any_law():
     anylaw = verify(claim("relu_any", E(sp.Max(X, 0)), sp.sqrt(s2 / (2 * pi)),
                           Domain(random={X: (0, s2)})))
     assert anylaw.status == "failed"  # the skewed laws differ
+
+
+# --- square matrices as a ring --------------------------------------------------------------------
+
+def test_as_ring_reads_only_products_of_square_matrices_of_one_size():
+    m = sp.Symbol("m", integer=True, positive=True)
+    a, b = sp.MatrixSymbol("A", m, m), sp.MatrixSymbol("B", m, m)
+    nc_a, nc_b = sp.symbols("A B", commutative=False)
+    assert as_ring((a + b) ** 2 - a * b + 3 * sp.Identity(m)) \
+        == (nc_a + nc_b) ** 2 - nc_a * nc_b + 3
+    assert as_ring(a.T * b) is None  # a transpose is not a ring operation
+    assert as_ring(a * sp.MatrixSymbol("C", m, 1)) is None  # not square
+    assert as_ring(a + sp.MatrixSymbol("D", m + 1, m + 1)) is None  # two sizes
+
+
+def test_a_square_matrix_identity_is_proved_and_its_commuting_twin_fails():
+    m = sp.Symbol("m", integer=True, positive=True)
+    a, b = sp.MatrixSymbol("A", m, m), sp.MatrixSymbol("B", m, m)
+    dom = Domain(dims=(m,))
+    right = verify(claim("mat_square", (a + b) ** 2, a**2 + a * b + b * a + b**2, dom))
+    assert right.status == "proved" and "square matrices" in own_method(right)
+    assert verify(claim("mat_square2", (a + b) ** 2, a**2 + 2 * a * b + b**2, dom)).status \
+        == "failed"

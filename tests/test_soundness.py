@@ -174,10 +174,23 @@ def test_floats_are_read_as_written():
     assert d.lhs == x / 10 and verify(d).status == "proved"
 
 
-def test_noncommutative_symbols_are_refused():
+def test_noncommutative_symbols_are_square_matrices():
+    a, b = sp.symbols("A B", commutative=False)
+    wrong = verify(claim("nc", (a + b) ** 2, a**2 + 2 * a * b + b**2))
+    assert wrong.status == "failed"
+    assert int(wrong.steps[0].counterexample["point"]["ring_size"]) >= 2  # numbers commute
+    right = verify(claim("nc_right", (a + b) ** 2, a**2 + a * b + b * a + b**2))
+    assert right.status == "proved" and "square matrices" in right.steps[0].reason
+    # a scalar term is the scalar times the identity
+    assert verify(claim("nc_scalar", a * (b + x), a * b + x * a)).status == "proved"
+
+
+def test_noncommutative_symbols_outside_polynomials_are_refused():
     a, b = sp.symbols("A B", commutative=False)
     with pytest.raises(DerivationError, match="MatrixSymbol"):
-        claim("nc", (a + b) ** 2, a**2 + 2 * a * b + b**2)
+        claim("nc_exp", sp.exp(a) * b, b * sp.exp(a))
+    with pytest.raises(DerivationError, match="positive integer"):
+        claim("nc_inverse", a**-1 * b, b * a**-1)
 
 
 @pytest.mark.parametrize("bounds, match", [((1, sp.oo), "finite"), ((1, x), "not an integer")])

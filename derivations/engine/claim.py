@@ -20,7 +20,9 @@ import sympy as sp
 from sympy.matrices.expressions.matexpr import MatrixElement
 
 from derivations.engine import definitions as defs
+from derivations.engine import ring
 from derivations.engine.errors import DerivationError
+from derivations.engine.ring import RING_SIZE
 from derivations.engine.stochastic import FAMILIES, E, Var
 
 __all__ = ["ASSUMPTION_RULES", "KINDS", "Assumption", "Derivation", "DerivationError", "Domain",
@@ -448,18 +450,21 @@ def _check_hypotheses(d: Derivation, where: str) -> None:
 
 
 def _check_exact(d: Derivation, where: str) -> None:
-    """Noncommutative symbols are refused: one would be drawn as a number, which commutes."""
+    """Noncommutative symbols only in polynomials (they are checked as square matrices,
+    :mod:`derivations.engine.ring`), and not in an assumption's rewrites."""
     exprs = [d.lhs, *(s.expr for s in d.steps)]
     exprs += [e for a in d.assumptions for pair in a.rewrites for e in pair
               if isinstance(e, sp.Basic)]
     for n, e in enumerate(exprs):
         at = where if n == 0 else (f"{where}, step {n} ({d.steps[n - 1].rule!r})"
                                    if n <= len(d.steps) else f"{where}, an assumption's rewrite")
-        nc = sorted((str(a) for a in e.atoms(sp.Symbol) if a.is_commutative is False), key=str)
-        if nc:
-            raise DerivationError(f"{at}: {nc[0]} is a noncommutative symbol, which the numeric "
-                                  f"route cannot draw; write it as a MatrixSymbol, e.g. "
-                                  f"sp.MatrixSymbol({nc[0]!r}, n, n)")
+        nc = ring.noncommutative(e)
+        problem = ring.polynomial_problem(e) if n <= len(d.steps) else "an assumption's rewrite"
+        if nc and problem:
+            raise DerivationError(f"{at}: {nc[0]} is a noncommutative symbol, checked as a "
+                                  f"square matrix only in sums, products and positive integer "
+                                  f"powers, not in {problem}; write it as a MatrixSymbol, e.g. "
+                                  f"sp.MatrixSymbol({str(nc[0])!r}, n, n)")
 
 
 def _expect_expr(value, at: str, what: str) -> None:
@@ -557,7 +562,7 @@ def _unfold_claim(d: Derivation, where: str, assumed: set) -> None:
     used = defs.ordered(d.definitions, where)
     object.__setattr__(d, "_definitions", used)
     if not used:
-        object.__setattr__(d, "_checked", d)
+        object.__setattr__(d, "_checked", _as_matrices(d))
         return
     defs.check_in_claim(used, d.expressions, d.domain, where)
     named = {x.name: x for x in used}
@@ -591,7 +596,22 @@ def _unfold_claim(d: Derivation, where: str, assumed: set) -> None:
                              hypotheses=tuple(flat(h) for h in d.hypotheses))
     except DerivationError as exc:
         raise DerivationError(f"{exc} (with its definitions unfolded)") from None
-    object.__setattr__(d, "_checked", checked)
+    object.__setattr__(d, "_checked", _as_matrices(checked))
+
+
+def _as_matrices(d: Derivation) -> Derivation:
+    """``d`` with its noncommutative symbols square matrices of size ring.RING_SIZE, a size
+    drawn like the others (``d`` itself when it has none)."""
+    if not any(ring.noncommutative(e) for e in d.expressions):
+        return d
+    if RING_SIZE in d.symbols:
+        raise DerivationError(f"claim {d.id!r}: the name {RING_SIZE} is reserved for the size of "
+                              f"its noncommutative symbols' matrices")
+    steps = tuple(replace(s, expr=ring.to_matrices(s.expr)) for s in d.steps)
+    return Derivation(d.id, d.title, sp.Eq(ring.to_matrices(d.lhs), steps[-1].expr,
+                                           evaluate=False),
+                      d.assumptions, steps, replace(d.domain, dims=(*d.domain.dims, RING_SIZE)),
+                      hypotheses=d.hypotheses)
 
 
 def _occurs(expr: sp.Basic, x) -> bool:

@@ -24,6 +24,7 @@ from derivations.engine.methods import (
     sequence_limits,
     textbook,
 )
+from derivations.engine.ring import as_ring
 from derivations.engine.stochastic import E, linearize
 
 # SymPy operations for one step's check: the heaviest shipped step uses about a ninth of it
@@ -249,6 +250,10 @@ def _own_methods(prev, cur, rewrites, random_bases, domain, ops) -> str:
                 by_law = expectations_by_density(diff, domain.random, domain.distribution)
                 if by_law is not None and _is_zero(by_law, indices):
                     return f"the {domain.distribution} law's density"
+            if isinstance(diff, sp.MatrixExpr):
+                polynomial = as_ring(diff)
+                if polynomial is not None and sp.expand(polynomial) == 0:
+                    return "the algebra of square matrices (a noncommutative polynomial)"
             diff = diff.xreplace(signed)
             if diff.has(sp.Limit):
                 limits = sequence_limits(diff)

@@ -20,9 +20,6 @@ from derivations.redteam.cases import Case
 
 # the earlier classes, SymPy compared with mpmath (battery), and an outside reviewer's (review)
 CASES: list[Case] = [*EARLIER, *battery.CASES, *review.CASES]
-# a true claim in these classes may be refused by design: a noncommutative symbol is refused
-# with a pointer to MatrixSymbol rather than drawn as a number
-REFUSED_BY_DESIGN = frozenset({"noncommutative"})
 # classes about SymPy's own closed forms: a true claim there is one SymPy gets wrong or cannot
 # close, so its symbolic route cannot show it — `numeric`, with that reason, is its best verdict
 SYMPY_CLASSES = frozenset({"shared integration", "shared limits", "summation convention",
@@ -89,14 +86,14 @@ def table(outcomes: list[Outcome]) -> list[str]:
 
 def reasoned(o: Outcome) -> bool:
     """A true claim not proved says why: `numeric` or `timed out` with the route's reason, or
-    refused — by design (a noncommutative symbol), or, in the classes about SymPy's closed forms,
+    refused — in the classes about SymPy's closed forms,
     because the numeric route could not evaluate the definition either (a pole, a complex
     integrand), which the refusal names."""
     if o.result == "proved":
         return True
     if o.result in ("numeric", "timed out"):
         return bool(o.detail)
-    return o.result == "refused" and (o.cls in REFUSED_BY_DESIGN or o.cls in SYMPY_CLASSES)
+    return o.result == "refused" and o.cls in SYMPY_CLASSES
 
 
 def passes(outcomes: list[Outcome]) -> bool:
