@@ -11,7 +11,9 @@ import sympy as sp
 from derivations.engine.chain import verify
 from derivations.engine.claim import Derivation, Domain, Step
 from derivations.engine.methods import (
+    constant_terms,
     expectations_by_density,
+    partial_closed_forms,
     sequence_limits,
     textbook,
 )
@@ -134,13 +136,14 @@ def test_expectation_by_the_normal_density():
 
 
 def test_a_normal_law_fact_is_proved_and_not_for_any_law():
-    normal = Domain(random={X: (0, s2)}, distribution="normal")
-    right = verify(claim("relu_mean", E(sp.Max(X, 0)), sp.sqrt(s2 / (2 * pi)), normal))
+    # a variance of 4, not a symbol: each point's E is then one quadrature, not one per value
+    normal = Domain(random={X: (0, 4)}, distribution="normal")
+    right = verify(claim("relu_mean", E(sp.Max(X, 0)), sp.sqrt(4 / (2 * pi)), normal))
     assert right.status == "proved" and "normal law's density" in own_method(right)
-    wrong = verify(claim("relu_mean2", E(sp.Max(X, 0)), sp.sqrt(s2 / pi), normal))
+    wrong = verify(claim("relu_mean2", E(sp.Max(X, 0)), sp.sqrt(4 / pi), normal))
     assert wrong.status == "failed"
-    anylaw = verify(claim("relu_any", E(sp.Max(X, 0)), sp.sqrt(s2 / (2 * pi)),
-                          Domain(random={X: (0, s2)})))
+    anylaw = verify(claim("relu_any", E(sp.Max(X, 0)), sp.sqrt(4 / (2 * pi)),
+                          Domain(random={X: (0, 4)})))
     assert anylaw.status == "failed"  # the skewed laws differ
 
 
@@ -165,3 +168,24 @@ def test_a_square_matrix_identity_is_proved_and_its_commuting_twin_fails():
     assert right.status == "proved" and "square matrices" in own_method(right)
     assert verify(claim("mat_square2", (a + b) ** 2, a**2 + 2 * a * b + b**2, dom)).status \
         == "failed"
+
+
+# --- sums and products --------------------------------------------------------------------------
+
+def test_an_infinite_product_by_its_partial_products():
+    wallis = sp.Product(1 - 1 / (4 * i**2), (i, 1, sp.oo))
+    assert partial_closed_forms(wallis) == 2 / pi
+    # partial products SymPy cannot close: left as they were
+    viete = sp.Product(sp.cos(x / 2**i), (i, 1, sp.oo))
+    assert partial_closed_forms(viete) == viete
+    right = verify(claim("wallis", wallis, 2 / pi))
+    assert right.status == "proved" and "partial sums or products" in own_method(right)
+    assert verify(claim("wallis_wrong", wallis, 1 / pi)).status == "failed"
+
+
+def test_a_sum_of_a_constant_counts_its_terms():
+    z = sp.IndexedBase("z", real=True)
+    inner = sp.Sum(z[i], (i, 1, n))
+    assert constant_terms(sp.Sum(inner, (i, 1, n))) == n * inner  # the outer i binds nothing
+    assert constant_terms(sp.Sum(z[i], (i, 1, n))) == sp.Sum(z[i], (i, 1, n))
+    assert constant_terms(sp.Sum(x, (i, 1, k))) == sp.Sum(x, (i, 1, k))  # k may be below 1

@@ -316,3 +316,46 @@ def test_an_over_budget_form_is_decided_at_the_points_numbers(lhs, rhs, status,
     assert bool(built) == (rhs.has(Yi * Yi) or lhs.has(Yi * Yi)), r.summary()
     assert r.steps[-1].numeric == status, r.summary()
     assert r.status == ("failed" if status == "disagree" else r.status)
+
+
+# --- jumps the sampled points do not reach ------------------------------------------------------
+
+def test_a_limit_with_a_long_period_is_not_found():
+    # Heaviside(Mod(n, 100) − 50) is 0 for half the residues and 1 for the other half: no limit.
+    # n = 10^16 + r for r < 12 met only the zeros, and SymPy's limit says 0
+    no_limit = claim("long_period", sp.Limit(sp.Heaviside(sp.Mod(n, 100) - 50), n, sp.oo),
+                     sp.Integer(0), Domain(dims=(n,)))
+    with pytest.raises(DerivationError, match="limit was not found"):
+        verify(no_limit)
+    assert len(set(mpnum.SCATTERED)) == len(mpnum.SCATTERED)  # distinct offsets
+    assert mpnum.limit_period(sp.floor(n / 50) + sp.Mod(n, 3), n) == 150
+
+
+def test_a_limit_still_moving_is_not_a_difference():
+    # e^(−10^500/n) → 1, but at n = 10^16 it is still e^(−10^484): undefined, not failed
+    slow = claim("slow", sp.Limit(sp.exp(-sp.Integer(10) ** 500 / n), n, sp.oo), sp.Integer(1),
+                 Domain(dims=(n,)))
+    with pytest.raises(DerivationError, match="still grow"):
+        verify(slow)
+
+
+@pytest.mark.parametrize(("lhs", "rhs", "dom"), [
+    (sp.sign(x) ** 2, sp.Integer(1), None),  # false at 0
+    (sp.frac(x) + sp.frac(-x), sp.Integer(1), None),  # false at the integers
+    (sp.ceiling(x), sp.floor(x) + 1, None),
+    (sp.sign(x), sp.Integer(1), Domain(ranges={x: (0, 1)})),  # false at the range's end 0
+])
+def test_a_jump_at_an_integer_is_probed_there(lhs, rhs, dom):
+    result = verify(claim("jump", lhs, rhs, dom))
+    assert result.status == "failed"
+    assert "integers, halves and the ends" in result.steps[0].counterexample["probe"]
+
+
+def test_a_range_that_empties_past_the_sampled_sizes_is_probed_there():
+    # Σ_{i=1}^{70−n} 1 is 70 − n only while the range is not empty: false from n = 71
+    karr = claim("late_karr", sp.Sum(1, (i, 1, 70 - n)), 70 - n, Domain(dims=(n,)))
+    result = verify(karr)
+    assert result.status == "failed" and result.steps[0].counterexample["point"]["n"] == "71"
+    period = claim("late_period", sp.Sum(sp.Heaviside(sp.Mod(i, 200) - 100), (i, 1, n)),
+                   sp.Integer(0), Domain(dims=(n,)))
+    assert verify(period).status == "failed"

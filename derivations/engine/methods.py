@@ -11,6 +11,8 @@
   a function of a real m whose limit SymPy computes, and a sequence whose P subsequences share
   one limit has that limit (a real limit implies the limit along the integers).  SymPy's own
   ``limit`` keeps n an integer in its substitution n = 1/t and gets n·sin(π/n) → 0.
+* :func:`partial_closed_forms` — an infinite sum or product as the limit of its partial ones,
+  when SymPy closes them and the closed form passes induction (first term, next term).
 * :func:`expectations_by_density` — for a claim about one law (``Domain.distribution``, the
   normal), E of anything as the integral against the law's density, independent variables one
   after another: E|X| and E max(X, 0), which the rewrites of any law cannot reach.
@@ -119,8 +121,7 @@ def _period(f: sp.Basic, n: sp.Symbol) -> int | None:
             ratio = sp.expand(node.args[0] / sp.pi)
             period = None if ratio.has(sp.pi) else _linear_period(ratio, n, 2)
             periods.append(period or 1)
-        elif isinstance(node, sp.factorial | sp.binomial | sp.Sum | sp.Product | sp.Limit
-                        | sp.Integral):
+        elif isinstance(node, sp.Sum | sp.Product | sp.Limit | sp.Integral):
             return None
     if any(p is None for p in periods):
         return None
@@ -141,7 +142,7 @@ def _real_extension_safe(g: sp.Basic, x: sp.Symbol) -> bool:
             return False
         if isinstance(node, sp.Pow) and node.exp.has(x) and not node.base.is_positive:
             return False
-        if isinstance(node, sp.Sum | sp.Product | sp.Integral | sp.Limit | sp.factorial):
+        if isinstance(node, sp.Sum | sp.Product | sp.Integral | sp.Limit):
             return False
     return True
 
@@ -156,7 +157,8 @@ def _sequence_limit(f: sp.Basic, n: sp.Symbol) -> sp.Basic | None:
     for r in range(period):
         g = _settle(sp.expand(f.xreplace({n: period * m + r}), mul=False, power_exp=False,
                               log=False, multinomial=False, basic=False))
-        g = g.xreplace({m: x})
+        # factorials as Γ: the real function that agrees with them at the integers
+        g = g.rewrite(sp.gamma).xreplace({m: x})
         if not _real_extension_safe(g, x):
             return None
         value = sp.limit(g, x, sp.oo)
@@ -211,6 +213,56 @@ def expectations_by_density(expr: sp.Basic, random: dict, law: str) -> sp.Basic 
     return expr.replace(lambda e: isinstance(e, E), integral)
 
 
+def _partial_closed_form(node: sp.Sum | sp.Product) -> sp.Basic:
+    """An infinite sum or product as the limit of its partial ones, when SymPy closes them and
+    the closed form passes induction here (the first term; each next one adds the next term, or
+    multiplies by it): then the closed form is right at every N, whatever SymPy did to find it,
+    and its limit is a sequence's (:func:`_sequence_limit`).  ``node`` itself otherwise."""
+    if len(node.limits) != 1 or node.limits[0][2] != sp.oo:
+        return node
+    var, lo, _ = node.limits[0]
+    if not lo.is_Integer:
+        return node
+    count = sp.Dummy("N", integer=True, nonnegative=True)
+    partial = type(node)(node.function, (var, lo, lo + count)).doit()
+    if partial.has(sp.Sum, sp.Product):
+        return node
+    term = node.function.xreplace({var: lo + count})
+    before = partial.xreplace({count: count - 1})
+    if isinstance(node, sp.Sum):
+        step = partial - before - term
+    else:
+        step = sp.gammasimp(partial / before) - term
+    first = partial.xreplace({count: 0}) - node.function.xreplace({var: lo})
+    if sp.simplify(sp.expand_func(sp.gammasimp(step))) != 0 or sp.simplify(first) != 0:
+        return node
+    value = _sequence_limit(partial, count)
+    return node if value is None else value
+
+
+def partial_closed_forms(expr: sp.Basic) -> sp.Basic:
+    """Every infinite sum or product whose partial ones close (:func:`_partial_closed_form`)
+    replaced by its value."""
+    return expr.replace(lambda e: isinstance(e, sp.Sum | sp.Product), _partial_closed_form)
+
+
+def constant_terms(expr: sp.Basic) -> sp.Basic:
+    """A sum or product over a variable its body does not hold: the body times (or to the power
+    of) the number of terms, for a range known not empty — SymPy's doit leaves
+    Σ_i (Σ_i z_i) alone once it merges the two into one Sum."""
+    def one(node):
+        out = node.function
+        for var, lo, hi in node.limits:
+            count = hi - lo + 1
+            if var in out.free_symbols or not count.is_nonnegative:
+                out = type(node)(out, (var, lo, hi))
+            else:
+                out = out * count if isinstance(node, sp.Sum) else out**count
+        return out
+    return expr.replace(lambda e: isinstance(e, sp.Sum | sp.Product)
+                        and all(len(lim) == 3 for lim in e.limits), one)
+
+
 def _loggamma_positive(e: sp.Basic) -> sp.Basic:
     # log Γ(z) = log(Γ(z)) only for z > 0: below, loggamma is the analytic continuation
     return e.replace(lambda x: isinstance(x, sp.loggamma) and x.args[0].is_positive,
@@ -231,6 +283,10 @@ FORMS: tuple[tuple[str, Callable, Callable], ...] = (
     ("exponential form", _has(TrigonometricFunction, HyperbolicFunction),
      lambda e: e.rewrite(sp.exp)),
     ("floor form", _has(sp.Mod, sp.frac), lambda e: e.rewrite(sp.floor)),
+    ("constant terms of sums counted", _has(sp.Sum, sp.Product), constant_terms),
+    ("a product of exponentials as the exponential of a sum", _has(sp.Product),
+     lambda e: e.replace(lambda x: isinstance(x, sp.Product) and isinstance(x.function, sp.exp),
+                         lambda x: sp.exp(sp.Sum(x.function.args[0], *x.limits))).doit()),
     ("special functions expanded", _has(*_SPECIAL),
      lambda e: sp.expand_log(sp.expand_func(_loggamma_positive(e)))),
     ("exponential integrals as Ei", _has(sp.Si, sp.Ci, sp.Shi, sp.Chi, sp.expint, sp.Ei),

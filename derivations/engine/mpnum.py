@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import random
 
 import mpmath
 import sympy as sp
@@ -262,11 +263,42 @@ def nprod(f, lo, hi, period: int = 1):
 OFFSETS = (0, mpmath.mpf(1) / mpmath.pi, mpmath.sqrt(2) - 1)
 
 
-def _near(x0, direction, integer, depth):
+# offsets of an integer variable's values near ∞ beyond its first 12 and its known period's
+# residues: scattered, so that a jump with a period the expression does not show (or over 2000)
+# is met in most of its classes; fixed, so that every run draws the same
+SCATTERED = tuple(sorted(random.Random(2026).sample(range(12, 10**6), 24)))
+LIMIT_MAX_PERIOD = 2000
+
+
+def limit_period(body: sp.Basic, var: sp.Symbol) -> int:
+    """The period of the jumps of ``body`` in an integer ``var`` (Mod(var, 100): 100), up to
+    LIMIT_MAX_PERIOD; 1 when it shows none or a longer one."""
+    moduli = moduli_of(body)
+    if any(p.base == -1 and p.exp.has(var) for p in body.atoms(sp.Pow)):
+        moduli.append(2)
+    period = 1
+    for m in moduli:
+        period = math.lcm(period, m)
+    return period if period <= LIMIT_MAX_PERIOD else 1
+
+
+def limit_scale(body: sp.Basic) -> int:
+    """The decimal digits of the largest or smallest constant in ``body`` (10^−500: 500): values
+    near the point must reach past it before they show the limit ((1 − 10^−500)^n is 1 at every
+    n below 10^400)."""
+    digits = [len(str(abs(int(part)))) - 1 for r in body.atoms(sp.Rational)
+              for part in (r.p, r.q) if part not in (0, 1, -1)]
+    digits += [abs(int(mpmath.floor(mpmath.log10(abs(mpmath.mpf(f)))))) for f in
+               body.atoms(sp.Float) if f != 0]
+    return max(digits, default=0)
+
+
+def _near(x0, direction, integer, depth, period=1):
     if mpmath.isinf(x0):
         big = mpmath.mpf(10) ** depth
         if integer:
-            pts = [big + r for r in range(12)]
+            # every residue of the period: ⌊n/100⌋ − ⌊(n−20)/100⌋ is 1 only for n mod 100 < 20
+            pts = [big + r for r in sorted({*range(12), *range(period), *SCATTERED})]
         else:
             pts = [big * (1 + u) for u in OFFSETS]
         return [p if x0 > 0 else -p for p in pts]
@@ -277,18 +309,26 @@ def _near(x0, direction, integer, depth):
     return [x0 + s * h * (1 + u) for s in sides for u in OFFSETS]
 
 
-def limit(f, x0, direction, integer):
+def limit(f, x0, direction, integer, period=1, scale=0):
     x0 = mpmath.mpmathify(x0)
     d = mpmath.mp.dps
+    if scale >= d // 6:
+        raise NotEvaluated(f"the limit was not found: a constant of {scale} digits is beyond the "
+                           f"values near the point at {d} digits")
     values = []
     for depth in (d // 3, d // 6):
-        pts = _near(x0, direction, integer, depth)
+        pts = _near(x0, direction, integer, depth, period)
         values.append([f(p) for p in pts])
     top, mid = values
     center = top[0]
     if not all(mpmath.isfinite(abs(v)) for v in top + mid):
         raise NotEvaluated("the limit is not finite here")
     spread = max(abs(v - center) for v in top + mid)
+    nearer, farther = max(abs(v) for v in top), max(abs(v) for v in mid)
+    if abs(center) < 1 and nearer > 2 * farther:
+        # values near 0 but growing towards the point (e^(−10^500/n) at n = 10^16 and 10^8): the
+        # point is not near enough for the limit, whatever it is
+        raise NotEvaluated("the limit was not found: the values still grow towards the point")
     if spread > mpmath.mpf(10) ** (-d / 25) * max(1, abs(center)):
         raise NotEvaluated(f"the limit was not found: values near the point still move by "
                            f"{mpmath.nstr(spread, 3)} (oscillating, or converging too slowly)")
@@ -405,7 +445,8 @@ class _Printer(MpmathPrinter):
     def _print_NLimit(self, e):
         body, v, x0, d = e.args
         return (f"_rt.limit({self._lambda(v, body)}, {self._print(x0)}, {int(d)}, "
-                f"{bool(v.is_integer)})")
+                f"{bool(v.is_integer)}, {limit_period(body, v) if v.is_integer else 1}, "
+                f"{limit_scale(body)})")
 
     def _print_NExpect(self, e):
         arg, spec = e.args

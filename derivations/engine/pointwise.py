@@ -35,6 +35,9 @@ from derivations.engine.mpnum import NotEvaluated, compile_mp
 from derivations.engine.sampling import (
     ENTRY_PARENT,
     FEW_PROBE_SIZES,
+    LATTICE,
+    LATTICE_POINTS,
+    LATTICE_TEXT,
     POINTS,
     PROBE_POINTS,
     PROBE_SIZES,
@@ -658,6 +661,10 @@ FRAGILE = (sp.Integral, sp.Limit, sp.Min, sp.Max, sp.floor, sp.ceiling, sp.frac,
            sp.sign, sp.Abs, sp.Piecewise, sp.Heaviside)
 
 
+# operators that jump or kink at integers or at 0 of their argument: probed there too
+JUMPS = (sp.floor, sp.ceiling, sp.frac, sp.Mod, sp.sign, sp.Heaviside, sp.Abs, sp.Min, sp.Max,
+         sp.Piecewise)
+
 APPROX_POINTS = 8  # points of a claim whose values are quadratures, series or limits
 
 
@@ -708,6 +715,10 @@ def probe(d: Derivation, prev: sp.Basic, cur: sp.Basic, sampled: list[dict],
     rng = seeded(SCHEDULE_SEED, "probe")
     moduli = moduli_of(prev, cur)
     extra = []
+    if sizes:  # a sum over 1..n of a term with period 200 first differs at n = 101
+        sizes = tuple(sorted({*sizes, *(v for m in moduli if m > 2
+                                        for v in (m // 2, m // 2 + 1, m - 1, m, m + 1)),
+                              *_emptying_sizes(dims, prev, cur)}))
     if dims and not _has_matrix(prev, cur):
         for size in sizes:
             sub = {s: sp.Integer(size) for s in dims}
@@ -719,11 +730,37 @@ def probe(d: Derivation, prev: sp.Basic, cur: sp.Basic, sampled: list[dict],
             extra += [({**dict(sub), **idx}, False)
                       for idx in boundary_indices(d, dict(sub), rng, moduli, 3)]
     extra += [(sampled[k % len(sampled)], True) for k in range(PROBE_POINTS)]
+    if any(e.has(*JUMPS) for e in (prev, cur)):
+        extra += [(sampled[k % len(sampled)], LATTICE) for k in range(LATTICE_POINTS)]
     _KIND[0] = "probe"
     try:
         return _probe_points(d, prev, cur, dims, extra)
     finally:
         _KIND[0] = "numeric"
+
+
+MAX_PROBE_SIZE = 4096
+
+
+def _emptying_sizes(dims, *exprs) -> set[int]:
+    """The sizes about where a sum's or product's range becomes empty, for a range whose length
+    is linear in one size (Σ_{k=1}^{70−n} is empty from n = 70 on)."""
+    out: set[int] = set()
+    for e in exprs:
+        for node in e.atoms(sp.Sum, sp.Product):
+            for lim in node.limits:
+                if len(lim) != 3:
+                    continue
+                length = sp.expand(lim[2] - lim[1] + 1)
+                held = [s for s in dims if length.has(s)]
+                if len(held) != 1 or not length.is_polynomial(held[0]):
+                    continue
+                a, b = length.coeff(held[0], 1), length.coeff(held[0], 0)
+                if not (a.is_Integer and b.is_Integer and a != 0) or sp.degree(length, held[0]) > 1:
+                    continue
+                root = -int(b) // int(a)
+                out |= {v for v in range(root - 1, root + 3) if 0 < v <= MAX_PROBE_SIZE}
+    return out
 
 
 def _probe_points(d, prev, cur, dims, extra) -> dict | None:
@@ -748,7 +785,8 @@ def _probe_points(d, prev, cur, dims, extra) -> dict | None:
             counter = counterexample(d, [structure], [a], [b])
             if d.domain.random:
                 counter["point"]["distribution"] = distribution_at(d, point)
-            counter["probe"] = (f"values {WIDE_TEXT}" if wide else
+            counter["probe"] = (f"values {LATTICE_TEXT}" if wide == LATTICE else
+                                f"values {WIDE_TEXT}" if wide else
                                 f"size {max(structure.values(), default=0)}, indices at the ends "
                                 f"of their ranges and at multiples of their moduli")
             return counter

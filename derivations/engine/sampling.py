@@ -32,6 +32,12 @@ FEW_PROBE_SIZES = (7, 9, 12)
 WIDE_LOG10_RANGE = (-12.0, 12.0)
 WIDE_INTEGER_LOG10 = 12
 WIDE_TEXT = "over 1e-12..1e12"
+# the probe's values where jumps are (floor, frac, sign, Heaviside … jump at integers and 0; a
+# random real never lands there): small integers, halves, and a declared range's ends
+LATTICE = "lattice"
+LATTICE_VALUES = (0, 1, -1, 2, -2, 3, -3, 10, -10, 0.5, -0.5, 1.5, -1.5)
+LATTICE_TEXT = "at integers, halves and the ends of declared ranges"
+LATTICE_POINTS = 12
 ZERO_SHARE = 0.15  # of the values of an integer or nonnegative symbol that are 0
 PROBE_POINTS = POINTS  # wide-value points: one in every stratum of the wide range per atom
 # the seed's text is kept from when these points were drawn in derivations.pointwise
@@ -199,12 +205,15 @@ def draw(d: Derivation, point: int, atom, wide: bool = False,
     the sign and integrality its assumptions allow.  Every value is a double, so it is exact at
     both precisions."""
     key = _atom_key(atom)
-    rng = seeded("value", point, sp.srepr(atom), *(("wide",) if wide else ()),
+    rng = seeded("value", point, sp.srepr(atom), *(("wide" if wide is True else wide,) if wide
+                                                    else ()),
                  *((f"try {attempt}",) if attempt else ()))
     ranges = d.domain.ranges
     if isinstance(key, sp.MatrixSymbol):  # the range is declared at symbolic size
         key = next((k for k in ranges if isinstance(k, sp.MatrixSymbol) and k.name == key.name),
                    key)
+    if wide == LATTICE:
+        return _lattice(key, ranges.get(key), rng)
     if key in ranges:
         lo, hi = ranges[key]
         return mpmath.mpf(rng.uniform(float(lo), float(hi)))
@@ -224,6 +233,20 @@ def draw(d: Derivation, point: int, atom, wide: bool = False,
     if not (positive or nonneg) and rng.random() < 0.5:
         value = -value
     return mpmath.mpf(value)
+
+
+def _lattice(key, bounds, rng: random.Random) -> mpmath.mpf:
+    """A value where jumps are: a declared range's end or an integer in it, else a small integer
+    or half with the sign and integrality the assumptions allow."""
+    if bounds is not None:
+        lo, hi = (float(b) for b in bounds)
+        inside = [v for v in range(int(mpmath.ceil(lo)), int(mpmath.floor(hi)) + 1)][:8]
+        return mpmath.mpf(rng.choice([lo, hi, *inside]))
+    allowed = [v for v in LATTICE_VALUES
+               if (v > 0 or not _assumed(key, "positive"))
+               and (v >= 0 or not _assumed(key, "nonnegative"))
+               and (float(v).is_integer() or not _assumed(key, "integer"))]
+    return mpmath.mpf(rng.choice(allowed))
 
 
 def distribution_at(d: Derivation, point: int) -> str:

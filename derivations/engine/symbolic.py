@@ -21,6 +21,7 @@ from derivations.engine.methods import (
     LAW_DENSITIES,
     expectations_by_density,
     own_forms,
+    partial_closed_forms,
     sequence_limits,
     textbook,
 )
@@ -260,6 +261,12 @@ def _own_methods(prev, cur, rewrites, random_bases, domain, ops) -> str:
                 if limits != diff and _is_zero(limits, indices):
                     return "the limits of the sequence's residue classes"
                 diff = limits
+            if any(lim[2] == sp.oo for node in diff.atoms(sp.Sum, sp.Product)
+                   for lim in node.limits):
+                partials = partial_closed_forms(diff)
+                if partials != diff and _is_zero(partials, indices):
+                    return "the limit of its partial sums or products, closed by induction"
+                diff = partials
             return own_forms(_settled(diff, indices), lambda e: sp.simplify(e) == 0)
     except OverBudget:
         return ""

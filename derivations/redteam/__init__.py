@@ -14,16 +14,20 @@ from dataclasses import dataclass
 
 from derivations.engine.chain import verify
 from derivations.engine.errors import DerivationError
-from derivations.redteam import battery, review
+from derivations.redteam import battery, methods_review, review
 from derivations.redteam.cases import CASES as EARLIER
 from derivations.redteam.cases import Case
 
-# the earlier classes, SymPy compared with mpmath (battery), and an outside reviewer's (review)
-CASES: list[Case] = [*EARLIER, *battery.CASES, *review.CASES]
+# the earlier classes, SymPy compared with mpmath (battery), an outside reviewer's (review), and
+# one of the symbolic route's own methods (methods_review)
+CASES: list[Case] = [*EARLIER, *battery.CASES, *review.CASES, *methods_review.CASES]
 # classes about SymPy's own closed forms: a true claim there is one SymPy gets wrong or cannot
 # close, so its symbolic route cannot show it — `numeric`, with that reason, is its best verdict
 SYMPY_CLASSES = frozenset({"shared integration", "shared limits", "summation convention",
                            "products", "special functions", "closed forms"})
+# classes whose true claims may be beyond the numeric route's reach, so refused with the reason:
+# those above, and limits that converge past the values near ∞ it evaluates (e^(−10^500/n))
+UNEVALUABLE = SYMPY_CLASSES | {"sequence limits"}
 
 
 @dataclass(frozen=True)
@@ -86,14 +90,14 @@ def table(outcomes: list[Outcome]) -> list[str]:
 
 def reasoned(o: Outcome) -> bool:
     """A true claim not proved says why: `numeric` or `timed out` with the route's reason, or
-    refused — in the classes about SymPy's closed forms,
-    because the numeric route could not evaluate the definition either (a pole, a complex
-    integrand), which the refusal names."""
+    refused — in the classes about SymPy's closed forms and about limits of sequences, because
+    the numeric route could not evaluate the definition either (a pole, a complex integrand, a
+    limit reached only past 10^400), which the refusal names."""
     if o.result == "proved":
         return True
     if o.result in ("numeric", "timed out"):
         return bool(o.detail)
-    return o.result == "refused" and o.cls in SYMPY_CLASSES
+    return o.result == "refused" and o.cls in UNEVALUABLE
 
 
 def passes(outcomes: list[Outcome]) -> bool:
