@@ -263,6 +263,21 @@ def constant_terms(expr: sp.Basic) -> sp.Basic:
                         and all(len(lim) == 3 for lim in e.limits), one)
 
 
+def signed_by_ranges(ranges: dict) -> dict:
+    """A symbol whose declared range lies in [0, ∞) or (0, ∞) as one assumed so: the range is
+    part of the claim's statement, and SymPy's identities of special functions and logarithms
+    need the sign (Ei = Chi + Shi holds for x > 0 only)."""
+    out = {}
+    for s, (lo, _) in ranges.items():
+        lo = sp.sympify(lo)
+        if not isinstance(s, sp.Symbol) or not lo.is_number or lo < 0 or s.is_nonnegative:
+            continue
+        kept = {k: v for k, v in s.assumptions0.items() if v and k in ("integer", "real")}
+        out[s] = sp.Dummy(s.name, **kept, **({"positive": True} if lo > 0 else
+                                              {"nonnegative": True}))
+    return out
+
+
 def _loggamma_positive(e: sp.Basic) -> sp.Basic:
     # log Γ(z) = log(Γ(z)) only for z > 0: below, loggamma is the analytic continuation
     return e.replace(lambda x: isinstance(x, sp.loggamma) and x.args[0].is_positive,

@@ -23,6 +23,7 @@ from derivations.engine.methods import (
     own_forms,
     partial_closed_forms,
     sequence_limits,
+    signed_by_ranges,
     textbook,
 )
 from derivations.engine.ring import as_ring
@@ -223,28 +224,13 @@ class SymbolicOutcome(NamedTuple):
     stopped: OverBudget | None = None  # what stopped it, when it timed out
 
 
-def _signed(ranges: dict) -> dict:
-    """A symbol whose declared range lies in [0, ∞) or (0, ∞) as one assumed so: the range is
-    part of the claim's statement, and SymPy's identities of special functions and logarithms
-    need the sign (Ei = Chi + Shi holds for x > 0 only)."""
-    out = {}
-    for s, (lo, _) in ranges.items():
-        lo = sp.sympify(lo)
-        if not isinstance(s, sp.Symbol) or not lo.is_number or lo < 0 or s.is_nonnegative:
-            continue
-        kept = {k: v for k, v in s.assumptions0.items() if v and k in ("integer", "real")}
-        out[s] = sp.Dummy(s.name, **kept, **({"positive": True} if lo > 0 else
-                                              {"nonnegative": True}))
-    return out
-
-
 def _own_methods(prev, cur, rewrites, random_bases, domain, ops) -> str:
     """The name of the engine's own method that shows prev - cur is zero, or ''; never raises."""
     indices = domain.indices
     try:
         with budget(ops, "symbolic route (own methods)", kind="symbolic"), remembered_sums(), \
                 no_numbers():
-            signed = _signed(domain.ranges)
+            signed = signed_by_ranges(domain.ranges)
             diff = (_normal_form(prev, rewrites, random_bases)
                     - _normal_form(cur, rewrites, random_bases))
             if diff.has(E) and domain.distribution in LAW_DENSITIES:
@@ -276,10 +262,9 @@ def _own_methods(prev, cur, rewrites, random_bases, domain, ops) -> str:
 
 def symbolic_check_detail(prev, cur, rewrites=(), random_bases=(), indices=None,
                           ops=SYMBOLIC_OPS, own=None) -> SymbolicOutcome:
-    """Whether prev - cur simplifies to zero within ``ops`` SymPy operations — or, with ``own``,
-    with ``own`` (the claim's Domain), by one of the route's own methods within ``OWN_OPS``
-    more, which may use the declared ranges' signs and a declared law's density; never
-    raises."""
+    """Whether prev - cur simplifies to zero within ``ops`` SymPy operations — or, given ``own``
+    (the claim's Domain), by one of the route's own methods within ``OWN_OPS`` more, which may
+    use the declared ranges' signs and a declared law's density; never raises."""
     first = _simplify_check(prev, cur, rewrites, random_bases, indices, ops)
     if first.result == "zero" or own is None:
         return first

@@ -14,13 +14,13 @@ from dataclasses import dataclass
 
 from derivations.engine.chain import verify
 from derivations.engine.errors import DerivationError
-from derivations.redteam import battery, methods_review, review
+from derivations.redteam import battery, own, review
 from derivations.redteam.cases import CASES as EARLIER
 from derivations.redteam.cases import Case
 
 # the earlier classes, SymPy compared with mpmath (battery), an outside reviewer's (review), and
-# one of the symbolic route's own methods (methods_review)
-CASES: list[Case] = [*EARLIER, *battery.CASES, *review.CASES, *methods_review.CASES]
+# one of the symbolic route's own methods (own)
+CASES: list[Case] = [*EARLIER, *battery.CASES, *review.CASES, *own.CASES]
 # classes about SymPy's own closed forms: a true claim there is one SymPy gets wrong or cannot
 # close, so its symbolic route cannot show it — `numeric`, with that reason, is its best verdict
 SYMPY_CLASSES = frozenset({"shared integration", "shared limits", "summation convention",
