@@ -57,7 +57,25 @@ def test_it_prints_each_record_and_the_coverage(built, capsys):
         html / "index.html").read_text(encoding="utf-8")
     assert "审阅覆盖：9 句中 6 句有记录（67%）<" in (html / "index.zh.html").read_text(
         encoding="utf-8")
-    # a claim that is only numerically checked says so, and does not pass as proved
+    # tanh = 2σ(2x) − 1: SymPy's simplify leaves it, the symbolic route's exponential form shows it
+    assert "claim:notes_tanh_as_logistic: passed (notes_tanh_as_logistic: proved)" in out
+
+
+def test_a_claim_only_numerically_checked_does_not_pass(tmp_path, capsys):
+    folder = tmp_path / "example"
+    shutil.copytree(EXAMPLE, folder)
+    claims = folder / "claims.py"
+    # the record's claim replaced by Σ sin(i)/i = (π − 1)/2: true, and no form of SymPy's reaches it
+    claims.write_text(claims.read_text(encoding="utf-8") + (
+        "\ni = sp.Symbol('i', integer=True, positive=True)\n"
+        "TANH_AS_LOGISTIC = Derivation(id='notes_tanh_as_logistic', title='a Fourier series',"
+        " statement=sp.Eq(sp.Sum(sp.sin(i) / i, (i, 1, sp.oo)), (sp.pi - 1) / 2,"
+        " evaluate=False), assumptions=(), steps=(Step((sp.pi - 1) / 2, 'Fourier'),),"
+        " domain=Domain())\n"
+        "CLAIMS = [SIGMOID_DERIVATIVE, TANH_AS_LOGISTIC, TANH_DERIVATIVE, SOFTPLUS_DERIVATIVE]\n"),
+        encoding="utf-8")
+    audit(folder)
+    out = capsys.readouterr().out
     assert "claim:notes_tanh_as_logistic: NOT passed (notes_tanh_as_logistic: numeric)" in out
 
 

@@ -197,7 +197,7 @@ def expectations_by_density(expr: sp.Basic, random: dict, law: str) -> sp.Basic 
     positive (the integral would need cases)."""
     density = LAW_DENSITIES[law]
     if any(not isinstance(b, sp.Symbol) for b in random) or any(
-            not sp.sympify(v).is_positive for _, v in random.values()):
+            not sp.sympify(v, strict=True).is_positive for _, v in random.values()):
         return None
 
     def integral(e: E) -> sp.Basic:
@@ -269,7 +269,7 @@ def signed_by_ranges(ranges: dict) -> dict:
     need the sign (Ei = Chi + Shi holds for x > 0 only)."""
     out = {}
     for s, (lo, _) in ranges.items():
-        lo = sp.sympify(lo)
+        lo = sp.sympify(lo, strict=True)
         if not isinstance(s, sp.Symbol) or not lo.is_number or lo < 0 or s.is_nonnegative:
             continue
         kept = {k: v for k, v in s.assumptions0.items() if v and k in ("integer", "real")}
