@@ -328,7 +328,7 @@ def test_a_limit_with_a_long_period_is_not_found():
     with pytest.raises(DerivationError, match="limit was not found"):
         verify(no_limit)
     assert len(set(mpnum.SCATTERED)) == len(mpnum.SCATTERED)  # distinct offsets
-    assert mpnum.limit_period(sp.floor(n / 50) + sp.Mod(n, 3), n) == 150
+    assert mpnum.period_of(sp.floor(n / 50) + sp.Mod(n, 3), n, mpnum.LIMIT_MAX_PERIOD) == 150
 
 
 def test_a_limit_still_moving_is_not_a_difference():

@@ -188,17 +188,17 @@ def _tail_terms(f, a):
 MAX_PERIOD = 60
 
 
-def period_of(body: sp.Basic, var: sp.Symbol) -> int:
+def period_of(body: sp.Basic, var: sp.Symbol, cap: int = MAX_PERIOD) -> int:
     """The period of the pieces of ``body`` that jump with an integer ``var`` — Mod(var, 2),
-    ⌊var/3⌋, (−1)^var — or 1.  Such terms are not smooth in var, and extrapolation (Richardson,
-    Shanks) assumes they are; sums of whole periods are."""
-    moduli = [m for m in moduli_of(body) if m <= MAX_PERIOD]
+    ⌊var/3⌋, (−1)^var — up to ``cap``, or 1.  Such terms are not smooth in var, and
+    extrapolation (Richardson, Shanks) assumes they are; sums of whole periods are."""
+    moduli = [m for m in moduli_of(body) if m <= cap]
     if any(p.base == -1 and p.exp.has(var) for p in body.atoms(sp.Pow)):
         moduli.append(2)
     period = 1
     for m in moduli:
         period = math.lcm(period, m)
-    return period if period <= MAX_PERIOD else 1
+    return period if period <= cap else 1
 
 
 def _series(f, a, period: int = 1):
@@ -268,18 +268,6 @@ OFFSETS = (0, mpmath.mpf(1) / mpmath.pi, mpmath.sqrt(2) - 1)
 # is met in most of its classes; fixed, so that every run draws the same
 SCATTERED = tuple(sorted(random.Random(2026).sample(range(12, 10**6), 24)))
 LIMIT_MAX_PERIOD = 2000
-
-
-def limit_period(body: sp.Basic, var: sp.Symbol) -> int:
-    """The period of the jumps of ``body`` in an integer ``var`` (Mod(var, 100): 100), up to
-    LIMIT_MAX_PERIOD; 1 when it shows none or a longer one."""
-    moduli = moduli_of(body)
-    if any(p.base == -1 and p.exp.has(var) for p in body.atoms(sp.Pow)):
-        moduli.append(2)
-    period = 1
-    for m in moduli:
-        period = math.lcm(period, m)
-    return period if period <= LIMIT_MAX_PERIOD else 1
 
 
 def limit_scale(body: sp.Basic) -> int:
@@ -444,9 +432,9 @@ class _Printer(MpmathPrinter):
 
     def _print_NLimit(self, e):
         body, v, x0, d = e.args
+        period = period_of(body, v, LIMIT_MAX_PERIOD) if v.is_integer else 1
         return (f"_rt.limit({self._lambda(v, body)}, {self._print(x0)}, {int(d)}, "
-                f"{bool(v.is_integer)}, {limit_period(body, v) if v.is_integer else 1}, "
-                f"{limit_scale(body)})")
+                f"{bool(v.is_integer)}, {period}, {limit_scale(body)})")
 
     def _print_NExpect(self, e):
         arg, spec = e.args
