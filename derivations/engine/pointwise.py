@@ -661,9 +661,8 @@ FRAGILE = (sp.Integral, sp.Limit, sp.Min, sp.Max, sp.floor, sp.ceiling, sp.frac,
            sp.sign, sp.Abs, sp.Piecewise, sp.Heaviside)
 
 
-# operators that jump or kink at integers or at 0 of their argument: probed there too
-JUMPS = (sp.floor, sp.ceiling, sp.frac, sp.Mod, sp.sign, sp.Heaviside, sp.Abs, sp.Min, sp.Max,
-         sp.Piecewise)
+# the fragile operators that jump or kink at integers or at 0 of their argument: probed there
+JUMPS = tuple(k for k in FRAGILE if k not in (sp.Integral, sp.Limit))
 
 APPROX_POINTS = 8  # points of a claim whose values are quadratures, series or limits
 

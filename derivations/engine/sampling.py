@@ -240,7 +240,7 @@ def _lattice(key, bounds, rng: random.Random) -> mpmath.mpf:
     or half with the sign and integrality the assumptions allow."""
     if bounds is not None:
         lo, hi = (float(b) for b in bounds)
-        inside = [v for v in range(int(mpmath.ceil(lo)), int(mpmath.floor(hi)) + 1)][:8]
+        inside = list(range(int(mpmath.ceil(lo)), int(mpmath.floor(hi)) + 1))[:8]
         return mpmath.mpf(rng.choice([lo, hi, *inside]))
     allowed = [v for v in LATTICE_VALUES
                if (v > 0 or not _assumed(key, "positive"))
