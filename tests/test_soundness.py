@@ -10,7 +10,7 @@ import mpmath
 import pytest
 import sympy as sp
 
-from derivations.engine import mpnum
+from derivations.engine import mpnum, periods
 from derivations.engine.chain import verify
 from derivations.engine.citing import lemma
 from derivations.engine.claim import Assumption, Derivation, Domain, Step
@@ -328,7 +328,7 @@ def test_a_limit_with_a_long_period_is_not_found():
     with pytest.raises(DerivationError, match="limit was not found"):
         verify(no_limit)
     assert len(set(mpnum.SCATTERED)) == len(mpnum.SCATTERED)  # distinct offsets
-    assert mpnum.period_of(sp.floor(n / 50) + sp.Mod(n, 3), n, mpnum.LIMIT_MAX_PERIOD) == 150
+    assert periods.period_of(sp.floor(n / 50) + sp.Mod(n, 3), n, periods.LIMIT_MAX_PERIOD) == 150
 
 
 def test_a_limit_still_moving_is_not_a_difference():

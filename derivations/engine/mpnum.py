@@ -8,9 +8,10 @@ numbers (mpmath), at the working precision of the ladder.
   then Richardson extrapolation (one sign) or Shanks' (changing signs); a finite one term by term,
   empty when its upper bound is below its lower bound (the textbook convention);
 * a product — through the sum of the logarithms of its factors, which must tend to 1;
-* a limit — the function at points ever closer (``10^(D/3)`` at precision D, integers with every
-  residue modulo 2..12 for an integer variable), accepted only when the values there and at
-  ``10^(D/6)`` agree: an oscillating or logarithmically slow limit is not found, and says so;
+* a limit — the function at points ever closer (``10^(D/3)`` at precision D; for an integer
+  variable every residue of the period its arithmetic parts show, :mod:`periods`), accepted only
+  when the values there and at ``10^(D/6)`` agree: an oscillating or logarithmically slow limit
+  is not found, and says so, and so is one that a thin set of points decides;
 * E of a non-polynomial — against the law's distribution: exact enumeration of the two-point
   laws, quadrature against the density of the continuous ones (one random variable).
 
@@ -22,7 +23,6 @@ undefined (replaced, reported), never as a difference.  ``floor``, ``ceiling``, 
 from __future__ import annotations
 
 import itertools
-import math
 import random
 
 import mpmath
@@ -30,7 +30,7 @@ import sympy as sp
 from mpmath.calculus.quadrature import TanhSinh
 from sympy.printing.pycode import MpmathPrinter
 
-from derivations.engine.sampling import moduli_of
+from derivations.engine.periods import limit_trap, period_of
 from derivations.engine.stochastic import LAWS
 
 __all__ = ["NotEvaluated", "compile_mp"]
@@ -69,6 +69,36 @@ def frac(x):
 def mod(a, b):
     q = floor(mpmath.mpmathify(a) / b)
     return a - b * q
+
+
+def cancelled(*terms):
+    """The sum of ``terms``, 0 when it is within rounding of 0 against its largest term: at
+    x = √2 to the working precision, x² − 2 is a rounding residue, and the sign, the Heaviside
+    step or the comparison a jump makes there is the one at 0.  A sum that cancels nothing
+    (e^−x² alone) is never snapped, however small."""
+    terms = [mpmath.mpmathify(t) for t in terms]
+    total = mpmath.fsum(terms)
+    if isinstance(total, mpmath.mpc):
+        return total
+    scale = max((abs(t) for t in terms), default=0)
+    return mpmath.mpf(0) if abs(total) <= _eps() * scale else total
+
+
+def sign(*terms):
+    return mpmath.sign(cancelled(*terms))
+
+
+def heaviside(at_zero, *terms):
+    v = cancelled(*terms)
+    return mpmath.mpf(1) if v > 0 else mpmath.mpf(0) if v < 0 else mpmath.mpmathify(at_zero)
+
+
+_RELATIONS = {"<": lambda v: v < 0, "<=": lambda v: v <= 0, ">": lambda v: v > 0,
+              ">=": lambda v: v >= 0, "==": lambda v: v == 0, "!=": lambda v: v != 0}
+
+
+def relation(op, *terms):
+    return _RELATIONS[op](cancelled(*terms))
 
 
 # --- integrals --------------------------------------------------------------------------------
@@ -185,22 +215,6 @@ def _tail_terms(f, a):
     return far, farther
 
 
-MAX_PERIOD = 60
-
-
-def period_of(body: sp.Basic, var: sp.Symbol, cap: int = MAX_PERIOD) -> int:
-    """The period of the pieces of ``body`` that jump with an integer ``var`` — Mod(var, 2),
-    ⌊var/3⌋, (−1)^var — up to ``cap``, or 1.  Such terms are not smooth in var, and
-    extrapolation (Richardson, Shanks) assumes they are; sums of whole periods are."""
-    moduli = [m for m in moduli_of(body) if m <= cap]
-    if any(p.base == -1 and p.exp.has(var) for p in body.atoms(sp.Pow)):
-        moduli.append(2)
-    period = 1
-    for m in moduli:
-        period = math.lcm(period, m)
-    return period if period <= cap else 1
-
-
 def _series(f, a, period: int = 1):
     """Σ_{n≥a} f(n), or NotEvaluated when the terms do not show convergence.  Terms with a
     period (Mod(n, 2)/n²) are summed a whole period at a time, then extrapolated."""
@@ -267,7 +281,6 @@ OFFSETS = (0, mpmath.mpf(1) / mpmath.pi, mpmath.sqrt(2) - 1)
 # residues: scattered, so that a jump with a period the expression does not show (or over 2000)
 # is met in most of its classes; fixed, so that every run draws the same
 SCATTERED = tuple(sorted(random.Random(2026).sample(range(12, 10**6), 24)))
-LIMIT_MAX_PERIOD = 2000
 
 
 def limit_scale(body: sp.Basic) -> int:
@@ -379,7 +392,7 @@ _FUNCTIONS = {"polygamma": lambda m, x: mpmath.polygamma(m, x), "zeta": mpmath.z
               "polylog": mpmath.polylog, "KroneckerDelta": lambda a, b: int(_snap(a) == _snap(b))}
 
 
-def _kinks(body) -> list:
+def kinks(body) -> list:
     """The arguments whose sign or integer part decides a piece of ``body``."""
     out = []
     for node in sp.preorder_traversal(body):
@@ -408,7 +421,7 @@ class _Printer(MpmathPrinter):
 
     def _indicators(self, var, body):
         parts = []
-        for k in _kinks(body):
+        for k in kinks(body):
             if isinstance(k, tuple):
                 parts.append(f"(lambda {self._print(var)}: (1, {self._print(k[1])}))")
             else:
@@ -432,7 +445,9 @@ class _Printer(MpmathPrinter):
 
     def _print_NLimit(self, e):
         body, v, x0, d = e.args
-        period = period_of(body, v, LIMIT_MAX_PERIOD) if v.is_integer else 1
+        period, trap = limit_trap(body, v, bool(x0.is_infinite))
+        if trap:
+            return f"_rt.refuse({f'the limit was not found: {trap}'!r})"
         return (f"_rt.limit({self._lambda(v, body)}, {self._print(x0)}, {int(d)}, "
                 f"{bool(v.is_integer)}, {period}, {limit_scale(body)})")
 
@@ -452,6 +467,23 @@ class _Printer(MpmathPrinter):
 
     def _print_NegativeInfinity(self, e):
         return "(-_rt.mpmath.inf)"
+
+    def _terms(self, lhs, rhs=sp.S.Zero):
+        """lhs − rhs as the printed terms of a sum, for :func:`cancelled`."""
+        terms = [*sp.Add.make_args(lhs), *(-t for t in sp.Add.make_args(rhs) if t != 0)]
+        return ", ".join(self._print(t) for t in terms)
+
+    def _print_sign(self, e):
+        return f"_rt.sign({self._terms(e.args[0])})"
+
+    def _print_Heaviside(self, e):
+        at_zero = e.args[1] if len(e.args) > 1 else sp.S.Half
+        return f"_rt.heaviside({self._print(at_zero)}, {self._terms(e.args[0])})"
+
+    def _print_Relational(self, e):
+        if e.rel_op not in _RELATIONS:
+            return super()._print_Relational(e)
+        return f"_rt.relation({e.rel_op!r}, {self._terms(e.lhs, e.rhs)})"
 
     def _print_floor(self, e):
         return f"_rt.floor({self._print(e.args[0])})"
@@ -493,6 +525,10 @@ def sympy_fn(key: str, *args):
     return mpmath.mpmathify(complex(value))
 
 
+def refuse(why: str):
+    raise NotEvaluated(why)
+
+
 class _Runtime:
     mpmath = mpmath
     fn = _FUNCTIONS
@@ -502,6 +538,8 @@ class _Runtime:
     floor, ceiling, frac, mod = (staticmethod(floor), staticmethod(ceiling), staticmethod(frac),
                                  staticmethod(mod))
     sympy_fn = staticmethod(sympy_fn)
+    refuse = staticmethod(refuse)
+    sign, heaviside, relation = staticmethod(sign), staticmethod(heaviside), staticmethod(relation)
 
 
 for _name in ("polygamma", "zeta", "LambertW", "Si", "Ci", "harmonic", "lerchphi", "expint", "Ei",

@@ -31,10 +31,12 @@ from derivations.engine import finite
 from derivations.engine.budget import OverBudget, budget, forget_with_claims, operations
 from derivations.engine.errors import DerivationError
 from derivations.engine.inert import Bound, make_inert, rebind
+from derivations.engine.jumps import jump_points
 from derivations.engine.mpnum import NotEvaluated, compile_mp
 from derivations.engine.sampling import (
     ENTRY_PARENT,
     FEW_PROBE_SIZES,
+    JUMP_TEXT,
     LATTICE,
     LATTICE_POINTS,
     LATTICE_TEXT,
@@ -43,6 +45,7 @@ from derivations.engine.sampling import (
     PROBE_SIZES,
     SCHEDULE_SEED,
     WIDE_TEXT,
+    JumpAt,
     attempt_for,
     boundary_indices,
     dims_of,
@@ -239,7 +242,7 @@ def _at_numbers(d: Derivation, expr: sp.Basic, point: int, structure: dict, wide
     for m in matrices:
         fixed |= set(_entries(m))
     values = {a: draw(d, point, a, wide, attempt) for a in sorted(fixed, key=sp.srepr)}
-    exact = {a: sp.Rational(float(v)) for a, v in values.items()}
+    exact = {a: exactly(v) for a, v in values.items()}
     exact.update({m: _entries(m).xreplace(exact) for m in matrices})
     atoms, fn = _concrete(shaped.xreplace(exact), structure, (), "normal")
     return atoms, fn, values
@@ -272,8 +275,7 @@ def _concrete(shaped: sp.Basic, structure: dict, random: tuple, distribution: st
         (no functions, integer powers); None otherwise."""
         if not _rational(concrete):
             return None
-        filled = concrete.xreplace({a: sp.Rational(float(v)) for a, v in zip(atoms, values,
-                                                                      strict=True)})
+        filled = concrete.xreplace({a: exactly(v) for a, v in zip(atoms, values, strict=True)})
         out = unfold(filled)
         flat = list(out) if isinstance(out, sp.MatrixBase) else [out]
         return flat if all(isinstance(x, sp.Rational) for x in flat) else None
@@ -289,6 +291,12 @@ def _concrete(shaped: sp.Basic, structure: dict, random: tuple, distribution: st
     compiled.exact = exact
     compiled.concrete, compiled.atoms = concrete, atoms
     return atoms, compiled
+
+
+def exactly(v) -> sp.Rational:
+    """The rational an input is, every binary digit of it (a jump's root has hundreds)."""
+    value = v if isinstance(v, mpmath.mpf) else mpmath.mpf(v)  # mpf(v) rounds to the context's
+    return sp.Rational(*mpmath.libmp.to_rational(value._mpf_))
 
 
 def _rational(expr) -> bool:
@@ -731,6 +739,8 @@ def probe(d: Derivation, prev: sp.Basic, cur: sp.Basic, sampled: list[dict],
     extra += [(sampled[k % len(sampled)], True) for k in range(PROBE_POINTS)]
     if any(e.has(*JUMPS) for e in (prev, cur)):
         extra += [(sampled[k % len(sampled)], LATTICE) for k in range(LATTICE_POINTS)]
+        extra += [(sampled[k % len(sampled)], at)
+                  for k, at in enumerate(jump_points(d, prev, cur))]
     _KIND[0] = "probe"
     try:
         return _probe_points(d, prev, cur, dims, extra)
@@ -784,7 +794,11 @@ def _probe_points(d, prev, cur, dims, extra) -> dict | None:
             counter = counterexample(d, [structure], [a], [b])
             if d.domain.random:
                 counter["point"]["distribution"] = distribution_at(d, point)
+            if isinstance(wide, JumpAt):
+                for atom, _ in wide.fixed:
+                    counter["point"][str(atom)] = wide.shown
             counter["probe"] = (f"values {LATTICE_TEXT}" if wide == LATTICE else
+                                f"values {JUMP_TEXT}" if isinstance(wide, JumpAt) else
                                 f"values {WIDE_TEXT}" if wide else
                                 f"size {max(structure.values(), default=0)}, indices at the ends "
                                 f"of their ranges and at multiples of their moduli")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from dataclasses import dataclass
 
 import mpmath
 import sympy as sp
@@ -38,6 +39,24 @@ LATTICE = "lattice"
 LATTICE_VALUES = (0, 1, -1, 2, -2, 3, -3, 10, -10, 0.5, -0.5, 1.5, -1.5)
 LATTICE_TEXT = "at integers, halves and the ends of declared ranges"
 LATTICE_POINTS = 12
+JUMP_TEXT = "where a jump's argument is 0 or an integer"
+
+
+@dataclass(frozen=True)
+class JumpAt:
+    """The probe's values at one jump: ``fixed`` puts one atom at a root of the jump's argument
+    (to more digits than the ladder reaches: 1/3 or √2 is no double), every other atom takes a
+    lattice value seeded by ``seed``, the same values the root was solved with."""
+
+    fixed: tuple  # ((atom, mpf), …)
+    seed: int
+    shown: str = ""  # the root as a reader can take it: 1/3, or "≈ 1.414… where x**2 − 2 = 0"
+
+    def draw(self, atom, bounds):
+        for a, v in self.fixed:
+            if a == atom:
+                return v
+        return _lattice(_atom_key(atom), bounds, seeded("jump", self.seed, sp.srepr(atom)))
 ZERO_SHARE = 0.15  # of the values of an integer or nonnegative symbol that are 0
 PROBE_POINTS = POINTS  # wide-value points: one in every stratum of the wide range per atom
 # the seed's text is kept from when these points were drawn in derivations.pointwise
@@ -204,6 +223,8 @@ def draw(d: Derivation, point: int, atom, wide: bool = False,
     """A value for ``atom``: from its declared range, else over several orders of magnitude with
     the sign and integrality its assumptions allow.  Every value is a double, so it is exact at
     both precisions."""
+    if isinstance(wide, JumpAt):
+        return wide.draw(atom, d.domain.ranges.get(_atom_key(atom)))
     key = _atom_key(atom)
     rng = seeded("value", point, sp.srepr(atom), *(("wide" if wide is True else wide,) if wide
                                                     else ()),

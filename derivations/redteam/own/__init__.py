@@ -20,11 +20,12 @@ from derivations.redteam.own.common import RAW, Raw
 
 # the cases compute their own numbers as they are defined: at 40 digits
 with mp.workdps(40):
-    from derivations.redteam.own import forms, forms_twins, limits, sums  # noqa: F401
+    from derivations.redteam.own import forms, forms_twins, limits, reach, sums  # noqa: F401
 
 _CLASSES = {"L": "sequence limits", "TL": "sequence limits", "X": "sequence limits",
             "TX": "sequence limits", "S": "empty ranges", "TS": "empty ranges",
-            "P": "jumps and forms", "TP": "jumps and forms"}
+            "P": "jumps and forms", "TP": "jumps and forms", "R": "sequence limits",
+            "TR": "sequence limits", "J": "jumps and forms", "TJ": "jumps and forms"}
 
 
 def _witness(raw: Raw):

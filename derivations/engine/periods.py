@@ -1,0 +1,162 @@
+"""The numeric route's reading of what makes a function of a limit's variable oscillate: the
+period of an integer sequence's arithmetic parts (Mod, floor, frac, (−1)^n, cos(πn/3)), and the
+places where no finite set of points can show a limit (a jump of an oscillating argument, a
+period past reach).
+
+A limit is evaluated at finitely many points near its point (:func:`mpnum.limit`).  That is a
+witness only if the points meet every behaviour the function has there: every residue of an
+integer sequence's period, and no jump or exponent that only a thin, unreachable set of points
+switches on.  Heaviside(Mod(n, 2003) − 2001) is 0 at every n whose residue is below 2001, and
+(1 − frac(x))^x is 0 at every x but those just past an integer.  Reading the form finds these;
+what it cannot read is refused, never guessed.
+
+The symbolic route reads periods on its own (``methods._period``, a smaller cap): a misreading
+here cannot make both routes agree.
+"""
+
+from __future__ import annotations
+
+import math
+
+import sympy as sp
+
+__all__ = ["LIMIT_MAX_PERIOD", "MAX_PERIOD", "limit_trap", "period_of"]
+
+MAX_PERIOD = 60  # a series' period, summed a whole period at a time
+LIMIT_MAX_PERIOD = 2000  # a limit's: every residue is evaluated
+
+ARITHMETIC = (sp.floor, sp.ceiling, sp.frac, sp.Mod)
+TRIG = (sp.sin, sp.cos, sp.tan, sp.cot, sp.sec, sp.csc)
+# functions whose value switches on a set a finite sample may never meet
+JUMP = (sp.Heaviside, sp.sign, sp.floor, sp.ceiling, sp.frac, sp.Mod, sp.Piecewise,
+        sp.KroneckerDelta)
+
+
+class Unreadable(ValueError):
+    """A part whose period cannot be read from its form."""
+
+
+def _denominators(arg: sp.Basic, var: sp.Symbol) -> int:
+    """The lcm of the denominators of the coefficients of var, var², … in ``arg``, a polynomial
+    in var with rational coefficients (its constant term may be anything)."""
+    try:
+        poly = sp.Poly(arg, var)
+    except sp.PolynomialError as exc:
+        raise Unreadable(f"{arg} is not a polynomial in {var}") from exc
+    q = 1
+    for (degree,), c in poly.terms():
+        if degree == 0:
+            continue
+        if not c.is_Rational:
+            raise Unreadable(f"the coefficient {c} of {var}^{degree} in {arg} is not rational")
+        q = math.lcm(q, int(c.q))
+    return q
+
+
+def _part_period(node: sp.Basic, var: sp.Symbol) -> int | None:
+    """The period along the integers of one part of a sequence; None for a part that does not
+    oscillate there (a smooth function of n); :class:`Unreadable` for one that does, with no
+    period that can be read."""
+    if isinstance(node, sp.Mod):
+        m = node.args[1]
+        if m.has(var) or not m.is_Integer or m == 0:
+            raise Unreadable(f"the modulus {m} of {node} is not a constant integer")
+        return abs(int(m)) * _denominators(node.args[0], var)
+    if isinstance(node, sp.floor | sp.ceiling | sp.frac):
+        return _denominators(node.args[0], var)
+    if isinstance(node, sp.Pow) and node.exp.has(var):
+        if node.base.has(var) or node.base.is_nonnegative:
+            return None
+        if not node.base.is_number:
+            raise Unreadable(f"the sign of the base of {node} is not known")
+        return 2 * _denominators(node.exp, var)  # (−2)^n: a sign with period 2
+    if isinstance(node, TRIG):
+        ratio = sp.expand(node.args[0] / sp.pi)
+        if ratio.has(sp.pi) or not _grows(node.args[0], var):
+            return None if not _grows(node.args[0], var) else _not_periodic(node)
+        return 2 * _denominators(ratio, var)
+    return None
+
+
+def _not_periodic(node):
+    raise Unreadable(f"{node} oscillates along the integers without a period")
+
+
+def _grows(arg: sp.Basic, var: sp.Symbol) -> bool:
+    """Whether ``arg`` may run off to ±∞ with var (then a trigonometric function of it
+    oscillates): anything but a polynomial in 1/var."""
+    t = sp.Dummy("t")
+    try:
+        sp.Poly(arg.xreplace({var: 1 / t}), t)
+    except sp.PolynomialError:
+        return True
+    return False
+
+
+def period_of(body: sp.Basic, var: sp.Symbol, cap: int = MAX_PERIOD) -> int:
+    """The period of the pieces of ``body`` that jump with an integer ``var`` — Mod(var, 2),
+    ⌊var/3⌋, (−1)^var — up to ``cap``, or 1.  Such terms are not smooth in var, and
+    extrapolation (Richardson, Shanks) assumes they are; sums of whole periods are."""
+    period = 1
+    for node in sp.preorder_traversal(body):
+        if not isinstance(node, sp.Basic) or not node.has(var):
+            continue
+        try:
+            p = _part_period(node, var)
+        except Unreadable:
+            continue
+        if p is not None:
+            period = math.lcm(period, p)
+    return period if period <= cap else 1
+
+
+def _oscillating(node: sp.Basic, var: sp.Symbol, integer: bool) -> bool:
+    if not node.has(var):
+        return False
+    if isinstance(node, ARITHMETIC):
+        return True
+    if isinstance(node, TRIG):
+        return _grows(node.args[0], var)
+    return (isinstance(node, sp.Pow) and node.exp.has(var) and not node.base.has(var)
+            and not node.base.is_nonnegative)
+
+
+def _thin(body: sp.Basic, var: sp.Symbol, integer: bool) -> str | None:
+    """A jump or an exponent in var whose argument holds an oscillating part: the set where it
+    switches may be too thin for any sample (frac(n√2) near 1, (1 − frac(x))^x past an
+    integer)."""
+    for node in sp.preorder_traversal(body):
+        if isinstance(node, JUMP) or (isinstance(node, sp.Pow) and node.exp.has(var)):
+            inner = node.args if not isinstance(node, sp.Piecewise) else [
+                part for pair in node.args for part in pair]
+            for arg in inner:
+                if any(_oscillating(n, var, integer) for n in sp.preorder_traversal(arg)
+                       if isinstance(n, sp.Basic)):
+                    return f"{node} switches on an oscillating part of {var}"
+    return None
+
+
+def limit_trap(body: sp.Basic, var: sp.Symbol, at_infinity: bool) -> tuple[int, str | None]:
+    """(the period of an integer sequence's residues to evaluate, or 1; why no finite set of
+    points can show the limit, or None)."""
+    integer = bool(var.is_integer)
+    if not at_infinity:
+        return 1, None
+    period = 1
+    if integer:
+        for node in sp.preorder_traversal(body):
+            if not isinstance(node, sp.Basic) or not node.has(var):
+                continue
+            try:
+                p = _part_period(node, var)
+            except Unreadable as exc:
+                if _thin(body, var, integer) or isinstance(node, ARITHMETIC):
+                    return 1, f"the sequence's period cannot be read: {exc}"
+                continue
+            if p is not None:
+                period = math.lcm(period, p)
+        if period > LIMIT_MAX_PERIOD:
+            return 1, (f"the sequence's period {period} is past the {LIMIT_MAX_PERIOD} "
+                       f"residues evaluated")
+        return period, None
+    return 1, _thin(body, var, integer)

@@ -1,0 +1,118 @@
+"""Jumps and periods the numeric route must meet: a jump's argument at 0 or an integer off the
+lattice (1/3, √2), and limits decided by residues or by a thin set of points.
+
+variables → the claim → verify → check; each refusal or failure beside a true twin that passes.
+"""
+
+from __future__ import annotations
+
+import mpmath
+import pytest
+import sympy as sp
+
+from derivations.engine import mpnum, periods
+from derivations.engine.chain import verify
+from derivations.engine.claim import Derivation, Domain, Step
+from derivations.engine.errors import DerivationError
+from derivations.engine.jumps import JUMP_DIGITS
+from derivations.engine.pointwise import exactly
+
+x = sp.Symbol("x", real=True)
+n = sp.Symbol("n", integer=True, positive=True)
+third = sp.Rational(1, 3)
+DIGITS = 50
+
+
+def claim(cid, lhs, rhs, domain=None):
+    return Derivation(cid, cid, sp.Eq(lhs, rhs, evaluate=False), (),
+                      (Step(rhs, "claimed"),), domain or Domain())
+
+
+def limit(body):
+    return sp.Limit(body, n, sp.oo)
+
+
+# --- jumps off the lattice ----------------------------------------------------------------------
+
+@pytest.mark.parametrize(("lhs", "rhs", "where"), [
+    (sp.sign(x - third) ** 2, sp.Integer(1), "1/3"),
+    (sp.frac(3 * x + sp.Rational(1, 7)) + sp.frac(-3 * x - sp.Rational(1, 7)), sp.Integer(1),
+     "/21"),
+    (sp.ceiling(x + third), sp.floor(x + third) + 1, "/3"),
+    (sp.Heaviside(x ** 2 - 2) ** 2, sp.Heaviside(x ** 2 - 2), "a root of x**2 - 2 = 0"),
+])
+def test_a_jump_off_the_lattice_is_probed_at_its_root(lhs, rhs, where):
+    result = verify(claim("off_lattice", lhs, rhs))
+    assert result.status == "failed"
+    counter = result.steps[0].counterexample
+    assert "where a jump's argument is 0 or an integer" in counter["probe"]
+    assert where in counter["point"]["x"]
+
+
+@pytest.mark.parametrize(("lhs", "rhs"), [
+    (sp.sign(x - third) * (x - third), sp.Abs(x - third)),  # true at the jump as well
+    (sp.Heaviside(x ** 2 - 2) * (x ** 2 - 2), sp.Max(x ** 2 - 2, 0)),
+    (sp.ceiling(x + third) + sp.floor(-x - third), sp.Integer(0)),
+])
+def test_a_true_claim_holds_at_its_jumps_roots(lhs, rhs):
+    assert verify(claim("at_roots", lhs, rhs)).status in ("proved", "numeric")
+
+
+def test_only_a_cancelled_sum_is_read_as_zero():
+    with mpmath.workdps(DIGITS):
+        root = mpmath.sqrt(2)
+        tiny = mpmath.exp(-mpmath.mpf(10) ** 4)  # far below the working precision, but no residue
+        assert mpnum.sign(-2, root ** 2) == 0
+        assert mpnum.heaviside(0.5, -2, root ** 2) == 0.5
+        assert mpnum.sign(tiny) == 1 and mpnum.heaviside(0.5, tiny) == 1
+        assert mpnum.relation("<", 1, -1 - tiny) is False  # 1 − (1 + tiny): a residue of 0
+        assert mpnum.relation("<", 1, -2) is True
+
+
+def test_an_input_is_taken_with_every_digit():
+    with mpmath.workdps(JUMP_DIGITS):
+        third_ = mpmath.mpf(1) / 3
+    assert abs(exactly(third_) - third) < sp.Rational(1, 10 ** (JUMP_DIGITS - 5))
+    assert exactly(0.5) == sp.Rational(1, 2)
+
+
+# --- limits decided by residues or by thin sets -------------------------------------------------
+
+@pytest.mark.parametrize(("body", "why"), [
+    (sp.Heaviside(sp.Mod(n, 2003) - 2001), "period 2003 is past"),
+    (sp.Heaviside(sp.Mod(n, 61) - 59) * sp.Heaviside(sp.Mod(n, 59) - 57), "period 3599"),
+    (sp.Heaviside(sp.Mod(n ** 2, 10 ** 6) - 999000), "period 1000000"),
+    (sp.floor(n / 2003) - sp.floor((n - 2) / 2003), "period 2003"),
+    (sp.Heaviside(sp.frac(n * sp.sqrt(2)) - sp.Rational(9, 10)), "cannot be read"),
+    ((1 - sp.frac(n * sp.sqrt(2))) ** n, "cannot be read"),
+])
+def test_a_limit_no_sample_can_show_is_refused(body, why):
+    with pytest.raises(DerivationError, match=why):
+        verify(claim("thin", limit(body), sp.Integer(0), Domain(dims=(n,))))
+
+
+def test_a_real_limit_switched_by_an_oscillating_part_is_refused():
+    t = sp.Symbol("t", positive=True)
+    thin = claim("thin_real", sp.Limit(sp.Heaviside(sp.frac(t) - sp.Rational(99, 100)), t, sp.oo),
+                 sp.Integer(0))
+    with pytest.raises(DerivationError, match="switches on an oscillating part"):
+        verify(thin)
+    smooth = claim("smooth_real", sp.Limit(sp.floor(t) / t, t, sp.oo), sp.Integer(1))
+    assert verify(smooth).status == "proved"
+
+
+@pytest.mark.parametrize(("body", "value"), [
+    (sp.floor(n / 7) * 7 / n, sp.Integer(1)),  # period 7: every residue evaluated
+    (sp.sin(n) / n, sp.Integer(0)),  # an oscillation without a period, damped, no jump
+    (sp.Heaviside(sp.Mod(n, 1999) - 2000), sp.Integer(0)),  # period within reach: all residues
+])
+def test_a_limit_within_reach_is_evaluated(body, value):
+    assert verify(claim("reach", limit(body), value, Domain(dims=(n,)))).status in (
+        "proved", "numeric")
+
+
+def test_periods_are_read_from_the_form():
+    assert periods.limit_trap(sp.cos(sp.pi * n / 3) + sp.Mod(n, 4), n, True) == (12, None)
+    assert periods.limit_trap((-2) ** n / 3 ** n, n, True) == (2, None)
+    assert periods.limit_trap(n * sp.sin(1 / n), n, True) == (1, None)
+    assert periods.limit_trap(sp.Mod(n, 2003), n, False) == (1, None)  # a finite point
