@@ -49,6 +49,21 @@ def test_a_jump_off_the_lattice_is_probed_at_its_root(lhs, rhs, where):
     assert where in counter["point"]["x"]
 
 
+@pytest.mark.parametrize(("lhs", "rhs", "dom", "where"), [
+    (sp.sign(sp.exp(x) - 2) ** 2, sp.Integer(1), None, "a root of exp(x) - 2 = 0"),  # at log 2
+    (sp.Heaviside(sp.sin(x) - sp.Rational(1, 2)) ** 2, sp.Heaviside(sp.sin(x) - sp.Rational(1, 2)),
+     Domain(ranges={x: (sp.Rational(1, 10), 2)}), "a root of sin(x) - 1/2 = 0"),  # at π/6
+    (sp.floor(sp.exp(x)), sp.floor(sp.exp(x) - sp.Rational(1, 10 ** 30)),
+     Domain(ranges={x: (sp.Rational(1, 10), sp.Rational(3, 2))}), "a root of exp(x)"),
+    (sp.Max(0, sp.Rational(1, 10 ** 8) - (x - sp.pi) ** 2), sp.Integer(0),
+     Domain(ranges={x: (3, 4)}), "between two roots"),  # a bump 2·10⁻⁴ wide at π
+])
+def test_a_jump_at_a_transcendental_root_is_probed_there(lhs, rhs, dom, where):
+    result = verify(claim("transcendental", lhs, rhs, dom))
+    assert result.status == "failed"
+    assert where in result.steps[0].counterexample["point"]["x"]
+
+
 @pytest.mark.parametrize(("lhs", "rhs"), [
     (sp.sign(x - third) * (x - third), sp.Abs(x - third)),  # true at the jump as well
     (sp.Heaviside(x ** 2 - 2) * (x ** 2 - 2), sp.Max(x ** 2 - 2, 0)),
@@ -83,12 +98,33 @@ def test_an_input_is_taken_with_every_digit():
     (sp.Heaviside(sp.Mod(n, 61) - 59) * sp.Heaviside(sp.Mod(n, 59) - 57), "period 3599"),
     (sp.Heaviside(sp.Mod(n ** 2, 10 ** 6) - 999000), "period 1000000"),
     (sp.floor(n / 2003) - sp.floor((n - 2) / 2003), "period 2003"),
-    (sp.Heaviside(sp.frac(n * sp.sqrt(2)) - sp.Rational(9, 10)), "cannot be read"),
-    ((1 - sp.frac(n * sp.sqrt(2))) ** n, "cannot be read"),
+    (sp.Heaviside(sp.frac(n * sp.sqrt(2)) - sp.Rational(9, 10)), "switches on an oscillating"),
+    ((1 - sp.frac(n * sp.sqrt(2))) ** n, "switches on an oscillating"),
+    (1 / (1 + n ** 2 * sp.sin(n) ** 2), "depends on the phase"),  # ≈ 1 at n = 355
+    (sp.exp(-n ** 2 * sp.sin(sp.pi * sp.sqrt(2) * n) ** 2), "depends on the phase"),
 ])
 def test_a_limit_no_sample_can_show_is_refused(body, why):
     with pytest.raises(DerivationError, match=why):
         verify(claim("thin", limit(body), sp.Integer(0), Domain(dims=(n,))))
+
+
+def test_a_limit_at_a_finite_point_with_a_phase_is_refused_or_found():
+    t = sp.Symbol("t", positive=True)
+    peak = claim("peak_at_0", sp.Limit(sp.exp(-sp.sin(1 / t) ** 2 / t ** 4), t, 0, "+"),
+                 sp.Integer(0))  # 1 at every t = 1/(kπ)
+    with pytest.raises(DerivationError, match="depends on the phase"):
+        verify(peak)
+    damped = claim("damped_at_0", sp.Limit(t * sp.sin(1 / t), t, 0, "+"), sp.Integer(0))
+    assert verify(damped).status in ("proved", "numeric")
+
+
+def test_a_size_about_an_integer_constant_is_probed():
+    # Σ_{k=1}^{n} δ(k, 70) is 0 only below n = 70, past the sizes sampled
+    k = sp.Symbol("k", integer=True)
+    late = claim("late_delta", sp.Sum(sp.KroneckerDelta(k, 70), (k, 1, n)), sp.Integer(0),
+                 Domain(dims=(n,)))
+    result = verify(late)
+    assert result.status == "failed" and result.steps[0].counterexample["point"]["n"] == "70"
 
 
 def test_a_real_limit_switched_by_an_oscillating_part_is_refused():

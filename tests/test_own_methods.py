@@ -6,6 +6,7 @@ a step the numbers agree with from `numeric` into `proved`; a wrong step still f
 
 from __future__ import annotations
 
+import pytest
 import sympy as sp
 
 from derivations.engine.chain import verify
@@ -124,6 +125,23 @@ def test_a_sign_comes_only_from_a_declared_range():
     below = verify(claim("ei_neg", sp.Ei(x), sp.Chi(x) + sp.Shi(x),
                          Domain(ranges={x: (-5, -0.5)})))
     assert below.status == "failed"
+
+
+@pytest.mark.parametrize(("lhs", "rhs", "hypothesis", "status"), [
+    (sp.Abs(x), x, sp.Gt(x, 0), "proved"),
+    (sp.Abs(x), x, sp.Ge(x, 2), "proved"),
+    (sp.sign(x) ** 2, sp.Integer(1), sp.Ne(x, 0), "proved"),
+    (sp.Abs(x), -x, sp.Lt(x, -1), "proved"),
+    (sp.Abs(x), x, sp.Gt(x, -1), "failed"),  # x = −1/2 is allowed, and |x| ≠ x there
+    (sp.sign(x) ** 2, sp.Integer(1), sp.Ne(x, 1), "failed"),  # x = 0 is allowed
+])
+def test_a_sign_comes_from_a_hypothesis_that_bounds_a_symbol(lhs, rhs, hypothesis, status):
+    d = Derivation("hyp_sign", "hyp_sign", sp.Eq(lhs, rhs, evaluate=False), (),
+                   (Step(rhs, "claimed"),), Domain(), hypotheses=(hypothesis,))
+    result = verify(d)
+    assert result.status == status
+    if status == "proved":
+        assert "hypotheses give its symbols" in own_method(result)
 
 
 # --- expectations against a declared law --------------------------------------------------------

@@ -169,6 +169,18 @@ def test_a_hypothesis_restricts_the_points():
     assert verify(unclamped).status == "failed"  # the wider probe reaches 10¹²
 
 
+def test_a_premise_is_checked_where_the_hypotheses_hold():
+    # |x| → x holds for x > 0, the claim's hypothesis: not a counterexample at x = −59.9
+    positive = Assumption("pos", "x > 0 so |x| = x", rewrites=((sp.Abs(x), x),))
+    steps = (Step(x + x ** 2, "assumption", by=("pos",)),)
+    held = claim("abs_under_hypothesis", sp.Abs(x) + x ** 2, x + x ** 2,
+                 assumptions=(positive,), steps=steps, hypotheses=(sp.Gt(x, 0),))
+    assert verify(held).status == "proved"
+    loose = claim("abs_everywhere", sp.Abs(x) + x ** 2, x + x ** 2, assumptions=(positive,),
+                  steps=steps)
+    assert verify(loose).failed_premise == "pos"
+
+
 def test_floats_are_read_as_written():
     d = claim("tenth", 0.1 * x, x / 10)
     assert d.lhs == x / 10 and verify(d).status == "proved"

@@ -255,7 +255,7 @@ def _verify(d, symbolic_ops, progress, done, module) -> ChainResult:
         rewrites = tuple(rw for a in d.assumptions if a.name in step.by for rw in a.rewrites)
         symbolic, detail, _, stopped = symbolic_check_detail(
             prev_expr, step.expr, rewrites, random_bases, d.domain.indices, symbolic_ops,
-            own=None if counter else d.domain)
+            own=None if counter else d.domain, hypotheses=d.hypotheses)
         if stopped is not None:
             timed_out = _stopped("symbolic", stopped)
         if not counter and (symbolic != "zero" or fragile(prev_expr, step.expr)):

@@ -3,11 +3,14 @@ Piecewise condition) or an integer (floor, ceiling, frac, Mod).
 
 A random real never lands on a jump, and the lattice of integers and halves lands only on jumps
 that sit there: sign(x − 1/3)² = 1 and Heaviside(x² − 2)² = Heaviside(x² − 2) fail only at
-x = 1/3 and x = ±√2.  For each jump whose argument is a polynomial in one real symbol once the
-other symbols take lattice values, the roots of argument = target are found from the
-polynomial's coefficients, with numbers (exactly for a linear one, ``mpmath.polyroots``
-otherwise), to more digits than any rung of the ladder; the runtime's cancellation test
-(:func:`mpnum.cancelled`, ``_snap``) then reads the argument there as the exact 0 or integer.
+x = 1/3 and x = ±√2, sign(eˣ − 2)² = 1 only at log 2.  For each jump's argument in one real
+symbol, once the other symbols take lattice values, the roots of argument = target are found
+with numbers, to more digits than any rung of the ladder: a polynomial's from its coefficients
+(exactly for a linear one with rational coefficients, ``mpmath.polyroots`` otherwise), any other
+argument's by scanning the symbol's declared range (else −10..10) for a change of sign (or of
+integer part) and bisecting.  The runtime's cancellation test (:func:`mpnum.cancelled`,
+``_snap``) then reads the argument there as the exact 0 or integer.  A root between two scan
+points of the same sign (a bump narrower than the grid) is not found.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ import mpmath
 import sympy as sp
 
 from derivations.engine.claim import Derivation
-from derivations.engine.mpnum import kinks
+from derivations.engine.mpnum import compile_mp, kinks
 from derivations.engine.sampling import JumpAt, dims_of
 
 __all__ = ["JUMP_DIGITS", "JUMP_POINTS", "jump_points"]
@@ -24,6 +27,8 @@ __all__ = ["JUMP_DIGITS", "JUMP_POINTS", "jump_points"]
 JUMP_DIGITS = 450  # past the probe's highest rung (PROBE_MAX_DIGITS)
 JUMP_POINTS = 12
 MAX_DEGREE = 6
+SCAN = (mpmath.mpf(-10), mpmath.mpf(10))  # where a symbol without a range is scanned for roots
+SCAN_POINTS = 400
 INTEGER_TARGETS = (0, 1, -1)
 
 
@@ -43,19 +48,89 @@ def _real_symbols(arg: sp.Basic, excluded: set, ranges: dict) -> list:
                    and (s.is_real or s in ranges) and not s.is_integer), key=sp.srepr)
 
 
-def _roots(poly: sp.Poly, target: int) -> list:
-    coeffs = [sp.Rational(c) for c in poly.all_coeffs()]
+def _polynomial_roots(poly: sp.Poly, target: int) -> list:
+    """Real roots of poly = target: exact for a linear one with rational coefficients, else from
+    its coefficients, evaluated with numbers, by ``mpmath.polyroots``."""
+    coeffs = list(poly.all_coeffs())
     coeffs[-1] -= target
-    if len(coeffs) == 2:
-        return [coeffs[1] * -1 / coeffs[0]]
+    if len(coeffs) == 2 and all(c.is_Rational for c in coeffs):
+        return [-coeffs[1] / coeffs[0]]
     with mpmath.workdps(JUMP_DIGITS):
+        values = [mpmath.mpmathify(compile_mp([], c)()) for c in coeffs]
+        if not all(isinstance(v, mpmath.mpf) and mpmath.isfinite(v) for v in values):
+            return []
         try:
-            found = mpmath.polyroots([mpmath.mpf(c.p) / c.q for c in coeffs], maxsteps=200,
-                                     extraprec=2 * JUMP_DIGITS)
+            found = mpmath.polyroots(values, maxsteps=200, extraprec=2 * JUMP_DIGITS)
         except mpmath.libmp.NoConvergence:
             return []
         return [mpmath.re(r) for r in found
                 if abs(mpmath.im(r)) <= mpmath.mpf(10) ** (-JUMP_DIGITS // 2)]
+
+
+def _crossings(fn, lo, hi, integer: bool) -> list:
+    """(root, target) where fn crosses 0 (or, for a floor, an integer) on a grid over [lo, hi],
+    each refined by bisection to JUMP_DIGITS: e^x = 2 at log 2, sin x = 1/2 at π/6."""
+    def level(t):
+        try:
+            v = fn(t)
+        except (ValueError, ZeroDivisionError, ArithmeticError, TypeError):
+            return None
+        if not isinstance(v, mpmath.mpf) or not mpmath.isfinite(v):
+            return None
+        return mpmath.floor(v) if integer else mpmath.sign(v)
+
+    with mpmath.workdps(30):
+        grid = [lo + (hi - lo) * mpmath.mpf(k) / SCAN_POINTS for k in range(SCAN_POINTS + 1)]
+        levels = [level(t) for t in grid]
+    out = []
+    for k in range(SCAN_POINTS):
+        (a, la), (b, lb) = (grid[k], levels[k]), (grid[k + 1], levels[k + 1])
+        if la is None or lb is None or la == lb:
+            continue
+        target = max(la, lb) if integer else 0
+        with mpmath.workdps(JUMP_DIGITS):
+            a, b = mpmath.mpf(a), mpmath.mpf(b)
+            sa = mpmath.sign(fn(a) - target)
+            for _ in range(int(JUMP_DIGITS * 3.33) + 8):
+                m = (a + b) / 2
+                if mpmath.sign(fn(m) - target) == sa:
+                    a = m
+                else:
+                    b = m
+            out.append(((a + b) / 2, int(target)))
+    return out
+
+
+def _roots_of(g: sp.Basic, x: sp.Symbol, integer: bool, bounds) -> list:
+    """(value to JUMP_DIGITS, target, exact text or "") for the roots of g = target in x."""
+    try:
+        poly = sp.Poly(g, x)
+    except sp.PolynomialError:
+        poly = None
+    if poly is not None and 0 < poly.degree() <= MAX_DEGREE and not any(
+            c.free_symbols for c in poly.all_coeffs()):
+        out = []
+        for target in INTEGER_TARGETS if integer else (0,):
+            for root in _polynomial_roots(poly, target):
+                if isinstance(root, sp.Rational):
+                    with mpmath.workdps(JUMP_DIGITS):
+                        out.append((mpmath.mpf(root.p) / root.q, target, str(root)))
+                else:
+                    out.append((root, target, ""))
+        return out
+    if g.free_symbols != {x}:
+        return []
+    lo, hi = (mpmath.mpf(float(b)) for b in bounds) if bounds else SCAN
+    return [(v, t, "") for v, t in _crossings(compile_mp([x], g), lo, hi, integer)]
+
+
+def _between(roots: list, arg: sp.Basic) -> list:
+    """The midpoints of consecutive roots: a bump of Max(0, 10⁻⁸ − (x − π)²) is 0 at both its
+    roots and positive only between them."""
+    values = sorted(v for v, _, _ in roots)
+    with mpmath.workdps(JUMP_DIGITS):
+        return [((a + b) / 2, None, f"{mpmath.nstr((a + b) / 2, 15)}, between two roots of {arg}")
+                for a, b in zip(values, values[1:], strict=False) if a != b]
 
 
 def _fits(value, key, ranges) -> bool:
@@ -84,22 +159,12 @@ def jump_points(d: Derivation, *exprs: sp.Basic) -> list[JumpAt]:
                 at = JumpAt((), seed)
                 others = {s: sp.Rational(float(at.draw(s, ranges.get(s))))
                           for s in arg.free_symbols if s != x}
-                try:
-                    poly = sp.Poly(arg.xreplace(others), x)
-                except sp.PolynomialError:
-                    continue
-                if not (0 < poly.degree() <= MAX_DEGREE) or not all(
-                        c.is_Rational for c in poly.all_coeffs()):
-                    continue
-                for target in INTEGER_TARGETS if integer else (0,):
-                    for root in _roots(poly, target):
-                        with mpmath.workdps(JUMP_DIGITS):
-                            value = mpmath.mpf(root.p) / root.q if isinstance(
-                                root, sp.Rational) else root
-                        if _fits(value, x, ranges):
-                            shown = str(root) if isinstance(root, sp.Rational) else (
-                                f"{mpmath.nstr(value, 15)}, a root of {arg} = {target}")
-                            out.append(JumpAt(((x, value),), seed, shown))
-                        if len(out) >= JUMP_POINTS:
-                            return out
+                roots = _roots_of(arg.xreplace(others), x, integer, ranges.get(x))
+                for value, target, shown in [*roots, *_between(roots, arg)]:
+                    if _fits(value, x, ranges):
+                        out.append(JumpAt(((x, value),), seed, shown or (
+                            f"{mpmath.nstr(value, 15)}, a root of {arg} = {target}")))
+                    if len(out) >= JUMP_POINTS:
+                        return out
+    return out
     return out

@@ -278,6 +278,39 @@ def signed_by_ranges(ranges: dict) -> dict:
     return out
 
 
+def signed_by_hypotheses(hypotheses, signed: dict) -> dict:
+    """A symbol that a hypothesis bounds by a constant — x > 0, x ≥ 2, 0 < x, x < −1, x ≠ 0 —
+    as one assumed positive, nonnegative, negative or nonzero: the hypothesis is part of the
+    claim's statement, and the numeric route draws only points where it holds."""
+    out = dict(signed)
+    for h in hypotheses:
+        if isinstance(h, sp.Unequality):
+            # SymPy's nonzero is real and nonzero: only a real symbol may become one
+            if h.rhs == 0 and isinstance(h.lhs, sp.Symbol) and h.lhs.is_real and h.lhs not in out:
+                out[h.lhs] = _signed(h.lhs, nonzero=True)
+            continue
+        if not isinstance(h, sp.core.relational.Relational) or isinstance(h, sp.Equality):
+            continue
+        # as s > c or s ≥ c (lower) or s < c, s ≤ c (upper)
+        lhs, rhs, lower = (h.lhs, h.rhs, h.rel_op in (">", ">=")) if isinstance(
+            h.lhs, sp.Symbol) else (h.rhs, h.lhs, h.rel_op in ("<", "<="))
+        if not isinstance(lhs, sp.Symbol) or not rhs.is_number or lhs in out:
+            continue
+        strict = h.rel_op in (">", "<")
+        if lower and rhs >= 0:
+            out[lhs] = _signed(lhs, **({"positive": True} if rhs > 0 or strict else
+                                      {"nonnegative": True}))
+        elif not lower and rhs <= 0:
+            out[lhs] = _signed(lhs, **({"negative": True} if rhs < 0 or strict else
+                                      {"nonpositive": True}))
+    return out
+
+
+def _signed(s: sp.Symbol, **sign) -> sp.Dummy:
+    kept = {k: v for k, v in s.assumptions0.items() if v and k in ("integer", "real")}
+    return sp.Dummy(s.name, **kept, **sign)
+
+
 def _loggamma_positive(e: sp.Basic) -> sp.Basic:
     # log Γ(z) = log(Γ(z)) only for z > 0: below, loggamma is the analytic continuation
     return e.replace(lambda x: isinstance(x, sp.loggamma) and x.args[0].is_positive,

@@ -30,7 +30,7 @@ import sympy as sp
 from mpmath.calculus.quadrature import TanhSinh
 from sympy.printing.pycode import MpmathPrinter
 
-from derivations.engine.periods import limit_trap, period_of
+from derivations.engine.periods import BOUNDED, UNBOUNDED, Unreadable, limit_trap, period_of, phased
 from derivations.engine.stochastic import LAWS
 
 __all__ = ["NotEvaluated", "compile_mp"]
@@ -336,6 +336,42 @@ def limit(f, x0, direction, integer, period=1, scale=0):
     return center
 
 
+PHASES = {BOUNDED: (-1, -mpmath.mpf(1) / 2, 0, mpmath.mpf(1) / 3, 1),
+          "unit": (0, mpmath.mpf(1) / 3, mpmath.mpf(1) / 2, 1)}
+MAX_PHASES = 2
+
+
+def limit_phases(f, cycles, kinds, x0, direction, integer, period=1, scale=0):
+    """The limit of f(x, u_1, …) where each oscillating part that runs through more than one
+    cycle near the point is set to each phase u of its range in turn (:mod:`periods`): found
+    only when it is the same at every phase, ends and 0 included."""
+    x0 = mpmath.mpmathify(x0)
+    d = mpmath.mp.dps
+    pts = [*_near(x0, direction, integer, d // 3, period),
+           *_near(x0, direction, integer, d // 6, period)]
+    moving = []
+    for k, c in enumerate(cycles):
+        turns = [mpmath.re(c(p)) for p in pts]
+        if max(turns) - min(turns) > 1:
+            moving.append(k)
+    if any(kinds[k] == UNBOUNDED for k in moving):
+        raise NotEvaluated("the limit was not found: an unbounded oscillating part (tan, sec …)")
+    if len(moving) > MAX_PHASES:
+        raise NotEvaluated(f"the limit was not found: {len(moving)} oscillating parts, more "
+                           f"than the {MAX_PHASES} whose phases are evaluated")
+    results = []
+    for combo in itertools.product(*[PHASES[kinds[k]] for k in moving]):
+        us = [None] * len(cycles)
+        for k, u in zip(moving, combo, strict=True):
+            us[k] = mpmath.mpf(u)
+        results.append(limit(lambda t, us=us: f(t, *us), x0, direction, integer, period, scale))
+    center = results[0]
+    if any(abs(r - center) > mpmath.mpf(10) ** (-d / 25) * max(1, abs(center)) for r in results):
+        raise NotEvaluated("the limit was not found: it depends on the phase of an oscillating "
+                           "part, which comes back to every value of its range")
+    return center
+
+
 # --- expectations of non-polynomials ----------------------------------------------------------
 
 def _two_point(low, high, p_high):
@@ -446,10 +482,25 @@ class _Printer(MpmathPrinter):
     def _print_NLimit(self, e):
         body, v, x0, d = e.args
         period, trap = limit_trap(body, v, bool(x0.is_infinite))
+        try:
+            body_u, phases = phased(body, v)
+        except Unreadable as exc:
+            trap = str(exc)
         if trap:
             return f"_rt.refuse({f'the limit was not found: {trap}'!r})"
-        return (f"_rt.limit({self._lambda(v, body)}, {self._print(x0)}, {int(d)}, "
-                f"{bool(v.is_integer)}, {period}, {limit_scale(body)})")
+        tail = (f"{self._print(x0)}, {int(d)}, {bool(v.is_integer)}, {period}, "
+                f"{limit_scale(body)}")
+        if not phases:
+            return f"_rt.limit({self._lambda(v, body)}, {tail})"
+        us = ", ".join(self._print(u) for u, _, _ in phases)
+        cycles = "[" + ", ".join(self._lambda(v, c) for _, c, _ in phases) + "]"
+        kinds = [kind for _, _, kind in phases]
+        return (f"_rt.limit_phases((lambda {self._print(v)}, {us}: {self._print(body_u)}), "
+                f"{cycles}, {kinds!r}, {tail})")
+
+    def _print_Phase(self, e):
+        u, part = e.args
+        return f"({self._print(u)} if {self._print(u)} is not None else {self._print(part)})"
 
     def _print_NExpect(self, e):
         arg, spec = e.args
@@ -538,7 +589,7 @@ class _Runtime:
     floor, ceiling, frac, mod = (staticmethod(floor), staticmethod(ceiling), staticmethod(frac),
                                  staticmethod(mod))
     sympy_fn = staticmethod(sympy_fn)
-    refuse = staticmethod(refuse)
+    refuse, limit_phases = staticmethod(refuse), staticmethod(limit_phases)
     sign, heaviside, relation = staticmethod(sign), staticmethod(heaviside), staticmethod(relation)
 
 

@@ -20,7 +20,7 @@ import math
 
 import sympy as sp
 
-__all__ = ["LIMIT_MAX_PERIOD", "MAX_PERIOD", "limit_trap", "period_of"]
+__all__ = ["LIMIT_MAX_PERIOD", "MAX_PERIOD", "Phase", "limit_trap", "period_of", "phased"]
 
 MAX_PERIOD = 60  # a series' period, summed a whole period at a time
 LIMIT_MAX_PERIOD = 2000  # a limit's: every residue is evaluated
@@ -111,7 +111,9 @@ def period_of(body: sp.Basic, var: sp.Symbol, cap: int = MAX_PERIOD) -> int:
 
 
 def _oscillating(node: sp.Basic, var: sp.Symbol, integer: bool) -> bool:
-    if not node.has(var):
+    """Whether ``node`` oscillates in var without a period the residues of an integer sequence
+    follow."""
+    if not node.has(var) or (integer and _periodic(node, var)):
         return False
     if isinstance(node, ARITHMETIC):
         return True
@@ -138,25 +140,101 @@ def _thin(body: sp.Basic, var: sp.Symbol, integer: bool) -> str | None:
 
 def limit_trap(body: sp.Basic, var: sp.Symbol, at_infinity: bool) -> tuple[int, str | None]:
     """(the period of an integer sequence's residues to evaluate, or 1; why no finite set of
-    points can show the limit, or None)."""
+    points can show the limit, or None).  Parts without a period are left to :func:`phased`."""
     integer = bool(var.is_integer)
-    if not at_infinity:
-        return 1, None
+    thin = _thin(body, var, integer)
+    if thin or not (integer and at_infinity):
+        return 1, thin
     period = 1
-    if integer:
-        for node in sp.preorder_traversal(body):
-            if not isinstance(node, sp.Basic) or not node.has(var):
-                continue
-            try:
-                p = _part_period(node, var)
-            except Unreadable as exc:
-                if _thin(body, var, integer) or isinstance(node, ARITHMETIC):
-                    return 1, f"the sequence's period cannot be read: {exc}"
-                continue
-            if p is not None:
-                period = math.lcm(period, p)
-        if period > LIMIT_MAX_PERIOD:
-            return 1, (f"the sequence's period {period} is past the {LIMIT_MAX_PERIOD} "
-                       f"residues evaluated")
-        return period, None
-    return 1, _thin(body, var, integer)
+    for node in sp.preorder_traversal(body):
+        if not isinstance(node, sp.Basic) or not node.has(var):
+            continue
+        try:
+            p = _part_period(node, var)
+        except Unreadable:
+            continue
+        if p is not None:
+            period = math.lcm(period, p)
+    if period > LIMIT_MAX_PERIOD:
+        return 1, (f"the sequence's period {period} is past the {LIMIT_MAX_PERIOD} "
+                   f"residues evaluated")
+    return period, None
+
+
+# --- phases ---------------------------------------------------------------------------------
+# An oscillating part without a period the residues can follow (sin n, frac(n√2), sin(1/x) at 0)
+# comes back to every value of its range, so the function has a limit only if it has one at
+# each value of the part: 1/(1 + n² sin² n) tends to 0 where sin n is 1/3, not where it is 0,
+# and n = 355 puts sin n within 10⁻⁴ of 0.  The part is replaced by a phase u drawn over its
+# range, ends and 0 included, wherever it moves by more than a cycle near the point.
+
+BOUNDED, UNIT, UNBOUNDED = "bounded", "unit", "unbounded"
+
+
+class Phase(sp.Function):
+    """(u, part): the phase u in place of the part where the numeric limit sets one, the part's
+    own value otherwise."""
+
+    @classmethod
+    def eval(cls, *args):
+        return None
+
+
+def _cycles(node: sp.Basic) -> sp.Basic:
+    """How many of its cycles a part has run through: its turns for sin, its argument for frac."""
+    if isinstance(node, TRIG):
+        return node.args[0] / (2 * sp.pi)
+    if isinstance(node, sp.Mod):
+        return node.args[0] / node.args[1]
+    return node.args[0]
+
+
+def _periodic(node: sp.Basic, var: sp.Symbol) -> bool:
+    try:
+        return _part_period(node, var) is not None
+    except Unreadable:
+        return False
+
+
+def phased(body: sp.Basic, var: sp.Symbol) -> tuple[sp.Basic, list]:
+    """``body`` with each oscillating candidate in var wrapped as Phase(u_k, …), and the list of
+    (u_k, its cycles, its kind).  An integer sequence's parts with a period are followed by
+    their residues instead."""
+    found: dict = {}
+    integer = bool(var.is_integer)
+
+    def visit(node):
+        if not isinstance(node, sp.Basic) or not node.has(var):
+            return
+        if isinstance(node, (*TRIG, *ARITHMETIC)) and not (integer and _periodic(node, var)):
+            if isinstance(node, sp.Mod) and not (node.args[1].is_number and node.args[1] != 0):
+                raise Unreadable(f"the modulus of {node} is not a constant")
+            found.setdefault(node, len(found))
+            return
+        for arg in node.args:
+            visit(arg)
+
+    visit(body)
+    if not found:
+        return body, []
+    us = [sp.Dummy(f"u{k}") for k in range(len(found))]
+    table, out = {}, []
+    for node, k in found.items():
+        u = us[k]
+        if isinstance(node, sp.sin | sp.cos):
+            table[node], kind = Phase(u, node), BOUNDED
+        elif isinstance(node, TRIG):
+            table[node], kind = Phase(u, node), UNBOUNDED
+        elif isinstance(node, sp.frac):
+            table[node], kind = Phase(u, node), UNIT
+        elif isinstance(node, sp.floor):
+            a = node.args[0]
+            table[node], kind = a - Phase(u, a - node), UNIT
+        elif isinstance(node, sp.ceiling):
+            a = node.args[0]
+            table[node], kind = a + Phase(u, node - a), UNIT
+        else:  # Mod(a, m) = m·frac(a/m)
+            m = node.args[1]
+            table[node], kind = m * Phase(u, node / m), UNIT
+        out.append((u, _cycles(node), kind))
+    return body.xreplace(table), out

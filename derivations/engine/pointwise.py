@@ -725,7 +725,7 @@ def probe(d: Derivation, prev: sp.Basic, cur: sp.Basic, sampled: list[dict],
     if sizes:  # a sum over 1..n of a term with period 200 first differs at n = 101
         sizes = tuple(sorted({*sizes, *(v for m in moduli if m > 2
                                         for v in (m // 2, m // 2 + 1, m - 1, m, m + 1)),
-                              *_emptying_sizes(dims, prev, cur)}))
+                              *_emptying_sizes(dims, prev, cur), *_constant_sizes(prev, cur)}))
     if dims and not _has_matrix(prev, cur):
         for size in sizes:
             sub = {s: sp.Integer(size) for s in dims}
@@ -749,6 +749,18 @@ def probe(d: Derivation, prev: sp.Basic, cur: sp.Basic, sampled: list[dict],
 
 
 MAX_PROBE_SIZE = 4096
+
+
+def _constant_sizes(*exprs) -> set[int]:
+    """The sizes about each integer constant past the sampled ones: Σ_{k=1}^{n} δ(k, 70) and
+    1/Γ(n − 70) change at n = 70 and 71."""
+    out: set[int] = set()
+    for e in exprs:
+        for c in e.atoms(sp.Integer):
+            v = abs(int(c))
+            if PROBE_SIZES[-1] < v + 2 and v <= MAX_PROBE_SIZE:
+                out |= {u for u in (v - 1, v, v + 1, v + 2) if 0 < u <= MAX_PROBE_SIZE}
+    return out
 
 
 def _emptying_sizes(dims, *exprs) -> set[int]:

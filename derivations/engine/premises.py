@@ -90,7 +90,9 @@ def _instance_by_numbers(d: Derivation, lhs, rhs, bound) -> tuple[str, dict | No
             indices[var] = (lo, hi)
     probe = SimpleNamespace(id=d.id, lhs=lhs, steps=(SimpleNamespace(expr=rhs),),
                             symbols=symbols_of((lhs, rhs)),
-                            domain=replace(d.domain, indices=indices))
+                            domain=replace(d.domain, indices=indices),
+                            # the claim's hypotheses restrict the premise's points as its own
+                            hypotheses=getattr(d, "hypotheses", ()))
     try:
         points = structures(probe)
     except Exception as exc:  # noqa: BLE001 - a range that cannot be drawn leaves it unchecked

@@ -39,7 +39,7 @@ LATTICE = "lattice"
 LATTICE_VALUES = (0, 1, -1, 2, -2, 3, -3, 10, -10, 0.5, -0.5, 1.5, -1.5)
 LATTICE_TEXT = "at integers, halves and the ends of declared ranges"
 LATTICE_POINTS = 12
-JUMP_TEXT = "where a jump's argument is 0 or an integer"
+JUMP_TEXT = "where a jump's argument is 0 or an integer, or between two such roots"
 
 
 @dataclass(frozen=True)

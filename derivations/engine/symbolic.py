@@ -23,6 +23,7 @@ from derivations.engine.methods import (
     own_forms,
     partial_closed_forms,
     sequence_limits,
+    signed_by_hypotheses,
     signed_by_ranges,
     textbook,
 )
@@ -224,13 +225,13 @@ class SymbolicOutcome(NamedTuple):
     stopped: OverBudget | None = None  # what stopped it, when it timed out
 
 
-def _own_methods(prev, cur, rewrites, random_bases, domain, ops) -> str:
+def _own_methods(prev, cur, rewrites, random_bases, domain, ops, hypotheses=()) -> str:
     """The name of the engine's own method that shows prev - cur is zero, or ''; never raises."""
     indices = domain.indices
     try:
         with budget(ops, "symbolic route (own methods)", kind="symbolic"), remembered_sums(), \
                 no_numbers():
-            signed = signed_by_ranges(domain.ranges)
+            signed = signed_by_hypotheses(hypotheses, signed_by_ranges(domain.ranges))
             diff = (_normal_form(prev, rewrites, random_bases)
                     - _normal_form(cur, rewrites, random_bases))
             if diff.has(E) and domain.distribution in LAW_DENSITIES:
@@ -241,7 +242,10 @@ def _own_methods(prev, cur, rewrites, random_bases, domain, ops) -> str:
                 polynomial = as_ring(diff)
                 if polynomial is not None and sp.expand(polynomial) == 0:
                     return "the algebra of square matrices (a noncommutative polynomial)"
-            diff = diff.xreplace(signed)
+            if signed:
+                before, diff = diff, diff.xreplace(signed)
+                if diff != before and _is_zero(diff, indices):
+                    return "the signs its ranges and hypotheses give its symbols"
             if diff.has(sp.Limit):
                 limits = sequence_limits(diff)
                 if limits != diff and _is_zero(limits, indices):
@@ -261,14 +265,15 @@ def _own_methods(prev, cur, rewrites, random_bases, domain, ops) -> str:
 
 
 def symbolic_check_detail(prev, cur, rewrites=(), random_bases=(), indices=None,
-                          ops=SYMBOLIC_OPS, own=None) -> SymbolicOutcome:
+                          ops=SYMBOLIC_OPS, own=None, hypotheses=()) -> SymbolicOutcome:
     """Whether prev - cur simplifies to zero within ``ops`` SymPy operations — or, given ``own``
     (the claim's Domain), by one of the route's own methods within ``OWN_OPS`` more, which may
-    use the declared ranges' signs and a declared law's density; never raises."""
+    use the declared ranges' signs, the signs the claim's ``hypotheses`` give its symbols and a
+    declared law's density; never raises."""
     first = _simplify_check(prev, cur, rewrites, random_bases, indices, ops)
     if first.result == "zero" or own is None:
         return first
-    method = _own_methods(prev, cur, rewrites, random_bases, own, OWN_OPS)
+    method = _own_methods(prev, cur, rewrites, random_bases, own, OWN_OPS, hypotheses)
     if method:
         return SymbolicOutcome("zero", f"by {method}", first.ops)
     return first

@@ -20,12 +20,22 @@ from derivations.redteam.own.common import RAW, Raw
 
 # the cases compute their own numbers as they are defined: at 40 digits
 with mp.workdps(40):
-    from derivations.redteam.own import forms, forms_twins, limits, reach, sums  # noqa: F401
+    from derivations.redteam.own import (  # noqa: F401
+        forms,
+        forms_twins,
+        limits,
+        phases,
+        reach,
+        sums,
+    )
 
 _CLASSES = {"L": "sequence limits", "TL": "sequence limits", "X": "sequence limits",
             "TX": "sequence limits", "S": "empty ranges", "TS": "empty ranges",
             "P": "jumps and forms", "TP": "jumps and forms", "R": "sequence limits",
-            "TR": "sequence limits", "J": "jumps and forms", "TJ": "jumps and forms"}
+            "TR": "sequence limits", "J": "jumps and forms", "TJ": "jumps and forms",
+            "QL": "sequence limits", "TQL": "sequence limits", "QJ": "jumps and forms",
+            "QS": "empty ranges", "QI": "shared integration", "TQI": "shared integration",
+            "TQH": "premises"}
 
 
 def _witness(raw: Raw):
