@@ -20,6 +20,7 @@ import sympy as sp
 
 from derivations.engine.claim import Derivation
 from derivations.engine.mpnum import compile_mp, kinks
+from derivations.engine.periods import coefficients
 from derivations.engine.sampling import JumpAt, dims_of
 
 __all__ = ["JUMP_DIGITS", "JUMP_POINTS", "jump_points"]
@@ -48,10 +49,10 @@ def _real_symbols(arg: sp.Basic, excluded: set, ranges: dict) -> list:
                    and (s.is_real or s in ranges) and not s.is_integer), key=sp.srepr)
 
 
-def _polynomial_roots(poly: sp.Poly, target: int) -> list:
-    """Real roots of poly = target: exact for a linear one with rational coefficients, else from
-    its coefficients, evaluated with numbers, by ``mpmath.polyroots``."""
-    coeffs = list(poly.all_coeffs())
+def _polynomial_roots(terms: dict, target: int) -> list:
+    """Real roots of Σ terms[k]·x^k = target: exact for a linear one with rational coefficients,
+    else from its coefficients, evaluated with numbers, by ``mpmath.polyroots``."""
+    coeffs = [terms.get(k, sp.S.Zero) for k in range(max(terms), -1, -1)]
     coeffs[-1] -= target
     if len(coeffs) == 2 and all(c.is_Rational for c in coeffs):
         return [-coeffs[1] / coeffs[0]]
@@ -103,15 +104,13 @@ def _crossings(fn, lo, hi, integer: bool) -> list:
 
 def _roots_of(g: sp.Basic, x: sp.Symbol, integer: bool, bounds) -> list:
     """(value to JUMP_DIGITS, target, exact text or "") for the roots of g = target in x."""
-    try:
-        poly = sp.Poly(g, x)
-    except sp.PolynomialError:
-        poly = None
-    if poly is not None and 0 < poly.degree() <= MAX_DEGREE and not any(
-            c.free_symbols for c in poly.all_coeffs()):
+    terms = coefficients(g, x)
+    if terms is not None:
+        terms = {k: c for k, c in terms.items() if c != 0}
+    if terms and 0 < max(terms) <= MAX_DEGREE and not any(c.free_symbols for c in terms.values()):
         out = []
         for target in INTEGER_TARGETS if integer else (0,):
-            for root in _polynomial_roots(poly, target):
+            for root in _polynomial_roots(terms, target):
                 if isinstance(root, sp.Rational):
                     with mpmath.workdps(JUMP_DIGITS):
                         out.append((mpmath.mpf(root.p) / root.q, target, str(root)))

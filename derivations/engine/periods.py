@@ -20,7 +20,8 @@ import math
 
 import sympy as sp
 
-__all__ = ["LIMIT_MAX_PERIOD", "MAX_PERIOD", "Phase", "limit_trap", "period_of", "phased"]
+__all__ = ["LIMIT_MAX_PERIOD", "MAX_PERIOD", "Phase", "coefficients", "limit_trap", "period_of",
+           "phased"]
 
 MAX_PERIOD = 60  # a series' period, summed a whole period at a time
 LIMIT_MAX_PERIOD = 2000  # a limit's: every residue is evaluated
@@ -36,15 +37,27 @@ class Unreadable(ValueError):
     """A part whose period cannot be read from its form."""
 
 
+def coefficients(expr: sp.Basic, var: sp.Symbol) -> dict[int, sp.Basic] | None:
+    """{degree: coefficient} of ``expr`` as a polynomial in var, or None.  Read from the expanded
+    terms, not with ``sp.Poly``: SymPy keeps its polynomial rings past its cache's clearing, and
+    the engine's operation counts must not depend on the claims checked before."""
+    out: dict[int, sp.Basic] = {}
+    for term in sp.Add.make_args(sp.expand(expr)):
+        coeff, degree = term.as_coeff_exponent(var)
+        if coeff.has(var) or not (degree.is_Integer and degree >= 0):
+            return None
+        out[int(degree)] = out.get(int(degree), sp.S.Zero) + coeff
+    return out
+
+
 def _denominators(arg: sp.Basic, var: sp.Symbol) -> int:
     """The lcm of the denominators of the coefficients of var, var², … in ``arg``, a polynomial
     in var with rational coefficients (its constant term may be anything)."""
-    try:
-        poly = sp.Poly(arg, var)
-    except sp.PolynomialError as exc:
-        raise Unreadable(f"{arg} is not a polynomial in {var}") from exc
+    terms = coefficients(arg, var)
+    if terms is None:
+        raise Unreadable(f"{arg} is not a polynomial in {var}")
     q = 1
-    for (degree,), c in poly.terms():
+    for degree, c in terms.items():
         if degree == 0:
             continue
         if not c.is_Rational:
@@ -86,11 +99,7 @@ def _grows(arg: sp.Basic, var: sp.Symbol) -> bool:
     """Whether ``arg`` may run off to ±∞ with var (then a trigonometric function of it
     oscillates): anything but a polynomial in 1/var."""
     t = sp.Dummy("t")
-    try:
-        sp.Poly(arg.xreplace({var: 1 / t}), t)
-    except sp.PolynomialError:
-        return True
-    return False
+    return coefficients(arg.xreplace({var: 1 / t}), t) is None
 
 
 def period_of(body: sp.Basic, var: sp.Symbol, cap: int = MAX_PERIOD) -> int:

@@ -242,6 +242,10 @@ def _own_methods(prev, cur, rewrites, random_bases, domain, ops, hypotheses=()) 
                 polynomial = as_ring(diff)
                 if polynomial is not None and sp.expand(polynomial) == 0:
                     return "the algebra of square matrices (a noncommutative polynomial)"
+            # a sign is the free symbol's: a bound variable of the same name ranges elsewhere
+            bound = {v for node in diff.atoms(sp.Sum, sp.Product, sp.Integral)
+                     for v in node.variables} | {node.args[1] for node in diff.atoms(sp.Limit)}
+            signed = {s: v for s, v in signed.items() if s not in bound}
             if signed:
                 before, diff = diff, diff.xreplace(signed)
                 if diff != before and _is_zero(diff, indices):
