@@ -102,6 +102,8 @@ def test_an_input_is_taken_with_every_digit():
     ((1 - sp.frac(n * sp.sqrt(2))) ** n, "switches on an oscillating"),
     (1 / (1 + n ** 2 * sp.sin(n) ** 2), "depends on the phase"),  # ≈ 1 at n = 355
     (sp.exp(-n ** 2 * sp.sin(sp.pi * sp.sqrt(2) * n) ** 2), "depends on the phase"),
+    # a window between the listed phases, met by the finer grid
+    (sp.Max(0, 1 - 10 * sp.Abs(sp.sin(n) - sp.Rational(7, 10))), "depends on the phase"),
 ])
 def test_a_limit_no_sample_can_show_is_refused(body, why):
     with pytest.raises(DerivationError, match=why):

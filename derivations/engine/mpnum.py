@@ -339,6 +339,7 @@ def limit(f, x0, direction, integer, period=1, scale=0):
 PHASES = {BOUNDED: (-1, -mpmath.mpf(1) / 2, 0, mpmath.mpf(1) / 3, 1),
           "unit": (0, mpmath.mpf(1) / 3, mpmath.mpf(1) / 2, 1)}
 MAX_PHASES = 2
+PHASE_GRID = 64  # steps of the finer grid over a phase's range
 
 
 def limit_phases(f, cycles, kinds, x0, direction, integer, period=1, scale=0):
@@ -366,6 +367,16 @@ def limit_phases(f, cycles, kinds, x0, direction, integer, period=1, scale=0):
             us[k] = mpmath.mpf(u)
         results.append(limit(lambda t, us=us: f(t, *us), x0, direction, integer, period, scale))
     center = results[0]
+    # and a finer grid of phases at the nearest point, for a window the listed ones miss
+    # (Max(0, 1 − 10|sin n − 0.7|) is 0 at each of them)
+    for k in moving:
+        low, high = PHASES[kinds[k]][0], PHASES[kinds[k]][-1]
+        for step in range(PHASE_GRID + 1):
+            us = [None] * len(cycles)
+            for other in moving:
+                us[other] = mpmath.mpf(0)
+            us[k] = low + (high - low) * mpmath.mpf(step) / PHASE_GRID
+            results.append(f(pts[0], *us))
     if any(abs(r - center) > mpmath.mpf(10) ** (-d / 25) * max(1, abs(center)) for r in results):
         raise NotEvaluated("the limit was not found: it depends on the phase of an oscillating "
                            "part, which comes back to every value of its range")

@@ -102,10 +102,8 @@ def _grows(arg: sp.Basic, var: sp.Symbol) -> bool:
     return coefficients(arg.xreplace({var: 1 / t}), t) is None
 
 
-def period_of(body: sp.Basic, var: sp.Symbol, cap: int = MAX_PERIOD) -> int:
-    """The period of the pieces of ``body`` that jump with an integer ``var`` — Mod(var, 2),
-    ⌊var/3⌋, (−1)^var — up to ``cap``, or 1.  Such terms are not smooth in var, and
-    extrapolation (Richardson, Shanks) assumes they are; sums of whole periods are."""
+def _read_period(body: sp.Basic, var: sp.Symbol) -> int:
+    """The lcm of the periods of the parts of ``body`` whose period can be read."""
     period = 1
     for node in sp.preorder_traversal(body):
         if not isinstance(node, sp.Basic) or not node.has(var):
@@ -116,6 +114,14 @@ def period_of(body: sp.Basic, var: sp.Symbol, cap: int = MAX_PERIOD) -> int:
             continue
         if p is not None:
             period = math.lcm(period, p)
+    return period
+
+
+def period_of(body: sp.Basic, var: sp.Symbol, cap: int = MAX_PERIOD) -> int:
+    """The period of the pieces of ``body`` that jump with an integer ``var`` — Mod(var, 2),
+    ⌊var/3⌋, (−1)^var — up to ``cap``, or 1.  Such terms are not smooth in var, and
+    extrapolation (Richardson, Shanks) assumes they are; sums of whole periods are."""
+    period = _read_period(body, var)
     return period if period <= cap else 1
 
 
@@ -154,16 +160,7 @@ def limit_trap(body: sp.Basic, var: sp.Symbol, at_infinity: bool) -> tuple[int, 
     thin = _thin(body, var, integer)
     if thin or not (integer and at_infinity):
         return 1, thin
-    period = 1
-    for node in sp.preorder_traversal(body):
-        if not isinstance(node, sp.Basic) or not node.has(var):
-            continue
-        try:
-            p = _part_period(node, var)
-        except Unreadable:
-            continue
-        if p is not None:
-            period = math.lcm(period, p)
+    period = _read_period(body, var)
     if period > LIMIT_MAX_PERIOD:
         return 1, (f"the sequence's period {period} is past the {LIMIT_MAX_PERIOD} "
                    f"residues evaluated")
