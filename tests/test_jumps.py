@@ -104,6 +104,9 @@ def test_an_input_is_taken_with_every_digit():
     (sp.exp(-n ** 2 * sp.sin(sp.pi * sp.sqrt(2) * n) ** 2), "depends on the phase"),
     # a window between the listed phases, met by the finer grid
     (sp.Max(0, 1 - 10 * sp.Abs(sp.sin(n) - sp.Rational(7, 10))), "depends on the phase"),
+    # a peak 10⁻¹⁶ wide at sin² n = 0.49, where a critical factor vanishes
+    (1 / (1 + n ** 2 * (sp.sin(n) ** 2 - sp.Rational(49, 100)) ** 2), "depends on the phase"),
+    (1 / (1 + n * sp.Abs(sp.sin(n) ** 2 - sp.Rational(49, 100))), "depends on the phase"),
 ])
 def test_a_limit_no_sample_can_show_is_refused(body, why):
     with pytest.raises(DerivationError, match=why):
@@ -118,6 +121,40 @@ def test_a_limit_at_a_finite_point_with_a_phase_is_refused_or_found():
         verify(peak)
     damped = claim("damped_at_0", sp.Limit(t * sp.sin(1 / t), t, 0, "+"), sp.Integer(0))
     assert verify(damped).status in ("proved", "numeric")
+
+
+@pytest.mark.parametrize(("lhs", "dom"), [
+    (sp.sign(x ** 2 - 2 * sp.pi * x + sp.pi ** 2) ** 2, None),  # a double root at π
+    (sp.sign(x + sp.sin(x) - 20) ** 2, None),  # a root at 19.44, past −10..10
+])
+def test_double_and_far_roots_are_probed(lhs, dom):
+    result = verify(claim("far_or_double", lhs, sp.Integer(1), dom))
+    assert result.status == "failed"
+    assert "a root of" in result.steps[0].counterexample["point"]["x"]
+
+
+def test_a_jump_of_a_derivative_is_probed_without_a_crash():
+    d = sp.Derivative(x * sp.sin(x), x)
+    assert verify(claim("jump_of_derivative", sp.sign(d) ** 2, sp.Integer(1))).status == "failed"
+
+
+def test_a_premise_is_probed_just_inside_a_hypothesis_edge():
+    # x > −10⁻¹³ lets x = −10⁻¹⁴ in, where |x| ≠ x; no drawn magnitude is that small
+    from derivations.engine.claim import Assumption
+    premise = Assumption("abs", "|x| = x here", rewrites=((sp.Abs(x), x),))
+    d = Derivation("edge", "edge", sp.Eq(sp.Abs(x) + 1, x + 1, evaluate=False), (premise,),
+                   (Step(x + 1, "assumption", by=("abs",)),), Domain(),
+                   hypotheses=(sp.Gt(x, -sp.Rational(1, 10 ** 13)),))
+    assert verify(d).status == "failed"
+
+
+def test_a_size_where_a_jump_in_the_index_crosses_is_probed():
+    # ⌊k²/5000⌋ is 0 up to k = 70: the sum is 0 only for n ≤ 70
+    k = sp.Symbol("k", integer=True, positive=True)
+    late = claim("late_floor", sp.Sum(sp.floor(k ** 2 / 5000), (k, 1, n)), sp.Integer(0),
+                 Domain(dims=(n,)))
+    result = verify(late)
+    assert result.status == "failed" and result.steps[0].counterexample["point"]["n"] == "71"
 
 
 def test_a_size_about_an_integer_constant_is_probed():

@@ -23,13 +23,16 @@ from derivations.engine.mpnum import compile_mp, kinks
 from derivations.engine.periods import coefficients
 from derivations.engine.sampling import JumpAt, dims_of
 
-__all__ = ["JUMP_DIGITS", "JUMP_POINTS", "jump_points"]
+__all__ = ["JUMP_DIGITS", "JUMP_POINTS", "jump_points", "root_sizes"]
 
 JUMP_DIGITS = 450  # past the probe's highest rung (PROBE_MAX_DIGITS)
 JUMP_POINTS = 12
+MAX_SIZE = 4096  # the largest size a root may ask the probe for (pointwise.MAX_PROBE_SIZE)
+EDGE_POINTS = 6
 MAX_DEGREE = 6
 SCAN = (mpmath.mpf(-10), mpmath.mpf(10))  # where a symbol without a range is scanned for roots
 SCAN_POINTS = 400
+TAIL_POINTS = 44  # log-spaced scan points from 10 to 10¹² on either side
 INTEGER_TARGETS = (0, 1, -1)
 
 
@@ -60,15 +63,28 @@ def _polynomial_roots(terms: dict, target: int) -> list:
         values = [mpmath.mpmathify(compile_mp([], c)()) for c in coeffs]
         if not all(isinstance(v, mpmath.mpf) and mpmath.isfinite(v) for v in values):
             return []
-        try:
-            found = mpmath.polyroots(values, maxsteps=200, extraprec=2 * JUMP_DIGITS)
-        except mpmath.libmp.NoConvergence:
+        return _real_roots(values)
+
+
+def _real_roots(values: list) -> list:
+    """The real roots of the polynomial with coefficients ``values`` (highest first).  A
+    multiple root, on which ``mpmath.polyroots`` does not converge ((x − π)² at x = π, the
+    tangency of sign(x⁴ − 4x² + 4)), is a root of the derivative at which the polynomial is 0."""
+    try:
+        found = mpmath.polyroots(values, maxsteps=200, extraprec=2 * JUMP_DIGITS)
+    except mpmath.libmp.NoConvergence:
+        degree = len(values) - 1
+        if degree < 2:
             return []
-        return [mpmath.re(r) for r in found
-                if abs(mpmath.im(r)) <= mpmath.mpf(10) ** (-JUMP_DIGITS // 2)]
+        size = max(abs(v) for v in values)
+        return [r for r in _real_roots([c * (degree - k) for k, c in enumerate(values[:-1])])
+                if abs(mpmath.polyval(values, r)) <= mpmath.mpf(10) ** (-JUMP_DIGITS // 3)
+                * size * max(1, abs(r)) ** degree]
+    return [mpmath.re(r) for r in found
+            if abs(mpmath.im(r)) <= mpmath.mpf(10) ** (-JUMP_DIGITS // 4)]
 
 
-def _crossings(fn, lo, hi, integer: bool) -> list:
+def _crossings(fn, lo, hi, integer: bool, tails: bool = False) -> list:
     """(root, target) where fn crosses 0 (or, for a floor, an integer) on a grid over [lo, hi],
     each refined by bisection to JUMP_DIGITS: e^x = 2 at log 2, sin x = 1/2 at π/6."""
     def level(t):
@@ -82,9 +98,12 @@ def _crossings(fn, lo, hi, integer: bool) -> list:
 
     with mpmath.workdps(30):
         grid = [lo + (hi - lo) * mpmath.mpf(k) / SCAN_POINTS for k in range(SCAN_POINTS + 1)]
+        if tails:  # without a range, out to ±10¹² too: x + sin x = 20 at x ≈ 19.44
+            far = [mpmath.mpf(10) ** (1 + mpmath.mpf(j) / 4) for j in range(1, TAIL_POINTS + 1)]
+            grid = [*(-t for t in reversed(far)), *grid, *far]
         levels = [level(t) for t in grid]
     out = []
-    for k in range(SCAN_POINTS):
+    for k in range(len(grid) - 1):
         (a, la), (b, lb) = (grid[k], levels[k]), (grid[k + 1], levels[k + 1])
         if la is None or lb is None or la == lb:
             continue
@@ -103,7 +122,17 @@ def _crossings(fn, lo, hi, integer: bool) -> list:
 
 
 def _roots_of(g: sp.Basic, x: sp.Symbol, integer: bool, bounds) -> list:
-    """(value to JUMP_DIGITS, target, exact text or "") for the roots of g = target in x."""
+    """(value to JUMP_DIGITS, target, exact text or "") for the roots of g = target in x; none
+    where they cannot be had: the probe only looks for differences, it never fails a claim."""
+    if g.has(sp.Integral, sp.Sum, sp.Product, sp.Limit):
+        return []  # each of its values a quadrature or a series: too costly to bisect
+    try:
+        return _find_roots(g.doit(deep=False) if g.has(sp.Derivative) else g, x, integer, bounds)
+    except Exception:  # noqa: BLE001 - an argument that cannot be scanned has no points here
+        return []
+
+
+def _find_roots(g: sp.Basic, x: sp.Symbol, integer: bool, bounds) -> list:
     terms = coefficients(g, x)
     if terms is not None:
         terms = {k: c for k, c in terms.items() if c != 0}
@@ -120,7 +149,7 @@ def _roots_of(g: sp.Basic, x: sp.Symbol, integer: bool, bounds) -> list:
     if g.free_symbols != {x}:
         return []
     lo, hi = (mpmath.mpf(float(b)) for b in bounds) if bounds else SCAN
-    return [(v, t, "") for v, t in _crossings(compile_mp([x], g), lo, hi, integer)]
+    return [(v, t, "") for v, t in _crossings(compile_mp([x], g), lo, hi, integer, not bounds)]
 
 
 def _between(roots: list, arg: sp.Basic) -> list:
@@ -140,30 +169,70 @@ def _fits(value, key, ranges) -> bool:
 
 
 def jump_points(d: Derivation, *exprs: sp.Basic) -> list[JumpAt]:
-    """Up to JUMP_POINTS value assignments, each on one jump of ``exprs``."""
+    """Up to JUMP_POINTS value assignments on the jumps of ``exprs``, and up to EDGE_POINTS just
+    inside the edges of the claim's hypotheses (x > −10⁻¹³ lets x = −10⁻¹⁴ in, where |x| ≠ x,
+    and no drawn magnitude reaches it)."""
     excluded = set(dims_of(d)) | set(d.domain.indices)
     for e in exprs:
         excluded |= _bound(e)
     ranges = d.domain.ranges
-    out: list[JumpAt] = []
-    seed = 0
-    for e in exprs:
-        for kink in kinks(e):
-            integer = isinstance(kink, tuple)
-            arg = kink[1] if integer else kink
-            if not isinstance(arg, sp.Basic) or arg.free_symbols & _bound(e):
-                continue
+    seed = [0]
+
+    def on(args, limit, edge=False):
+        out: list[JumpAt] = []
+        for integer, arg in args:
             for x in _real_symbols(arg, excluded, ranges):
-                seed += 1
-                at = JumpAt((), seed)
+                seed[0] += 1
+                at = JumpAt((), seed[0])
                 others = {s: sp.Rational(float(at.draw(s, ranges.get(s))))
                           for s in arg.free_symbols if s != x}
                 roots = _roots_of(arg.xreplace(others), x, integer, ranges.get(x))
-                for value, target, shown in [*roots, *_between(roots, arg)]:
+                found = [*roots, *_between(roots, arg)] if not edge else _beside(roots, arg)
+                for value, target, shown in found:
                     if _fits(value, x, ranges):
-                        out.append(JumpAt(((x, value),), seed, shown or (
+                        out.append(JumpAt(((x, value),), seed[0], shown or (
                             f"{mpmath.nstr(value, 15)}, a root of {arg} = {target}")))
-                    if len(out) >= JUMP_POINTS:
+                    if len(out) >= limit:
                         return out
+        return out
+
+    jumps = [(isinstance(k, tuple), k[1] if isinstance(k, tuple) else k)
+             for e in exprs for k in kinks(e)
+             if isinstance(k[1] if isinstance(k, tuple) else k, sp.Basic)
+             and not (k[1] if isinstance(k, tuple) else k).free_symbols & _bound(e)]
+    edges = [(False, h.lhs - h.rhs) for h in getattr(d, "hypotheses", ())
+             if isinstance(h, sp.core.relational.Relational)]
+    return [*on(jumps, JUMP_POINTS), *on(edges, EDGE_POINTS, edge=True)]
+
+
+def _beside(roots: list, arg: sp.Basic) -> list:
+    """Points a relative 10⁻⁴⁰ to either side of each root: one of them inside a hypothesis's
+    edge (the edge itself may be excluded)."""
+    out = []
+    with mpmath.workdps(JUMP_DIGITS):
+        for value, _, _ in roots:
+            delta = mpmath.mpf(10) ** -40 * max(1, abs(value))
+            for side in (value - delta, value + delta):
+                out.append((side, None, f"{mpmath.nstr(side, 15)}, beside the edge {arg} = 0"))
     return out
+
+
+def root_sizes(*exprs: sp.Basic) -> set[int]:
+    """The sizes about where a jump's argument in one integer symbol (a size or a sum's index)
+    crosses 0 or an integer: Σ_{k=1}^{n} ⌊k²/5000⌋ = 0 is false from n = 71, δ(k², 4900) at
+    n = 70 — past the sampled sizes, and no constant of the claim is the size."""
+    out: set[int] = set()
+    for e in exprs:
+        args = [(isinstance(k, tuple), k[1] if isinstance(k, tuple) else k) for k in kinks(e)]
+        args += [(False, node.args[0] - node.args[1]) for node in e.atoms(sp.KroneckerDelta)]
+        for integer, arg in args:
+            if not isinstance(arg, sp.Basic) or len(arg.free_symbols) != 1:
+                continue
+            (s,) = arg.free_symbols
+            if not s.is_integer:
+                continue
+            for value, _, _ in _roots_of(arg, s, integer, (1, MAX_SIZE)):
+                if 0 < value <= MAX_SIZE:
+                    low = int(mpmath.floor(value))
+                    out |= {v for v in (low - 1, low, low + 1, low + 2) if 0 < v <= MAX_SIZE}
     return out

@@ -30,7 +30,15 @@ import sympy as sp
 from mpmath.calculus.quadrature import TanhSinh
 from sympy.printing.pycode import MpmathPrinter
 
-from derivations.engine.periods import BOUNDED, UNBOUNDED, Unreadable, limit_trap, period_of, phased
+from derivations.engine.periods import (
+    BOUNDED,
+    UNBOUNDED,
+    Unreadable,
+    critical_factors,
+    limit_trap,
+    period_of,
+    phased,
+)
 from derivations.engine.stochastic import LAWS
 
 __all__ = ["NotEvaluated", "compile_mp"]
@@ -340,12 +348,51 @@ PHASES = {BOUNDED: (-1, -mpmath.mpf(1) / 2, 0, mpmath.mpf(1) / 3, 1),
           "unit": (0, mpmath.mpf(1) / 3, mpmath.mpf(1) / 2, 1)}
 MAX_PHASES = 2
 PHASE_GRID = 64  # steps of the finer grid over a phase's range
+CRITICAL_GRID = 128  # steps of the scan for a critical factor's roots
+MAX_CRITICAL = 16
 
 
-def limit_phases(f, cycles, kinds, x0, direction, integer, period=1, scale=0):
+def _critical_phases(critical, moving, kinds, count) -> list[list]:
+    """Phase assignments where a critical factor (:func:`periods.critical_factors`) is 0: each
+    moving part's range scanned, the others at their listed phases, each sign change bisected."""
+    out = []
+    for h in critical:
+        for k in moving:
+            others = [m for m in moving if m != k]
+            low, high = PHASES[kinds[k]][0], PHASES[kinds[k]][-1]
+            for combo in itertools.product(*[PHASES[kinds[m]] for m in others]):
+                base = [None] * count
+                for m, u in zip(others, combo, strict=True):
+                    base[m] = mpmath.mpf(u)
+
+                def at(u, base=base, k=k, h=h):
+                    us = list(base)
+                    us[k] = u
+                    return mpmath.re(h(*us))
+                grid = [low + (high - low) * mpmath.mpf(j) / CRITICAL_GRID
+                        for j in range(CRITICAL_GRID + 1)]
+                signs = [mpmath.sign(at(u)) for u in grid]
+                for j in range(CRITICAL_GRID):
+                    if signs[j] == signs[j + 1] or 0 in (signs[j], signs[j + 1]):
+                        if signs[j] == 0:
+                            out.append([*base[:k], grid[j], *base[k + 1:]])
+                        continue
+                    a, b = grid[j], grid[j + 1]
+                    for _ in range(mpmath.mp.prec):
+                        mid = (a + b) / 2
+                        if mpmath.sign(at(mid)) == signs[j]:
+                            a = mid
+                        else:
+                            b = mid
+                    out.append([*base[:k], (a + b) / 2, *base[k + 1:]])
+    return out[:MAX_CRITICAL]
+
+
+def limit_phases(f, cycles, kinds, x0, direction, integer, period=1, scale=0, critical=()):
     """The limit of f(x, u_1, …) where each oscillating part that runs through more than one
     cycle near the point is set to each phase u of its range in turn (:mod:`periods`): found
-    only when it is the same at every phase, ends and 0 included."""
+    only when it is the same at every phase — ends and 0 included, and where a critical factor
+    vanishes (n²(sin² n − 0.49)² at sin n = 0.7)."""
     x0 = mpmath.mpmathify(x0)
     d = mpmath.mp.dps
     pts = [*_near(x0, direction, integer, d // 3, period),
@@ -365,6 +412,8 @@ def limit_phases(f, cycles, kinds, x0, direction, integer, period=1, scale=0):
         us = [None] * len(cycles)
         for k, u in zip(moving, combo, strict=True):
             us[k] = mpmath.mpf(u)
+        results.append(limit(lambda t, us=us: f(t, *us), x0, direction, integer, period, scale))
+    for us in _critical_phases(critical, moving, kinds, len(cycles)):
         results.append(limit(lambda t, us=us: f(t, *us), x0, direction, integer, period, scale))
     center = results[0]
     # and a finer grid of phases at the nearest point, for a window the listed ones miss
@@ -506,8 +555,10 @@ class _Printer(MpmathPrinter):
         us = ", ".join(self._print(u) for u, _, _ in phases)
         cycles = "[" + ", ".join(self._lambda(v, c) for _, c, _ in phases) + "]"
         kinds = [kind for _, _, kind in phases]
+        factors = critical_factors(body_u, v, [u for u, _, _ in phases])
+        critical = "[" + ", ".join(f"(lambda {us}: {self._print(h)})" for h in factors) + "]"
         return (f"_rt.limit_phases((lambda {self._print(v)}, {us}: {self._print(body_u)}), "
-                f"{cycles}, {kinds!r}, {tail})")
+                f"{cycles}, {kinds!r}, {tail}, critical={critical})")
 
     def _print_Phase(self, e):
         u, part = e.args

@@ -20,8 +20,8 @@ import math
 
 import sympy as sp
 
-__all__ = ["LIMIT_MAX_PERIOD", "MAX_PERIOD", "Phase", "coefficients", "limit_trap", "period_of",
-           "phased"]
+__all__ = ["LIMIT_MAX_PERIOD", "MAX_PERIOD", "Phase", "coefficients", "critical_factors",
+           "limit_trap", "period_of", "phased"]
 
 MAX_PERIOD = 60  # a series' period, summed a whole period at a time
 LIMIT_MAX_PERIOD = 2000  # a limit's: every residue is evaluated
@@ -244,3 +244,24 @@ def phased(body: sp.Basic, var: sp.Symbol) -> tuple[sp.Basic, list]:
             table[node], kind = m * Phase(u, node / m), UNIT
         out.append((u, _cycles(node), kind))
     return body.xreplace(table), out
+
+
+def critical_factors(body_u: sp.Basic, var: sp.Symbol, us: list) -> list[sp.Basic]:
+    """The factors of var's terms that depend on the phases alone, their even powers taken off:
+    where one is 0 the term loses var (n²(sin² n − 0.49)² at sin n = 0.7), and the limit there
+    may differ from the limit at every other phase."""
+    plain = body_u.replace(lambda e: isinstance(e, Phase), lambda e: e.args[0])
+    out: list[sp.Basic] = []
+    for node in sp.preorder_traversal(plain):
+        if not (isinstance(node, sp.Mul) and node.has(var)):
+            continue
+        for factor in node.args:
+            if factor.has(var) or not factor.has(*us):
+                continue
+            # |h| and h² vanish where h does, and h changes sign there
+            while (isinstance(factor, sp.Pow) and factor.exp.is_number and factor.exp > 0
+                   or isinstance(factor, sp.Abs)):
+                factor = factor.args[0]
+            if factor not in out and not factor.is_number:
+                out.append(factor)
+    return out

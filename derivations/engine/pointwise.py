@@ -31,7 +31,7 @@ from derivations.engine import finite
 from derivations.engine.budget import OverBudget, budget, forget_with_claims, operations
 from derivations.engine.errors import DerivationError
 from derivations.engine.inert import Bound, make_inert, rebind
-from derivations.engine.jumps import jump_points
+from derivations.engine.jumps import jump_points, root_sizes
 from derivations.engine.mpnum import NotEvaluated, compile_mp
 from derivations.engine.sampling import (
     ENTRY_PARENT,
@@ -725,7 +725,8 @@ def probe(d: Derivation, prev: sp.Basic, cur: sp.Basic, sampled: list[dict],
     if sizes:  # a sum over 1..n of a term with period 200 first differs at n = 101
         sizes = tuple(sorted({*sizes, *(v for m in moduli if m > 2
                                         for v in (m // 2, m // 2 + 1, m - 1, m, m + 1)),
-                              *_emptying_sizes(dims, prev, cur), *_constant_sizes(prev, cur)}))
+                              *_emptying_sizes(dims, prev, cur), *_constant_sizes(prev, cur),
+                              *root_sizes(prev, cur)}))
     if dims and not _has_matrix(prev, cur):
         for size in sizes:
             sub = {s: sp.Integer(size) for s in dims}
