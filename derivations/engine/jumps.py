@@ -104,6 +104,8 @@ def _crossings(fn, lo, hi, integer: bool, tails: bool = False) -> list:
         levels = [level(t) for t in grid]
     out = []
     for k in range(len(grid) - 1):
+        if len(out) >= JUMP_POINTS:  # ⌊eˣ⌋ crosses an integer between every two scan points
+            break
         (a, la), (b, lb) = (grid[k], levels[k]), (grid[k + 1], levels[k + 1])
         if la is None or lb is None or la == lb:
             continue

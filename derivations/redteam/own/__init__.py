@@ -21,6 +21,7 @@ from derivations.redteam.own.common import RAW, Raw
 # the cases compute their own numbers as they are defined: at 40 digits
 with mp.workdps(40):
     from derivations.redteam.own import (  # noqa: F401
+        edges,
         forms,
         forms_twins,
         limits,
@@ -35,7 +36,9 @@ _CLASSES = {"L": "sequence limits", "TL": "sequence limits", "X": "sequence limi
             "TR": "sequence limits", "J": "jumps and forms", "TJ": "jumps and forms",
             "QL": "sequence limits", "TQL": "sequence limits", "QJ": "jumps and forms",
             "QS": "empty ranges", "QI": "shared integration", "TQI": "shared integration",
-            "TQH": "premises"}
+            "TQH": "premises", "VL": "sequence limits", "TVL": "sequence limits",
+            "VJ": "jumps and forms", "TVJ": "jumps and forms", "VS": "empty ranges",
+            "VH": "premises", "TVH": "premises"}
 
 
 def _witness(raw: Raw):
