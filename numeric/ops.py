@@ -62,7 +62,11 @@ def layernorm_forward(x: np.ndarray, g: np.ndarray, b: np.ndarray, eps: float = 
     c = x.shape[-1]
     check_same("layernorm_forward", "g", g, (c,), x.dtype)
     check_same("layernorm_forward", "b", b, (c,), x.dtype)
-    xhat = np.subtract(x, x.mean(axis=-1, keepdims=True), out=empty_like(x))  # (..., C)
+    # the mean taken about the row's first entry: exact for a constant row, whose x̂ is then 0
+    # (6553.68 five times has a float32 mean one ulp off, and x̂ = ulp/√eps = 0.15)
+    first = x[..., :1]  # (..., 1)
+    xhat = np.subtract(x, first, out=empty_like(x))  # (..., C)
+    xhat -= xhat.mean(axis=-1, keepdims=True)  # (..., C)
     var = np.einsum("...c,...c->...", xhat, xhat)[..., None] / c  # (..., 1)
     rstd = 1.0 / np.sqrt(var + eps)  # (..., 1)
     xhat *= rstd  # (..., C)
