@@ -16,6 +16,7 @@ import sympy as sp
 
 from derivations.engine import Assumption, Derivation, Domain, Step  # noqa: F401
 from derivations.redteam.own.common import case
+from derivations.redteam.own.phases import claim, hp, lim  # the same helpers, one place
 
 n = sp.Symbol("n", integer=True, positive=True)
 k = sp.Symbol("k", integer=True, positive=True)
@@ -31,26 +32,6 @@ SIN07_POS = [39599, 2332415, 3086936, 24764340, 60798868, 104908197]  # sin n = 
 FRAC14 = [102, 3465, 117708, 3998607, 135834930]  # frac(n√2) within 0.011/n of 1/4 or 3/4
 TAN2 = [11270, 301419, 5117932]  # n·|tan² n − 4| < 1
 SC035 = [1543468, 6962819, 12382170, 30399434, 153324895]  # n·|(sin n cos n)² − 0.1225| < 0.11
-
-
-def claim(cid, lhs, rhs, dom=None, hyp=(), assumptions=(), by=()):
-    return Derivation(
-        cid,
-        cid,
-        sp.Eq(lhs, rhs, evaluate=False),
-        tuple(assumptions),
-        (Step(rhs, "claimed", by=tuple(by)),),
-        dom if dom is not None else Domain(),
-        hypotheses=tuple(hyp),
-    )
-
-
-def lim(e, v=n, pt=sp.oo, d="+"):
-    return sp.Limit(e, v, pt, d)
-
-
-def hp(dps=80):
-    return mp.workdps(dps)
 
 
 def P5(s):  # noqa: N802 - vanishes at every sine phase −1, −1/2, 0, 1/3, 1
