@@ -27,7 +27,6 @@ __all__ = ["JUMP_DIGITS", "JUMP_POINTS", "jump_points", "root_sizes"]
 
 JUMP_DIGITS = 450  # past the probe's highest rung (PROBE_MAX_DIGITS)
 JUMP_POINTS = 12
-MAX_SIZE = 4096  # the largest size a root may ask the probe for (pointwise.MAX_PROBE_SIZE)
 EDGE_POINTS = 6
 MAX_DEGREE = 6
 SCAN = (mpmath.mpf(-10), mpmath.mpf(10))  # where a symbol without a range is scanned for roots
@@ -198,10 +197,7 @@ def jump_points(d: Derivation, *exprs: sp.Basic) -> list[JumpAt]:
                         return out
         return out
 
-    jumps = [(isinstance(k, tuple), k[1] if isinstance(k, tuple) else k)
-             for e in exprs for k in kinks(e)
-             if isinstance(k[1] if isinstance(k, tuple) else k, sp.Basic)
-             and not (k[1] if isinstance(k, tuple) else k).free_symbols & _bound(e)]
+    jumps = [(integer, arg) for e in exprs for integer, arg in _arguments(e, _bound(e))]
     edges = [(False, h.lhs - h.rhs) for h in getattr(d, "hypotheses", ())
              if isinstance(h, sp.core.relational.Relational)]
     return [*on(jumps, JUMP_POINTS), *on(edges, EDGE_POINTS, edge=True)]
@@ -219,22 +215,33 @@ def _beside(roots: list, arg: sp.Basic) -> list:
     return out
 
 
-def root_sizes(*exprs: sp.Basic) -> set[int]:
+def _arguments(e: sp.Basic, bound: frozenset | set = frozenset()) -> list[tuple[bool, sp.Basic]]:
+    """(whether it jumps at integers, argument) for each jump of ``e`` (:func:`mpnum.kinks`)
+    whose argument holds none of the ``bound`` variables."""
+    out = []
+    for k in kinks(e):
+        integer, arg = (True, k[1]) if isinstance(k, tuple) else (False, k)
+        if isinstance(arg, sp.Basic) and not arg.free_symbols & bound:
+            out.append((integer, arg))
+    return out
+
+
+def root_sizes(*exprs: sp.Basic, largest: int) -> set[int]:
     """The sizes about where a jump's argument in one integer symbol (a size or a sum's index)
     crosses 0 or an integer: Σ_{k=1}^{n} ⌊k²/5000⌋ = 0 is false from n = 71, δ(k², 4900) at
     n = 70 — past the sampled sizes, and no constant of the claim is the size."""
     out: set[int] = set()
     for e in exprs:
-        args = [(isinstance(k, tuple), k[1] if isinstance(k, tuple) else k) for k in kinks(e)]
-        args += [(False, node.args[0] - node.args[1]) for node in e.atoms(sp.KroneckerDelta)]
+        args = [*_arguments(e), *((False, node.args[0] - node.args[1])
+                                  for node in e.atoms(sp.KroneckerDelta))]
         for integer, arg in args:
-            if not isinstance(arg, sp.Basic) or len(arg.free_symbols) != 1:
+            if len(arg.free_symbols) != 1:
                 continue
             (s,) = arg.free_symbols
             if not s.is_integer:
                 continue
-            for value, _, _ in _roots_of(arg, s, integer, (1, MAX_SIZE)):
-                if 0 < value <= MAX_SIZE:
+            for value, _, _ in _roots_of(arg, s, integer, (1, largest)):
+                if 0 < value <= largest:
                     low = int(mpmath.floor(value))
-                    out |= {v for v in (low - 1, low, low + 1, low + 2) if 0 < v <= MAX_SIZE}
+                    out |= {v for v in (low - 1, low, low + 1, low + 2) if 0 < v <= largest}
     return out

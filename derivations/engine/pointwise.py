@@ -726,7 +726,7 @@ def probe(d: Derivation, prev: sp.Basic, cur: sp.Basic, sampled: list[dict],
         sizes = tuple(sorted({*sizes, *(v for m in moduli if m > 2
                                         for v in (m // 2, m // 2 + 1, m - 1, m, m + 1)),
                               *_emptying_sizes(dims, prev, cur), *_constant_sizes(prev, cur),
-                              *root_sizes(prev, cur)}))
+                              *root_sizes(prev, cur, largest=MAX_PROBE_SIZE)}))
     if dims and not _has_matrix(prev, cur):
         for size in sizes:
             sub = {s: sp.Integer(size) for s in dims}
