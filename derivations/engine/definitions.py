@@ -23,6 +23,7 @@ import sympy as sp
 from sympy.concrete.expr_with_limits import ExprWithLimits
 from sympy.core.function import AppliedUndef, UndefinedFunction
 
+from derivations.engine.binders import bound_symbols
 from derivations.engine.errors import DerivationError
 
 __all__ = ["Definition", "Notation", "heads", "ordered", "unfold"]
@@ -78,17 +79,6 @@ def _where(d: Definition) -> str:
 
 def _shape(expr: sp.Basic):
     return tuple(expr.shape) if isinstance(expr, sp.MatrixExpr | sp.MatrixBase) else None
-
-
-def bound_symbols(expr: sp.Basic) -> set:
-    """Symbols that a sum, product, integral or lambda inside ``expr`` binds."""
-    out: set = set()
-    for node in sp.preorder_traversal(expr):
-        if isinstance(node, ExprWithLimits):
-            out |= {lim[0] for lim in node.limits}
-        elif isinstance(node, sp.Lambda):
-            out |= set(node.variables)
-    return out
 
 
 def _check(d: Definition) -> None:
@@ -295,8 +285,7 @@ def check_in_claim(definitions: tuple[Definition, ...], expressions, domain, whe
     mine: set = set()
     for e in expressions:
         mine |= _objects(e)
-        for b in bound_symbols(e) | {v for n in sp.preorder_traversal(e)
-                                      if isinstance(n, sp.Derivative) for v in n.variables}:
+        for b in bound_symbols(e, derivatives=True):
             if _name(b) in names:
                 d = names[_name(b)]
                 raise DerivationError(f"{where}: definition {d.name!r} is shadowed by the bound "

@@ -11,19 +11,12 @@ from __future__ import annotations
 
 import sympy as sp
 
-_BINDERS = (sp.Sum, sp.Product, sp.Integral, sp.Lambda, sp.Derivative, sp.Subs, sp.Limit)
-
-
-def _bound_by(node: sp.Basic) -> tuple:
-    if isinstance(node, sp.Limit):
-        return (node.args[1],)
-    return (*getattr(node, "bound_symbols", ()), *getattr(node, "variables", ()))
+from derivations.engine.binders import bound_symbols
 
 
 def _binds(expr: sp.Basic, var: sp.Symbol) -> bool:
     """Whether ``var`` is bound somewhere inside ``expr`` (then substituting needs ``subs``)."""
-    return any(var in _bound_by(node) for node in sp.preorder_traversal(expr)
-               if isinstance(node, _BINDERS))
+    return var in bound_symbols(expr, derivatives=True)
 
 
 def _terms(body: sp.Basic, var: sp.Symbol, lo: int, hi: int) -> list[sp.Basic]:

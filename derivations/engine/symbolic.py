@@ -16,6 +16,7 @@ from typing import NamedTuple
 
 import sympy as sp
 
+from derivations.engine.binders import bound_symbols
 from derivations.engine.budget import OverBudget, budget, forget_with_claims
 from derivations.engine.methods import (
     LAW_DENSITIES,
@@ -243,8 +244,7 @@ def _own_methods(prev, cur, rewrites, random_bases, domain, ops, hypotheses=()) 
                 if polynomial is not None and sp.expand(polynomial) == 0:
                     return "the algebra of square matrices (a noncommutative polynomial)"
             # a sign is the free symbol's: a bound variable of the same name ranges elsewhere
-            bound = {v for node in diff.atoms(sp.Sum, sp.Product, sp.Integral)
-                     for v in node.variables} | {node.args[1] for node in diff.atoms(sp.Limit)}
+            bound = bound_symbols(diff)
             signed = {s: v for s, v in signed.items() if s not in bound}
             if signed:
                 before, diff = diff, diff.xreplace(signed)
