@@ -12,12 +12,13 @@ import sympy as sp
 
 from derivations.engine import mpnum, periods
 from derivations.engine.chain import verify
-from derivations.engine.claim import Derivation, Domain, Step
+from derivations.engine.claim import Assumption, Derivation, Domain, Step
 from derivations.engine.errors import DerivationError
 from derivations.engine.jumps import JUMP_DIGITS
 from derivations.engine.pointwise import exactly
 
 x = sp.Symbol("x", real=True)
+y = sp.Symbol("y", real=True)
 n = sp.Symbol("n", integer=True, positive=True)
 third = sp.Rational(1, 3)
 DIGITS = 50
@@ -82,6 +83,58 @@ def test_only_a_cancelled_sum_is_read_as_zero():
         assert mpnum.sign(tiny) == 1 and mpnum.heaviside(0.5, tiny) == 1
         assert mpnum.relation("<", 1, -1 - tiny) is False  # 1 − (1 + tiny): a residue of 0
         assert mpnum.relation("<", 1, -2) is True
+
+
+def test_a_sum_inside_a_jumps_argument_is_cancelled_too():
+    # (x − π)² + (y − e)² at (π, e) to the working precision: the residues are in the factors
+    sq = sp.sign((x - sp.pi) ** 2 + (y - sp.E) ** 2)
+    with mpmath.workdps(DIGITS):
+        at = mpnum.compile_mp([x, y], sq)
+        assert at(mpmath.pi, mpmath.e) == 0
+        assert at(mpmath.pi + mpmath.mpf(10) ** -20, mpmath.e) == 1  # a small value is no residue
+        assert mpnum.compile_mp([x], sp.sign(sp.exp(-x ** 2)))(mpmath.mpf(100)) == 1
+
+
+# --- roots no single symbol reaches alone -------------------------------------------------------
+
+PI_E = {"x": "3.14159265358979", "y": "2.71828182845905"}
+
+
+@pytest.mark.parametrize(("lhs", "rhs", "where"), [
+    # touches 0 without changing sign, at 1/3 + 2πk: no crossing for the scan to bisect
+    (sp.sign(1 - sp.cos(x - third)) ** 2, sp.Integer(1), {"x": "touches 0"}),
+    # 0 only at (π, e): with y drawn, no x is a root
+    (sp.sign((x - sp.pi) ** 2 + (y - sp.E) ** 2) ** 2, sp.Integer(1), PI_E),
+    (sp.Heaviside(-(x - sp.pi) ** 2 - (y - sp.E) ** 2), sp.Integer(0), PI_E),
+    # roots of x − π and y − e, each in its symbol alone, taken together
+    (sp.sign(sp.Max(sp.Abs(x - sp.pi), sp.Abs(y - sp.E))) ** 2, sp.Integer(1), PI_E),
+    (sp.Piecewise((1, (x < sp.pi) | (x > sp.pi) | (y < sp.E) | (y > sp.E)), (0, True)),
+     sp.Integer(1), PI_E),
+])
+def test_a_root_of_two_symbols_together_or_a_touching_root_is_probed(lhs, rhs, where):
+    result = verify(claim("joint", lhs, rhs))
+    assert result.status == "failed"
+    point = result.steps[0].counterexample["point"]
+    assert all(text in point[atom] for atom, text in where.items()), point
+
+
+@pytest.mark.parametrize(("lhs", "rhs"), [
+    (sp.sign(1 - sp.cos(x - third) + sp.Rational(1, 10 ** 6)) ** 2, sp.Integer(1)),  # no touch
+    (sp.sign((x - sp.pi) ** 2 + (y - sp.E) ** 2) * ((x - sp.pi) ** 2 + (y - sp.E) ** 2),
+     (x - sp.pi) ** 2 + (y - sp.E) ** 2),  # true at (π, e) as well
+    (sp.Max(sp.Abs(x - sp.pi), sp.Abs(y - sp.E)), sp.Max(sp.Abs(y - sp.E), sp.Abs(x - sp.pi))),
+])
+def test_a_true_claim_holds_where_two_symbols_meet_a_jump(lhs, rhs):
+    assert verify(claim("joint_true", lhs, rhs)).status in ("proved", "numeric")
+
+
+def test_a_premise_false_only_where_two_symbols_meet_is_named():
+    s2 = sp.sign((x - sp.pi) ** 2 + (y - sp.E) ** 2) ** 2
+    off = Assumption("off the point", "(x, y) is never (π, e)", rewrites=((s2, sp.Integer(1)),))
+    d = Derivation("joint_premise", "joint premise", sp.Eq(s2 + 1, 2, evaluate=False), (off,),
+                   (Step(sp.Integer(2), "off the point", by=("off the point",)),), Domain())
+    result = verify(d)
+    assert result.status == "failed" and result.failed_premise == "off the point"
 
 
 def test_an_input_is_taken_with_every_digit():

@@ -15,9 +15,12 @@ points of the same sign (a bump narrower than the grid) is not found.
 
 from __future__ import annotations
 
+import itertools
+
 import mpmath
 import sympy as sp
 
+from derivations.engine.binders import bound_symbols
 from derivations.engine.claim import Derivation
 from derivations.engine.mpnum import compile_mp, kinks
 from derivations.engine.periods import coefficients
@@ -33,17 +36,12 @@ SCAN = (mpmath.mpf(-10), mpmath.mpf(10))  # where a symbol without a range is sc
 SCAN_POINTS = 400
 TAIL_POINTS = 44  # log-spaced scan points from 10 to 10¹² on either side
 INTEGER_TARGETS = (0, 1, -1)
-
-
-def _bound(expr: sp.Basic) -> set:
-    """The variables a sum, product, integral or limit of ``expr`` binds."""
-    out = set()
-    for node in sp.preorder_traversal(expr):
-        if isinstance(node, sp.Sum | sp.Product | sp.Integral):
-            out |= set(node.variables)
-        elif isinstance(node, sp.Limit):
-            out.add(node.args[1])
-    return out
+JOINT_PER_SYMBOL = 3
+JOINT_POINTS = 6
+TOUCH_POINTS = 4
+TOUCH_STARTS = 6
+MAX_TOUCH_SYMBOLS = 3
+TOUCH_GRID = {1: SCAN_POINTS, 2: 24, 3: 8}  # grid steps per symbol, ≤ 729 points in all
 
 
 def _real_symbols(arg: sp.Basic, excluded: set, ranges: dict) -> list:
@@ -175,9 +173,10 @@ def jump_points(d: Derivation, *exprs: sp.Basic) -> list[JumpAt]:
     and no drawn magnitude reaches it)."""
     excluded = set(dims_of(d)) | set(d.domain.indices)
     for e in exprs:
-        excluded |= _bound(e)
+        excluded |= bound_symbols(e)
     ranges = d.domain.ranges
     seed = [0]
+    alone: list[JumpAt] = []  # roots of arguments in their symbol alone
 
     def on(args, limit, edge=False):
         out: list[JumpAt] = []
@@ -193,14 +192,131 @@ def jump_points(d: Derivation, *exprs: sp.Basic) -> list[JumpAt]:
                     if _fits(value, x, ranges):
                         out.append(JumpAt(((x, value),), seed[0], shown or (
                             f"{mpmath.nstr(value, 15)}, a root of {arg} = {target}")))
+                        if arg.free_symbols == {x}:
+                            alone.append(out[-1])
                     if len(out) >= limit:
                         return out
         return out
 
-    jumps = [(integer, arg) for e in exprs for integer, arg in _arguments(e, _bound(e))]
+    jumps = [(integer, arg) for e in exprs for integer, arg in _arguments(e, bound_symbols(e))]
     edges = [(False, h.lhs - h.rhs) for h in getattr(d, "hypotheses", ())
              if isinstance(h, sp.core.relational.Relational)]
-    return [*on(jumps, JUMP_POINTS), *on(edges, EDGE_POINTS, edge=True)]
+    single = on(jumps, JUMP_POINTS)
+    return [*single, *_joint(alone, seed[0]),
+            *_touching_points(jumps, excluded, ranges, seed[0]),
+            *on(edges, EDGE_POINTS, edge=True)]
+
+
+def _joint(alone: list[JumpAt], seed: int) -> list[JumpAt]:
+    """The roots of arguments in one symbol each, taken together: Max(|x − π|, |y − e|) and a
+    Piecewise whose conditions x ≠ π or y ≠ e cover all but (π, e) are 0 or uncovered only
+    where x = π and y = e at once, and a root in x alone leaves y at a random value."""
+    by_symbol: dict = {}
+    for at in alone:
+        (x, _), = at.fixed
+        if len(by_symbol.setdefault(x, [])) < JOINT_PER_SYMBOL:
+            by_symbol[x].append(at)
+    if len(by_symbol) < 2:
+        return []
+    symbols = sorted(by_symbol, key=sp.srepr)
+    out = []
+    for combo in itertools.islice(itertools.product(*(by_symbol[s] for s in symbols)),
+                                  JOINT_POINTS):
+        out.append(JumpAt(tuple(at.fixed[0] for at in combo), seed,
+                          tuple(at.shown for at in combo)))
+    return out
+
+
+def _box(x, ranges):
+    if x in ranges:
+        return tuple(mpmath.mpf(float(b)) for b in ranges[x])
+    return (mpmath.mpf(0), SCAN[1]) if x.is_nonnegative else SCAN
+
+
+def _touching_points(jumps: list, excluded: set, ranges: dict, seed: int) -> list[JumpAt]:
+    """Points where a jump's argument touches 0 without changing sign: 1 − cos(x − 1/3) at
+    x = 1/3, and (x − π)² + (y − e)² at (π, e), which no root in one symbol with the others
+    drawn at random reaches.  Such a point is a minimum of the argument where it is 0: Newton's
+    method on its gradient (a mechanical derivative), started from the lowest points of a grid
+    over the symbols' ranges, to JUMP_DIGITS, kept where the argument is 0 to a third of them.
+    A minimum flatter than a quadratic (x⁴) is reached too slowly and not found."""
+    out: list[JumpAt] = []
+    for _, arg in jumps:
+        xs = _real_symbols(arg, excluded, ranges)
+        if not 0 < len(xs) <= MAX_TOUCH_SYMBOLS or arg.free_symbols - set(xs):
+            continue
+        if arg.has(sp.Integral, sp.Sum, sp.Product, sp.Limit, sp.Derivative):
+            continue
+        terms = coefficients(arg, xs[0]) if len(xs) == 1 else None
+        if terms is not None and max(terms, default=0) <= 1:
+            continue  # a linear argument changes sign at its root: found by the scan
+        try:
+            found = _touches(arg, xs, [_box(x, ranges) for x in xs])
+        except Exception:  # noqa: BLE001 - an argument that cannot be scanned has no points here
+            continue
+        for v in found:
+            if all(_fits(value, x, ranges) for x, value in zip(xs, v, strict=True)):
+                shown = tuple(f"{mpmath.nstr(value, 15)}, where {arg} touches 0" for value in v)
+                out.append(JumpAt(tuple(zip(xs, v, strict=True)), seed, shown))
+            if len(out) >= TOUCH_POINTS:
+                return out
+    return out
+
+
+def _touches(arg: sp.Basic, xs: list, boxes: list) -> list:
+    g = compile_mp(xs, arg)
+    gradient = [sp.diff(arg, x) for x in xs]
+    grad = compile_mp(xs, gradient)
+    hess = compile_mp(xs, [[sp.diff(gi, x) for x in xs] for gi in gradient])
+    steps = TOUCH_GRID[len(xs)]
+    axes = [[lo + (hi - lo) * mpmath.mpf(k) / steps for k in range(steps + 1)] for lo, hi in boxes]
+    with mpmath.workdps(20):
+        values = {}
+        for idx in itertools.product(range(steps + 1), repeat=len(xs)):
+            try:
+                v = g(*(axes[i][k] for i, k in enumerate(idx)))
+            except (ValueError, ZeroDivisionError, ArithmeticError, TypeError):
+                continue
+            if isinstance(v, mpmath.mpf) and mpmath.isfinite(v):
+                values[idx] = v
+    starts = []
+    for idx, v in values.items():
+        near = [values.get(tuple(k + (j == i) * s for j, k in enumerate(idx)))
+                for i in range(len(idx)) for s in (-1, 1)]
+        near = [w for w in near if w is not None]
+        if near and all(abs(v) <= abs(w) and mpmath.sign(w) * mpmath.sign(v) >= 0
+                        for w in near):
+            starts.append((abs(v), idx))
+    out: list = []
+    for _, idx in sorted(starts)[:TOUCH_STARTS]:
+        v = _newton(grad, hess, [axes[i][k] for i, k in enumerate(idx)], 30, 40)
+        v = v and _newton(grad, hess, v, JUMP_DIGITS, 14)
+        if not v:
+            continue
+        with mpmath.workdps(JUMP_DIGITS):
+            at_zero = abs(g(*v)) <= mpmath.mpf(10) ** (-(JUMP_DIGITS // 3))
+            if at_zero and all(max(abs(a - b) for a, b in zip(v, w, strict=True))
+                               > mpmath.mpf(10) ** -20 for w in out):
+                out.append(v)
+    return out
+
+
+def _newton(grad, hess, v, digits: int, steps: int) -> list | None:
+    """A zero of the gradient from ``v`` at ``digits``, or None if the steps do not settle."""
+    with mpmath.workdps(digits):
+        v = mpmath.matrix([mpmath.mpf(a) for a in v])
+        tol = mpmath.mpf(10) ** (-(digits - 10))
+        for _ in range(steps):
+            try:
+                delta = mpmath.lu_solve(mpmath.matrix(hess(*v)), -mpmath.matrix(grad(*v)))
+            except (ValueError, ZeroDivisionError, ArithmeticError, TypeError):
+                return None
+            v = v + delta
+            if not all(isinstance(a, mpmath.mpf) and mpmath.isfinite(a) for a in v):
+                return None
+            if mpmath.norm(delta) <= tol * max(1, mpmath.norm(v)):
+                return list(v)
+    return None
 
 
 def _beside(roots: list, arg: sp.Basic) -> list:

@@ -497,8 +497,10 @@ def kinks(body) -> list:
         elif isinstance(node, sp.Min | sp.Max) and len(node.args) == 2:
             out.append(node.args[0] - node.args[1])
         elif isinstance(node, sp.Piecewise):
-            out += [c.lhs - c.rhs for _, c in node.args
-                    if isinstance(c, sp.core.relational.Relational)]
+            # a condition x < π | y > e jumps where either side of either relation meets
+            out += [r.lhs - r.rhs for _, c in node.args if isinstance(c, sp.Basic)
+                    for r in ((c,) if isinstance(c, sp.core.relational.Relational)
+                              else c.atoms(sp.core.relational.Relational))]
         elif isinstance(node, sp.floor | sp.ceiling | sp.frac):
             out.append(("floor", node.args[0]))
         elif isinstance(node, sp.Mod):
@@ -581,10 +583,23 @@ class _Printer(MpmathPrinter):
     def _print_NegativeInfinity(self, e):
         return "(-_rt.mpmath.inf)"
 
+    _in_jump = 0  # depth of jump arguments being printed
+
     def _terms(self, lhs, rhs=sp.S.Zero):
-        """lhs − rhs as the printed terms of a sum, for :func:`cancelled`."""
+        """lhs − rhs as the printed terms of a sum, for :func:`cancelled`; every sum inside them
+        is cancelled too: at (x, y) = (π, e) to the working precision, (x − π)² + (y − e)²
+        cancels in its factors, not in its terms."""
         terms = [*sp.Add.make_args(lhs), *(-t for t in sp.Add.make_args(rhs) if t != 0)]
-        return ", ".join(self._print(t) for t in terms)
+        self._in_jump += 1
+        try:
+            return ", ".join(self._print(t) for t in terms)
+        finally:
+            self._in_jump -= 1
+
+    def _print_Add(self, e, order=None):
+        if not self._in_jump:
+            return super()._print_Add(e, order=order)
+        return f"_rt.cancelled({', '.join(self._print(t) for t in e.args)})"
 
     def _print_sign(self, e):
         return f"_rt.sign({self._terms(e.args[0])})"
@@ -653,6 +668,7 @@ class _Runtime:
     sympy_fn = staticmethod(sympy_fn)
     refuse, limit_phases = staticmethod(refuse), staticmethod(limit_phases)
     sign, heaviside, relation = staticmethod(sign), staticmethod(heaviside), staticmethod(relation)
+    cancelled = staticmethod(cancelled)
 
 
 for _name in ("polygamma", "zeta", "LambertW", "Si", "Ci", "harmonic", "lerchphi", "expint", "Ei",

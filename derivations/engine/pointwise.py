@@ -809,7 +809,7 @@ def _probe_points(d, prev, cur, dims, extra) -> dict | None:
                 counter["point"]["distribution"] = distribution_at(d, point)
             if isinstance(wide, JumpAt):
                 for atom, _ in wide.fixed:
-                    counter["point"][str(atom)] = wide.shown
+                    counter["point"][str(atom)] = wide.text(atom)
             counter["probe"] = (f"values {LATTICE_TEXT}" if wide == LATTICE else
                                 f"values {JUMP_TEXT}" if isinstance(wide, JumpAt) else
                                 f"values {WIDE_TEXT}" if wide else

@@ -50,7 +50,14 @@ class JumpAt:
 
     fixed: tuple  # ((atom, mpf), …)
     seed: int
-    shown: str = ""  # the root as a reader can take it: 1/3, or "≈ 1.414… where x**2 − 2 = 0"
+    # the root as a reader can take it: 1/3, or "≈ 1.414… where x**2 − 2 = 0"; one text per
+    # fixed atom where several are fixed together
+    shown: str | tuple[str, ...] = ""
+
+    def text(self, atom) -> str:
+        if isinstance(self.shown, str):
+            return self.shown
+        return next(t for (a, _), t in zip(self.fixed, self.shown, strict=True) if a == atom)
 
     def draw(self, atom, bounds):
         for a, v in self.fixed:

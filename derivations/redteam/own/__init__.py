@@ -24,6 +24,7 @@ with mp.workdps(40):
         edges,
         forms,
         forms_twins,
+        joint,
         limits,
         phases,
         reach,
@@ -38,7 +39,8 @@ _CLASSES = {"L": "sequence limits", "TL": "sequence limits", "X": "sequence limi
             "QS": "empty ranges", "QI": "shared integration", "TQI": "shared integration",
             "TQH": "premises", "VL": "sequence limits", "TVL": "sequence limits",
             "VJ": "jumps and forms", "TVJ": "jumps and forms", "VS": "empty ranges",
-            "VH": "premises", "TVH": "premises"}
+            "VH": "premises", "TVH": "premises", "WJ": "jumps and forms",
+            "TWJ": "jumps and forms"}
 
 
 def _witness(raw: Raw):
