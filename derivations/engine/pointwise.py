@@ -32,7 +32,8 @@ from derivations.engine.budget import OverBudget, budget, forget_with_claims, op
 from derivations.engine.errors import DerivationError
 from derivations.engine.inert import Bound, make_inert, rebind
 from derivations.engine.jumps import jump_points, root_sizes
-from derivations.engine.mpnum import NotEvaluated, compile_mp
+from derivations.engine.mpnum import compile_mp
+from derivations.engine.mpsnap import NotEvaluated
 from derivations.engine.sampling import (
     ENTRY_PARENT,
     FEW_PROBE_SIZES,
