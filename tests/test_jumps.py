@@ -14,8 +14,8 @@ from derivations.engine import mpsnap, periods
 from derivations.engine.chain import verify
 from derivations.engine.claim import Derivation, Domain, Step
 from derivations.engine.errors import DerivationError
+from derivations.engine.explicit import exactly
 from derivations.engine.jumps import JUMP_DIGITS
-from derivations.engine.pointwise import exactly
 
 x = sp.Symbol("x", real=True)
 n = sp.Symbol("n", integer=True, positive=True)
