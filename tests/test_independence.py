@@ -17,7 +17,8 @@ import derivations
 from derivations.engine import chain, independence, pointwise
 from derivations.engine.errors import DerivationError
 from derivations.engine.independence import REFUSED, Dependent, numbers_only
-from derivations.engine.pointwise import safe_eval, structures
+from derivations.engine.pointwise import safe_eval
+from derivations.engine.sampling import structures
 from derivations.engine.stochastic import E, Var
 from derivations.redteam import CASES
 

@@ -10,12 +10,12 @@ import mpmath
 import pytest
 import sympy as sp
 
-from derivations.engine import mpnum, periods
+from derivations.engine import mpnum, mpsnap, periods
 from derivations.engine.chain import verify
 from derivations.engine.claim import Assumption, Derivation, Domain, Step
 from derivations.engine.errors import DerivationError
+from derivations.engine.explicit import exactly
 from derivations.engine.jumps import JUMP_DIGITS
-from derivations.engine.pointwise import exactly
 
 x = sp.Symbol("x", real=True)
 y = sp.Symbol("y", real=True)
@@ -78,11 +78,11 @@ def test_only_a_cancelled_sum_is_read_as_zero():
     with mpmath.workdps(DIGITS):
         root = mpmath.sqrt(2)
         tiny = mpmath.exp(-mpmath.mpf(10) ** 4)  # far below the working precision, but no residue
-        assert mpnum.sign(-2, root ** 2) == 0
-        assert mpnum.heaviside(0.5, -2, root ** 2) == 0.5
-        assert mpnum.sign(tiny) == 1 and mpnum.heaviside(0.5, tiny) == 1
-        assert mpnum.relation("<", 1, -1 - tiny) is False  # 1 − (1 + tiny): a residue of 0
-        assert mpnum.relation("<", 1, -2) is True
+        assert mpsnap.sign(-2, root ** 2) == 0
+        assert mpsnap.heaviside(0.5, -2, root ** 2) == 0.5
+        assert mpsnap.sign(tiny) == 1 and mpsnap.heaviside(0.5, tiny) == 1
+        assert mpsnap.relation("<", 1, -1 - tiny) is False  # 1 − (1 + tiny): a residue of 0
+        assert mpsnap.relation("<", 1, -2) is True
 
 
 def test_a_sum_inside_a_jumps_argument_is_cancelled_too():

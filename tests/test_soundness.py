@@ -10,7 +10,7 @@ import mpmath
 import pytest
 import sympy as sp
 
-from derivations.engine import mpnum, periods
+from derivations.engine import mplimits, mpseries, mpsnap, periods
 from derivations.engine.chain import verify
 from derivations.engine.citing import lemma
 from derivations.engine.claim import Assumption, Derivation, Domain, Step
@@ -37,14 +37,14 @@ def claim(cid, lhs, rhs, domain=None, hypotheses=(), assumptions=(), steps=None)
 
 def test_quadrature_converges_and_refuses_a_divergent_integral():
     with mpmath.workdps(DIGITS):
-        assert abs(mpnum.quad(lambda t: mpmath.exp(-t * t), -mpmath.inf, mpmath.inf)
+        assert abs(mpseries.quad(lambda t: mpmath.exp(-t * t), -mpmath.inf, mpmath.inf)
                    - mpmath.sqrt(mpmath.pi)) < mpmath.mpf(10) ** -40
         # a kink inside the interval is split at, found by bisection
-        kink = mpnum.quad(lambda t: abs(t - mpmath.mpf(1) / 3), 0, 1,
+        kink = mpseries.quad(lambda t: abs(t - mpmath.mpf(1) / 3), 0, 1,
                           (lambda t: t - mpmath.mpf(1) / 3,))
         assert abs(kink - mpmath.mpf(5) / 18) < mpmath.mpf(10) ** -40
-        with pytest.raises(mpnum.NotEvaluated, match="did not converge"):
-            mpnum.quad(lambda t: 1 / t, 0, 1)
+        with pytest.raises(mpsnap.NotEvaluated, match="did not converge"):
+            mpseries.quad(lambda t: 1 / t, 0, 1)
 
 
 TRUNCATION_DIGITS = 0.8  # of the working digits, the least a quadrature's value must reach
@@ -56,7 +56,7 @@ def test_quadrature_error_shrinks_with_the_precision(digits):
     # the value at 90 and at 130 digits alike, which the ladder read as a difference
     rate = mpmath.mpf("2.27378992415721e-12")
     with mpmath.workdps(digits):
-        value = mpnum.quad(lambda t: mpmath.exp(-rate * t), 0, mpmath.inf)
+        value = mpseries.quad(lambda t: mpmath.exp(-rate * t), 0, mpmath.inf)
         assert abs(value * rate - 1) < mpmath.mpf(10) ** (-TRUNCATION_DIGITS * digits)
 
 
@@ -70,38 +70,38 @@ def test_a_slowly_decaying_integral_is_proved_and_its_near_miss_fails():
 
 def test_series_are_summed_only_when_they_converge():
     with mpmath.workdps(DIGITS):
-        assert abs(mpnum.nsum(lambda m: 1 / m**2, 1, mpmath.inf) - mpmath.pi**2 / 6) < 1e-30
-        assert abs(mpnum.nsum(lambda m: (-1) ** (m + 1) / m, 1, mpmath.inf)
+        assert abs(mpseries.nsum(lambda m: 1 / m**2, 1, mpmath.inf) - mpmath.pi**2 / 6) < 1e-30
+        assert abs(mpseries.nsum(lambda m: (-1) ** (m + 1) / m, 1, mpmath.inf)
                    - mpmath.log(2)) < 1e-30
-        with pytest.raises(mpnum.NotEvaluated, match="do not tend to 0"):
-            mpnum.nsum(lambda m: (-1) ** m, 0, mpmath.inf)  # Shanks would say 1/2
-        with pytest.raises(mpnum.NotEvaluated, match="fast enough"):
-            mpnum.nsum(lambda m: 1 / m, 1, mpmath.inf)  # Richardson would give 6.88
+        with pytest.raises(mpsnap.NotEvaluated, match="do not tend to 0"):
+            mpseries.nsum(lambda m: (-1) ** m, 0, mpmath.inf)  # Shanks would say 1/2
+        with pytest.raises(mpsnap.NotEvaluated, match="fast enough"):
+            mpseries.nsum(lambda m: 1 / m, 1, mpmath.inf)  # Richardson would give 6.88
 
 
 def test_textbook_convention_empty_sum_and_product():
     with mpmath.workdps(DIGITS):
-        assert mpnum.nsum(lambda m: m, 1, -3) == 0  # Karr: 3
-        assert mpnum.nprod(lambda m: m, 5, 2) == 1  # Karr: 1/12
+        assert mpseries.nsum(lambda m: m, 1, -3) == 0  # Karr: 3
+        assert mpseries.nprod(lambda m: m, 5, 2) == 1  # Karr: 1/12
 
 
 def test_limits_are_found_or_refused():
     with mpmath.workdps(DIGITS):
-        e = mpnum.limit(lambda t: (1 + 1 / t) ** t, mpmath.inf, 0, False)
+        e = mplimits.limit(lambda t: (1 + 1 / t) ** t, mpmath.inf, 0, False)
         assert abs(e - mpmath.e) < 1e-10
         # n sin(π/n) over the integers: π (SymPy's limit says 0)
-        assert abs(mpnum.limit(lambda m: m * mpmath.sin(mpmath.pi / m), mpmath.inf, 0, True)
+        assert abs(mplimits.limit(lambda m: m * mpmath.sin(mpmath.pi / m), mpmath.inf, 0, True)
                    - mpmath.pi) < 1e-10
-        with pytest.raises(mpnum.NotEvaluated, match="not found"):
-            mpnum.limit(lambda m: mpnum.mod(m, 2), mpmath.inf, 0, True)
-        with pytest.raises(mpnum.NotEvaluated, match="not found"):
-            mpnum.limit(lambda t: 1 / mpmath.log(t), mpmath.inf, 0, False)  # too slow to tell
+        with pytest.raises(mpsnap.NotEvaluated, match="not found"):
+            mplimits.limit(lambda m: mpsnap.mod(m, 2), mpmath.inf, 0, True)
+        with pytest.raises(mpsnap.NotEvaluated, match="not found"):
+            mplimits.limit(lambda t: 1 / mpmath.log(t), mpmath.inf, 0, False)  # too slow to tell
 
 
 def test_floor_snaps_at_a_residue_boundary():
     with mpmath.workdps(DIGITS):
-        assert mpnum.floor(mpmath.mpf(1) / 5 * 5) == 1
-        assert mpnum.mod(mpmath.mpf(10), 5) == 0
+        assert mpsnap.floor(mpmath.mpf(1) / 5 * 5) == 1
+        assert mpsnap.mod(mpmath.mpf(10), 5) == 0
 
 
 @pytest.mark.parametrize("law", LAWS)
@@ -297,8 +297,8 @@ def test_a_series_with_periodic_terms_is_summed_a_period_at_a_time():
     assert verify(claim("odd", odd, sp.pi**2 / 8)).status in ("proved", "numeric")
     assert verify(claim("odd_wrong", odd, sp.Rational(11839, 10000))).status == "failed"
     # grouping comes after the term test: Σ (−1)^i does not converge, its pairs do
-    with mpmath.workdps(DIGITS), pytest.raises(mpnum.NotEvaluated):
-        mpnum.nsum(lambda t: (-1) ** int(t), 1, mpmath.inf, 2)
+    with mpmath.workdps(DIGITS), pytest.raises(mpsnap.NotEvaluated):
+        mpseries.nsum(lambda t: (-1) ** int(t), 1, mpmath.inf, 2)
 
 
 # --- a concrete form too large with symbols is built at each point's numbers -----------------
@@ -339,7 +339,7 @@ def test_a_limit_with_a_long_period_is_not_found():
                      sp.Integer(0), Domain(dims=(n,)))
     with pytest.raises(DerivationError, match="limit was not found"):
         verify(no_limit)
-    assert len(set(mpnum.SCATTERED)) == len(mpnum.SCATTERED)  # distinct offsets
+    assert len(set(mplimits.SCATTERED)) == len(mplimits.SCATTERED)  # distinct offsets
     assert periods.period_of(sp.floor(n / 50) + sp.Mod(n, 3), n, periods.LIMIT_MAX_PERIOD) == 150
 
 
@@ -350,8 +350,8 @@ def test_a_limit_still_moving_is_not_a_difference():
     with pytest.raises(DerivationError, match="constant of 500 digits"):
         verify(slow)
     # told nothing of the constant, the values near ∞ still grow towards it
-    with mpmath.workdps(DIGITS), pytest.raises(mpnum.NotEvaluated, match="still grow"):
-        mpnum.limit(lambda m: mpmath.exp(-mpmath.mpf(10) ** 30 / m), mpmath.inf, 0, True)
+    with mpmath.workdps(DIGITS), pytest.raises(mpsnap.NotEvaluated, match="still grow"):
+        mplimits.limit(lambda m: mpmath.exp(-mpmath.mpf(10) ** 30 / m), mpmath.inf, 0, True)
 
 
 @pytest.mark.parametrize(("lhs", "rhs", "dom"), [

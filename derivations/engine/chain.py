@@ -37,21 +37,11 @@ from derivations.engine.claim import Derivation
 from derivations.engine.conditions import conditions
 from derivations.engine.errors import DerivationError
 from derivations.engine.independence import REFUSED, numbers_only
-from derivations.engine.pointwise import (
-    APPROX_POINTS,
-    FEW_PROBE_SIZES,
-    PROBE_SIZES,
-    REPLACED_FROM,
-    approximate,
-    compare,
-    fragile,
-    fragile_operator,
-    probe,
-    safe_eval,
-    structures,
-)
+from derivations.engine.pointwise import REPLACED_FROM, compare, safe_eval
 from derivations.engine.premises import PremiseCheck, check_premises
 from derivations.engine.printing import latex, legend
+from derivations.engine.probe import APPROX_POINTS, approximate, fragile, fragile_operator, probe
+from derivations.engine.sampling import FEW_PROBE_SIZES, PROBE_SIZES, structures
 from derivations.engine.status import PREMISE_STATUSES, STATUSES
 from derivations.engine.symbolic import SYMBOLIC_OPS, symbolic_check_detail
 

@@ -4,7 +4,7 @@ At concrete sizes every Sum and Product of a claim has integer bounds, and its v
 definition the Add or Mul of its terms — none when the upper bound is below the lower (the
 textbook convention, not SymPy's).  SymPy's own ``doit`` would try partial fractions and
 symbolic summation first, the symbolic route's algorithms.  Bounds that are not integers are left
-for :mod:`derivations.engine.mpnum`.
+for :mod:`derivations.engine.mpseries`.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ def _written(cls, terms: list[sp.Basic]) -> sp.Basic:
     return sp.Add(*terms) if cls is sp.Sum else sp.Mul(*terms)
 
 
-# A sum over more terms than this is left as it is, for derivations.engine.mpnum to add with
+# A sum over more terms than this is left as it is, for derivations.engine.mpseries to add with
 # numbers: a claim's Σ_{i=1}^{10⁹} must not be written out as a SymPy tree.
 MAX_TERMS = 1000
 

@@ -8,7 +8,7 @@ symbol, once the other symbols take lattice values, the roots of argument = targ
 with numbers, to more digits than any rung of the ladder: a polynomial's from its coefficients
 (exactly for a linear one with rational coefficients, ``mpmath.polyroots`` otherwise), any other
 argument's by scanning the symbol's declared range (else −10..10) for a change of sign (or of
-integer part) and bisecting.  The runtime's cancellation test (:func:`mpnum.cancelled`,
+integer part) and bisecting.  The runtime's cancellation test (:func:`mpsnap.cancelled`,
 ``_snap``) then reads the argument there as the exact 0 or integer.  A root between two scan
 points of the same sign (a bump narrower than the grid) is not found.
 """

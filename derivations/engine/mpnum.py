@@ -1,38 +1,40 @@
 """The numeric route's own evaluation of what SymPy would otherwise close: by definition, with
-numbers (mpmath), at the working precision of the ladder.
+numbers (mpmath), at the working precision of the ladder.  A concrete form is compiled to mpmath
+(:func:`compile_mp`), each operator SymPy would close becoming a call of the runtime's own:
 
-* an integral — tanh-sinh quadrature (``mpmath.quad``), split where the integrand has a kink or a
-  jump (Abs, Max, floor, a Piecewise condition …), its degree raised while that brings its error
-  estimate down towards the working precision, accepted only when that estimate is small;
-* an infinite sum — the terms must tend to 0 (and, all of one sign, decay faster than 1/n^1.1);
-  then Richardson extrapolation (one sign) or Shanks' (changing signs); a finite one term by term,
-  empty when its upper bound is below its lower bound (the textbook convention);
-* a product — through the sum of the logarithms of its factors, which must tend to 1;
-* a limit — the function at points ever closer (``10^(D/3)`` at precision D; for an integer
-  variable every residue of the period its arithmetic parts show, :mod:`periods`), accepted only
-  when the values there and at ``10^(D/6)`` agree: an oscillating or logarithmically slow limit
-  is not found, and says so, and so is one that a thin set of points decides;
+* an integral, an infinite sum, a product — :mod:`derivations.engine.mpseries`;
+* a limit — :mod:`derivations.engine.mplimits`;
 * E of a non-polynomial — against the law's distribution: exact enumeration of the two-point
-  laws, quadrature against the density of the continuous ones (one random variable).
+  laws, quadrature against the density of the continuous ones (one random variable);
+* floor, ceiling, frac, Mod, sign, Heaviside and comparisons — read through rounding
+  (:mod:`derivations.engine.mpsnap`).
 
-What cannot be decided raises :class:`NotEvaluated`; the numeric route then treats the point as
-undefined (replaced, reported), never as a difference.  ``floor``, ``ceiling``, ``frac`` and
-``Mod`` snap an argument within rounding of an integer to it, so that ⌊i/5⌋ at i = 5 is 1.
+What cannot be decided raises :class:`~derivations.engine.mpsnap.NotEvaluated`; the numeric route
+then treats the point as undefined (replaced, reported), never as a difference.
 """
 
 from __future__ import annotations
 
-import itertools
-import random
-
 import mpmath
 import sympy as sp
-from mpmath.calculus.quadrature import TanhSinh
 from sympy.printing.pycode import MpmathPrinter
 
+from derivations.engine.mplimits import limit, limit_phases, limit_scale
+from derivations.engine.mpseries import nprod, nsum, quad
+from derivations.engine.mpsnap import (
+    _RELATIONS,
+    NotEvaluated,
+    _snap,
+    cancelled,
+    ceiling,
+    floor,
+    frac,
+    heaviside,
+    mod,
+    relation,
+    sign,
+)
 from derivations.engine.periods import (
-    BOUNDED,
-    UNBOUNDED,
     Unreadable,
     critical_factors,
     limit_trap,
@@ -41,395 +43,7 @@ from derivations.engine.periods import (
 )
 from derivations.engine.stochastic import LAWS
 
-__all__ = ["NotEvaluated", "compile_mp"]
-
-
-class NotEvaluated(ArithmeticError):
-    """The definition could not be evaluated here (a divergent integral or series, a limit not
-    found): the point is undefined for this side, not a difference."""
-
-
-def _eps():
-    return mpmath.mpf(2) ** (10 - mpmath.mp.prec)
-
-
-def _snap(x):
-    x = mpmath.mpmathify(x)
-    if isinstance(x, mpmath.mpc):
-        raise NotEvaluated(f"floor of the complex number {x}")
-    r = mpmath.nint(x)
-    return r if abs(x - r) <= _eps() * max(1, abs(x)) else x
-
-
-def floor(x):
-    return mpmath.floor(_snap(x))
-
-
-def ceiling(x):
-    return mpmath.ceil(_snap(x))
-
-
-def frac(x):
-    x = _snap(x)
-    return x - mpmath.floor(x)
-
-
-def mod(a, b):
-    q = floor(mpmath.mpmathify(a) / b)
-    return a - b * q
-
-
-def cancelled(*terms):
-    """The sum of ``terms``, 0 when it is within rounding of 0 against its largest term: at
-    x = √2 to the working precision, x² − 2 is a rounding residue, and the sign, the Heaviside
-    step or the comparison a jump makes there is the one at 0.  A sum that cancels nothing
-    (e^−x² alone) is never snapped, however small."""
-    terms = [mpmath.mpmathify(t) for t in terms]
-    total = mpmath.fsum(terms)
-    if isinstance(total, mpmath.mpc):
-        return total
-    scale = max((abs(t) for t in terms), default=0)
-    return mpmath.mpf(0) if abs(total) <= _eps() * scale else total
-
-
-def sign(*terms):
-    return mpmath.sign(cancelled(*terms))
-
-
-def heaviside(at_zero, *terms):
-    v = cancelled(*terms)
-    return mpmath.mpf(1) if v > 0 else mpmath.mpf(0) if v < 0 else mpmath.mpmathify(at_zero)
-
-
-_RELATIONS = {"<": lambda v: v < 0, "<=": lambda v: v <= 0, ">": lambda v: v > 0,
-              ">=": lambda v: v >= 0, "==": lambda v: v == 0, "!=": lambda v: v != 0}
-
-
-def relation(op, *terms):
-    return _RELATIONS[op](cancelled(*terms))
-
-
-# --- integrals --------------------------------------------------------------------------------
-
-GRID = 48
-
-
-def _breaks(lo, hi, indicators) -> list:
-    """Points in (lo, hi) where an indicator (the sign of a kink's argument, the floor of a
-    jump's) changes, each found by bisection to working precision."""
-    if not indicators or not (mpmath.isfinite(lo) and mpmath.isfinite(hi)):
-        return []
-    out = []
-    xs = [lo + (hi - lo) * k / GRID for k in range(GRID + 1)]
-    for ind in indicators:
-        def state(t, ind=ind):
-            try:
-                v = ind(t)
-                return (mpmath.sign(v[0]), floor(v[1])) if isinstance(v, tuple) else \
-                    mpmath.sign(v)
-            except (ValueError, ZeroDivisionError, ArithmeticError):
-                return None
-        states = [state(t) for t in xs]
-        for (a, sa), (b, sb) in itertools.pairwise(zip(xs, states, strict=True)):
-            if sa == sb:
-                continue
-            for _ in range(mpmath.mp.prec):
-                m = (a + b) / 2
-                if state(m) == sa:
-                    a = m
-                else:
-                    b = m
-            out.append((a + b) / 2)
-    return sorted(set(out))
-
-
-# The ladder of precisions tells rounding noise from a real difference by its shrinking from one
-# rung to the next.  A quadrature's truncation error shrinks only if its degree rises with the
-# precision: at 90 and at 130 digits mpmath's own degree for ∫₀^∞ e^(−pt) dt, p ≈ 2·10⁻¹², left
-# the same error, 10⁻⁶⁸ of the value, at both, and a true claim "failed".  mpmath stops at an
-# absolute error of 2^−prec, which a large integral never reaches: divided by its size, its own
-# stopping rule becomes relative, and the degree is raised while the error estimate falls.  An
-# estimate that stops falling is the noise of the integrand near a singular end (1/√t at 0 keeps
-# about half the digits), which does shrink with the precision.
-QUAD_DIGITS = 0.9  # the fraction of the working digits the error estimate should reach
-QUAD_CLOSE = 0.25  # the fraction it must reach for the integral to be accepted at all
-QUAD_MORE_DEGREES = 4  # degrees past mpmath's guess (each doubles the nodes)
-QUAD_GAIN = mpmath.mpf(10) ** 3  # how much a degree must improve the estimate to try the next
-_TANH_SINH = TanhSinh(mpmath.mp)  # mpmath.quad's default rule, asked for its degree only
-
-
-def _quad_once(f, points, scale, degree):
-    value, error = mpmath.quad(lambda t: f(t) / scale, points, error=True, maxdegree=degree)
-    return value * scale, error * scale
-
-
-def _size(f, points):
-    """The integral's size to 15 digits (1 if smaller, or if it cannot be had), cheap beside
-    the working precision's."""
-    try:
-        with mpmath.workdps(15):
-            rough = abs(mpmath.quad(f, points))
-    except (ValueError, ZeroDivisionError, ArithmeticError):
-        return mpmath.mpf(1)
-    return max(mpmath.mpf(1), rough) if mpmath.isfinite(rough) else mpmath.mpf(1)
-
-
-def quad(f, lo, hi, indicators=()):
-    lo, hi = mpmath.mpmathify(lo), mpmath.mpmathify(hi)
-    if lo == hi:
-        return mpmath.mpf(0)
-    sign = 1
-    if lo > hi:
-        lo, hi, sign = hi, lo, -1
-    points = [lo, *_breaks(lo, hi, indicators), hi]
-    guess = _TANH_SINH.guess_degree(mpmath.mp.prec)  # the degree mpmath.quad stops at
-    value, error = _quad_once(f, points, _size(f, points), guess)
-
-    def within(fraction):
-        return error <= mpmath.mpf(10) ** (-fraction * mpmath.mp.dps) * max(1, abs(value))
-
-    degree, scale = guess, max(1, abs(value))
-    while (mpmath.isfinite(abs(value)) and within(QUAD_CLOSE) and not within(QUAD_DIGITS)
-           and degree < guess + QUAD_MORE_DEGREES):
-        degree += 1
-        before = error
-        value, error = _quad_once(f, points, scale, degree)
-        if not error * QUAD_GAIN < before:
-            break
-    if not mpmath.isfinite(abs(value)) or not within(QUAD_CLOSE):
-        raise NotEvaluated(f"the integral over [{mpmath.nstr(lo, 8)}, {mpmath.nstr(hi, 8)}] "
-                           f"did not converge (quadrature error estimate {mpmath.nstr(error, 3)}"
-                           f"): divergent, or too irregular to integrate")
-    return sign * value
-
-
-# --- sums and products ------------------------------------------------------------------------
-
-MAX_DIRECT = 100_000  # a finite sum with more terms than this is extrapolated as a series
-
-
-def _check_bound(b, what):
-    if mpmath.isinf(b):
-        return b
-    r = mpmath.nint(b)
-    if abs(b - r) > _eps() * max(1, abs(b)):
-        raise NotEvaluated(f"the {what} bound {mpmath.nstr(b, 10)} of a sum is not an integer")
-    return int(r)
-
-
-def _tail_terms(f, a):
-    far = [f(mpmath.mpf(10) ** 6 + r) for r in range(12)]
-    farther = [f(mpmath.mpf(10) ** 7 + r) for r in range(12)]
-    return far, farther
-
-
-def _series(f, a, period: int = 1):
-    """Σ_{n≥a} f(n), or NotEvaluated when the terms do not show convergence.  Terms with a
-    period (Mod(n, 2)/n²) are summed a whole period at a time, then extrapolated."""
-    near = [abs(f(a + r)) for r in range(12)]
-    far, farther = _tail_terms(f, a)
-    if any(isinstance(t, mpmath.mpc) for t in far + farther):
-        raise NotEvaluated("a series with complex terms")
-    scale = max([*near, mpmath.mpf(1)])
-    if max(abs(t) for t in farther) > mpmath.mpf("1e-4") * scale:
-        raise NotEvaluated("the series diverges: its terms do not tend to 0")
-    if period > 1:  # the terms tend to 0, so whole periods may be summed first: Σ(−1)^n is not 0
-        return _series(lambda m: mpmath.fsum(f(a + m * period + r) for r in range(period)), 0)
-    signs = {mpmath.sign(t) for t in far + farther if t != 0}
-    if len(signs) <= 1:
-        # one sign: Richardson is sound for terms decaying like n^-p, p > 1; 1/n and slower
-        # are divergent, and n^-1.05 converges too slowly to tell
-        a6, a7 = sum(abs(t) for t in far), sum(abs(t) for t in farther)
-        if a7 != 0 and a6 != 0 and mpmath.log10(a6 / a7) < 1.1:
-            raise NotEvaluated("the series does not converge fast enough to be summed (terms "
-                               "decay like 1/n^p with p ≤ 1.1): divergent, or too slow")
-        return mpmath.nsum(f, [a, mpmath.inf], method="richardson")
-    return mpmath.nsum(f, [a, mpmath.inf], method="shanks")
-
-
-def nsum(f, lo, hi, period: int = 1):
-    lo, hi = _check_bound(lo, "lower"), _check_bound(hi, "upper")
-    if mpmath.isinf(lo) and mpmath.isinf(hi):
-        return _series(f, 0, period) + _series(lambda n: f(-n), 1, period)
-    if mpmath.isinf(lo):
-        return _series(lambda n: f(-n), -hi, period) if lo < 0 else mpmath.mpf(0)
-    if mpmath.isinf(hi):
-        return _series(f, lo, period) if hi > 0 else mpmath.mpf(0)
-    if hi < lo:  # the textbook convention: an empty sum
-        return mpmath.mpf(0)
-    if hi - lo < MAX_DIRECT:
-        return mpmath.fsum(f(mpmath.mpf(k)) for k in range(lo, hi + 1))
-    raise NotEvaluated(f"a sum of {hi - lo + 1} terms is too long to add term by term")
-
-
-def nprod(f, lo, hi, period: int = 1):
-    lo, hi = _check_bound(lo, "lower"), _check_bound(hi, "upper")
-    if not mpmath.isinf(hi) and not mpmath.isinf(lo):
-        if hi < lo:
-            return mpmath.mpf(1)
-        if hi - lo >= MAX_DIRECT:
-            raise NotEvaluated(f"a product of {hi - lo + 1} factors is too long")
-        return mpmath.fprod(f(mpmath.mpf(k)) for k in range(lo, hi + 1))
-    if mpmath.isinf(lo) or hi < 0:
-        raise NotEvaluated("a product infinite towards -∞ is not evaluated")
-    start = lo + 12
-    head = mpmath.fprod(f(mpmath.mpf(k)) for k in range(lo, start))
-    far = [f(mpmath.mpf(10) ** 6 + r) for r in range(12)]
-    if any(isinstance(t, mpmath.mpc) or t <= 0 for t in far):
-        raise NotEvaluated("an infinite product whose factors do not tend to 1")
-    return head * mpmath.exp(_series(lambda n: mpmath.log(f(n)), start, period))
-
-
-# --- limits -----------------------------------------------------------------------------------
-
-OFFSETS = (0, mpmath.mpf(1) / mpmath.pi, mpmath.sqrt(2) - 1)
-
-
-# offsets of an integer variable's values near ∞ beyond its first 12 and its known period's
-# residues: scattered, so that a jump with a period the expression does not show (or over 2000)
-# is met in most of its classes; fixed, so that every run draws the same
-SCATTERED = tuple(sorted(random.Random(2026).sample(range(12, 10**6), 24)))
-
-
-def limit_scale(body: sp.Basic) -> int:
-    """The decimal digits of the largest or smallest constant in ``body`` (10^−500: 500): values
-    near the point must reach past it before they show the limit ((1 − 10^−500)^n is 1 at every
-    n below 10^400)."""
-    digits = [len(str(abs(int(part)))) - 1 for r in body.atoms(sp.Rational)
-              for part in (r.p, r.q) if part not in (0, 1, -1)]
-    digits += [abs(int(mpmath.floor(mpmath.log10(abs(mpmath.mpf(f)))))) for f in
-               body.atoms(sp.Float) if f != 0]
-    return max(digits, default=0)
-
-
-def _near(x0, direction, integer, depth, period=1):
-    if mpmath.isinf(x0):
-        big = mpmath.mpf(10) ** depth
-        if integer:
-            # every residue of the period: ⌊n/100⌋ − ⌊(n−20)/100⌋ is 1 only for n mod 100 < 20
-            pts = [big + r for r in sorted({*range(12), *range(period), *SCATTERED})]
-        else:
-            pts = [big * (1 + u) for u in OFFSETS]
-        return [p if x0 > 0 else -p for p in pts]
-    if integer:
-        raise NotEvaluated("a limit of an integer variable at a finite point")
-    h = mpmath.mpf(10) ** -depth
-    sides = (1, -1) if direction == 0 else (direction,)
-    return [x0 + s * h * (1 + u) for s in sides for u in OFFSETS]
-
-
-def limit(f, x0, direction, integer, period=1, scale=0):
-    x0 = mpmath.mpmathify(x0)
-    d = mpmath.mp.dps
-    if scale >= d // 6:
-        raise NotEvaluated(f"the limit was not found: a constant of {scale} digits is beyond the "
-                           f"values near the point at {d} digits")
-    values = []
-    for depth in (d // 3, d // 6):
-        pts = _near(x0, direction, integer, depth, period)
-        values.append([f(p) for p in pts])
-    top, mid = values
-    center = top[0]
-    if not all(mpmath.isfinite(abs(v)) for v in top + mid):
-        raise NotEvaluated("the limit is not finite here")
-    spread = max(abs(v - center) for v in top + mid)
-    nearer, farther = max(abs(v) for v in top), max(abs(v) for v in mid)
-    if abs(center) < 1 and nearer > 2 * farther:
-        # values near 0 but growing towards the point (e^(−10^500/n) at n = 10^16 and 10^8): the
-        # point is not near enough for the limit, whatever it is
-        raise NotEvaluated("the limit was not found: the values still grow towards the point")
-    if spread > mpmath.mpf(10) ** (-d / 25) * max(1, abs(center)):
-        raise NotEvaluated(f"the limit was not found: values near the point still move by "
-                           f"{mpmath.nstr(spread, 3)} (oscillating, or converging too slowly)")
-    return center
-
-
-PHASES = {BOUNDED: (-1, -mpmath.mpf(1) / 2, 0, mpmath.mpf(1) / 3, 1),
-          "unit": (0, mpmath.mpf(1) / 3, mpmath.mpf(1) / 2, 1)}
-MAX_PHASES = 2
-PHASE_GRID = 64  # steps of the finer grid over a phase's range
-CRITICAL_GRID = 128  # steps of the scan for a critical factor's roots
-MAX_CRITICAL = 16
-
-
-def _critical_phases(critical, moving, kinds, count) -> list[list]:
-    """Phase assignments where a critical factor (:func:`periods.critical_factors`) is 0: each
-    moving part's range scanned, the others at their listed phases, each sign change bisected."""
-    out = []
-    for h in critical:
-        for k in moving:
-            others = [m for m in moving if m != k]
-            low, high = PHASES[kinds[k]][0], PHASES[kinds[k]][-1]
-            for combo in itertools.product(*[PHASES[kinds[m]] for m in others]):
-                base = [None] * count
-                for m, u in zip(others, combo, strict=True):
-                    base[m] = mpmath.mpf(u)
-
-                def at(u, base=base, k=k, h=h):
-                    us = list(base)
-                    us[k] = u
-                    return mpmath.re(h(*us))
-                grid = [low + (high - low) * mpmath.mpf(j) / CRITICAL_GRID
-                        for j in range(CRITICAL_GRID + 1)]
-                signs = [mpmath.sign(at(u)) for u in grid]
-                for j in range(CRITICAL_GRID):
-                    if signs[j] == signs[j + 1] or 0 in (signs[j], signs[j + 1]):
-                        if signs[j] == 0:
-                            out.append([*base[:k], grid[j], *base[k + 1:]])
-                        continue
-                    a, b = grid[j], grid[j + 1]
-                    for _ in range(mpmath.mp.prec):
-                        mid = (a + b) / 2
-                        if mpmath.sign(at(mid)) == signs[j]:
-                            a = mid
-                        else:
-                            b = mid
-                    out.append([*base[:k], (a + b) / 2, *base[k + 1:]])
-    return out[:MAX_CRITICAL]
-
-
-def limit_phases(f, cycles, kinds, x0, direction, integer, period=1, scale=0, critical=()):
-    """The limit of f(x, u_1, …) where each oscillating part that runs through more than one
-    cycle near the point is set to each phase u of its range in turn (:mod:`periods`): found
-    only when it is the same at every phase — ends and 0 included, and where a critical factor
-    vanishes (n²(sin² n − 0.49)² at sin n = 0.7)."""
-    x0 = mpmath.mpmathify(x0)
-    d = mpmath.mp.dps
-    pts = [*_near(x0, direction, integer, d // 3, period),
-           *_near(x0, direction, integer, d // 6, period)]
-    moving = []
-    for k, c in enumerate(cycles):
-        turns = [mpmath.re(c(p)) for p in pts]
-        if max(turns) - min(turns) > 1:
-            moving.append(k)
-    if any(kinds[k] == UNBOUNDED for k in moving):
-        raise NotEvaluated("the limit was not found: an unbounded oscillating part (tan, sec …)")
-    if len(moving) > MAX_PHASES:
-        raise NotEvaluated(f"the limit was not found: {len(moving)} oscillating parts, more "
-                           f"than the {MAX_PHASES} whose phases are evaluated")
-    results = []
-    for combo in itertools.product(*[PHASES[kinds[k]] for k in moving]):
-        us = [None] * len(cycles)
-        for k, u in zip(moving, combo, strict=True):
-            us[k] = mpmath.mpf(u)
-        results.append(limit(lambda t, us=us: f(t, *us), x0, direction, integer, period, scale))
-    for us in _critical_phases(critical, moving, kinds, len(cycles)):
-        results.append(limit(lambda t, us=us: f(t, *us), x0, direction, integer, period, scale))
-    center = results[0]
-    # and a finer grid of phases at the nearest point, for a window the listed ones miss
-    # (Max(0, 1 − 10|sin n − 0.7|) is 0 at each of them)
-    for k in moving:
-        low, high = PHASES[kinds[k]][0], PHASES[kinds[k]][-1]
-        for step in range(PHASE_GRID + 1):
-            us = [None] * len(cycles)
-            for other in moving:
-                us[other] = mpmath.mpf(0)
-            us[k] = low + (high - low) * mpmath.mpf(step) / PHASE_GRID
-            results.append(f(pts[0], *us))
-    if any(abs(r - center) > mpmath.mpf(10) ** (-d / 25) * max(1, abs(center)) for r in results):
-        raise NotEvaluated("the limit was not found: it depends on the phase of an oscillating "
-                           "part, which comes back to every value of its range")
-    return center
+__all__ = ["compile_mp", "kinks"]
 
 
 # --- expectations of non-polynomials ----------------------------------------------------------

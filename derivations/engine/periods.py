@@ -3,7 +3,7 @@ period of an integer sequence's arithmetic parts (Mod, floor, frac, (−1)^n, co
 places where no finite set of points can show a limit (a jump of an oscillating argument, a
 period past reach).
 
-A limit is evaluated at finitely many points near its point (:func:`mpnum.limit`).  That is a
+A limit is evaluated at finitely many points near its point (:func:`mplimits.limit`).  That is a
 witness only if the points meet every behaviour the function has there: every residue of an
 integer sequence's period, and no jump or exponent that only a thin, unreachable set of points
 switches on.  Heaviside(Mod(n, 2003) − 2001) is 0 at every n whose residue is below 2001, and

@@ -1,12 +1,9 @@
 """The numeric route: both sides of a step at sampled points (:mod:`derivations.engine.sampling`),
 at a ladder of precisions.
 
-At each point's sizes a side becomes a concrete form: matrix symbols become explicit matrices of
-real symbols, derivatives by a matrix are taken entry by entry on those, sums are written out
-term by term (:mod:`derivations.engine.finite`) and E and Var are evaluated exactly over the
-declared distribution family (:mod:`derivations.engine.stochastic`); then the drawn values are
-put in.  Nothing here uses SymPy's matrix calculus or an assumption's rewrites, so it is
-independent of the symbolic route.
+At each point's sizes a side becomes a concrete form (:mod:`derivations.engine.explicit`:
+explicit matrices, derivatives entry by entry, sums written out, E and Var evaluated, compiled to
+mpmath); then the drawn values are put in.
 
 Agreement is decided without an absolute floor: each side is evaluated along a ladder of
 precisions (``LADDER``: 50, 90, 130, 170 digits) from the same exactly representable inputs.
@@ -19,50 +16,24 @@ A difference hidden under the 50-digit noise shows at 90 digits and then stops s
 from __future__ import annotations
 
 import itertools
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import mpmath
 import sympy as sp
-from sympy.core.function import AppliedUndef
-from sympy.matrices.expressions.matexpr import MatrixElement
 
-from derivations.engine import finite
-from derivations.engine.budget import OverBudget, budget, forget_with_claims, operations
-from derivations.engine.errors import DerivationError
-from derivations.engine.inert import Bound, make_inert, rebind
-from derivations.engine.jumps import jump_points, root_sizes
-from derivations.engine.mpnum import NotEvaluated, compile_mp
-from derivations.engine.sampling import (
-    ENTRY_PARENT,
-    FEW_PROBE_SIZES,
-    JUMP_TEXT,
-    LATTICE,
-    LATTICE_POINTS,
-    LATTICE_TEXT,
-    POINTS,
-    PROBE_POINTS,
-    PROBE_SIZES,
-    SCHEDULE_SEED,
-    WIDE_TEXT,
-    JumpAt,
-    attempt_for,
-    boundary_indices,
-    dims_of,
-    distribution_at,
-    draw,
-    moduli_of,
-    seeded,
-    structures,
-)
-from derivations.engine.stochastic import E, Var, expectation_value
+from derivations.engine.budget import OverBudget, budget, forget_with_claims
+from derivations.engine.errors import DerivationError, Pole, Undefined
+from derivations.engine.explicit import _at_numbers, _compiled
+from derivations.engine.inert import Bound
+from derivations.engine.mpsnap import NotEvaluated
+from derivations.engine.sampling import attempt_for, distribution_at, draw
+from derivations.engine.stochastic import E, Var
 
 if TYPE_CHECKING:
     from derivations.engine.claim import Derivation
 
-__all__ = ["APPROX_POINTS", "DIGITS", "FEW_PROBE_SIZES", "NUMERIC_OPS", "POINTS",
-           "REPLACED_FROM", "Undefined", "approximate", "compare", "counterexample", "disagree",
-           "evaluate", "fragile", "fragile_operator", "probe", "safe_eval", "structures"]
+__all__ = ["DIGITS", "NUMERIC_OPS", "REPLACED_FROM", "compare", "counterexample", "disagree",
+           "evaluate", "safe_eval"]
 
 DIGITS = 50
 HIGH_DIGITS = 90
@@ -72,238 +43,11 @@ NOISE_RATIO = mpmath.mpf("1e-3")
 # SymPy operations (derivations.engine.budget) for the concrete form of one expression at one
 # size, and for one evaluation of it; the heaviest shipped form uses about a tenth
 NUMERIC_OPS = 1_000_000
-
-
-def _entries(m: sp.MatrixSymbol) -> sp.ImmutableMatrix:
-    """An explicit matrix of plain real symbols (differentiating by them is fast, unlike by
-    MatrixElement), remembered so that their values are drawn from the matrix's range.  Their
-    names, X[i,j], are reserved: a claim's own symbol may not be named so
-    (derivations.engine.claim)."""
-    def entry(i, j):
-        sym = sp.Symbol(f"{m.name}[{i},{j}]", real=True)
-        ENTRY_PARENT[sym] = m
-        return sym
-    return sp.ImmutableMatrix(int(m.rows), int(m.cols), entry)
-
-
-def _entry_symbols(expr: sp.Basic) -> sp.Basic:
-    """Each entry X[i, j] of a concrete-shaped MatrixSymbol points at the explicit matrix of its
-    entries before sums are written out: each written-out term is then a plain lookup, where a
-    MatrixSymbol's element is built with a symbolic bounds check per term (most of the time of
-    writing out an attention sum).  ``_explicit`` would reach the same entry symbols later."""
-    def concrete(e):
-        return (isinstance(e, MatrixElement) and isinstance(e.parent, sp.MatrixSymbol)
-                and e.parent.rows.is_Integer and e.parent.cols.is_Integer)
-    return expr.replace(concrete, lambda e: MatrixElement(_entries(e.parent), e.i, e.j))
-
-
-def _scalar_var(var):
-    if isinstance(var, MatrixElement) and isinstance(var.parent, sp.MatrixSymbol):
-        return _entries(var.parent)[int(var.i), int(var.j)]
-    if isinstance(var, sp.MatrixSymbol):
-        raise DerivationError(f"a higher-order or mixed derivative by the matrix {var} is not "
-                              f"supported; differentiate by its entries, e.g. {var}[0, 0]")
-    return var
-
-
-def _explicit(expr: sp.Basic) -> sp.Basic:
-    """Concrete-shaped matrix expressions become explicit matrices of entries, and derivatives are
-    taken entry by entry on them, so no SymPy matrix calculus is involved.  Layout: a scalar by a
-    matrix has the matrix's shape; a column vector f (k×1) by a column vector x (n×1) is the k×n
-    Jacobian, entry (a, b) = ∂f_a/∂x_b."""
-    def derivative(node):
-        f, counts = _explicit(node.expr), node.variable_count
-        (var, count), = counts if len(counts) == 1 else ((None, 0),)
-        if isinstance(var, sp.MatrixSymbol) and count == 1:
-            entries = _entries(var)
-            if isinstance(f, sp.MatrixBase):  # vector by column vector: the Jacobian
-                return sp.ImmutableMatrix(f).jacobian(list(entries))
-            return sp.ImmutableMatrix(*entries.shape, lambda i, j: sp.diff(f, entries[i, j]))
-        return sp.diff(unfold(f), *[(_scalar_var(v), c) for v, c in counts])
-
-    expr = expr.replace(lambda x: isinstance(x, sp.Derivative), derivative)
-    sub = {m: _entries(m) for m in expr.atoms(sp.MatrixSymbol)}
-    sub.update({m: m.as_explicit() for m in expr.atoms(sp.OneMatrix, sp.ZeroMatrix, sp.Identity)})
-    expr = expr.xreplace(sub)
-    # the adjugate over the determinant: SymPy's default Gaussian elimination on symbolic
-    # entries runs for minutes at 3×3
-    expr = expr.replace(lambda e: isinstance(e, sp.Inverse), lambda e: _inverse(e.arg))
-    expr = unfold(expr)
-    return sp.ImmutableMatrix(expr.as_explicit()) if isinstance(expr, sp.MatrixExpr) else expr
-
-
-def unfold(expr: sp.Basic) -> sp.Basic:
-    """``expr.doit()`` without SymPy's closing algorithms: each node is done on its own
-    (``deep=False``: a claim's functions unfold to their definitions, products of explicit
-    matrices are multiplied), innermost first, and every Sum or Product that appears — also one a
-    definition unfolds to — is written out term by term, or made an inert node
-    (:mod:`derivations.engine.inert`) that the numeric route evaluates with numbers."""
-    if not isinstance(expr, sp.Basic) or expr.is_Atom:
-        return expr
-    if isinstance(expr, sp.Sum | sp.Product):  # the outermost first: its variable may be a bound
-        out = finite.write_out(expr)
-        if out != expr:
-            return unfold(out)
-        return make_inert(expr.func(unfold(expr.function), *expr.limits))
-    if isinstance(expr, sp.Integral | sp.Limit):
-        return make_inert(expr.func(unfold(expr.args[0]), *expr.args[1:]))
-    args = tuple(unfold(a) for a in expr.args)
-    node = expr.func(*args) if args != expr.args else expr
-    out = node.doit(deep=False)
-    return node if out is node or out == node else unfold(out)
-
-
-def _inverse(m):
-    m = unfold(m)
-    if not isinstance(m, sp.MatrixBase):
-        return sp.Inverse(m)
-    m = sp.ImmutableMatrix(m)
-    return sp.ImmutableMatrix(m.adjugate(method="berkowitz") / m.det(method="berkowitz"))
-
-
-def _model_functions(expr: sp.Basic) -> sp.Basic:
-    """Each undefined function f(a_1, …, a_m) of the claim as a random smooth function whose
-    coefficients are drawn like any value: c_0 + Σ_k (c_k sin(d_k a_k + e_k) + g_k a_k² +
-    r_k a_k/(1 + a_k²)) +
-    h·Π a_k.  A rule that holds for every f (the product or the chain rule) holds for it; one
-    that holds only for some f is caught by the draws."""
-    undefined = expr.atoms(AppliedUndef)
-    if not undefined:
-        return expr
-
-    def model(call):
-        name = call.func.__name__
-        c = [sp.Symbol(f"{name}_c{k}", real=True) for k in range(5 * len(call.args) + 2)]
-        out = c[0] + c[1] * sp.Mul(*call.args)
-        for k, a in enumerate(call.args):
-            s1, s2, s3, s4, s5 = c[2 + 5 * k: 7 + 5 * k]
-            out += s1 * sp.sin(s2 * a + s3) + s4 * a**2 + s5 * a / (1 + a**2)
-        return out
-    return expr.replace(lambda e: isinstance(e, AppliedUndef), model)
-
-
-def _value_atoms(expr) -> set:
-    atoms = expr.atoms(sp.Symbol, sp.Indexed, MatrixElement)
-    # an Indexed's base label is a name, not a value of its own; a bound variable has none
-    labels = {i.base.label for i in expr.atoms(sp.Indexed)}
-    return {a for a in atoms if a not in labels and not isinstance(a, Bound)}
-
-
-def _kept(b: Bound) -> dict:
-    return {"integer": True} if b.is_integer else {}
-
-
-def _shaped(expr: sp.Basic, structure: dict) -> sp.Basic:
-    """``expr`` at one assignment of sizes and indices, sums written out, before its matrices are
-    made explicit and its derivatives taken (the costly part)."""
-    shaped = finite.write_out(_entry_symbols(rebind(expr, structure).xreplace(structure)))
-    # what is left of integrals, limits, infinite sums and products is evaluated by definition,
-    # with numbers (derivations.engine.mpnum), never closed by SymPy's doit
-    return make_inert(_model_functions(shaped))
-
-
-@lru_cache(maxsize=4096)  # emptied before each claim, so that its count is its own
-def _compiled(expr: sp.Basic, structure: tuple, random: tuple, distribution: str):
-    """The concrete form of ``expr`` for one assignment of sizes and indices: points that share a
-    structure share the (slow) SymPy work."""
-    structure = dict(structure)
-    return _concrete(_shaped(expr, structure), structure, random, distribution)
-
-
-def _held(shaped: sp.Basic) -> set:
-    """The inputs of ``shaped`` a derivative is taken by: a scalar, a matrix's entries, or every
-    input its variable mentions (more than needed is only slower, never wrong)."""
-    held: set = set()
-    for node in shaped.atoms(sp.Derivative):
-        for v in node.variables:
-            if isinstance(v, sp.MatrixSymbol) and v.rows.is_Integer and v.cols.is_Integer:
-                held |= set(_entries(v))
-            elif isinstance(v, MatrixElement) and isinstance(v.parent, sp.MatrixSymbol):
-                held.add(_scalar_var(v))
-            else:
-                held |= v.free_symbols | set(v.atoms(sp.Indexed))
-    return held
-
-
-def _at_numbers(d: Derivation, expr: sp.Basic, point: int, structure: dict, wide: bool,
-                attempt: int):
-    """The concrete form of ``expr`` at one point with its inputs put in first, as exact rationals
-    — all but the variables a derivative is taken by, which stay symbols until it is taken. The
-    same value as the shared form's, reached when that form is too large to build (Y⁻¹ with 3×3
-    symbolic entries, differentiated): the adjugate of a matrix of numbers is small."""
-    shaped = _shaped(expr, structure)
-    held = _held(shaped)
-    fixed = {a for a in _value_atoms(shaped) & shaped.free_symbols
-             if a not in held and not isinstance(a, MatrixElement)
-             and not (isinstance(a, sp.Indexed) and not all(i.is_Integer for i in a.indices))}
-    # a matrix is put in whole, unless a derivative is taken by one of its entries
-    matrices = [m for m in shaped.atoms(sp.MatrixSymbol) if m.rows.is_Integer
-                and m.cols.is_Integer and not set(_entries(m)) & held]
-    for m in matrices:
-        fixed |= set(_entries(m))
-    values = {a: draw(d, point, a, wide, attempt) for a in sorted(fixed, key=sp.srepr)}
-    exact = {a: exactly(v) for a, v in values.items()}
-    exact.update({m: _entries(m).xreplace(exact) for m in matrices})
-    atoms, fn = _concrete(shaped.xreplace(exact), structure, (), "normal")
-    return atoms, fn, values
-
-
-def _concrete(shaped: sp.Basic, structure: dict, random: tuple, distribution: str):
-    """The rest of :func:`_compiled`: explicit matrices, derivatives, expectations, compiled."""
-    concrete, back = finite.entries_as_symbols(shaped)
-    concrete = unfold(_explicit(concrete)).xreplace(back)
-    # a random MatrixSymbol's entries name it at concrete size
-    random = tuple((k.xreplace(structure), val) for k, val in random)
-    concrete = expectation_value(concrete, dict(random), distribution,
-                                 lambda atom: ENTRY_PARENT.get(atom, atom))
-    if isinstance(concrete, sp.MatrixBase):
-        concrete = unfold(sp.ImmutableMatrix(concrete))
-    if concrete in (sp.zoo, sp.nan, sp.oo, -sp.oo):
-        raise Pole(f"the side is {concrete} at this size")
-    atoms = tuple(sorted(_value_atoms(concrete), key=sp.srepr))
-    # compiled to mpmath and run at a fixed working precision: rounding noise then shrinks as the
-    # ladder climbs (SymPy's adaptive evalf returns the same tiny residue of a true 0 at every
-    # precision); plain argument names, since lambdify's own dummify scans the tree once per atom
-    args = sp.symbols(f"v0:{len(atoms)}")
-    bound = sorted(concrete.atoms(Bound), key=sp.srepr)
-    renamed = concrete.xreplace(dict(zip(atoms, args, strict=True)) | {
-        b: sp.Symbol(f"b{k}", **_kept(b)) for k, b in enumerate(bound)})
-    fn = compile_mp(args, renamed)
-
-    def exact(*values):
-        """The exact value from the exactly representable inputs, for a rational expression
-        (no functions, integer powers); None otherwise."""
-        if not _rational(concrete):
-            return None
-        filled = concrete.xreplace({a: exactly(v) for a, v in zip(atoms, values, strict=True)})
-        out = unfold(filled)
-        flat = list(out) if isinstance(out, sp.MatrixBase) else [out]
-        return flat if all(isinstance(x, sp.Rational) for x in flat) else None
-
-    constant: dict = {}  # a form with no inputs (Σ cos(i)/i) has one value at each precision
-
-    def compiled(digits, *values):
-        if atoms:
-            return fn(*values)
-        if digits not in constant:
-            constant[digits] = fn()
-        return constant[digits]
-    compiled.exact = exact
-    compiled.concrete, compiled.atoms = concrete, atoms
-    return atoms, compiled
-
-
-def exactly(v) -> sp.Rational:
-    """The rational an input is, every binary digit of it (a jump's root has hundreds)."""
-    value = v if isinstance(v, mpmath.mpf) else mpmath.mpf(v)  # mpf(v) rounds to the context's
-    return sp.Rational(*mpmath.libmp.to_rational(value._mpf_))
-
-
-def _rational(expr) -> bool:
-    """No function, no non-integer power, no float: rational operations on the atoms only."""
-    if expr.atoms(sp.Function, sp.Float, sp.NumberSymbol) or expr.has(sp.Sum, sp.Product):
-        return False
-    return all(p.exp.is_Integer for p in expr.atoms(sp.Pow))
+REPLACED_FROM = 10_000  # the first point number drawn in place of an undefined one
+# the budget kind of the evaluations under way: the probe's are its own, since a probe point that
+# runs out of its budget is skipped (it can only find a difference), never decides a status; a
+# list, so that the probe (derivations.engine.probe) switches the one that Value reads
+_KIND = ["numeric"]
 
 
 def _mpf(x, digits):
@@ -312,15 +56,6 @@ def _mpf(x, digits):
     if isinstance(x, type(mpmath.pi)):  # e, π: constants, evaluated at the precision
         return +x
     return mpmath.mpmathify(sp.N(x, digits)) if isinstance(x, sp.Basic) else mpmath.mpmathify(x)
-
-
-class Undefined(ArithmeticError):
-    """A side that no precision of the ladder evaluates to finite numbers at a point."""
-
-
-class Pole(Undefined):
-    """A side whose concrete form is itself infinite or undefined, whatever the values drawn:
-    (n − 3)! at n = 1.  Beside a finite other side it is a difference, not a point to replace."""
 
 
 def _finite(x) -> bool:
@@ -426,7 +161,7 @@ def _exp_digits(fn, inputs) -> int:
 
 _TIMED_OUT: dict = {}
 _VALUES: dict = {}
-for _memo in (_compiled.cache_clear, _TIMED_OUT.clear, _VALUES.clear):
+for _memo in (_TIMED_OUT.clear, _VALUES.clear):
     forget_with_claims(_memo)
 
 
@@ -651,169 +386,3 @@ def _show_apart(a: Value, b: Value) -> tuple[str, str]:
         if shown[0] != shown[1] or digits >= top:
             return shown
         digits = min(2 * digits, top)
-
-
-def _has_matrix(*exprs) -> bool:
-    return any(e.atoms(sp.MatrixSymbol) or isinstance(e, sp.MatrixExpr | sp.MatrixBase)
-               for e in exprs)
-
-
-# a probe point whose two sides cost more SymPy operations than this stops the larger sizes
-SIZE_STOP = 200_000
-REPLACED_FROM = 10_000
-# the budget kind of the evaluations under way: the probe's are its own, since a probe point that
-# runs out of its budget is skipped (it can only find a difference), never decides a status
-_KIND = ["numeric"]  # the first point number drawn in place of an undefined one
-
-FRAGILE = (sp.Integral, sp.Limit, sp.Min, sp.Max, sp.floor, sp.ceiling, sp.frac, sp.Mod,
-           sp.sign, sp.Abs, sp.Piecewise, sp.Heaviside)
-
-
-# the fragile operators that jump or kink at integers or at 0 of their argument: probed there
-JUMPS = tuple(k for k in FRAGILE if k not in (sp.Integral, sp.Limit))
-
-APPROX_POINTS = 8  # points of a claim whose values are quadratures, series or limits
-
-
-def approximate(exprs) -> bool:
-    """Whether a value of these expressions may need a quadrature, a series or a limit."""
-    for e in exprs:
-        if e.has(sp.Integral, sp.Limit):
-            return True
-        if any(b.is_infinite for node in e.atoms(sp.Sum, sp.Product)
-               for lim in node.limits for b in lim[1:]):
-            return True
-    return False
-
-
-def fragile(*exprs) -> bool:
-    """Whether an expression holds an operator whose value can change abruptly with its
-    arguments (a kink, a jump, a branch, a limit) or a sum with symbolic bounds: its step is
-    probed whatever the symbolic route said."""
-    return fragile_operator(*exprs) or _symbolic_bounds(*exprs)
-
-
-def fragile_operator(*exprs) -> bool:
-    """Whether an expression holds a fragile operator itself, not only a sum's symbolic bounds:
-    a step the symbolic route proved is probed at larger sizes only then.  Sums over symbolic
-    bounds go wrong at the ends of their ranges (an empty range, Karr's convention), which the
-    probe's index ends at the sampled sizes reach."""
-    return any(e.has(*FRAGILE) for e in exprs)
-
-
-def _symbolic_bounds(*exprs) -> bool:
-    return any(not all(b.is_Integer for b in lim[1:]) for e in exprs
-               for node in e.atoms(sp.Sum, sp.Product) for lim in node.limits)
-
-
-def probe(d: Derivation, prev: sp.Basic, cur: sp.Basic, sampled: list[dict],
-          sizes: tuple = PROBE_SIZES) -> dict | None:
-    """A counterexample to prev = cur at points past the sampled ones, or None.
-
-    Run for a step the symbolic route could not prove and the sampled points could not refute
-    (a claim true for sizes up to BIG_DIM, or for values up to 100, would otherwise end
-    `numeric`), and for every step with a fragile operator (:func:`fragile`).  Sizes up to 64
-    are tried for steps without matrices (their concrete forms are cheap), indices at the ends
-    of their ranges and at the multiples of every modulus the step divides by (⌊i/5⌋ at
-    i = 5), and values over 10⁻¹²..10¹² at every sampled structure.  Points whose evaluation fails
-    or runs out of budget are skipped: the probe can only find a difference, never excuse one.
-    """
-    dims = dims_of(d)
-    rng = seeded(SCHEDULE_SEED, "probe")
-    moduli = moduli_of(prev, cur)
-    extra = []
-    if sizes:  # a sum over 1..n of a term with period 200 first differs at n = 101
-        sizes = tuple(sorted({*sizes, *(v for m in moduli if m > 2
-                                        for v in (m // 2, m // 2 + 1, m - 1, m, m + 1)),
-                              *_emptying_sizes(dims, prev, cur), *_constant_sizes(prev, cur),
-                              *root_sizes(prev, cur, largest=MAX_PROBE_SIZE)}))
-    if dims and not _has_matrix(prev, cur):
-        for size in sizes:
-            sub = {s: sp.Integer(size) for s in dims}
-            extra += [({**sub, **idx}, False) for idx in boundary_indices(d, sub, rng, moduli, 2)]
-    if d.domain.indices:
-        sizes = list(dict.fromkeys(tuple((k, v) for k, v in s.items() if k not in
-                                         d.domain.indices) for s in sampled))
-        for sub in sizes:
-            extra += [({**dict(sub), **idx}, False)
-                      for idx in boundary_indices(d, dict(sub), rng, moduli, 3)]
-    extra += [(sampled[k % len(sampled)], True) for k in range(PROBE_POINTS)]
-    if any(e.has(*JUMPS) for e in (prev, cur)):
-        extra += [(sampled[k % len(sampled)], LATTICE) for k in range(LATTICE_POINTS)]
-        extra += [(sampled[k % len(sampled)], at)
-                  for k, at in enumerate(jump_points(d, prev, cur))]
-    _KIND[0] = "probe"
-    try:
-        return _probe_points(d, prev, cur, dims, extra)
-    finally:
-        _KIND[0] = "numeric"
-
-
-MAX_PROBE_SIZE = 4096
-
-
-def _constant_sizes(*exprs) -> set[int]:
-    """The sizes about each integer constant past the sampled ones: Σ_{k=1}^{n} δ(k, 70) and
-    1/Γ(n − 70) change at n = 70 and 71."""
-    out: set[int] = set()
-    for e in exprs:
-        for c in e.atoms(sp.Integer):
-            v = abs(int(c))
-            if PROBE_SIZES[-1] < v + 2 and v <= MAX_PROBE_SIZE:
-                out |= {u for u in (v - 1, v, v + 1, v + 2) if 0 < u <= MAX_PROBE_SIZE}
-    return out
-
-
-def _emptying_sizes(dims, *exprs) -> set[int]:
-    """The sizes about where a sum's or product's range becomes empty, for a range whose length
-    is linear in one size (Σ_{k=1}^{70−n} is empty from n = 70 on)."""
-    out: set[int] = set()
-    for e in exprs:
-        for node in e.atoms(sp.Sum, sp.Product):
-            for lim in node.limits:
-                if len(lim) != 3:
-                    continue
-                length = sp.expand(lim[2] - lim[1] + 1)
-                held = [s for s in dims if length.has(s)]
-                if len(held) != 1 or not length.is_polynomial(held[0]):
-                    continue
-                a, b = length.coeff(held[0], 1), length.coeff(held[0], 0)
-                if not (a.is_Integer and b.is_Integer and a != 0) or sp.degree(length, held[0]) > 1:
-                    continue
-                root = -int(b) // int(a)
-                out |= {v for v in range(root - 1, root + 3) if 0 < v <= MAX_PROBE_SIZE}
-    return out
-
-
-def _probe_points(d, prev, cur, dims, extra) -> dict | None:
-    ceiling = None
-    for k, (structure, wide) in enumerate(extra):
-        size = max((int(v) for s, v in structure.items() if s in dims), default=0)
-        if ceiling is not None and size > ceiling and not wide:
-            continue
-        point, before = POINTS + k, operations()
-        a, b = safe_eval(d, prev, point, structure, wide), safe_eval(d, cur, point, structure, wide)
-        if operations() - before > SIZE_STOP:
-            ceiling = size  # larger sizes would cost more still: the budget goes to the rest
-        if a[2] or b[2]:
-            continue
-        try:
-            differs = disagree(a[0], b[0])
-        except DerivationError:
-            raise
-        except Exception:  # noqa: BLE001 - the probe only finds differences
-            continue
-        if differs:
-            counter = counterexample(d, [structure], [a], [b])
-            if d.domain.random:
-                counter["point"]["distribution"] = distribution_at(d, point)
-            if isinstance(wide, JumpAt):
-                for atom, _ in wide.fixed:
-                    counter["point"][str(atom)] = wide.text(atom)
-            counter["probe"] = (f"values {LATTICE_TEXT}" if wide == LATTICE else
-                                f"values {JUMP_TEXT}" if isinstance(wide, JumpAt) else
-                                f"values {WIDE_TEXT}" if wide else
-                                f"size {max(structure.values(), default=0)}, indices at the ends "
-                                f"of their ranges and at multiples of their moduli")
-            return counter
-    return None

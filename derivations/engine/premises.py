@@ -14,14 +14,10 @@ import sympy as sp
 from derivations.engine.budget import OverBudget, budget
 from derivations.engine.claim import Derivation, symbols_of
 from derivations.engine.independence import numbers_only
-from derivations.engine.pointwise import (
-    FEW_PROBE_SIZES,
-    counterexample,
-    fragile_operator,
-    safe_eval,
-    structures,
-)
-from derivations.engine.pointwise import probe as wider
+from derivations.engine.pointwise import counterexample, safe_eval
+from derivations.engine.probe import fragile_operator
+from derivations.engine.probe import probe as wider
+from derivations.engine.sampling import FEW_PROBE_SIZES, structures
 from derivations.engine.status import PREMISE_STATUSES
 from derivations.engine.symbolic import normal_forms
 

@@ -162,7 +162,7 @@ def structures(d: Derivation) -> list[dict]:
     return out
 
 
-# the matrix each entry symbol X[i,j] of an explicit matrix belongs to (pointwise makes them), so
+# the matrix each entry symbol X[i,j] of an explicit matrix belongs to (explicit makes them), so
 # that its value is drawn from the matrix's range
 ENTRY_PARENT: dict[sp.Symbol, sp.MatrixSymbol] = {}
 

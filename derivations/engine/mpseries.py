@@ -1,0 +1,196 @@
+"""Integrals, sums and products by definition, with numbers (mpmath), at the working precision of
+the ladder: what the numeric route's compiled forms (:mod:`derivations.engine.mpnum`) call in
+place of SymPy's closing algorithms.
+
+* an integral — tanh-sinh quadrature (``mpmath.quad``), split where the integrand has a kink or a
+  jump (Abs, Max, floor, a Piecewise condition …), its degree raised while that brings its error
+  estimate down towards the working precision, accepted only when that estimate is small;
+* an infinite sum — the terms must tend to 0 (and, all of one sign, decay faster than 1/n^1.1);
+  then Richardson extrapolation (one sign) or Shanks' (changing signs); a finite one term by term,
+  empty when its upper bound is below its lower bound (the textbook convention);
+* a product — through the sum of the logarithms of its factors, which must tend to 1.
+
+What cannot be decided raises :class:`~derivations.engine.mpsnap.NotEvaluated`.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import mpmath
+from mpmath.calculus.quadrature import TanhSinh
+
+from derivations.engine.mpsnap import NotEvaluated, _eps, floor
+
+__all__ = ["MAX_DIRECT", "nprod", "nsum", "quad"]
+
+
+# --- integrals --------------------------------------------------------------------------------
+
+GRID = 48
+
+
+def _breaks(lo, hi, indicators) -> list:
+    """Points in (lo, hi) where an indicator (the sign of a kink's argument, the floor of a
+    jump's) changes, each found by bisection to working precision."""
+    if not indicators or not (mpmath.isfinite(lo) and mpmath.isfinite(hi)):
+        return []
+    out = []
+    xs = [lo + (hi - lo) * k / GRID for k in range(GRID + 1)]
+    for ind in indicators:
+        def state(t, ind=ind):
+            try:
+                v = ind(t)
+                return (mpmath.sign(v[0]), floor(v[1])) if isinstance(v, tuple) else \
+                    mpmath.sign(v)
+            except (ValueError, ZeroDivisionError, ArithmeticError):
+                return None
+        states = [state(t) for t in xs]
+        for (a, sa), (b, sb) in itertools.pairwise(zip(xs, states, strict=True)):
+            if sa == sb:
+                continue
+            for _ in range(mpmath.mp.prec):
+                m = (a + b) / 2
+                if state(m) == sa:
+                    a = m
+                else:
+                    b = m
+            out.append((a + b) / 2)
+    return sorted(set(out))
+
+
+# The ladder of precisions tells rounding noise from a real difference by its shrinking from one
+# rung to the next.  A quadrature's truncation error shrinks only if its degree rises with the
+# precision: at 90 and at 130 digits mpmath's own degree for ∫₀^∞ e^(−pt) dt, p ≈ 2·10⁻¹², left
+# the same error, 10⁻⁶⁸ of the value, at both, and a true claim "failed".  mpmath stops at an
+# absolute error of 2^−prec, which a large integral never reaches: divided by its size, its own
+# stopping rule becomes relative, and the degree is raised while the error estimate falls.  An
+# estimate that stops falling is the noise of the integrand near a singular end (1/√t at 0 keeps
+# about half the digits), which does shrink with the precision.
+QUAD_DIGITS = 0.9  # the fraction of the working digits the error estimate should reach
+QUAD_CLOSE = 0.25  # the fraction it must reach for the integral to be accepted at all
+QUAD_MORE_DEGREES = 4  # degrees past mpmath's guess (each doubles the nodes)
+QUAD_GAIN = mpmath.mpf(10) ** 3  # how much a degree must improve the estimate to try the next
+_TANH_SINH = TanhSinh(mpmath.mp)  # mpmath.quad's default rule, asked for its degree only
+
+
+def _quad_once(f, points, scale, degree):
+    value, error = mpmath.quad(lambda t: f(t) / scale, points, error=True, maxdegree=degree)
+    return value * scale, error * scale
+
+
+def _size(f, points):
+    """The integral's size to 15 digits (1 if smaller, or if it cannot be had), cheap beside
+    the working precision's."""
+    try:
+        with mpmath.workdps(15):
+            rough = abs(mpmath.quad(f, points))
+    except (ValueError, ZeroDivisionError, ArithmeticError):
+        return mpmath.mpf(1)
+    return max(mpmath.mpf(1), rough) if mpmath.isfinite(rough) else mpmath.mpf(1)
+
+
+def quad(f, lo, hi, indicators=()):
+    lo, hi = mpmath.mpmathify(lo), mpmath.mpmathify(hi)
+    if lo == hi:
+        return mpmath.mpf(0)
+    sign = 1
+    if lo > hi:
+        lo, hi, sign = hi, lo, -1
+    points = [lo, *_breaks(lo, hi, indicators), hi]
+    guess = _TANH_SINH.guess_degree(mpmath.mp.prec)  # the degree mpmath.quad stops at
+    value, error = _quad_once(f, points, _size(f, points), guess)
+
+    def within(fraction):
+        return error <= mpmath.mpf(10) ** (-fraction * mpmath.mp.dps) * max(1, abs(value))
+
+    degree, scale = guess, max(1, abs(value))
+    while (mpmath.isfinite(abs(value)) and within(QUAD_CLOSE) and not within(QUAD_DIGITS)
+           and degree < guess + QUAD_MORE_DEGREES):
+        degree += 1
+        before = error
+        value, error = _quad_once(f, points, scale, degree)
+        if not error * QUAD_GAIN < before:
+            break
+    if not mpmath.isfinite(abs(value)) or not within(QUAD_CLOSE):
+        raise NotEvaluated(f"the integral over [{mpmath.nstr(lo, 8)}, {mpmath.nstr(hi, 8)}] "
+                           f"did not converge (quadrature error estimate {mpmath.nstr(error, 3)}"
+                           f"): divergent, or too irregular to integrate")
+    return sign * value
+
+
+# --- sums and products ------------------------------------------------------------------------
+
+MAX_DIRECT = 100_000  # a finite sum with more terms than this is extrapolated as a series
+
+
+def _check_bound(b, what):
+    if mpmath.isinf(b):
+        return b
+    r = mpmath.nint(b)
+    if abs(b - r) > _eps() * max(1, abs(b)):
+        raise NotEvaluated(f"the {what} bound {mpmath.nstr(b, 10)} of a sum is not an integer")
+    return int(r)
+
+
+def _tail_terms(f, a):
+    far = [f(mpmath.mpf(10) ** 6 + r) for r in range(12)]
+    farther = [f(mpmath.mpf(10) ** 7 + r) for r in range(12)]
+    return far, farther
+
+
+def _series(f, a, period: int = 1):
+    """Σ_{n≥a} f(n), or NotEvaluated when the terms do not show convergence.  Terms with a
+    period (Mod(n, 2)/n²) are summed a whole period at a time, then extrapolated."""
+    near = [abs(f(a + r)) for r in range(12)]
+    far, farther = _tail_terms(f, a)
+    if any(isinstance(t, mpmath.mpc) for t in far + farther):
+        raise NotEvaluated("a series with complex terms")
+    scale = max([*near, mpmath.mpf(1)])
+    if max(abs(t) for t in farther) > mpmath.mpf("1e-4") * scale:
+        raise NotEvaluated("the series diverges: its terms do not tend to 0")
+    if period > 1:  # the terms tend to 0, so whole periods may be summed first: Σ(−1)^n is not 0
+        return _series(lambda m: mpmath.fsum(f(a + m * period + r) for r in range(period)), 0)
+    signs = {mpmath.sign(t) for t in far + farther if t != 0}
+    if len(signs) <= 1:
+        # one sign: Richardson is sound for terms decaying like n^-p, p > 1; 1/n and slower
+        # are divergent, and n^-1.05 converges too slowly to tell
+        a6, a7 = sum(abs(t) for t in far), sum(abs(t) for t in farther)
+        if a7 != 0 and a6 != 0 and mpmath.log10(a6 / a7) < 1.1:
+            raise NotEvaluated("the series does not converge fast enough to be summed (terms "
+                               "decay like 1/n^p with p ≤ 1.1): divergent, or too slow")
+        return mpmath.nsum(f, [a, mpmath.inf], method="richardson")
+    return mpmath.nsum(f, [a, mpmath.inf], method="shanks")
+
+
+def nsum(f, lo, hi, period: int = 1):
+    lo, hi = _check_bound(lo, "lower"), _check_bound(hi, "upper")
+    if mpmath.isinf(lo) and mpmath.isinf(hi):
+        return _series(f, 0, period) + _series(lambda n: f(-n), 1, period)
+    if mpmath.isinf(lo):
+        return _series(lambda n: f(-n), -hi, period) if lo < 0 else mpmath.mpf(0)
+    if mpmath.isinf(hi):
+        return _series(f, lo, period) if hi > 0 else mpmath.mpf(0)
+    if hi < lo:  # the textbook convention: an empty sum
+        return mpmath.mpf(0)
+    if hi - lo < MAX_DIRECT:
+        return mpmath.fsum(f(mpmath.mpf(k)) for k in range(lo, hi + 1))
+    raise NotEvaluated(f"a sum of {hi - lo + 1} terms is too long to add term by term")
+
+
+def nprod(f, lo, hi, period: int = 1):
+    lo, hi = _check_bound(lo, "lower"), _check_bound(hi, "upper")
+    if not mpmath.isinf(hi) and not mpmath.isinf(lo):
+        if hi < lo:
+            return mpmath.mpf(1)
+        if hi - lo >= MAX_DIRECT:
+            raise NotEvaluated(f"a product of {hi - lo + 1} factors is too long")
+        return mpmath.fprod(f(mpmath.mpf(k)) for k in range(lo, hi + 1))
+    if mpmath.isinf(lo) or hi < 0:
+        raise NotEvaluated("a product infinite towards -∞ is not evaluated")
+    start = lo + 12
+    head = mpmath.fprod(f(mpmath.mpf(k)) for k in range(lo, start))
+    far = [f(mpmath.mpf(10) ** 6 + r) for r in range(12)]
+    if any(isinstance(t, mpmath.mpc) or t <= 0 for t in far):
+        raise NotEvaluated("an infinite product whose factors do not tend to 1")
+    return head * mpmath.exp(_series(lambda n: mpmath.log(f(n)), start, period))
