@@ -86,13 +86,15 @@ def test_the_unmutated_claim_would_pass_the_same_check():
     assert mutants.run(same, original)["verdict"] == "SURVIVED"
 
 
-def test_a_mutant_is_checked_through_its_replaced_step_only():
-    # the steps after the replaced one cannot move its first failure: they are left out
+def test_a_mutant_is_checked_at_its_replaced_step_against_the_one_before():
+    # the steps before it are the original's (proved with it), those after it cannot move its
+    # first failure: the replaced step is checked alone, under the claim's domain and premises
     original = derivations.get("dot_product_mean")
-    short = mutants.through(original, 3)
-    assert len(short.steps) == 3 and short.rhs == original.steps[2].expr
-    assert short.steps == original.steps[:3] and short.lhs == original.lhs
-    assert mutants.through(original, len(original.steps)) is original
+    single = mutants.alone(original, 3)
+    assert single.steps == original.steps[2:3] and single.lhs == original.steps[1].expr
+    assert single.rhs == original.steps[2].expr and single.domain == original.domain
+    assert single.assumptions == original.assumptions
+    assert mutants.alone(original, 1).lhs == original.lhs
     # a wrong middle step still fails there, with its counterexample
     mutant = mutants.Mutant(original.id, "sign of step 2", 2, lambda: -original.steps[1].expr)
     o = mutants.run(mutant, original)

@@ -3,10 +3,10 @@
 A mutant replaces ONE step of a claim by a plausible mistake — sign flip, transpose or order swap,
 a dropped or squared factor, a wrong index or a missing Kronecker delta, ε inside the root, V
 inside the softmax.  Replacing the last step replaces the statement's right-hand side with it, so
-the claim itself is wrong.  A mutant is killed when ``verify`` reports it ``failed`` at exactly the
-replaced step with a counterexample, or when the definition is refused as malformed (a shape
-mismatch, raised as :class:`DerivationError` naming claim and step).  The mistakes themselves are
-listed per module in derivations/mutant_specs.py.
+the claim itself is wrong.  A mutant is killed when ``verify`` reports its replaced step, checked
+against the step before it, ``failed`` with a counterexample, or when the definition is refused
+as malformed (a shape mismatch, raised as :class:`DerivationError` naming claim and step).
+The mistakes themselves are listed per module in derivations/mutants/specs.py.
 
 ``python -m derivations.mutants [CLAIM ...]`` prints the kill table; exit 1 if any mutant
 survives or a claim has fewer than ``MIN_MUTANTS``.
@@ -54,36 +54,42 @@ class Mutant:
         return with_step(original, self.step, expr)
 
 
-def through(d: Derivation, step: int) -> Derivation:
-    """``d`` ending at ``step``: the steps after it cannot change where ``d`` first fails, and
-    checked against a wrong step before them they only cost SymPy's full budget each."""
-    if step == len(d.steps):
-        return d
-    return replace(d, steps=d.steps[:step],
-                   statement=sp.Eq(d.lhs, d.steps[step - 1].expr, evaluate=False))
+def alone(d: Derivation, step: int) -> Derivation:
+    """Step ``step`` of ``d`` as a claim of its own: the step before it (or the left-hand side)
+    equals it, under the same domain, hypotheses, assumptions and definitions.  The steps before
+    it are the original claim's, proved with it (tests/test_budget.py verifies every shipped
+    claim); checked again for each mutant they cost half the suite.  The steps after it cannot
+    change whether it fails."""
+    prev = d.lhs if step == 1 else d.steps[step - 2].expr
+    return replace(d, statement=sp.Eq(prev, d.steps[step - 1].expr, evaluate=False),
+                   steps=(d.steps[step - 1],))
 
 
-def run(mutant: Mutant, original: Derivation) -> dict:
+def run(mutant: Mutant, original: Derivation, lemmas: dict | None = None) -> dict:
     """The verdict on one mutant as plain data: killed | refused | SURVIVED.
 
-    ``failed`` rests on the numeric route alone (a step fails iff it has a counterexample); the
-    symbolic route runs at its full budget, so that a check of a correct step never runs out
-    (which would send it to the wider probe) and SymPy is seen not to call the wrong step zero.
-    The steps after the replaced one are left out (:func:`through`).
+    The replaced step is checked against the one before it (:func:`alone`), as ``verify``
+    checks every step.  ``failed`` rests on the numeric route alone (a step fails iff it has a
+    counterexample); the symbolic route runs at its full budget, so that SymPy is seen not to
+    call the wrong step zero.  ``lemmas`` keeps the results of the lemmas the claim cites
+    across its mutants (none of them is changed).
     """
     out = {"claim": mutant.claim, "mutant": mutant.name, "step": mutant.step}
     try:
         wrong = mutant.build(original)
     except DerivationError as exc:
         return out | {"verdict": "refused", "detail": str(exc), "symbolic": None}
-    result = verify(through(wrong, mutant.step))
-    step = result.steps[mutant.step - 1]
-    killed = (result.status == "failed" and result.failed_step == mutant.step
+    lemmas = {} if lemmas is None else lemmas
+    result = verify(alone(wrong, mutant.step), done=lemmas)
+    lemmas.pop(wrong.id, None)  # the mutant is not the claim its id names
+    step = result.steps[0]
+    failed_step = result.failed_step and result.failed_step + mutant.step - 1
+    killed = (result.status == "failed" and failed_step == mutant.step
               and bool(step.counterexample))
     return out | {"verdict": "killed" if killed else "SURVIVED", "status": result.status,
-                  "failed_step": result.failed_step, "counterexample": step.counterexample,
+                  "failed_step": failed_step, "counterexample": step.counterexample,
                   "symbolic": step.symbolic,
-                  "detail": f"status {result.status}, failed at step {result.failed_step}"}
+                  "detail": f"status {result.status}, failed at step {failed_step}"}
 
 
 @functools.cache
@@ -99,10 +105,9 @@ def registry() -> dict[str, tuple[Mutant, ...]]:
 
 
 def claim_outcomes(claim: str) -> list[dict]:
-    """Every mutant of one claim; one claim per worker keeps the engine's cache of the unchanged
-    steps warm."""
-    original = derivations.get(claim)
-    return [run(mutant, original) for mutant in registry().get(claim, ())]
+    """Every mutant of one claim, the lemmas it cites verified once for all of them."""
+    original, lemmas = derivations.get(claim), {}
+    return [run(mutant, original, lemmas) for mutant in registry().get(claim, ())]
 
 
 def kill_table(names=None, jobs: int = 1) -> list[dict]:
