@@ -12,7 +12,8 @@ import sympy as sp
 
 from derivations.engine import mpnum, mpsnap, periods
 from derivations.engine.chain import verify
-from derivations.engine.claim import Assumption, Derivation, Domain, Step
+from derivations.engine.claim import Assumption, Derivation, Step
+from derivations.engine.domain import Domain
 from derivations.engine.errors import DerivationError
 from derivations.engine.explicit import exactly
 from derivations.engine.jumps import JUMP_DIGITS

@@ -10,7 +10,8 @@ import pytest
 import sympy as sp
 
 from derivations.engine.chain import verify
-from derivations.engine.claim import Derivation, Domain, Step
+from derivations.engine.claim import Derivation, Step
+from derivations.engine.domain import Domain
 from derivations.engine.methods import (
     constant_terms,
     expectations_by_density,

@@ -13,7 +13,8 @@ import sympy as sp
 from derivations.engine import mplimits, mpseries, mpsnap, periods
 from derivations.engine.chain import verify
 from derivations.engine.citing import lemma
-from derivations.engine.claim import Assumption, Derivation, Domain, Step
+from derivations.engine.claim import Assumption, Derivation, Step
+from derivations.engine.domain import Domain
 from derivations.engine.errors import DerivationError
 from derivations.engine.stochastic import LAWS, E, raw_moment
 

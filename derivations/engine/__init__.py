@@ -1,9 +1,9 @@
 """The engine: where soundness lives.  Its one public face is this module.
 
 A claim is data (:mod:`~derivations.engine.claim`: a statement, named premises, steps and the
-domain they are sampled over); :func:`verify` (:mod:`~derivations.engine.chain`) compares every
-step with the one before it in two independent routes — symbolically
-(:mod:`~derivations.engine.symbolic`) and numerically at sampled points
+domain they are sampled over, :mod:`~derivations.engine.domain`); :func:`verify`
+(:mod:`~derivations.engine.chain`) compares every step with the one before it in two independent
+routes — symbolically (:mod:`~derivations.engine.symbolic`) and numerically at sampled points
 (:mod:`~derivations.engine.pointwise`, with sums written out by :mod:`~derivations.engine.finite`
 and E and Var evaluated by :mod:`~derivations.engine.stochastic`) — and checks every premise where
 it can.  Every computation that can run long has a budget counted in SymPy operations
@@ -23,11 +23,11 @@ from derivations.engine.claim import (
     KINDS,
     Assumption,
     Derivation,
-    Domain,
     Step,
     with_step,
 )
 from derivations.engine.definitions import Definition, Notation
+from derivations.engine.domain import Domain
 from derivations.engine.errors import DerivationError
 from derivations.engine.printing import latex
 from derivations.engine.status import PREMISE_STATUSES, STATUSES

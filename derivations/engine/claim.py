@@ -1,66 +1,47 @@
-"""The claim types: a statement, named assumptions, steps and the domain they are sampled over.
+"""The claim types: a statement, named assumptions and steps, and the domain they are sampled over
+(:mod:`derivations.engine.domain`).
 
 Everything here is data plus the validation that refuses a malformed claim when it is built, with
-a :class:`DerivationError` naming the claim, the step and the cause.  Checking a claim is
-:mod:`derivations.engine.chain`.
-
-Derivative layout (both routes follow it): a scalar by a matrix has the matrix's shape; a column
-vector f (k×1) by a column vector x (n×1) is the k×n Jacobian, entry (a, b) = ∂f_a/∂x_b.  Higher
-and mixed derivatives are supported by scalars and matrix entries (``Derivative(f, x, x)``,
-``Derivative(f, X[0, 0], W[1, 0])``) and refused by a whole matrix.
+a :class:`DerivationError` naming the claim, the step and the cause; each of its expressions is
+read on its own — its shape, its symbols, its floats — by :mod:`derivations.engine.expressions`.
+Checking a claim is :mod:`derivations.engine.chain`.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 import sympy as sp
-from sympy.matrices.expressions.matexpr import MatrixElement
 
 from derivations.engine import definitions as defs
 from derivations.engine import ring
+from derivations.engine.domain import (
+    MIN_MAX_DIM,
+    Domain,
+    _check_indices,
+    _check_laws,
+    _check_range,
+)
 from derivations.engine.errors import DerivationError
+from derivations.engine.expressions import (
+    _as_written,
+    _expect_expr,
+    _index_symbols,
+    _shape_or_raise,
+    _undeclared_in_expectations,
+    symbols_of,
+)
 from derivations.engine.ring import RING_SIZE
-from derivations.engine.stochastic import FAMILIES, E, Var
+from derivations.engine.stochastic import FAMILIES
 
-__all__ = ["ASSUMPTION_RULES", "KINDS", "Assumption", "Derivation", "DerivationError", "Domain",
-           "Step", "with_step"]
+__all__ = ["ASSUMPTION_RULES", "KINDS", "Assumption", "Derivation", "DerivationError", "Step",
+           "with_step"]
 
 ASSUMPTION_RULES = frozenset(
     {"assumption", "independence", "stationarity", "identically distributed", "moments"}
 )
 KINDS = ("hypothesis", "lemma")
-
-
-MAX_DIM = 4  # sizes are drawn from 1..max_dim (and once at 6)
-MIN_MAX_DIM = 3  # below this, sizes 1 and 2 alone decide: many false claims hold there
-
-
-@dataclass(frozen=True)
-class Sign:
-    """What a symbol's assumptions say of its sign: ``names`` all hold; ``tex`` follows the
-    symbol in the report; a value range for it needs ``rule`` (``holds(low, high)``)."""
-
-    names: tuple[str, ...]
-    tex: str
-    rule: str = ""
-    holds: Callable[[float, float], bool] | None = None
-
-
-# the first that holds is printed: a positive integer is a size
-SIGNS = (
-    Sign(("integer", "positive"), r"\in \{1, 2, \dots\}"),
-    Sign(("integer", "nonnegative"), r"\in \{0, 1, \dots\}"),
-    Sign(("integer",), r"\in \mathbb{Z}"),
-    Sign(("positive",), "> 0", "low > 0", lambda lo, hi: lo > 0),
-    Sign(("nonnegative",), r"\geq 0", "low >= 0", lambda lo, hi: lo >= 0),
-    Sign(("negative",), "< 0", "high < 0", lambda lo, hi: hi < 0),
-    Sign(("nonpositive",), r"\leq 0", "high <= 0", lambda lo, hi: hi <= 0),
-    Sign(("nonzero",), r"\neq 0"),
-)
-
 
 
 @dataclass(frozen=True)
@@ -91,29 +72,6 @@ class Step:
     expr: sp.Basic
     rule: str
     by: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class Domain:
-    """How points are drawn.
-
-    dims: symbols that are sizes (drawn from 1..max_dim, and once at 6); integer symbols not named
-    in ``indices`` are dims by default.  indices: index symbol -> (low, high), high may be a dim.
-    ranges: symbol / IndexedBase / MatrixSymbol -> (low, high) for real values.
-    random: Symbol, IndexedBase or MatrixSymbol -> (mean, variance): independent random variables
-    (every entry, for an IndexedBase or MatrixSymbol) that ``E`` and ``Var`` are evaluated over.
-    distribution: the family the claim is stated for — "any" (every distribution with these
-    moments; checked under the five laws of stochastic.LAWS) or "normal".
-    constants: symbols that may appear inside E or Var without being random.
-    """
-
-    dims: tuple[sp.Symbol, ...] = ()
-    indices: dict = field(default_factory=dict)
-    ranges: dict = field(default_factory=dict)
-    random: dict = field(default_factory=dict)
-    max_dim: int = MAX_DIM
-    distribution: str = "any"
-    constants: tuple = ()
 
 
 @dataclass(frozen=True)
@@ -167,19 +125,6 @@ class Derivation:
         return self.statement.rhs
 
 
-def symbols_of(expressions) -> set:
-    """The free symbols of ``expressions``, the bases of their indexed entries and the symbols in
-    their matrices' sizes."""
-    found: set = set()
-    for e in expressions:
-        found |= e.free_symbols
-        found |= {i.base for i in e.atoms(sp.Indexed)}
-    # a MatrixSymbol's free symbols are itself only: its symbolic sizes are symbols too
-    for m in [s for s in found if isinstance(s, sp.MatrixSymbol)]:
-        found |= set().union(*(k.free_symbols for k in m.shape))
-    return found
-
-
 def with_step(d: Derivation, index: int, expr: sp.Basic, *, rule: str | None = None,
               by: tuple[str, ...] | None = None, id: str | None = None) -> Derivation:  # noqa: A002
     """``d`` with step ``index`` (1-based) replaced by ``expr``; its rule kept unless ``rule`` is
@@ -208,99 +153,6 @@ def with_step(d: Derivation, index: int, expr: sp.Basic, *, rule: str | None = N
 
 
 # --- validation -------------------------------------------------------------------------------
-
-class _ShapeRefused(Exception):
-    pass
-
-
-def _shape(expr: sp.Basic):
-    if isinstance(expr, sp.Derivative):
-        inner, counts = _shape(expr.expr), expr.variable_count
-        matrix_vars = [v for v, _ in counts if isinstance(v, sp.MatrixSymbol)]
-        if matrix_vars and (len(counts) > 1 or counts[0][1] > 1):
-            raise _ShapeRefused(
-                f"higher-order or mixed derivative {expr} by the matrix {matrix_vars[0]}: not "
-                f"supported (it is not a first derivative); differentiate by entries, e.g. "
-                f"Derivative(f, {matrix_vars[0]}[0, 0], {matrix_vars[0]}[1, 0]), or write the "
-                f"Hessian entrywise")
-        if not matrix_vars:
-            return inner
-        var = matrix_vars[0]
-        if inner is None:
-            return tuple(var.shape)
-        if inner[1] == 1 and var.shape[1] == 1:
-            return (inner[0], var.shape[0])
-        raise _ShapeRefused(f"derivative of the {inner} matrix {expr.expr} by the "
-                            f"{tuple(var.shape)} matrix {var}: only a scalar by a matrix or a "
-                            f"column vector by a column vector (the Jacobian) is defined")
-    if isinstance(expr, sp.MatrixExpr | sp.MatrixBase):
-        return tuple(expr.shape)
-    if isinstance(expr, sp.Mul | sp.Add) and expr.has(sp.Derivative):
-        # SymPy keeps c·∂f/∂X and ∂f/∂X + ∂g/∂X as scalar Mul/Add nodes: type them by their terms
-        shapes = [_shape(a) for a in expr.args]
-        found = {s for s in shapes if s is not None}
-        if isinstance(expr, sp.Mul) and sum(s is not None for s in shapes) > 1:
-            raise _ShapeRefused(f"{expr} multiplies several matrix-valued derivatives as scalars; "
-                                f"write the matrix product explicitly")
-        if isinstance(expr, sp.Add) and (len(found) > 1 or (found and None in shapes)):
-            raise _ShapeRefused(f"{expr} adds terms of different shapes "
-                                f"{[s for s in shapes]}")
-        return found.pop() if found else None
-    return None
-
-
-def _index_symbols(expr: sp.Basic) -> set:
-    """Free symbols used as an index: of an Indexed, a KroneckerDelta or a matrix entry."""
-    used = set()
-    for a in expr.atoms(sp.Indexed):
-        for ix in a.indices:
-            used |= ix.free_symbols
-    for a in expr.atoms(sp.KroneckerDelta, MatrixElement):
-        args = a.args if isinstance(a, sp.KroneckerDelta) else a.args[1:]
-        for ix in args:
-            used |= ix.free_symbols
-    return used & {s for s in expr.free_symbols if isinstance(s, sp.Symbol)}
-
-
-def _undeclared_in_expectations(expr: sp.Basic, declared: set) -> set:
-    # a symbol bound by a Sum around the E is that sum's index, not a quantity
-    declared = declared | {s for s in _all_symbols(expr) if s not in expr.free_symbols}
-    out = set()
-    for node in expr.atoms(E, Var):
-        arg = node.args[0]
-        labels = {a.base.label for a in arg.atoms(sp.Indexed)}
-        for s in arg.free_symbols:
-            if isinstance(s, sp.Indexed):
-                if s.base not in declared and s.base.label not in declared:
-                    out.add(s.base)
-            elif s not in labels and s not in declared:
-                out.add(s)
-    return out
-
-
-def _all_symbols(expr: sp.Basic) -> set:
-    return expr.atoms(sp.Symbol)
-
-
-def _check_range(key, bounds, where: str) -> None:
-    """A value range is two numbers, low < high, that the symbol's own assumptions allow: the
-    numeric route draws from it as given, so a range outside them would check a claim where its
-    proof does not apply."""
-    at = f"{where}: Domain(ranges={{{key}: {bounds!r}}})"
-    try:
-        lo, hi = (float(sp.sympify(b, strict=True)) for b in bounds)
-    except (TypeError, ValueError, sp.SympifyError):
-        raise DerivationError(f"{at}: expected (low, high), two numbers, got {bounds!r}") from None
-    if not lo < hi:
-        raise DerivationError(f"{at}: expected low < high, got low={lo}, high={hi}")
-    if getattr(key, "is_integer", None):
-        raise DerivationError(f"{at}: {key} is an integer symbol, but values from a range are "
-                              f"drawn as reals; declare it in Domain(indices=...) instead")
-    for sign in SIGNS:
-        name = sign.names[0]
-        if sign.holds and getattr(key, f"is_{name}", None) and not sign.holds(lo, hi):
-            raise DerivationError(f"{at}: {key} is declared {name}, so its range needs "
-                                  f"{sign.rule}, got ({lo}, {hi})")
 
 
 def _check_domain(d: Derivation, where: str) -> None:
@@ -352,65 +204,6 @@ def _check_domain(d: Derivation, where: str) -> None:
             raise DerivationError(f"{at}: {names} inside E or Var is neither random nor a "
                                   f"constant; declare it in Domain(random={{...: (mean, "
                                   f"variance)}}) or Domain(constants=(...))")
-
-
-def _check_indices(dom: Domain, where: str) -> None:
-    """An index ranges over integers between bounds that become integers once the sizes and the
-    indices declared before it are drawn."""
-    known = set(dom.dims)
-    for idx, bounds in dom.indices.items():
-        at = f"{where}: Domain(indices={{{idx}: {bounds!r}}})"
-        if not (isinstance(bounds, tuple | list) and len(bounds) == 2):
-            raise DerivationError(f"{at}: expected (low, high), got {bounds!r}")
-        for b in bounds:
-            try:
-                e = sp.sympify(b, strict=True)
-            except (sp.SympifyError, TypeError):
-                raise DerivationError(f"{at}: a bound must be an integer or an integer "
-                                      f"expression in the sizes, got {b!r}") from None
-            if e.has(sp.oo, -sp.oo, sp.zoo, sp.nan) or e.atoms(sp.Float):
-                raise DerivationError(f"{at}: a bound must be finite and exact, got {b}; an "
-                                      f"index ranges over finitely many integers (write a sum "
-                                      f"to ∞ with sp.oo in the Sum itself)")
-            odd = sorted((str(f) for f in e.free_symbols if not f.is_integer), key=str)
-            if odd:
-                raise DerivationError(f"{at}: a bound must be an integer expression, but "
-                                      f"{', '.join(odd)} is not an integer symbol; bound an "
-                                      f"index by integers, sizes or other indices")
-            if not e.is_integer and e.free_symbols <= known | set(dom.indices):
-                raise DerivationError(f"{at}: the bound {e} is not an integer")
-        known.add(idx)
-
-
-def _check_laws(dom: Domain, where: str) -> None:
-    """A random variable's mean and variance are constants: a mean that is itself random would
-    need a joint law the claim does not give."""
-    keys = set(dom.random)
-    for key, params in dom.random.items():
-        at = f"{where}: Domain(random={{{key}: {params!r}}})"
-        if not (isinstance(params, tuple | list) and len(params) == 2):
-            raise DerivationError(f"{at}: expected (mean, variance), got {params!r}")
-        for what, v in zip(("mean", "variance"), params, strict=True):
-            e = sp.sympify(v, strict=True)
-            bases = {a.base for a in e.atoms(sp.Indexed)} | e.free_symbols
-            random = sorted(map(str, bases & keys))
-            if random:
-                raise DerivationError(f"{at}: the {what} {e} depends on the random "
-                                      f"{', '.join(random)}; a law's parameters must be "
-                                      f"constants (a random mean needs a joint law; write the "
-                                      f"variable as a sum of independent ones instead)")
-            if e.atoms(sp.Float):
-                raise DerivationError(f"{at}: the {what} {e} is a float; give it exactly, e.g. "
-                                      f"sp.Rational(1, 10)")
-
-
-def _as_written(expr):
-    """Each float as the decimal it prints as: 0.1 is 1/10, not the binary double nearest it."""
-    if not isinstance(expr, sp.Basic) or not expr.atoms(sp.Float):
-        return expr
-    def exact(f):
-        return sp.Rational(repr(float(f))) if f._prec <= 53 else sp.Rational(str(f))
-    return expr.xreplace({f: exact(f) for f in expr.atoms(sp.Float)})
 
 
 def _read_floats(d: Derivation) -> None:
@@ -465,26 +258,6 @@ def _check_exact(d: Derivation, where: str) -> None:
                                   f"square matrix only in sums, products and positive integer "
                                   f"powers, not in {problem}; write it as a MatrixSymbol, e.g. "
                                   f"sp.MatrixSymbol({str(nc[0])!r}, n, n)")
-
-
-def _expect_expr(value, at: str, what: str) -> None:
-    if isinstance(value, bool | sp.logic.boolalg.BooleanAtom):
-        raise DerivationError(f"{at}: {what} is the truth value {value}, not an expression; "
-                              f"an sp.Eq between equal or unequal sides evaluates on the spot — "
-                              f"build it with sp.Eq(lhs, rhs, evaluate=False)")
-    if isinstance(value, int | float):
-        raise DerivationError(f"{at}: expected a SymPy expression, got the Python "
-                              f"{type(value).__name__} {value!r} as {what}; wrap it, e.g. "
-                              f"sp.Integer(2) or sp.Rational(3, 2)")
-    if not isinstance(value, sp.Basic | sp.MatrixBase):
-        raise DerivationError(f"{at}: expected a SymPy expression, got {type(value)!r}")
-
-
-def _shape_or_raise(expr, where: str):
-    try:
-        return _shape(expr)
-    except _ShapeRefused as exc:
-        raise DerivationError(f"{where}: {exc}") from None
 
 
 _ENTRY_NAME = re.compile(r"^(.+)\[-?\d+,-?\d+\]$")

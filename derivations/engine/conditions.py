@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import sympy as sp
 
-from derivations.engine.claim import SIGNS, Derivation
+from derivations.engine.claim import Derivation
+from derivations.engine.domain import SIGNS
 
 
 def _symbols(d: Derivation, found: set) -> list:

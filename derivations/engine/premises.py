@@ -12,7 +12,8 @@ from types import SimpleNamespace
 import sympy as sp
 
 from derivations.engine.budget import OverBudget, budget
-from derivations.engine.claim import Derivation, symbols_of
+from derivations.engine.claim import Derivation
+from derivations.engine.expressions import symbols_of
 from derivations.engine.independence import numbers_only
 from derivations.engine.pointwise import counterexample, safe_eval
 from derivations.engine.probe import fragile_operator

@@ -20,7 +20,7 @@ import sys
 import mpmath as mp
 import sympy as sp
 
-from derivations.engine.claim import Domain
+from derivations.engine.domain import Domain
 from derivations.redteam.cases import Case, claim
 
 DPS = 40

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 import sympy as sp
 
-from derivations.engine.claim import Assumption, Derivation, Domain, Step
+from derivations.engine.claim import Assumption, Derivation, Step
+from derivations.engine.domain import Domain
 from derivations.engine.stochastic import E, Var
 
 

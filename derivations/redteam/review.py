@@ -19,7 +19,8 @@ import mpmath as mp
 import numpy as np
 import sympy as sp
 
-from derivations.engine.claim import Assumption, Domain, Step
+from derivations.engine.claim import Assumption, Step
+from derivations.engine.domain import Domain
 from derivations.engine.stochastic import E, Var
 from derivations.redteam.cases import Case, claim
 
