@@ -249,15 +249,18 @@ def _spin(stop):
         pass
 
 
+BUSY = HEAVIEST[:2]  # the two cores spin while they are checked: the least that shows it
+
+
 def test_the_heaviest_claims_keep_their_status_with_both_cores_busy():
-    quiet, _ = _in_fresh_process(_checked, HEAVIEST)
+    quiet, _ = _in_fresh_process(_checked, BUSY)
     stop = multiprocessing.get_context("fork").Event()
     busy = [multiprocessing.get_context("fork").Process(target=_spin, args=(stop,))
             for _ in range(2)]
     for p in busy:
         p.start()
     try:
-        loaded, _ = _in_fresh_process(_checked, HEAVIEST)
+        loaded, _ = _in_fresh_process(_checked, BUSY)
     finally:
         stop.set()
         for p in busy:
@@ -266,13 +269,13 @@ def test_the_heaviest_claims_keep_their_status_with_both_cores_busy():
     _same(quiet, loaded)
 
 
-def test_every_shipped_claim_has_four_times_headroom_and_an_independent_numeric_route():
+def test_every_shipped_claim_has_four_times_headroom_and_an_independent_numeric_route(shipped):
     # the margin that keeps statuses apart from what a count varies with the claims checked before
     # it and with Python's hash seed
     # the wider probe's evaluations are left out: a probe point that runs out of its budget is
     # skipped, and a skipped point can only fail to find a difference, never make a true claim
     # fail or a step proved
-    results = derivations.verify_all(workers=2)
+    results = list(shipped.values())  # derivations.verify_all(workers=2), once per test run
     assert len(results) == len(derivations.claims())
     for r in results:
         for kind, use in r.usage.items():

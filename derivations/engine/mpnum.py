@@ -55,11 +55,23 @@ def _two_point(low, high, p_high):
 # standardized laws (mean 0, variance 1): a support with probabilities, or a density on an interval
 DISCRETE = {"rademacher": lambda: _two_point(-1, 1, mpmath.mpf(1) / 2),
             "skewed two-point": lambda: _two_point(-mpmath.mpf(1) / 2, 2, mpmath.mpf(1) / 5)}
-CONTINUOUS = {
-    "normal": (lambda z: mpmath.npdf(z), -mpmath.inf, mpmath.inf),
-    "uniform": (lambda z: 1 / (2 * mpmath.sqrt(3)), -mpmath.sqrt(3), mpmath.sqrt(3)),
-    "exponential": (lambda z: mpmath.exp(-(z + 1)), -1, mpmath.inf),
-}
+def _normal():
+    c = 1 / mpmath.sqrt(2 * mpmath.pi)
+    return (lambda z: c * mpmath.exp(-z * z / 2)), -mpmath.inf, mpmath.inf
+
+
+def _uniform():
+    c = 1 / (2 * mpmath.sqrt(3))
+    return (lambda z: c), -mpmath.sqrt(3), mpmath.sqrt(3)
+
+
+def _exponential():
+    return (lambda z: mpmath.exp(-(z + 1))), -1, mpmath.inf
+
+
+# each a factory of (density, low, high) at the working precision: the density's constant is
+# computed once per integral, not at each of its thousands of nodes (npdf recomputes √(2π))
+CONTINUOUS = {"normal": _normal, "uniform": _uniform, "exponential": _exponential}
 
 
 def expect(f, params, law, indicators=()):
@@ -77,7 +89,7 @@ def expect(f, params, law, indicators=()):
     if len(params) != 1:
         raise NotEvaluated(f"E of a non-polynomial in {len(params)} random variables under the "
                            f"{law} law: only one is integrated numerically")
-    density, lo, hi = CONTINUOUS[law]
+    density, lo, hi = CONTINUOUS[law]()
     (m, s), = params
     inds = [(lambda z, g=g: g(m + s * z)) for g in indicators]
     return quad(lambda z: f(m + s * z) * density(z), lo, hi, inds)
