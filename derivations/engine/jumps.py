@@ -11,6 +11,11 @@ argument's by scanning the symbol's declared range (else −10..10) for a change
 integer part) and bisecting.  The runtime's cancellation test (:func:`mpsnap.cancelled`,
 ``_snap``) then reads the argument there as the exact 0 or integer.  A root between two scan
 points of the same sign (a bump narrower than the grid) is not found.
+
+Two kinds of root no symbol reaches alone are sought as well: the roots of arguments in one
+symbol each, taken together (Max(|x − π|, |y − e|) is 0 only at (π, e)), and the points where an
+argument in up to three symbols touches 0 without changing sign ((x − π)² + (y − e)², and
+1 − cos(x − 1/3), which no scan sees cross), found as minima by Newton's method on the gradient.
 """
 
 from __future__ import annotations
