@@ -95,3 +95,43 @@ def test_a_build_without_a_cjk_font_says_how_to_get_one(data, tmp_path, monkeypa
         assert (tmp_path / "out" / "html" / "figures" / "variance_vs_dk-zh.svg").is_file()
     assert (tmp_path / "out" / "latex" / "zh" / "figures" / "variance_vs_dk-zh.pdf").is_file()
     assert not (tmp_path / "out" / "latex" / "zh" / "figures" / "variance_vs_dk.pdf").exists()
+
+
+def _fonts_written(tmp_path: Path, first_used_order: bool) -> list[bytes]:
+    """The fonts of a figure whose first words take DejaVu Sans from a folder named z/ and whose
+    next take DejaVu Sans Bold from a folder named a/, in the order the PDF holds them."""
+    import re
+    import shutil
+
+    import matplotlib
+    import matplotlib.pyplot as plt
+    from matplotlib.font_manager import FontProperties
+
+    ttf = Path(matplotlib.get_data_path()) / "fonts" / "ttf"
+    regular, bold = tmp_path / "z" / "DejaVuSans.ttf", tmp_path / "a" / "DejaVuSans-Bold.ttf"
+    for src, dst in ((ttf / "DejaVuSans.ttf", regular), (ttf / "DejaVuSans-Bold.ttf", bold)):
+        dst.parent.mkdir(exist_ok=True)
+        shutil.copy(src, dst)
+    with matplotlib.rc_context({**plots.RC}):
+        fig, ax = plt.subplots()
+        ax.set_title("first", fontproperties=FontProperties(fname=str(regular)))
+        ax.set_xlabel("then", fontproperties=FontProperties(fname=str(bold)))
+        out = tmp_path / f"fig{first_used_order}.pdf"
+        try:
+            if first_used_order:
+                with plots._fonts_in_first_use_order():
+                    fig.savefig(out, format="pdf", metadata=plots.PDF_META)
+            else:
+                fig.savefig(out, format="pdf", metadata=plots.PDF_META)
+        finally:
+            plt.close(fig)
+    return re.findall(rb"/BaseFont /(?:[A-Z]{6}\+)?(DejaVuSans(?:-Bold)?)\b", out.read_bytes())
+
+
+def test_a_figure_s_fonts_are_written_in_the_order_first_used_not_by_path(tmp_path):
+    # matplotlib's own order follows the files' paths (a/ before z/): a checkout elsewhere,
+    # with the virtual environment's DejaVu at another path, gave other bytes
+    by_path = _fonts_written(tmp_path, first_used_order=False)
+    assert by_path and by_path[0] == b"DejaVuSans-Bold", by_path
+    first_used = _fonts_written(tmp_path, first_used_order=True)
+    assert first_used[0] == b"DejaVuSans" and set(first_used) == set(by_path), first_used

@@ -8,6 +8,7 @@ Outputs are byte-stable: fixed SVG hash salt, no dates in metadata, glyphs as pa
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import contextmanager
 from pathlib import Path
 
 import matplotlib
@@ -15,6 +16,8 @@ import matplotlib
 matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.backends import backend_pdf  # noqa: E402
+from matplotlib.font_manager import FontPath  # noqa: E402
 
 from reports.render import i18n  # noqa: E402
 from reports.view.model import ReportDataError, figure_stem  # noqa: E402
@@ -35,6 +38,40 @@ RC = {
 }
 SVG_META = {"Date": None, "Creator": None}
 PDF_META = {"CreationDate": None, "ModDate": None, "Creator": None, "Producer": None}
+
+
+class _FirstUsed(FontPath):
+    """A font's file that sorts by when the figure first used it, not by where it lies."""
+
+    def __new__(cls, font, rank: int):
+        made = super().__new__(cls, str(font), getattr(font, "face_index", 0))
+        made._rank = rank
+        return made
+
+    def __lt__(self, other):
+        return self._rank < other._rank if isinstance(other, _FirstUsed) else super().__lt__(other)
+
+    def __gt__(self, other):
+        return self._rank > other._rank if isinstance(other, _FirstUsed) else super().__gt__(other)
+
+
+@contextmanager
+def _fonts_in_first_use_order():
+    """matplotlib writes a PDF's fonts sorted by their files' paths, and its own DejaVu lies in
+    the virtual environment: a checkout elsewhere put the Chinese figures' two fonts in the
+    other order, and their bytes differed.  In the order the figure first used them instead."""
+    original = backend_pdf.PdfFile.writeFonts
+
+    def write_fonts(pdf):
+        pdf._fontNames = {(_FirstUsed(font, k), subset): name for k, ((font, subset), name)
+                          in enumerate(pdf._fontNames.items())}
+        return original(pdf)
+
+    backend_pdf.PdfFile.writeFonts = write_fonts
+    try:
+        yield
+    finally:
+        backend_pdf.PdfFile.writeFonts = original
 
 
 def _series(data: dict, section: str, keys: tuple[str, ...]) -> dict[str, list[float]]:
@@ -143,7 +180,9 @@ def render(data: dict, html_dir: Path | None, latex_dir: Path | None,
                         fig.savefig(html_dir / f"{stem}.svg", format="svg", metadata=SVG_META)
                     if latex_dir is not None:
                         latex_dir.mkdir(parents=True, exist_ok=True)
-                        fig.savefig(latex_dir / f"{stem}.pdf", format="pdf", metadata=PDF_META)
+                        with _fonts_in_first_use_order():
+                            fig.savefig(latex_dir / f"{stem}.pdf", format="pdf",
+                                        metadata=PDF_META)
                 finally:
                     plt.close(fig)
     return [{"name": name} for name, _ in FIGURES]
