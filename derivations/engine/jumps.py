@@ -203,7 +203,9 @@ def jump_points(d: Derivation, *exprs: sp.Basic) -> list[JumpAt]:
                         return out
         return out
 
-    jumps = [(integer, arg) for e in exprs for integer, arg in _arguments(e, bound_symbols(e))]
+    # a step's argument is usually in the step before as well: its roots are sought once
+    jumps = list(dict.fromkeys((integer, arg) for e in exprs
+                               for integer, arg in _arguments(e, bound_symbols(e))))
     edges = [(False, h.lhs - h.rhs) for h in getattr(d, "hypotheses", ())
              if isinstance(h, sp.core.relational.Relational)]
     single = on(jumps, JUMP_POINTS)
