@@ -28,6 +28,7 @@ t = sp.Symbol("t", real=True)
 n = sp.Symbol("n", integer=True, positive=True)
 k = sp.Symbol("k", integer=True)
 i = sp.Symbol("i", integer=True)
+l = sp.Symbol("l", integer=True)
 X = sp.Symbol("X", real=True)
 s2 = sp.Symbol("s2", positive=True)
 pi = sp.pi
@@ -71,6 +72,30 @@ def test_a_sum_true_under_the_textbook_convention_is_proved():
     wrong = claim("ones_to_k_karr", sp.Sum(1, (i, 1, k)), k,
                   Domain(indices={k: (-3, n)}, dims=(n,)))
     assert verify(wrong).status == "failed"
+
+
+def test_an_inner_range_is_read_within_the_outer_ones():
+    # within k in 1..n, k+1..n has n − k ≥ 0 terms: no guard; k+2..n may have −1
+    assert textbook(sp.Sum(k * sp.Sum(1, (l, k + 1, n)), (k, 1, n))) \
+        == sp.Sum(k * sp.Sum(1, (l, k + 1, n)), (k, 1, n))
+    assert textbook(sp.Sum(1, (l, k + 1, n), (k, 1, n))) == sp.Sum(1, (l, k + 1, n), (k, 1, n))
+    guarded = textbook(sp.Sum(k * sp.Sum(1, (l, k + 2, n)), (k, 1, n)))
+    assert guarded.has(sp.Piecewise)
+    # outside the sum over k, k is a symbol of its own: its range says nothing there
+    assert textbook(sp.Sum(1, (l, k + 1, n)) + sp.Sum(k, (k, 1, n))).has(sp.Piecewise)
+
+
+@pytest.mark.parametrize(("lhs", "rhs", "status"), [
+    (sp.Sum(sp.Sum(1, (l, k + 1, n)), (k, 1, n)), n * (n - 1) / 2, "proved"),
+    (sp.Sum(k * sp.Sum(1, (l, k + 1, n)), (k, 1, n)), (n**3 - n) / 6, "proved"),
+    (sp.Sum(sp.Sum(1, (l, k, n)), (k, 1, n)), n * (n - 1) / 2, "failed"),  # n(n+1)/2
+    (sp.Sum(k * sp.Sum(1, (l, k, n)), (k, 1, n)), (n**3 - n) / 6, "failed"),
+])
+def test_a_nested_sum_is_proved_within_its_ranges_and_its_twin_fails(lhs, rhs, status):
+    result = verify(claim("pairs", lhs, rhs, Domain(dims=(n,))))
+    assert result.status == status, result.steps[0]
+    if status == "failed":
+        assert symbolic_check(lhs, rhs) != "zero"
 
 
 # --- limits of sequences ------------------------------------------------------------------------

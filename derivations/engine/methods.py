@@ -4,7 +4,7 @@
   sum whose upper bound is below its lower bound is empty (0), a product 1.  SymPy's ``doit``
   follows Karr's convention (Σ_{i=a}^{b} = −Σ_{i=b+1}^{a−1} when b < a − 1); a sum over a range
   that may be empty becomes ``Piecewise((sum, b ≥ a − 1), (0, True))``, which agrees with Karr's
-  value wherever the condition holds.
+  value wherever the condition holds; a sum inside another is read within the outer ranges.
 * :func:`sequence_limits` — the limit of a sequence (an integer variable going to ∞) by its
   residue classes: with P the period of every integer-only part (Mod, floor, ceiling, frac,
   (−1)ⁿ, cos πn/2 …), n = P·m + r for r = 0..P−1 leaves expressions in m free of them; each is then
@@ -58,25 +58,49 @@ def _nonnegative(length: sp.Basic, indices: dict) -> bool | None:
     return True if sp.expand(least).is_nonnegative else None
 
 
+def _within(indices: dict, limits) -> dict:
+    """The index ranges inside a sum's or product's ``limits`` (innermost first), entered from
+    the outside in: each variable's range is added, and a range whose ends hold that variable is
+    dropped — its ends name another symbol of the same name, now out of sight."""
+    out = {s: tuple(sp.sympify(e, strict=True) for e in ends) for s, ends in indices.items()}
+    for var, lo, hi in reversed(limits):
+        out = {s: ends for s, ends in out.items() if s != var and not any(e.has(var) for e in ends)}
+        if not (lo.has(var) or hi.has(var)):
+            out[var] = (lo, hi)
+    return out
+
+
 def textbook(expr: sp.Basic, indices: dict | None = None) -> sp.Basic:
     """Sums and products over a range that may be empty, written with the textbook convention;
-    ``indices`` (index -> (lo, hi)) decides ranges whose ends are indices."""
+    ``indices`` (index -> (lo, hi)) decides ranges whose ends are indices.  What a sum or product
+    encloses is evaluated only inside its ranges (an empty one is 0 or 1, whatever the body), so
+    there its variables count as indices: within Σ_{k=1}^{n}, Σ_{l=k+1}^{n} has n − k ≥ 0 terms."""
+    indices = indices or {}
+
     def one(node):
-        body, limits = node.function, list(node.limits)
+        limits = node.limits
         empty = sp.Integer(0) if isinstance(node, sp.Sum) else sp.Integer(1)
-        out = body
-        for var, lo, hi in limits:
+        out = textbook(node.function, _within(indices, limits))
+        for at, (var, lo, hi) in enumerate(limits):
+            enclosing = _within(indices, limits[at + 1:])
+            lo, hi = textbook(lo, enclosing), textbook(hi, enclosing)
             length = hi - lo + 1
             inner = type(node)(out, (var, lo, hi))
             if length.is_negative:
                 out = empty
-            elif _nonnegative(length, indices or {}):
+            elif _nonnegative(length, enclosing):
                 out = inner
             else:
                 out = sp.Piecewise((inner, sp.Ge(length, 0)), (empty, True))
         return out
-    return expr.replace(lambda e: isinstance(e, sp.Sum | sp.Product)
-                        and all(len(lim) == 3 for lim in e.limits), one)
+
+    # the outermost sums and products, each written from the outside in
+    outermost, walk = {}, sp.preorder_traversal(expr)
+    for node in walk:
+        if isinstance(node, sp.Sum | sp.Product) and all(len(lim) == 3 for lim in node.limits):
+            outermost[node] = one(node)
+            walk.skip()
+    return expr.xreplace(outermost) if outermost else expr
 
 
 def _denominator(coeff: sp.Basic) -> int | None:
