@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 import sympy as sp
 
+from derivations.engine.cases import residue_classes
 from derivations.engine.chain import verify
 from derivations.engine.claim import Derivation, Step
 from derivations.engine.domain import Domain
@@ -21,7 +22,7 @@ from derivations.engine.methods import (
 )
 from derivations.engine.ring import as_ring
 from derivations.engine.stochastic import E
-from derivations.engine.symbolic import symbolic_check
+from derivations.engine.symbolic import symbolic_check, symbolic_check_detail
 
 x = sp.Symbol("x", real=True)
 t = sp.Symbol("t", real=True)
@@ -144,6 +145,42 @@ def test_each_form_proves_its_identity_and_not_its_twin():
         proved = verify(claim("right", lhs, right, dom))
         assert proved.status == "proved" and form in own_method(proved), (lhs, proved.steps[0])
         assert verify(claim("wrong", lhs, wrong, dom)).status == "failed", lhs
+
+
+# --- proofs by cases (derivations/engine/cases.py) ----------------------------------------------
+
+m = sp.Symbol("m", integer=True, positive=True)
+THIRDS = sp.floor(n / 3) + sp.floor((n + 1) / 3) + sp.floor((n + 2) / 3)
+SIZES = Domain(dims=(n, m))
+
+
+def test_residue_classes_split_only_periodic_integer_symbols():
+    assert len(residue_classes(sp.Mod(n, 2) + x)) == 2
+    assert len(residue_classes(sp.Mod(n, 2) * sp.Mod(m, 3))) == 6  # jointly
+    assert residue_classes(sp.Mod(n, 4) * sp.Mod(m, 6)) is None  # 24 classes: too many
+    assert residue_classes(n**2 + x) is None  # no period
+    assert residue_classes(sp.Mod(x, 2)) is None  # a real x is not split
+
+
+@pytest.mark.parametrize(("lhs", "rhs", "domain", "method"), [
+    # method: the one that proves it; "" for a twin, which must fail
+    (sp.sin(pi * n / 2) ** 2, sp.Mod(n, 2), SIZES, "residue classes"),
+    (sp.sin(pi * n / 2) ** 2, sp.Mod(n, 4), SIZES, ""),
+    (THIRDS, n, SIZES, "residue classes"),
+    (THIRDS, n + sp.Mod(n, 3), SIZES, ""),  # wrong in two classes of three
+    (THIRDS, n + sp.Mod(n, 3) * (sp.Mod(n, 3) - 1) / 2, SIZES, ""),  # in one, n ≡ 2 (mod 3)
+    (sp.Sum((-1) ** k, (k, 0, n - 1)), sp.Mod(n, 2), SIZES, "residue classes"),
+    (sp.Sum((-1) ** k, (k, 0, n - 1)), sp.Mod(n + 1, 2), SIZES, ""),
+    (sp.Mod(n, 2) * sp.Mod(m, 2), (1 - (-1) ** n) * (1 - (-1) ** m) / 4, SIZES, "residue classes"),
+    (sp.Mod(n, 2) * sp.Mod(m, 2), (1 - (-1) ** n) * (1 + (-1) ** m) / 4, SIZES, ""),
+])
+def test_a_proof_by_cases_proves_its_identity_and_not_its_twin(lhs, rhs, domain, method):
+    result = verify(claim("cases", lhs, rhs, domain))
+    if method:
+        assert result.status == "proved" and method in own_method(result), result.steps[0]
+    else:
+        assert result.status == "failed"
+        assert symbolic_check_detail(lhs, rhs, own=domain or Domain()).result != "zero"
 
 
 def test_a_sign_comes_only_from_a_declared_range():

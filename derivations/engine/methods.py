@@ -19,25 +19,27 @@
 * :data:`FORMS` — further normal forms tried on the difference after ``simplify``: Piecewise
   (Max, Min, Abs), exponentials (trigonometric and hyperbolic functions), floor (Mod, frac),
   special functions expanded, logarithms combined where SymPy may (positive arguments).  Each is
-  an identity of SymPy's; whatever they conclude, the numeric route must agree.
+  an identity of SymPy's; whatever they conclude, the numeric route must agree.  Among them a
+  proof by cases (:mod:`derivations.engine.cases`): an integer symbol's residue classes.
 
 None of these runs in the numeric route, which evaluates definitions with numbers.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 
 import sympy as sp
 from sympy.functions.elementary.hyperbolic import HyperbolicFunction
 from sympy.functions.elementary.trigonometric import TrigonometricFunction
 
+from derivations.engine.cases import (
+    _INTEGER_PARTS,
+    _period,
+    _settle,
+    residue_classes,
+)
 from derivations.engine.stochastic import E
-
-# the largest period split into residue classes: each class costs a limit
-MAX_PERIOD = 12
-_INTEGER_PARTS = (sp.Mod, sp.floor, sp.ceiling, sp.frac)
 
 
 def _nonnegative(length: sp.Basic, indices: dict) -> bool | None:
@@ -101,61 +103,6 @@ def textbook(expr: sp.Basic, indices: dict | None = None) -> sp.Basic:
             outermost[node] = one(node)
             walk.skip()
     return expr.xreplace(outermost) if outermost else expr
-
-
-def _denominator(coeff: sp.Basic) -> int | None:
-    return int(coeff.q) if isinstance(coeff, sp.Rational) else None
-
-
-def _linear_period(arg: sp.Basic, n: sp.Symbol, scale: int) -> int | None:
-    """The period in ``n`` of an integer-valued part of ``arg``, a polynomial in n with rational
-    coefficients: ``scale`` times the denominators' lcm; None if ``arg`` is not one."""
-    try:
-        poly = sp.Poly(arg, n)
-    except sp.PolynomialError:
-        return None
-    dens = [_denominator(c) for c in poly.all_coeffs()[:-1]]  # the constant term has no period
-    if any(d is None for d in dens) or any(c.has(n) for c in poly.all_coeffs()):
-        return None
-    return scale * math.lcm(1, *dens)
-
-
-def _period(f: sp.Basic, n: sp.Symbol) -> int | None:
-    """The lcm of the periods of ``f``'s integer-only parts in n; None if one has none."""
-    periods = [1]
-    for node in sp.preorder_traversal(f):
-        if not getattr(node, "has", None) or not node.has(n):
-            continue
-        if isinstance(node, sp.Mod):
-            k = node.args[1]
-            if not (k.is_Integer and k > 0):
-                return None
-            periods.append(_linear_period(node.args[0], n, int(k)))
-        elif isinstance(node, sp.floor | sp.ceiling | sp.frac):
-            periods.append(_linear_period(node.args[0], n, 1))
-        elif isinstance(node, sp.Pow) and node.exp.has(n) and not node.base.has(n):
-            if node.base.is_positive:
-                continue
-            if node.base != -1:
-                return None
-            periods.append(_linear_period(node.exp, n, 2))
-        elif isinstance(node, sp.sin | sp.cos | sp.tan) and node.args[0].has(n):
-            # periodic along the integers only when its argument is π times a polynomial with
-            # rational coefficients; otherwise it is a function of a real n like any other
-            ratio = sp.expand(node.args[0] / sp.pi)
-            period = None if ratio.has(sp.pi) else _linear_period(ratio, n, 2)
-            periods.append(period or 1)
-        elif isinstance(node, sp.Sum | sp.Product | sp.Limit | sp.Integral):
-            return None
-    if any(p is None for p in periods):
-        return None
-    period = math.lcm(*periods)
-    return period if period <= MAX_PERIOD else None
-
-
-def _settle(g: sp.Basic) -> sp.Basic:
-    """floor, ceiling and frac of an integer plus a constant settle on the integer part."""
-    return g.replace(lambda e: isinstance(e, sp.frac), lambda e: e.rewrite(sp.floor))
 
 
 def _real_extension_safe(g: sp.Basic, x: sp.Symbol) -> bool:
@@ -348,13 +295,16 @@ def _has(*kinds) -> Callable[[sp.Basic], bool]:
 _SPECIAL = (sp.gamma, sp.loggamma, sp.polygamma, sp.beta, sp.Ei, sp.expint, sp.Si, sp.Ci,
             sp.Shi, sp.Chi, sp.erf, sp.erfc, sp.zeta)
 
-# (name, applies to, form): tried in order on the difference, each followed by simplify
+_PIECEWISE = (sp.Max, sp.Min, sp.Piecewise, sp.Abs, sp.sign, sp.Heaviside)
+
+# (name, applies to, form): tried in order on the difference, each followed by simplify; a form
+# may give a list of cases instead, each of which must simplify to zero, or None (no cases)
 FORMS: tuple[tuple[str, Callable, Callable], ...] = (
-    ("Piecewise form", _has(sp.Max, sp.Min, sp.Piecewise, sp.Abs, sp.sign, sp.Heaviside),
-     lambda e: sp.piecewise_fold(e.rewrite(sp.Piecewise))),
+    ("Piecewise form", _has(*_PIECEWISE), lambda e: sp.piecewise_fold(e.rewrite(sp.Piecewise))),
     ("exponential form", _has(TrigonometricFunction, HyperbolicFunction),
      lambda e: e.rewrite(sp.exp)),
     ("floor form", _has(sp.Mod, sp.frac), lambda e: e.rewrite(sp.floor)),
+    ("residue classes", _has(*_INTEGER_PARTS, sp.Pow, sp.sin, sp.cos, sp.tan), residue_classes),
     ("constant terms of sums counted", _has(sp.Sum, sp.Product), constant_terms),
     ("a product of exponentials as the exponential of a sum", _has(sp.Product),
      lambda e: e.replace(lambda x: isinstance(x, sp.Product) and isinstance(x.function, sp.exp),
@@ -368,10 +318,15 @@ FORMS: tuple[tuple[str, Callable, Callable], ...] = (
 
 
 def own_forms(diff: sp.Basic, is_zero: Callable[[sp.Basic], bool]) -> str:
-    """The name of the first form in which ``diff`` is zero by ``is_zero``, or ''."""
+    """The name of the first form in which ``diff`` is zero by ``is_zero`` (a form of cases:
+    zero in every one of them), or ''."""
     if diff.has(sp.Integral) or isinstance(diff, sp.MatrixExpr | sp.MatrixBase):
         return ""
     for name, applies, form in FORMS:
-        if applies(diff) and is_zero(form(diff)):
+        if not applies(diff):
+            continue
+        out = form(diff)
+        cases = [out] if isinstance(out, sp.Basic) else out
+        if cases and all(is_zero(case) for case in cases):
             return name
     return ""

@@ -10,7 +10,7 @@ switches on.  Heaviside(Mod(n, 2003) − 2001) is 0 at every n whose residue is 
 (1 − frac(x))^x is 0 at every x but those just past an integer.  Reading the form finds these;
 what it cannot read is refused, never guessed.
 
-The symbolic route reads periods on its own (``methods._period``, a smaller cap): a misreading
+The symbolic route reads periods on its own (``cases._period``, a smaller cap): a misreading
 here cannot make both routes agree.
 """
 

@@ -1,0 +1,107 @@
+"""The symbolic route's proofs by cases: a difference is zero if it is zero in each of finitely
+many cases that together cover every value its symbols may take.
+
+* :func:`residue_classes` — an integer symbol n whose integer-only parts (Mod, floor, ceiling,
+  frac, (−1)ⁿ, sin πn/2 …) have period P: n = P·m + r for r = 0..P−1 covers every integer (every
+  nonnegative one with m ≥ 0), and in each class the parts settle to expressions in m free of
+  them (⌊(3m + 1)/3⌋ = m, (−1)^(2m+1) = −1).  Several such symbols split jointly, when the
+  classes are few (:data:`MAX_CLASSES`).  The classes cover n whatever the period read, so a
+  misread period costs a proof, never makes one.
+
+Each gives the cases as expressions that must all simplify to zero (``methods.own_forms``); one
+it cannot build is no case, and the method does not apply.  Whatever they conclude, the numeric
+route must agree.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import sympy as sp
+
+from derivations.engine.binders import bound_symbols
+
+# the largest period split into residue classes: each class costs a limit
+MAX_PERIOD = 12
+# the most residue classes split at once, over every integer symbol: each costs a simplify
+MAX_CLASSES = 16
+_INTEGER_PARTS = (sp.Mod, sp.floor, sp.ceiling, sp.frac)
+
+
+def _denominator(coeff: sp.Basic) -> int | None:
+    return int(coeff.q) if isinstance(coeff, sp.Rational) else None
+
+
+def _linear_period(arg: sp.Basic, n: sp.Symbol, scale: int) -> int | None:
+    """The period in ``n`` of an integer-valued part of ``arg``, a polynomial in n with rational
+    coefficients: ``scale`` times the denominators' lcm; None if ``arg`` is not one."""
+    try:
+        poly = sp.Poly(arg, n)
+    except sp.PolynomialError:
+        return None
+    dens = [_denominator(c) for c in poly.all_coeffs()[:-1]]  # the constant term has no period
+    if any(d is None for d in dens) or any(c.has(n) for c in poly.all_coeffs()):
+        return None
+    return scale * math.lcm(1, *dens)
+
+
+def _period(f: sp.Basic, n: sp.Symbol) -> int | None:
+    """The lcm of the periods of ``f``'s integer-only parts in n; None if one has none."""
+    periods = [1]
+    for node in sp.preorder_traversal(f):
+        if not getattr(node, "has", None) or not node.has(n):
+            continue
+        if isinstance(node, sp.Mod):
+            k = node.args[1]
+            if not (k.is_Integer and k > 0):
+                return None
+            periods.append(_linear_period(node.args[0], n, int(k)))
+        elif isinstance(node, sp.floor | sp.ceiling | sp.frac):
+            periods.append(_linear_period(node.args[0], n, 1))
+        elif isinstance(node, sp.Pow) and node.exp.has(n) and not node.base.has(n):
+            if node.base.is_positive:
+                continue
+            if node.base != -1:
+                return None
+            periods.append(_linear_period(node.exp, n, 2))
+        elif isinstance(node, sp.sin | sp.cos | sp.tan) and node.args[0].has(n):
+            # periodic along the integers only when its argument is π times a polynomial with
+            # rational coefficients; otherwise it is a function of a real n like any other
+            ratio = sp.expand(node.args[0] / sp.pi)
+            period = None if ratio.has(sp.pi) else _linear_period(ratio, n, 2)
+            periods.append(period or 1)
+        elif isinstance(node, sp.Sum | sp.Product | sp.Limit | sp.Integral):
+            return None
+    if any(p is None for p in periods):
+        return None
+    period = math.lcm(*periods)
+    return period if period <= MAX_PERIOD else None
+
+
+def _settle(g: sp.Basic) -> sp.Basic:
+    """floor, ceiling and frac of an integer plus a constant settle on the integer part."""
+    return g.replace(lambda e: isinstance(e, sp.frac), lambda e: e.rewrite(sp.floor))
+
+
+def residue_classes(diff: sp.Basic) -> list[sp.Basic] | None:
+    """``diff`` in every joint residue class of its periodic integer symbols, settled; None when
+    no free integer symbol has a period above 1 or the classes would be more than
+    :data:`MAX_CLASSES`."""
+    bound = bound_symbols(diff, derivatives=True)
+    periods = {}
+    for s in sorted(diff.free_symbols, key=sp.default_sort_key):
+        if isinstance(s, sp.Symbol) and s.is_integer and s not in bound:
+            period = _period(diff, s)
+            if period is not None and period > 1:
+                periods[s] = period
+    if not periods or math.prod(periods.values()) > MAX_CLASSES:
+        return None
+    # m ≥ 0 covers a nonnegative n, any integer m every n: a superset of n's values is no harm
+    quotients = {s: sp.Dummy("m", integer=True, **({"nonnegative": True} if s.is_nonnegative
+                                                   else {})) for s in periods}
+    classes = []
+    for residues in itertools.product(*(range(p) for p in periods.values())):
+        at = {s: p * quotients[s] + r for (s, p), r in zip(periods.items(), residues, strict=True)}
+        classes.append(_settle(diff.xreplace(at)))
+    return classes
