@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 import sympy as sp
 
-from derivations.engine.cases import residue_classes
+from derivations.engine.cases import piecewise_branches, residue_classes
 from derivations.engine.chain import verify
 from derivations.engine.claim import Derivation, Step
 from derivations.engine.domain import Domain
@@ -150,6 +150,7 @@ def test_each_form_proves_its_identity_and_not_its_twin():
 # --- proofs by cases (derivations/engine/cases.py) ----------------------------------------------
 
 m = sp.Symbol("m", integer=True, positive=True)
+H = sp.Heaviside
 THIRDS = sp.floor(n / 3) + sp.floor((n + 1) / 3) + sp.floor((n + 2) / 3)
 SIZES = Domain(dims=(n, m))
 
@@ -160,6 +161,13 @@ def test_residue_classes_split_only_periodic_integer_symbols():
     assert residue_classes(sp.Mod(n, 4) * sp.Mod(m, 6)) is None  # 24 classes: too many
     assert residue_classes(n**2 + x) is None  # no period
     assert residue_classes(sp.Mod(x, 2)) is None  # a real x is not split
+
+
+def test_piecewise_branches_reach_only_where_no_earlier_condition_holds():
+    # Heaviside(0) = 1/2 against 1: they differ only at x = ±√2, a branch of two points
+    cases = piecewise_branches(H(x**2 - 2) - H(x**2 - 2, 1))
+    assert sp.Rational(-1, 2) in cases
+    assert piecewise_branches(sp.Max(x, t) - x) is None  # conditions in two symbols
 
 
 @pytest.mark.parametrize(("lhs", "rhs", "domain", "method"), [
@@ -173,6 +181,10 @@ def test_residue_classes_split_only_periodic_integer_symbols():
     (sp.Sum((-1) ** k, (k, 0, n - 1)), sp.Mod(n + 1, 2), SIZES, ""),
     (sp.Mod(n, 2) * sp.Mod(m, 2), (1 - (-1) ** n) * (1 - (-1) ** m) / 4, SIZES, "residue classes"),
     (sp.Mod(n, 2) * sp.Mod(m, 2), (1 - (-1) ** n) * (1 + (-1) ** m) / 4, SIZES, ""),
+    (H(x**2 - 2) * (x**2 - 2), sp.Max(x**2 - 2, 0), None, "branch by branch"),
+    (H(x**2 - 2) * (x**2 - 1), sp.Max(x**2 - 2, 0), None, ""),
+    (H(x**2 - 2) * (x**2 - 2), H(x**2 - 2, 1) * (x**2 - 2), None, "branch by branch"),
+    (H(x**2 - 2), H(x**2 - 2, 1), None, ""),  # only at x = ±√2
 ])
 def test_a_proof_by_cases_proves_its_identity_and_not_its_twin(lhs, rhs, domain, method):
     result = verify(claim("cases", lhs, rhs, domain))

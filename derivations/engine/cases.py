@@ -7,6 +7,12 @@ many cases that together cover every value its symbols may take.
   them (⌊(3m + 1)/3⌋ = m, (−1)^(2m+1) = −1).  Several such symbols split jointly, when the
   classes are few (:data:`MAX_CLASSES`).  The classes cover n whatever the period read, so a
   misread period costs a proof, never makes one.
+* :func:`piecewise_branches` — a Piecewise whose conditions hold one real symbol x, branch by
+  branch: a branch counts only where no earlier condition holds (its reach, a set SymPy
+  computes); a branch reached nowhere is skipped, one reached at finitely many points is zero
+  there, any other is zero everywhere.  Heaviside(x² − 2)·(x² − 2) − Max(x² − 2, 0) folds into
+  branches ``simplify`` cannot dismiss, seeing the Piecewise whole: x²/2 − 1 where x² = 2, and
+  branches no x reaches.
 
 Each gives the cases as expressions that must all simplify to zero (``methods.own_forms``); one
 it cannot build is no case, and the method does not apply.  Whatever they conclude, the numeric
@@ -105,3 +111,41 @@ def residue_classes(diff: sp.Basic) -> list[sp.Basic] | None:
         at = {s: p * quotients[s] + r for (s, p), r in zip(periods.items(), residues, strict=True)}
         classes.append(_settle(diff.xreplace(at)))
     return classes
+
+
+def _reach_cases(value: sp.Basic, reach: sp.Set, x: sp.Symbol) -> list[sp.Basic]:
+    """What must be zero for a branch worth ``value`` on ``reach``: nothing where it is empty,
+    its value at each point of a finite reach, else the value itself (a reach SymPy leaves
+    undecided among them)."""
+    if reach.is_empty:
+        return []
+    if isinstance(reach, sp.FiniteSet):
+        return [value.subs(x, p) for p in reach]
+    return [value]
+
+
+def piecewise_branches(diff: sp.Basic) -> list[sp.Basic] | None:
+    """The branches of ``diff`` folded into one Piecewise, each on its reach
+    (:func:`_reach_cases`), when its conditions hold one real symbol and cover the real line;
+    None otherwise, or when SymPy cannot compute a condition's set."""
+    try:
+        folded = sp.piecewise_fold(diff.rewrite(sp.Piecewise))
+        if not isinstance(folded, sp.Piecewise):
+            return None
+        held = set().union(*(cond.free_symbols for _, cond in folded.args))
+        if len(held) != 1:
+            return None
+        (x,) = held
+        if not (isinstance(x, sp.Symbol) and x.is_real):
+            return None
+        covered, cases = sp.S.EmptySet, []
+        for value, cond in folded.args:
+            where = cond.as_set().intersect(sp.S.Reals)  # True is the universal set
+            reach = sp.Complement(where, covered)
+            cases += _reach_cases(value, reach, x)
+            covered = sp.Union(covered, where)
+        if not sp.Complement(sp.S.Reals, covered).is_empty:
+            return None  # a point no branch reaches: the Piecewise is undefined there
+        return cases
+    except Exception:  # noqa: BLE001 - a set SymPy cannot compute is no case
+        return None

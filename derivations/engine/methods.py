@@ -19,8 +19,9 @@
 * :data:`FORMS` — further normal forms tried on the difference after ``simplify``: Piecewise
   (Max, Min, Abs), exponentials (trigonometric and hyperbolic functions), floor (Mod, frac),
   special functions expanded, logarithms combined where SymPy may (positive arguments).  Each is
-  an identity of SymPy's; whatever they conclude, the numeric route must agree.  Among them a
-  proof by cases (:mod:`derivations.engine.cases`): an integer symbol's residue classes.
+  an identity of SymPy's; whatever they conclude, the numeric route must agree.  Among them two
+  proofs by cases (:mod:`derivations.engine.cases`): an integer symbol's residue classes, and a
+  Piecewise in one real variable branch by branch, each branch where no earlier one holds.
 
 None of these runs in the numeric route, which evaluates definitions with numbers.
 """
@@ -37,6 +38,7 @@ from derivations.engine.cases import (
     _INTEGER_PARTS,
     _period,
     _settle,
+    piecewise_branches,
     residue_classes,
 )
 from derivations.engine.stochastic import E
@@ -301,6 +303,7 @@ _PIECEWISE = (sp.Max, sp.Min, sp.Piecewise, sp.Abs, sp.sign, sp.Heaviside)
 # may give a list of cases instead, each of which must simplify to zero, or None (no cases)
 FORMS: tuple[tuple[str, Callable, Callable], ...] = (
     ("Piecewise form", _has(*_PIECEWISE), lambda e: sp.piecewise_fold(e.rewrite(sp.Piecewise))),
+    ("Piecewise form, branch by branch", _has(*_PIECEWISE), piecewise_branches),
     ("exponential form", _has(TrigonometricFunction, HyperbolicFunction),
      lambda e: e.rewrite(sp.exp)),
     ("floor form", _has(sp.Mod, sp.frac), lambda e: e.rewrite(sp.floor)),
