@@ -30,10 +30,11 @@ from numeric.threads import blas_threads
 
 # 10⁴× tighter than torch.autograd.gradcheck's default rtol of 1e-3.
 RTOL = 1e-8
-# The 4-point stencil's rounding noise is ~1.5·ε·|L|/h ≈ 1e-11 at h = STEP; 100× above that.
+# The 4-point stencil's rounding noise is ~1.5·ε·|L|/h ≈ 2e-12 at |L| ≈ 2 (noise_floor with one
+# ulp); ZERO_ATOL is far above it.
 ZERO_ATOL = 1e-9
 # ulps of the loss its rounding noise is taken as: measured ≤ 1 on the test models (1.5e-12
-# absolute at |L| ≈ 2); 10 for headroom, still 50× below ZERO_ATOL
+# absolute at |L| ≈ 2); 10 for headroom, still 45× below ZERO_ATOL
 NOISE_ULPS = 10
 # The 4-point stencil's best step on the check model (measurements in numeric.finite_diff); the
 # 2-point stencil's best error, 5e-10, is too close to RTOL.
@@ -63,7 +64,9 @@ def make_problem(cfg: GPTConfig, batch: int = 2, seed: int = 0):
 
 def noise_floor(loss: float, h: float = STEP) -> float:
     """The 4-point stencil's rounding noise for a loss of this size (see the module docstring)."""
-    return NOISE_ULPS * 1.5 * float(np.finfo(np.float64).eps) * abs(loss) / h
+    terms, denominator = fd.STENCILS[4]
+    gain = sum(abs(weight) for _, weight in terms) / denominator  # 1.5
+    return NOISE_ULPS * gain * float(np.finfo(np.float64).eps) * abs(loss) / h
 
 
 def compare(name: str, analytic: np.ndarray, numeric: np.ndarray, size: int,

@@ -69,7 +69,7 @@ def test_a_gradient_smaller_than_the_stencil_noise_is_judged_against_it():
     # variables: a gradient of size 1e-4 beside a loss of 2, as deep in a model without residuals
     exact = np.array([1e-4, -5e-5, 2e-5])
     floor = gradcheck.noise_floor(2.0)
-    # forward/backward stand-ins: the stencil's own noise (a few 1e-13), and a backward off by 1 %
+    # forward/backward stand-ins: the stencil's own noise (about 1e-12), and a backward off by 1 %
     noisy = exact + np.array([1.5e-12, -1e-12, 0.5e-12])
     wrong = exact * 1.01
     # check: noise within the floor passes although max_rel > RTOL; the wrong one fails
