@@ -43,7 +43,7 @@ from derivations.engine.printing import latex, legend
 from derivations.engine.probe import APPROX_POINTS, approximate, fragile, fragile_operator, probe
 from derivations.engine.sampling import FEW_PROBE_SIZES, PROBE_SIZES, structures
 from derivations.engine.status import PREMISE_STATUSES, STATUSES
-from derivations.engine.symbolic import SYMBOLIC_OPS, symbolic_check_detail
+from derivations.engine.symbolic import REFUTED_OPS, SYMBOLIC_OPS, symbolic_check_detail
 
 __all__ = ["PREMISE_STATUSES", "STATUSES", "ChainResult", "PremiseCheck", "StepResult",
            "check_premises", "verify", "verify_many"]
@@ -244,7 +244,8 @@ def _verify(d, symbolic_ops, progress, done, module) -> ChainResult:
                 f"claim {d.id!r}, step {n} ({step.rule!r})")
         rewrites = tuple(rw for a in d.assumptions if a.name in step.by for rw in a.rewrites)
         symbolic, detail, _, stopped = symbolic_check_detail(
-            prev_expr, step.expr, rewrites, random_bases, d.domain.indices, symbolic_ops,
+            prev_expr, step.expr, rewrites, random_bases, d.domain.indices,
+            min(symbolic_ops, REFUTED_OPS) if counter else symbolic_ops,
             own=None if counter else d.domain, hypotheses=d.hypotheses)
         if stopped is not None:
             timed_out = _stopped("symbolic", stopped)

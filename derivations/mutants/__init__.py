@@ -70,9 +70,10 @@ def run(mutant: Mutant, original: Derivation, lemmas: dict | None = None) -> dic
 
     The replaced step is checked against the one before it (:func:`alone`), as ``verify``
     checks every step.  ``failed`` rests on the numeric route alone (a step fails iff it has a
-    counterexample); the symbolic route runs at its full budget, so that SymPy is seen not to
-    call the wrong step zero.  ``lemmas`` keeps the results of the lemmas the claim cites
-    across its mutants (none of them is changed).
+    counterexample); the symbolic route then runs at the budget of a refuted step
+    (``REFUTED_OPS``), and SymPy must not call the wrong step zero within it.  ``lemmas``
+    keeps the results of the lemmas the claim cites across its mutants (none of them is
+    changed).
     """
     out = {"claim": mutant.claim, "mutant": mutant.name, "step": mutant.step}
     try:
