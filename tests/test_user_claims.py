@@ -129,6 +129,20 @@ def test_two_claims_with_one_id_are_refused(tmp_path):
                           str(tmp_path / "wrong.py")), "two different claims", "logsumexp_gradient")
 
 
+def test_a_file_is_loaded_without_building_the_shipped_claims(monkeypatch):
+    import derivations
+
+    def refuse():
+        raise AssertionError("the shipped claims were built for a file's path")
+    assert not [d.id for d in derivations.claims() if claimfiles.path_like(d.id)]
+    monkeypatch.setattr(derivations, "claims", refuse)
+    ids = [d.id for d in claimfiles.load_all([str(ROOT / "examples" / "logsumexp_grad.py")])]
+    assert ids == EXPECTED["logsumexp_grad.py"]
+    # control: a claim's id is looked up among them
+    with pytest.raises(AssertionError, match="shipped claims were built"):
+        claimfiles.load("softmax_jacobian")
+
+
 def test_unknown_module_name_is_a_usage_error():
     assert_user_error(run("-m", "derivations", "verify", "no_such_module_xyz"),
                       "no_such_module_xyz", "known claims")
