@@ -80,6 +80,22 @@ def test_series_are_summed_only_when_they_converge():
             mpseries.nsum(lambda m: 1 / m, 1, mpmath.inf)  # Richardson would give 6.88
 
 
+@pytest.mark.parametrize("term", [
+    lambda m: 1 / mpmath.sqrt(m) - 1 / mpmath.sqrt(m + 1),  # 1; Richardson: 18/19
+    lambda m: m ** mpmath.mpf(-1.5),  # ζ(3/2) = 2.6124; Richardson: 2.5070
+    lambda m: mpmath.log(m) / m**2,  # −ζ′(2) = 0.9375; Richardson: 0.9184
+])
+def test_a_tail_in_powers_that_are_not_integers_is_not_summed(term):
+    # Richardson's extrapolation assumes a tail in integer powers of 1/n and returns these sums
+    # confidently wrong in the second digit; started 20 terms later it gives another value
+    with mpmath.workdps(30), pytest.raises(mpsnap.NotEvaluated, match="two starting points"):
+        mpseries.nsum(term, 1, mpmath.inf)
+    # control: a tail in integer powers is summed, and the same from both starts
+    with mpmath.workdps(30):
+        assert abs(mpseries.nsum(lambda m: 1 / (m**2 + 1), 1, mpmath.inf)
+                   - (mpmath.pi / mpmath.tanh(mpmath.pi) - 1) / 2) < mpmath.mpf(10) ** -25
+
+
 def test_textbook_convention_empty_sum_and_product():
     with mpmath.workdps(DIGITS):
         assert mpseries.nsum(lambda m: m, 1, -3) == 0  # Karr: 3

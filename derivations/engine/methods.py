@@ -13,6 +13,8 @@
   ``limit`` keeps n an integer in its substitution n = 1/t and gets n·sin(π/n) → 0.
 * :func:`partial_closed_forms` — an infinite sum or product as the limit of its partial ones,
   when SymPy closes them and the closed form passes induction (first term, next term).
+* :func:`derivations.engine.series.rational_series` — an infinite sum or product of rational
+  terms (once (−1)ⁱ and Mod are fixed) closed by ψ and Γ from the roots of its terms.
 * :func:`expectations_by_density` — for a claim about one law (``Domain.distribution``, the
   normal), E of anything as the integral against the law's density, independent variables one
   after another: E|X| and E max(X, 0), which the rewrites of any law cannot reach.
@@ -216,7 +218,19 @@ def _partial_closed_form(node: sp.Sum | sp.Product) -> sp.Basic:
 def partial_closed_forms(expr: sp.Basic) -> sp.Basic:
     """Every infinite sum or product whose partial ones close (:func:`_partial_closed_form`)
     replaced by its value."""
-    return expr.replace(lambda e: isinstance(e, sp.Sum | sp.Product), _partial_closed_form)
+    return expr.replace(lambda e: isinstance(e, sp.Sum | sp.Product),
+                        node_or_itself(_partial_closed_form))
+
+
+def node_or_itself(method: Callable[[sp.Basic], sp.Basic]) -> Callable[[sp.Basic], sp.Basic]:
+    """``method`` on one node, or the node itself where SymPy raises (Γ of a complex partial
+    product compared with 0): one node's failure leaves the others to be closed."""
+    def one(node: sp.Basic) -> sp.Basic:
+        try:
+            return method(node)
+        except Exception:  # noqa: BLE001 - a method that fails has shown nothing
+            return node
+    return one
 
 
 def constant_terms(expr: sp.Basic) -> sp.Basic:

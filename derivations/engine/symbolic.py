@@ -29,6 +29,7 @@ from derivations.engine.methods import (
     textbook,
 )
 from derivations.engine.ring import as_ring
+from derivations.engine.series import rational_series_closed
 from derivations.engine.stochastic import E, linearize
 
 # SymPy operations for one step's check: the heaviest shipped step uses about a ninth of it
@@ -262,6 +263,9 @@ def _own_methods(prev, cur, rewrites, random_bases, domain, ops, hypotheses=()) 
                 diff = limits
             if any(lim[2] == sp.oo for node in diff.atoms(sp.Sum, sp.Product)
                    for lim in node.limits):
+                closed = rational_series_closed(diff)
+                if closed != diff and _is_zero(sp.expand_func(sp.gammasimp(closed)), indices):
+                    return "rational terms summed by ψ and multiplied by Γ"
                 partials = partial_closed_forms(diff)
                 if partials != diff and _is_zero(partials, indices):
                     return "the limit of its partial sums or products, closed by induction"

@@ -14,20 +14,21 @@ from dataclasses import dataclass
 
 from derivations.engine.chain import verify
 from derivations.engine.errors import DerivationError
-from derivations.redteam import battery, own, review
+from derivations.redteam import battery, own, review, series
 from derivations.redteam.cases import CASES as EARLIER
 from derivations.redteam.cases import Case
 
-# the earlier classes, SymPy compared with mpmath (battery), an outside reviewer's (review), and
-# one of the symbolic route's own methods (own)
-CASES: list[Case] = [*EARLIER, *battery.CASES, *review.CASES, *own.CASES]
+# the earlier classes, SymPy compared with mpmath (battery), an outside reviewer's (review), one
+# of the symbolic route's own methods (own), and infinite series (series)
+CASES: list[Case] = [*EARLIER, *battery.CASES, *review.CASES, *own.CASES, *series.CASES]
 # classes about SymPy's own closed forms: a true claim there is one SymPy gets wrong or cannot
 # close, so its symbolic route cannot show it — `numeric`, with that reason, is its best verdict
 SYMPY_CLASSES = frozenset({"shared integration", "shared limits", "summation convention",
                            "products", "special functions", "closed forms"})
 # classes whose true claims may be beyond the numeric route's reach, so refused with the reason:
-# those above, and limits that converge past the values near ∞ it evaluates (e^(−10^500/n))
-UNEVALUABLE = SYMPY_CLASSES | {"sequence limits"}
+# those above, limits that converge past the values near ∞ it evaluates (e^(−10^500/n)), and
+# series whose tails Richardson's extrapolation cannot sum (Σ 1/√n − 1/√(n+1))
+UNEVALUABLE = SYMPY_CLASSES | {"sequence limits", "series extrapolation"}
 
 
 @dataclass(frozen=True)
