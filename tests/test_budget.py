@@ -67,7 +67,7 @@ def _checked(names: tuple[str, ...], slow: bool = False) -> dict:
 
 def _burn(frame, event, arg):
     if event == "call":
-        for _ in range(120):
+        for _ in range(400):
             pass
 
 
