@@ -83,11 +83,7 @@ def _roots(p: sp.Poly) -> list[sp.Basic] | None:
     return out
 
 
-def _sum(block: sp.Basic, j: sp.Dummy) -> sp.Basic | None:
-    pair = _rational(block, j)
-    if pair is None:
-        return None
-    num, den = pair
+def _sum(num: sp.Poly, den: sp.Poly, j: sp.Dummy) -> sp.Basic | None:
     if num.is_zero:
         return sp.Integer(0)
     if den.degree() < num.degree() + 2 or _roots(den) is None:
@@ -114,11 +110,7 @@ def _sum(block: sp.Basic, j: sp.Dummy) -> sp.Basic | None:
     return total
 
 
-def _product(block: sp.Basic, j: sp.Dummy) -> sp.Basic | None:
-    pair = _rational(block, j)
-    if pair is None:
-        return None
-    num, den = pair
+def _product(num: sp.Poly, den: sp.Poly) -> sp.Basic | None:
     if num.degree() != den.degree() or sp.simplify(num.LC() - den.LC()) != 0:
         return None
     tops, bottoms = _roots(num), _roots(den)
@@ -148,22 +140,21 @@ def rational_series(node: sp.Basic) -> sp.Basic:
     if found is None:
         return node
     block, j, terms = found
-    if isinstance(node, sp.Product):
-        if not all(_tends_to(t, j, 1) for t in terms):
-            return node
-        value = _product(block, j)
-    elif block.has(sp.log):
+    logs = isinstance(node, sp.Sum) and block.has(sp.log)
+    if logs:
         # Σ log G(i) = log Π G(i) term by term, and log is continuous at the product's value
-        inner = [_log_argument(t, j) for t in terms]
-        if any(g is None or not _tends_to(g, j, 1) for g in inner):
+        terms = [_log_argument(t, j) for t in terms]
+        if any(g is None for g in terms):
             return node
-        value = _product(sp.Mul(*inner), j)
-        value = None if value is None else sp.log(value)
-    else:
-        if not all(_tends_to(t, j, 0) for t in terms):
-            return node
-        value = _sum(block, j)
-    return node if value is None else value
+        block = sp.Mul(*terms)
+    summed = isinstance(node, sp.Sum) and not logs
+    pair = _rational(block, j)
+    if pair is None or not all(_tends_to(t, j, 0 if summed else 1) for t in terms):
+        return node
+    value = _sum(*pair, j) if summed else _product(*pair)
+    if value is None:
+        return node
+    return sp.log(value) if logs else value
 
 
 def rational_series_closed(expr: sp.Basic) -> sp.Basic:
