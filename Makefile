@@ -15,13 +15,15 @@ $(STAMP): pyproject.toml
 	PYTHONWARNINGS=ignore $(PY) -m pip install -q -e '.[$(EXTRAS)]'
 	touch $(STAMP)
 
-# two workers (pytest-xdist), one per core; a file's tests run in one of them (tests/conftest.py);
+# two workers (pytest-xdist), one per core; a file's tests run in one of them, the longest files
+# first (tests/conftest.py: LONGEST_FIRST; the scheduler would otherwise start the files with the
+# most tests first);
 # PYTEST_FLAGS passes more, e.g. -rs to list the skips (.ci/run)
 TEST_WORKERS ?= 2
 
 test: $(STAMP)
 	$(PY) -m ruff check .
-	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadfile $(PYTEST_FLAGS)
+	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder $(PYTEST_FLAGS)
 
 # CLAIMS="my_claims.py other.py" adds your own claims as a section "Your derivations"
 reports: $(STAMP)

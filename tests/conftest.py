@@ -69,6 +69,19 @@ class Verified:
         return {c: self.result(c).status for c in claim_ids}
 
 
+# The files that take longest, longest first: under ``--dist loadfile`` with the scheduler's own
+# reordering off (the Makefile), a worker starts each of them as soon as it is free, and the many
+# short files fill both workers up to the end, so neither waits idle for the other.
+LONGEST_FIRST = ("test_redteam.py", "test_mutation_derivations.py", "test_errata.py",
+                 "test_budget.py", "test_reports_pipeline.py", "test_attention_derivation.py",
+                 "test_user_claims.py", "test_reports_latex.py")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    rank = {name: n for n, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: the rest in order
+
+
 @pytest.fixture(scope="session")
 def shared(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The run's temporary folder, common to every xdist worker."""

@@ -226,17 +226,17 @@ def test_unknown_assumption_kind_is_refused():
                    (Step(x, "r"),))
 
 
-def test_remembered_sums_are_sympys_own_and_the_method_is_restored():
+def test_remembered_doits_are_sympys_own_and_the_method_is_restored():
     from derivations.engine import symbolic
 
     original = sp.Sum.doit
     s = sp.Sum(sp.KroneckerDelta(i, k) * z[k], (k, 1, n))
-    with symbolic.remembered_sums():
+    with symbolic.remembered_doits():
         assert sp.Sum.doit is not original
         first, again = s.doit(), s.doit()
     assert sp.Sum.doit is original
     assert first == again == original(s)
-    with pytest.raises(ZeroDivisionError), symbolic.remembered_sums():
+    with pytest.raises(ZeroDivisionError), symbolic.remembered_doits():
         raise ZeroDivisionError  # restored on the way out of a failure (a time-out too)
     assert sp.Sum.doit is original
 

@@ -244,6 +244,11 @@ _ACTIVE: list[budget] = []
 _SAVED: list = []  # the SIGPROF handler to restore when the outermost budget ends
 
 
+def innermost_limit() -> int | None:
+    """The operations the innermost running budget allows, or None outside every budget."""
+    return _ACTIVE[-1].limit if _ACTIVE else None
+
+
 def _tick(signum, frame) -> None:
     """The timer's handler: check the innermost budget, unless the signal arrived while a budget
     was being entered or left (its own code decides then, from the count)."""

@@ -17,7 +17,13 @@ from typing import NamedTuple
 import sympy as sp
 
 from derivations.engine.binders import bound_symbols
-from derivations.engine.budget import OverBudget, budget, forget_with_claims
+from derivations.engine.budget import (
+    OverBudget,
+    budget,
+    forget_with_claims,
+    innermost_limit,
+    operations,
+)
 from derivations.engine.methods import (
     LAW_DENSITIES,
     expectations_by_density,
@@ -166,20 +172,19 @@ def _simplifies_to_zero(diff: sp.Basic, indices: dict) -> bool:
     return sp.simplify(diff) == 0 or sp.simplify(sp.expand(sp.powsimp(diff))) == 0
 
 
-_SUMS: dict = {}
-_SUMS_KEPT = 20000
-forget_with_claims(_SUMS.clear)
+_DONE: dict = {}
+_DONE_KEPT = 20000
+forget_with_claims(_DONE.clear)
 
 
-@contextmanager
-def remembered_sums():
-    """``Sum.doit`` remembers its results while the symbolic route runs.  The same sums recur in
-    every step of a claim, and again in the doit that checks for a fixed point; SymPy runs its
-    symbolic summation algorithms (Gosper, hypergeometric) afresh each time, and most of them
-    fail on the same sum the same way.  A result depends only on the sum (structural equality
-    includes every symbol's assumptions) and the hints.  What is remembered is forgotten before
-    each claim (:func:`derivations.engine.budget.fresh_start`), so a claim's count is its own."""
-    original = sp.Sum.doit
+class _Unaffordable(NamedTuple):
+    """An integral whose evaluation was stopped by its budget after ``ops`` SymPy operations."""
+
+    ops: int
+
+
+def _remembering(original, integral: bool):
+    depth = [0]
 
     def doit(self, **hints):
         try:
@@ -187,17 +192,52 @@ def remembered_sums():
             hash(key)
         except TypeError:  # an unhashable hint: not remembered
             return original(self, **hints)
-        if key not in _SUMS:
-            if len(_SUMS) > _SUMS_KEPT:
-                _SUMS.clear()
-            _SUMS[key] = original(self, **hints)
-        return _SUMS[key]
+        known = _DONE.get(key)
+        if isinstance(known, _Unaffordable):
+            limit = innermost_limit()
+            if limit is not None and known.ops >= limit:
+                raise OverBudget("symbolic route", "operations", limit, known.ops)
+        elif known is not None:
+            return known
+        if len(_DONE) > _DONE_KEPT:
+            _DONE.clear()
+        start = operations()
+        depth[0] += 1
+        try:
+            _DONE[key] = original(self, **hints)
+        except OverBudget:
+            # only an evaluation that was not itself inside another integral's: where an inner
+            # one stands when the budget runs out depends on when the timer fires
+            if integral and depth[0] == 1:
+                _DONE[key] = _Unaffordable(operations() - start)
+            raise
+        finally:
+            depth[0] -= 1
+        return _DONE[key]
+    return doit
 
-    sp.Sum.doit = doit
+
+@contextmanager
+def remembered_doits():
+    """``Sum.doit`` and ``Integral.doit`` remember their results while the symbolic route runs.
+
+    The same sums and integrals recur in every step of a claim, in the doit that checks for a
+    fixed point, and again in the route's own methods; SymPy runs its summation algorithms
+    (Gosper, hypergeometric) and its integration algorithms (Risch, Meijer G, heuristics) afresh
+    each time, and most of them fail on the same input the same way.  A result depends only on
+    the expression (structural equality includes every symbol's assumptions) and the hints.
+    An integral that SymPy could not evaluate within its budget is remembered as such, with the
+    operations it had used: a later check whose whole budget is no larger is stopped at once
+    (the own methods' budget is 0.4 times the first check's), a larger one tries again.  What is
+    remembered is forgotten before each claim (:func:`derivations.engine.budget.fresh_start`),
+    so a claim's count is its own."""
+    saved = sp.Sum.doit, sp.Integral.doit
+    sp.Sum.doit = _remembering(saved[0], integral=False)
+    sp.Integral.doit = _remembering(saved[1], integral=True)
     try:
         yield
     finally:
-        sp.Sum.doit = original
+        sp.Sum.doit, sp.Integral.doit = saved
 
 
 @contextmanager
@@ -236,7 +276,7 @@ def _own_methods(prev, cur, rewrites, random_bases, domain, ops, hypotheses=()) 
     """The name of the engine's own method that shows prev - cur is zero, or ''; never raises."""
     indices = domain.indices
     try:
-        with budget(ops, "symbolic route (own methods)", kind="symbolic"), remembered_sums(), \
+        with budget(ops, "symbolic route (own methods)", kind="symbolic"), remembered_doits(), \
                 no_numbers():
             signed = signed_by_hypotheses(hypotheses, signed_by_ranges(domain.ranges))
             diff = (_normal_form(prev, rewrites, random_bases)
@@ -295,7 +335,7 @@ def symbolic_check_detail(prev, cur, rewrites=(), random_bases=(), indices=None,
 def _simplify_check(prev, cur, rewrites, random_bases, indices, ops) -> SymbolicOutcome:
     meter = None
     try:
-        with budget(ops, "symbolic route", kind="symbolic") as meter, remembered_sums(), \
+        with budget(ops, "symbolic route", kind="symbolic") as meter, remembered_doits(), \
                 no_numbers():
             a = _normal_form(prev, rewrites, random_bases)
             b = _normal_form(cur, rewrites, random_bases)
