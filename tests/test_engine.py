@@ -241,6 +241,32 @@ def test_remembered_doits_are_sympys_own_and_the_method_is_restored():
     assert sp.Sum.doit is original
 
 
+STOPPED_OPS = 20_000  # far below what SymPy spends failing on the integral below
+
+
+def test_an_integral_stopped_by_its_budget_is_not_tried_again_within_no_larger_one():
+    from derivations.engine import symbolic
+    from derivations.engine.budget import OverBudget, budget, fresh_start, operations
+
+    t = sp.Symbol("t", real=True)
+    hard = sp.Integral(sp.atan(t) / (t * sp.sqrt(1 - t**2)), (t, 0, 1))
+    original = sp.Integral.doit
+    fresh_start()
+    with symbolic.remembered_doits():
+        with pytest.raises(OverBudget), budget(STOPPED_OPS, "first"):
+            hard.doit()
+        start = operations()
+        with pytest.raises(OverBudget) as again, budget(STOPPED_OPS, "again"):
+            hard.doit()
+        assert operations() - start < STOPPED_OPS // 100  # stopped at once, named by its budget
+        assert again.value.what == "again" and again.value.used > STOPPED_OPS
+        start = operations()
+        with pytest.raises(OverBudget), budget(2 * STOPPED_OPS, "larger"):
+            hard.doit()
+        assert operations() - start > STOPPED_OPS  # a larger budget tries again
+    assert sp.Integral.doit is original
+
+
 def test_a_wrong_sum_step_fails_after_a_right_one_was_remembered():
     right = sp.Sum(sp.KroneckerDelta(i, k) * z[k], (k, 1, n))
     domain = Domain(dims=(n,), indices={i: (1, n)})

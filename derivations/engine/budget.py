@@ -244,9 +244,9 @@ _ACTIVE: list[budget] = []
 _SAVED: list = []  # the SIGPROF handler to restore when the outermost budget ends
 
 
-def innermost_limit() -> int | None:
-    """The operations the innermost running budget allows, or None outside every budget."""
-    return _ACTIVE[-1].limit if _ACTIVE else None
+def innermost() -> budget | None:
+    """The innermost running budget, or None outside every budget."""
+    return _ACTIVE[-1] if _ACTIVE else None
 
 
 def _tick(signum, frame) -> None:

@@ -21,7 +21,7 @@ from derivations.engine.budget import (
     OverBudget,
     budget,
     forget_with_claims,
-    innermost_limit,
+    innermost,
     operations,
 )
 from derivations.engine.methods import (
@@ -194,9 +194,9 @@ def _remembering(original, integral: bool):
             return original(self, **hints)
         known = _DONE.get(key)
         if isinstance(known, _Unaffordable):
-            limit = innermost_limit()
-            if limit is not None and known.ops >= limit:
-                raise OverBudget("symbolic route", "operations", limit, known.ops)
+            running = innermost()
+            if running is not None and known.ops >= running.limit:
+                raise OverBudget(running.what, "operations", running.limit, known.ops)
         elif known is not None:
             return known
         if len(_DONE) > _DONE_KEPT:
