@@ -269,6 +269,24 @@ def test_a_claim_undefined_almost_everywhere_is_refused():
         verify(d)
 
 
+def test_a_constant_that_cannot_be_evaluated_is_tried_once_not_at_every_point(monkeypatch):
+    # Σ i^(−5/2) has a tail in a power that is not an integer: not summed (refused).  It is the
+    # same form at the same (no) inputs at every point: tried once along the ladder, not at each
+    # of the points again
+    from derivations.engine import mpnum
+
+    summed = []
+    nsum = mpseries.nsum
+    monkeypatch.setattr(mpnum._Runtime, "nsum",
+                        staticmethod(lambda *a, **kw: summed.append(1) or nsum(*a, **kw)))
+    i1 = sp.Symbol("i", integer=True, positive=True)
+    d = claim("five_halves", sp.Sum(i1 ** sp.Rational(-5, 2), (i1, 1, sp.oo)),
+              sp.zeta(sp.Rational(5, 2)))
+    with pytest.raises(DerivationError, match="not summed|could not|undefined"):
+        verify(d)
+    assert 0 < len(summed) <= 4
+
+
 def test_a_limit_over_a_dimension_is_taken_not_evaluated_at_a_size():
     # n is a size of the claim and the variable of the limit: the size must not reach the limit
     right = claim("lim_dim", sp.Limit(n * sp.sin(sp.pi / n), n, sp.oo), sp.pi, Domain(dims=(n,)))

@@ -161,7 +161,8 @@ def _exp_digits(fn, inputs) -> int:
 
 _TIMED_OUT: dict = {}
 _VALUES: dict = {}
-for _memo in (_TIMED_OUT.clear, _VALUES.clear):
+_UNDEFINED: dict = {}
+for _memo in (_TIMED_OUT.clear, _VALUES.clear, _UNDEFINED.clear):
     forget_with_claims(_memo)
 
 
@@ -194,15 +195,25 @@ def evaluate(d: Derivation, expr: sp.Basic, point: int, structure: dict, wide: b
     inputs = tuple(values[a] for a in atoms)
     # Consecutive steps often reach the same concrete form (SymPy's canonical ordering undoes a
     # rearrangement): the same form at the same inputs is the same value, at every precision.
+    # So is a form that no precision evaluates: a constant series that cannot be summed fails
+    # the same way at every point, and is tried once (keyed by the digits it may use).
     seen = (fn.concrete, inputs)
     value = _VALUES.get(seen)
+    failed = _UNDEFINED.get((seen, wide))
+    if failed is not None:
+        raise type(failed)(*failed.args)
     if value is None:
         value = Value(fn, inputs)
         if wide:  # a probe point is only worth what it costs: past this it is skipped
             value.max_digits = PROBE_MAX_DIGITS
-        value.settle()
         if len(_VALUES) > 4096:
             _VALUES.clear()
+            _UNDEFINED.clear()
+        try:
+            value.settle()
+        except Undefined as exc:
+            _UNDEFINED[(seen, wide)] = exc
+            raise
         _VALUES[seen] = value
     return value, values
 
