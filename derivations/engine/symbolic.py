@@ -16,6 +16,7 @@ from typing import NamedTuple
 
 import sympy as sp
 
+from derivations.engine.antiderivatives import integrals_by_antiderivative, vanishes
 from derivations.engine.binders import bound_symbols
 from derivations.engine.budget import (
     OverBudget,
@@ -272,8 +273,11 @@ class SymbolicOutcome(NamedTuple):
     stopped: OverBudget | None = None  # what stopped it, when it timed out
 
 
-def _own_methods(prev, cur, rewrites, random_bases, domain, ops, hypotheses=()) -> str:
-    """The name of the engine's own method that shows prev - cur is zero, or ''; never raises."""
+def _own_methods(prev, cur, rewrites, random_bases, domain, ops, hypotheses=(),
+                 integrals: bool | str = True) -> str:
+    """The name of the engine's own method that shows prev - cur is zero, or ''; never raises.
+    ``integrals``: whether to evaluate definite integrals by residues or an antiderivative, or
+    "only" that."""
     indices = domain.indices
     try:
         with budget(ops, "symbolic route (own methods)", kind="symbolic"), remembered_doits(), \
@@ -281,6 +285,13 @@ def _own_methods(prev, cur, rewrites, random_bases, domain, ops, hypotheses=()) 
             signed = signed_by_hypotheses(hypotheses, signed_by_ranges(domain.ranges))
             diff = (_normal_form(prev, rewrites, random_bases)
                     - _normal_form(cur, rewrites, random_bases))
+            if integrals and diff.has(sp.Integral):
+                evaluated = integrals_by_antiderivative(diff, domain.ranges)
+                if evaluated is not None and all(vanishes(case, lambda e: _is_zero(e, indices))
+                                                 for case in evaluated.cases):
+                    return " and ".join(evaluated.methods)
+            if integrals == "only":
+                return ""
             if diff.has(E) and domain.distribution in LAW_DENSITIES:
                 by_law = expectations_by_density(diff, domain.random, domain.distribution)
                 if by_law is not None and _is_zero(by_law, indices):
@@ -323,10 +334,19 @@ def symbolic_check_detail(prev, cur, rewrites=(), random_bases=(), indices=None,
     (the claim's Domain), by one of the route's own methods within ``OWN_OPS`` more, which may
     use the declared ranges' signs, the signs the claim's ``hypotheses`` give its symbols and a
     declared law's density; never raises."""
+    # an integral SymPy cannot close costs the whole budget before the own methods run: tried
+    # first, the integrals' own methods save it (and are not tried twice)
+    integrals = own is not None and (prev.has(sp.Integral) or cur.has(sp.Integral))
+    if integrals:
+        method = _own_methods(prev, cur, rewrites, random_bases, own, OWN_OPS, hypotheses,
+                              integrals="only")
+        if method:
+            return SymbolicOutcome("zero", f"by {method}", 0)
     first = _simplify_check(prev, cur, rewrites, random_bases, indices, ops)
     if first.result == "zero" or own is None:
         return first
-    method = _own_methods(prev, cur, rewrites, random_bases, own, OWN_OPS, hypotheses)
+    method = _own_methods(prev, cur, rewrites, random_bases, own, OWN_OPS, hypotheses,
+                          integrals=not integrals)
     if method:
         return SymbolicOutcome("zero", f"by {method}", first.ops)
     return first
