@@ -111,9 +111,10 @@ def test_a_simplification_that_keeps_building_is_stopped_by_its_operation_count(
 
 
 def test_inconclusive_symbolic_still_needs_numeric_agreement():
-    # asinh(sinh x) = x: true, SymPy cannot simplify it, the numbers agree
-    claim = Derivation("asinh_sinh", "asinh of sinh", sp.Eq(sp.asinh(sp.sinh(x)), x),
-                       (), (Step(x, "inverse functions"),))
+    # Shi x = (Ei x − Ei(−x))/2: true, neither SymPy nor an own method shows it, the numbers agree
+    shi = (sp.Ei(x) - sp.Ei(-x)) / 2
+    claim = Derivation("shi_as_ei", "Shi as Ei", sp.Eq(sp.Shi(x), shi), (),
+                       (Step(shi, "exponential integrals"),), Domain(ranges={x: (0.5, 3)}))
     result = verify(claim)
     assert result.steps[0].symbolic == "inconclusive"
     assert result.status == "numeric" and result.steps[0].numeric == "agree"

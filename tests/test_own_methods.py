@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 import sympy as sp
 
-from derivations.engine.cases import piecewise_branches, residue_classes
+from derivations.engine.cases import _split_sums, one_period, piecewise_branches, residue_classes
 from derivations.engine.chain import verify
 from derivations.engine.claim import Derivation, Step
 from derivations.engine.domain import Domain
@@ -17,7 +17,9 @@ from derivations.engine.methods import (
     constant_terms,
     expectations_by_density,
     partial_closed_forms,
+    positive_off_zero,
     sequence_limits,
+    signed_by_ranges,
     textbook,
 )
 from derivations.engine.ring import as_ring
@@ -283,3 +285,56 @@ def test_a_sum_of_a_constant_counts_its_terms():
     assert constant_terms(sp.Sum(inner, (i, 1, n))) == n * inner  # the outer i binds nothing
     assert constant_terms(sp.Sum(z[i], (i, 1, n))) == sp.Sum(z[i], (i, 1, n))
     assert constant_terms(sp.Sum(x, (i, 1, k))) == sp.Sum(x, (i, 1, k))  # k may be below 1
+
+
+def test_an_inverse_function_applied_to_its_function_is_undone_for_real_arguments():
+    proved = verify(claim("asinh_sinh", sp.asinh(sp.sinh(x)), x, Domain(ranges={x: (-3, 3)})))
+    assert proved.status == "proved" and "inverse functions undone" in own_method(proved)
+    assert verify(claim("asinh_sinh_abs", sp.asinh(sp.sinh(x)), sp.Abs(x),
+                        Domain(ranges={x: (-3, 3)}))).status == "failed"
+    # asin(sin h) folds h back into [−π/2, π/2]: at h = 2 it is π − 2, not 2
+    assert verify(claim("asin_sin", sp.asin(sp.sin(x)), x,
+                        Domain(ranges={x: (-3, 3)}))).status == "failed"
+
+
+def test_floors_of_a_real_symbol_are_proved_over_one_period_piece_by_piece():
+    half = sp.Rational(1, 2)
+    hermite = verify(claim("hermite", sp.floor(2 * x), sp.floor(x) + sp.floor(x + half)))
+    assert hermite.status == "proved" and "one period" in own_method(hermite)
+    # wrong only on [1/2, 1) of each period: a piece's case is not zero
+    assert verify(claim("hermite_wrong", sp.floor(2 * x), 2 * sp.floor(x))).status == "failed"
+    assert one_period(sp.floor(2 * x) - 2 * sp.floor(x)) is not None
+    # x² does not repeat with the floors: no period, no cases
+    assert one_period(sp.floor(x) + x**2) is None
+
+
+def test_a_range_from_zero_counts_as_positive_only_where_every_side_is_undefined_at_zero():
+    y = sp.Symbol("y", real=True)
+    ranges = {x: (0, 2), y: (0, 2)}
+    proved = verify(claim("log_product", sp.log(x) + sp.log(y), sp.log(x * y),
+                          Domain(ranges=ranges)))
+    assert proved.status == "proved"
+    # √x·√y is 0 at x = 0, not undefined: x stays nonnegative (and the claim holds there too)
+    signed = signed_by_ranges(ranges)
+    assert not positive_off_zero(signed, sp.sqrt(x) * sp.sqrt(y), sp.sqrt(x * y))[x].is_positive
+    assert positive_off_zero(signed, sp.log(x) + sp.log(y), sp.log(x * y))[x].is_positive
+    # over negative values the logarithms' branches differ: the claim fails
+    wider = Domain(ranges={x: (-2, 2), y: (-2, 2)})
+    assert verify(claim("log_product_wide", sp.log(x) + sp.log(y), sp.log(x * y), wider)).status \
+        == "failed"
+
+
+def test_a_sum_of_a_periodic_term_is_split_by_the_residues_of_its_variable():
+    j = sp.Symbol("j", integer=True)
+    floors = sp.Sum(sp.floor(j / 2), (j, 1, n))
+    proved = verify(claim("floor_half_sum", floors, sp.floor(n**2 / 4), Domain(dims=(n,))))
+    assert proved.status == "proved" and "residue classes" in own_method(proved)
+    wrong = verify(claim("floor_half_sum_wrong", floors, sp.floor(n**2 / 4) + sp.Mod(n, 2),
+                         Domain(dims=(n,))))
+    assert wrong.status == "failed"
+    # a length that may be negative (m − 1 for m = 0) is not split: Karr's convention would apply
+    m = sp.Symbol("m", integer=True, nonnegative=True)
+    kept = sp.Sum(sp.floor(j / 2), (j, 1, 2 * m - 1))
+    assert _split_sums(kept) == kept
+    assert _split_sums(sp.Sum(sp.floor(j / 2), (j, 1, 2 * m))) != sp.Sum(sp.floor(j / 2),
+                                                                         (j, 1, 2 * m))

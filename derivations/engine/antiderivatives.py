@@ -5,10 +5,14 @@ jumps inside the interval, a parameter's sign, the closed form 0 for ∫ dx/(x²
 ∫_u^v f dx = F(v⁻) − F(u⁺) when F is continuous on (u, v) and F' = f there; improper ends are
 one-sided limits.  None of the three is taken from SymPy on trust:
 
+* f is first put in a form the cuts can read: an inverse function applied to its function
+  undone (atan(tan x) = x − π⌊x/π + 1/2⌋), the root of a square of sin and cos an absolute value
+  (√(1 − cos x) = √2·|sin(x/2)|, by sin² + cos² = 1);
 * the interval is cut where a sign part of f (sign, Abs, Heaviside, Max, Min, floor, ceiling)
   may change: at the roots of its argument, each shown to lie inside, outside or at an end; on a
   piece the part is fixed by its sign at the piece's midpoint;
-* F is SymPy's antiderivative of the piece, kept only if F' − f simplifies to zero;
+* F is SymPy's antiderivative of the piece (``integrate``'s, else ``manualintegrate``'s), kept
+  only if F' − f simplifies to zero;
 * every place where F could jump or leave the reals — a denominator, the argument of a
   logarithm, of a root, of asin or acos — keeps one sign on the open piece, for every parameter
   in its declared range (:mod:`derivations.engine.signs`, with a parameter a ∈ (lo, hi) written
@@ -31,7 +35,9 @@ import math
 from typing import NamedTuple
 
 import sympy as sp
+from sympy.integrals.manualintegrate import manualintegrate
 
+from derivations.engine.methods import inverses_undone
 from derivations.engine.residues import by_residues
 from derivations.engine.signs import NotShown, sign_for_positive
 
@@ -101,6 +107,8 @@ def _definite(node: sp.Integral, positive: list, used: set) -> sp.Basic:
         raise NotShown("bounds in a known order")
     if order < 0:
         return -_definite(sp.Integral(f, (x, v, u)), positive, used)
+    f = _squares_rooted(inverses_undone(f), x)
+    node = sp.Integral(f, (x, u, v))
     try:
         value = by_residues(node, positive)
         used.add(RESIDUES)
@@ -112,6 +120,34 @@ def _definite(node: sp.Integral, positive: list, used: set) -> sp.Basic:
     cuts = _ordered(cuts, positive)
     ends = [u, *cuts, v]
     return sp.Add(*(_piece(f, x, a, b, positive) for a, b in zip(ends, ends[1:], strict=False)))
+
+
+def _squares_rooted(f, x) -> sp.Basic:
+    """√B as √c·|Q| where B = c·Q² once sin² + cos² = 1 makes it homogeneous in sin and cos of
+    x or of x/2: √(1 − cos x) = √2·|sin(x/2)|, √(1 − sin 2x) = |sin x − cos x|."""
+    def rooted(node):
+        base = node.base
+        S, C, y = sp.Dummy("S"), sp.Dummy("C"), sp.Dummy("y", real=True)
+        for scale in (1, 2):
+            p = sp.expand(sp.expand_trig(base.xreplace({x: scale * y}))
+                          .xreplace({sp.sin(y): S, sp.cos(y): C}))
+            if p.has(x) or not p.is_polynomial(S, C):
+                continue
+            poly = sp.Poly(p, S, C)
+            degrees = {sum(m) for m in poly.monoms()}
+            top = max(degrees)
+            if any((top - d) % 2 for d in degrees):
+                continue
+            homogeneous = sp.Add(*(c * S**i * C**j * (S**2 + C**2) ** ((top - i - j) // 2)
+                                   for (i, j), c in poly.terms()))
+            coeff, factors = sp.factor_list(homogeneous)
+            if coeff.is_positive and factors and all(m % 2 == 0 for _, m in factors):
+                q = sp.Mul(*(b ** (m // 2) for b, m in factors))
+                return sp.sqrt(coeff) * sp.Abs(q.xreplace({S: sp.sin(x / scale),
+                                                            C: sp.cos(x / scale)}))
+        return node
+    return f.replace(lambda e: isinstance(e, sp.Pow) and e.exp == sp.Rational(1, 2)
+                     and e.base.has(sp.sin, sp.cos) and e.base.has(x), rooted)
 
 
 def _arguments(part: sp.Basic) -> list[sp.Basic]:
@@ -190,12 +226,28 @@ def _point(u, v, s: sp.Dummy) -> sp.Basic:
     return u + (v - u) * s / (1 + s)
 
 
+# where antiderivatives come from, in order: each is kept only if it passes every check, so a
+# second source costs time, never soundness (manualintegrate's asin(x/|a|) for a < 0 where
+# integrate gives a Piecewise)
+SOURCES = (sp.integrate, manualintegrate)
+
+
 def _piece(f, x, u, v, positive) -> sp.Basic:
     mid = _point(u, v, sp.Integer(1))
     fixed = {part: _fixed(part, x, mid, positive) for part in f.atoms(*_SIGN_PARTS)
              if part.has(x)}
     g = f.xreplace(fixed)
-    F = sp.integrate(g, x)
+    failed = NotShown("an antiderivative")
+    for source in SOURCES:
+        try:
+            return _fundamental(source(g, x), g, x, u, v, positive)
+        except NotShown as exc:
+            failed = exc
+    raise failed
+
+
+def _fundamental(F, g, x, u, v, positive) -> sp.Basic:
+    """F(v⁻) − F(u⁺), once F is shown an antiderivative of g, continuous on (u, v)."""
     if F.has(sp.Integral, sp.Piecewise):
         raise NotShown("an antiderivative")
     # SymPy's antiderivatives of trigonometric quotients are tan(x/2) with floor added to undo

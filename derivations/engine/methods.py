@@ -20,10 +20,12 @@
   after another: E|X| and E max(X, 0), which the rewrites of any law cannot reach.
 * :data:`FORMS` — further normal forms tried on the difference after ``simplify``: Piecewise
   (Max, Min, Abs), exponentials (trigonometric and hyperbolic functions), floor (Mod, frac),
-  special functions expanded, logarithms combined where SymPy may (positive arguments).  Each is
-  an identity of SymPy's; whatever they conclude, the numeric route must agree.  Among them two
-  proofs by cases (:mod:`derivations.engine.cases`): an integer symbol's residue classes, and a
-  Piecewise in one real variable branch by branch, each branch where no earlier one holds.
+  special functions expanded, logarithms combined where SymPy may (positive arguments), an
+  inverse function applied to its function undone (:func:`inverses_undone`).  Each is
+  an identity of SymPy's; whatever they conclude, the numeric route must agree.  Among them
+  three proofs by cases (:mod:`derivations.engine.cases`): an integer symbol's residue classes,
+  floors of one real variable over one period, and a Piecewise in one real variable branch by
+  branch, each branch where no earlier one holds.
 
 None of these runs in the numeric route, which evaluates definitions with numbers.
 """
@@ -40,6 +42,7 @@ from derivations.engine.cases import (
     _INTEGER_PARTS,
     _period,
     _settle,
+    one_period,
     piecewise_branches,
     residue_classes,
 )
@@ -293,6 +296,18 @@ def signed_by_hypotheses(hypotheses, signed: dict) -> dict:
     return out
 
 
+def positive_off_zero(signed: dict, *sides: sp.Basic) -> dict:
+    """A symbol whose range starts at 0 as one assumed positive where every side of the claim is
+    undefined at 0 (log x + log y = log xy on 0 ≤ x, y ≤ 2): the claim says nothing there, and
+    the numeric route replaces such a point."""
+    out = dict(signed)
+    for s, d in signed.items():
+        if not d.is_positive and d.is_nonnegative and all(
+                side.xreplace({s: 0}).has(sp.zoo, sp.nan) for side in sides):
+            out[s] = _signed(s, positive=True)
+    return out
+
+
 def _signed(s: sp.Symbol, **sign) -> sp.Dummy:
     kept = {k: v for k, v in s.assumptions0.items() if v and k in ("integer", "real")}
     return sp.Dummy(s.name, **kept, **sign)
@@ -308,6 +323,29 @@ def _has(*kinds) -> Callable[[sp.Basic], bool]:
     return lambda e: any(isinstance(node, kinds) for node in sp.preorder_traversal(e))
 
 
+def inverses_undone(expr: sp.Basic) -> sp.Basic:
+    """A function's inverse applied to it, for a real argument h: asinh(sinh h) = h,
+    atan(tan h) = h − π·⌊h/π + 1/2⌋ (h off the poles of tan), asin(sin h) = (−1)ᵏ(h − kπ) with
+    k = ⌊h/π + 1/2⌋, acosh(cosh h) = |h|."""
+    def undone(e):
+        inner = e.args[0]
+        if not (isinstance(inner, sp.Function) and len(inner.args) == 1
+                and inner.args[0].is_real):
+            return e
+        h = inner.args[0]
+        k = sp.floor(h / sp.pi + sp.Rational(1, 2))
+        if isinstance(e, sp.asinh) and isinstance(inner, sp.sinh):
+            return h
+        if isinstance(e, sp.atan) and isinstance(inner, sp.tan):
+            return h - sp.pi * k
+        if isinstance(e, sp.asin) and isinstance(inner, sp.sin):
+            return (-1) ** k * (h - k * sp.pi)
+        if isinstance(e, sp.acosh) and isinstance(inner, sp.cosh):
+            return sp.Abs(h)
+        return e
+    return expr.replace(lambda e: isinstance(e, sp.asinh | sp.atan | sp.asin | sp.acosh), undone)
+
+
 _SPECIAL = (sp.gamma, sp.loggamma, sp.polygamma, sp.beta, sp.Ei, sp.expint, sp.Si, sp.Ci,
             sp.Shi, sp.Chi, sp.erf, sp.erfc, sp.zeta)
 
@@ -318,10 +356,13 @@ _PIECEWISE = (sp.Max, sp.Min, sp.Piecewise, sp.Abs, sp.sign, sp.Heaviside)
 FORMS: tuple[tuple[str, Callable, Callable], ...] = (
     ("Piecewise form", _has(*_PIECEWISE), lambda e: sp.piecewise_fold(e.rewrite(sp.Piecewise))),
     ("Piecewise form, branch by branch", _has(*_PIECEWISE), piecewise_branches),
+    ("inverse functions undone", _has(sp.asinh, sp.atan, sp.asin, sp.acosh), inverses_undone),
     ("exponential form", _has(TrigonometricFunction, HyperbolicFunction),
      lambda e: e.rewrite(sp.exp)),
     ("floor form", _has(sp.Mod, sp.frac), lambda e: e.rewrite(sp.floor)),
     ("residue classes", _has(*_INTEGER_PARTS, sp.Pow, sp.sin, sp.cos, sp.tan), residue_classes),
+    ("one period of its floors, piece by piece", _has(sp.floor, sp.ceiling, sp.frac),
+     one_period),
     ("constant terms of sums counted", _has(sp.Sum, sp.Product), constant_terms),
     ("a product of exponentials as the exponential of a sum", _has(sp.Product),
      lambda e: e.replace(lambda x: isinstance(x, sp.Product) and isinstance(x.function, sp.exp),

@@ -134,6 +134,20 @@ def kinks(body) -> list:
     return out
 
 
+def _singular(body, var) -> list:
+    """Where a quadrature should be split besides the kinks: the poles of tan and cot (a jump
+    of atan(tan x)), and the zeros of a root's radicand (√(x² + a) turns from imaginary to
+    real there) — each where its argument changes sign."""
+    out = []
+    for node in sp.preorder_traversal(body):
+        if isinstance(node, sp.tan | sp.cot) and node.has(var):
+            out.append((sp.cos if isinstance(node, sp.tan) else sp.sin)(node.args[0]))
+        elif isinstance(node, sp.Pow) and node.base.has(var) and node.exp.is_number \
+                and not node.exp.is_integer:
+            out.append(node.base)
+    return out
+
+
 class _Printer(MpmathPrinter):
     def __init__(self, *args, **kwargs):
         # terms in the order they are stored: sorting them costs most of printing a large form
@@ -145,7 +159,7 @@ class _Printer(MpmathPrinter):
 
     def _indicators(self, var, body):
         parts = []
-        for k in kinks(body):
+        for k in kinks(body) + _singular(body, var):
             if isinstance(k, tuple):
                 parts.append(f"(lambda {self._print(var)}: (1, {self._print(k[1])}))")
             else:

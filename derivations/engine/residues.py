@@ -45,7 +45,7 @@ def by_residues(node: sp.Integral, positive: list) -> sp.Basic:
         raise NotShown("a whole period, or half of one for an even integrand")
     C, S = sp.Dummy("C"), sp.Dummy("S")
     R = sp.expand_trig(f).xreplace({sp.cos(x): C, sp.sin(x): S})
-    if R.has(x):
+    if R.has(x) or not R.is_rational_function(C, S):
         raise NotShown("a rational function of sin x and cos x")
     R = sp.cancel(sp.together(R))
     _no_real_poles(sp.fraction(R)[1], C, S, positive)
@@ -91,6 +91,9 @@ def _inside(r, positive) -> bool:
     """Whether the pole r lies inside the unit circle, for every parameter in the range: read at
     one parameter value, once r is shown continuous in them."""
     for node in sp.preorder_traversal(r):
+        if isinstance(node, sp.Function):
+            # acos, cos … in a cubic's roots: continuity would need their arguments' ranges
+            raise NotShown("poles in radicals")
         if isinstance(node, sp.Pow) and not node.exp.is_integer:
             if node.base.free_symbols and sign_for_positive(node.base, positive) is None:
                 raise NotShown("poles continuous in the parameters")

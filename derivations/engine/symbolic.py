@@ -30,6 +30,7 @@ from derivations.engine.methods import (
     expectations_by_density,
     own_forms,
     partial_closed_forms,
+    positive_off_zero,
     sequence_limits,
     signed_by_hypotheses,
     signed_by_ranges,
@@ -282,7 +283,8 @@ def _own_methods(prev, cur, rewrites, random_bases, domain, ops, hypotheses=(),
     try:
         with budget(ops, "symbolic route (own methods)", kind="symbolic"), remembered_doits(), \
                 no_numbers():
-            signed = signed_by_hypotheses(hypotheses, signed_by_ranges(domain.ranges))
+            signed = positive_off_zero(
+                signed_by_hypotheses(hypotheses, signed_by_ranges(domain.ranges)), prev, cur)
             diff = (_normal_form(prev, rewrites, random_bases)
                     - _normal_form(cur, rewrites, random_bases))
             if integrals and diff.has(sp.Integral):
