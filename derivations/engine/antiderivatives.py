@@ -116,9 +116,7 @@ def _definite(node: sp.Integral, positive: list, used: set) -> sp.Basic:
     except NotShown:
         pass
     used.add(ANTIDERIVATIVE)
-    cuts = sorted(_cuts(f, x, u, v, positive), key=sp.default_sort_key)
-    cuts = _ordered(cuts, positive)
-    ends = [u, *cuts, v]
+    ends = [u, *_cuts(f, x, u, v, positive), v]
     return sp.Add(*(_piece(f, x, a, b, positive) for a, b in zip(ends, ends[1:], strict=False)))
 
 
@@ -157,8 +155,8 @@ def _arguments(part: sp.Basic) -> list[sp.Basic]:
 
 
 def _cuts(f, x, u, v, positive) -> list[sp.Basic]:
-    """The points strictly inside (u, v) where a sign part of f may change."""
-    found = []
+    """The points strictly inside (u, v) where a sign part of f may change, in order."""
+    pairs = []
     for part in f.atoms(*_SIGN_PARTS):
         if not part.has(x):
             continue
@@ -166,10 +164,18 @@ def _cuts(f, x, u, v, positive) -> list[sp.Basic]:
                (n for arg in part.args for n in sp.preorder_traversal(arg))
                if isinstance(inner, _SIGN_PARTS)):
             raise NotShown("sign parts not nested")
-        for h in _arguments(part):
-            for level in _levels(part, h, x, u, v):
-                found += _roots_inside(h - level, x, u, v, positive)
-    return list(dict.fromkeys(found))
+        pairs += [(part, h) for h in _arguments(part)]
+    return _steps(pairs, x, u, v, positive)
+
+
+def _steps(pairs, x, u, v, positive) -> list[sp.Basic]:
+    """The points strictly inside (u, v), in order, where h is 0 (or an integer, for a floor or
+    ceiling part) for a pair (part, h)."""
+    found = []
+    for part, h in pairs:
+        for level in _levels(part, h, x, u, v):
+            found += _roots_inside(h - level, x, u, v, positive)
+    return _ordered(sorted(dict.fromkeys(found), key=sp.default_sort_key), positive)
 
 
 def _levels(part, h, x, u, v) -> list[sp.Basic]:
@@ -255,13 +261,8 @@ def _fundamental(F, g, x, u, v, positive) -> sp.Basic:
     steps = {part: sp.Dummy() for part in F.atoms(sp.floor, sp.ceiling) if part.has(x)}
     if not _vanishes(sp.diff(F.xreplace(steps), x) - g, x):
         raise NotShown("an antiderivative whose derivative is the integrand")
-    jumps = [*steps]
-    for node in F.atoms(sp.tan):
-        if node.has(x):
-            jumps.append(node)
-    cuts = _ordered(sorted(_jumps(jumps, x, u, v, positive), key=sp.default_sort_key),
-                    positive)
-    ends = [u, *cuts, v]
+    ends = [u, *_jumps([*steps, *(node for node in F.atoms(sp.tan) if node.has(x))], x, u, v,
+                       positive), v]
     return sp.Add(*(_part(F, x, a, b, positive) for a, b in zip(ends, ends[1:], strict=False)))
 
 
@@ -277,22 +278,22 @@ def _vanishes(e, x) -> bool:
 
 
 def _jumps(nodes, x, u, v, positive) -> list[sp.Basic]:
-    """The points inside (u, v) where a floor or ceiling of F steps or a tan has a pole."""
-    found = []
+    """The points inside (u, v), in order, where a floor or ceiling of F steps or a tan has a
+    pole — where h/π − 1/2 is an integer, for tan(h)."""
+    pairs = []
     for node in nodes:
         h = node.args[0]
         if isinstance(node, sp.tan):
-            # tan(h) has its poles where h/π − 1/2 is an integer
-            node, h = sp.floor(h / sp.pi - sp.Rational(1, 2)), h / sp.pi - sp.Rational(1, 2)
-        for level in _levels(node, h, x, u, v):
-            found += _roots_inside(h - level, x, u, v, positive)
-    return list(dict.fromkeys(found))
+            h = h / sp.pi - sp.Rational(1, 2)
+            node = sp.floor(h)
+        pairs.append((node, h))
+    return _steps(pairs, x, u, v, positive)
 
 
 def _part(F, x, u, v, positive) -> sp.Basic:
     s = sp.Dummy("s", positive=True)
     mid = _point(u, v, sp.Integer(1))
-    F = F.xreplace({part: type(part)(part.args[0].subs(x, mid))
+    F = F.xreplace({part: _fixed(part, x, mid, positive)
                     for part in F.atoms(sp.floor, sp.ceiling) if part.has(x)})
     F = _continuous(F, x, _point(u, v, s), [*positive, s])
     return _end(F, x, v, "-", positive) - _end(F, x, u, "+", positive)

@@ -36,7 +36,7 @@ def sign_for_positive(e, positive, zero: bool = False) -> int | None:
         base, k = e.args
         b = sign_for_positive(base, positive)
         if b is not None and k.is_integer:
-            return b ** int(k % 2 == 1) if b < 0 else 1
+            return b if k.is_odd else 1
         return 1 if b == 1 else None
     if isinstance(e, sp.exp) and e.args[0].is_real:
         return 1
