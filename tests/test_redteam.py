@@ -51,11 +51,12 @@ WITNESSED = {c.id for c in CASES if c.witness is not None}
 
 
 def test_true_claims_are_proved_or_say_why(outcomes):
-    # the earlier classes keep their bar; the second round's rate is reported by
-    # python -m derivations.redteam (below the 90 %: see the README's known limits)
-    true = [o for o in outcomes.values() if o.true and o.id not in WITNESSED]
-    proved = [o for o in true if o.result == "proved"]
-    assert len(proved) >= 0.95 * len(true), [(o.id, o.result) for o in true if o not in proved]
+    # the earlier classes keep their bar of 95 %, the second round's (with witnesses) one of 90 %
+    for bar, true in ((0.95, [o for o in outcomes.values() if o.true and o.id not in WITNESSED]),
+                      (0.90, [o for o in outcomes.values() if o.true and o.id in WITNESSED])):
+        proved = [o for o in true if o.result == "proved"]
+        assert len(proved) >= bar * len(true), [(o.id, o.result) for o in true
+                                                if o not in proved]
     unexplained = [(o.id, o.result, o.detail) for o in outcomes.values()
                    if o.true and not reasoned(o)]
     assert unexplained == []

@@ -80,20 +80,73 @@ def test_series_are_summed_only_when_they_converge():
             mpseries.nsum(lambda m: 1 / m, 1, mpmath.inf)  # Richardson would give 6.88
 
 
-@pytest.mark.parametrize("term", [
-    lambda m: 1 / mpmath.sqrt(m) - 1 / mpmath.sqrt(m + 1),  # 1; Richardson: 18/19
-    lambda m: m ** mpmath.mpf(-1.5),  # ζ(3/2) = 2.6124; Richardson: 2.5070
-    lambda m: mpmath.log(m) / m**2,  # −ζ′(2) = 0.9375; Richardson: 0.9184
+@pytest.mark.parametrize(("term", "value"), [
+    (lambda m: 1 / mpmath.sqrt(m) - 1 / mpmath.sqrt(m + 1), lambda: 1),  # Richardson: 18/19
+    (lambda m: m ** mpmath.mpf(-1.5), lambda: mpmath.zeta(1.5)),  # Richardson: 2.5070
 ])
-def test_a_tail_in_powers_that_are_not_integers_is_not_summed(term):
+def test_a_tail_in_powers_that_are_not_integers_is_summed_by_levin(term, value):
     # Richardson's extrapolation assumes a tail in integer powers of 1/n and returns these sums
-    # confidently wrong in the second digit; started 20 terms later it gives another value
+    # confidently wrong in the second digit; started 20 terms later it gives another value, and
+    # Levin's transform, which is exact for any powers, is tried next
+    with mpmath.workdps(30):
+        assert mpseries._accelerated(term, 1, mpseries._nsum("richardson")) is None
+        assert abs(mpseries.nsum(term, 1, mpmath.inf) - value()) < mpmath.mpf(10) ** -25
+
+
+@pytest.mark.parametrize("term", [
+    lambda m: mpmath.log(m + 1) / (m + 1) ** 2,  # −ζ′(2) − 0 = 0.9375; Richardson: 0.9184
+    lambda m: 1 / (m**2 + mpmath.sqrt(m)),  # Richardson: 1.0434
+])
+def test_a_tail_in_logarithms_or_mixed_powers_is_not_summed(term):
+    # Levin's transform does not settle on these either: the series is not evaluated
     with mpmath.workdps(30), pytest.raises(mpsnap.NotEvaluated, match="two starting points"):
         mpseries.nsum(term, 1, mpmath.inf)
     # control: a tail in integer powers is summed, and the same from both starts
     with mpmath.workdps(30):
         assert abs(mpseries.nsum(lambda m: 1 / (m**2 + 1), 1, mpmath.inf)
                    - (mpmath.pi / mpmath.tanh(mpmath.pi) - 1) / 2) < mpmath.mpf(10) ** -25
+
+
+def test_an_oscillating_integral_to_infinity_is_summed_by_half_periods():
+    # tanh-sinh quadrature does not converge on ∫₀^∞ sin x/x; its half periods alternate and are
+    # summed by Cohen–Rodriguez Villegas–Zagier from two starts
+    with mpmath.workdps(DIGITS):
+        with pytest.raises(mpsnap.NotEvaluated, match="did not converge"):
+            mpseries.quad(lambda t: mpmath.sin(t) / t, 0, mpmath.inf)  # no frequency given
+        value = mpseries.quad(lambda t: mpmath.sin(t) / t, 0, mpmath.inf, (), 1)
+        assert abs(value - mpmath.pi / 2) < mpmath.mpf(10) ** -40
+        both = mpseries.quad(lambda t: mpmath.cos(3 * t) / (1 + t * t), -mpmath.inf,
+                             mpmath.inf, (), 3)
+        assert abs(both - mpmath.pi * mpmath.exp(-3)) < mpmath.mpf(10) ** -40
+        with pytest.raises(mpsnap.NotEvaluated, match="do not tend to 0"):
+            mpseries.quad(lambda t: mpmath.sin(t), 0, mpmath.inf, (), 1)  # Abel's value: 1
+        with pytest.raises(mpsnap.NotEvaluated, match="do not alternate"):
+            mpseries.quad(lambda t: 1 / (1 + t) ** 2 + mpmath.sin(t) / (1 + t) ** 4, 0,
+                          mpmath.inf, (), 1)  # quadosc's own guess is wrong in the 4th digit
+
+
+def test_the_frequency_of_an_integrand_is_one_or_none():
+    from derivations.engine.mpnum import frequency
+    assert frequency(sp.sin(3 * x + 1) / x + sp.cos(3 * x), x) == 3
+    assert frequency(sp.sin(x) * sp.cos(2 * x), x) == 0  # two frequencies
+    assert frequency(sp.sin(x**2), x) == 0  # a chirp has none
+    assert frequency(sp.exp(-x), x) == 0
+    dirichlet = claim("dirichlet", sp.Integral(sp.sin(x) / x, (x, 0, sp.oo)), sp.pi / 2)
+    assert verify(dirichlet).status == "proved"
+    assert verify(claim("dirichlet_near", sp.Integral(sp.sin(x) / x, (x, 0, sp.oo)),
+                        sp.pi / 2 + sp.Rational(1, 10**30))).status == "failed"
+
+
+def test_a_polar_number_is_a_number_only_on_the_principal_sheet():
+    from derivations.engine.mpnum import compile_mp
+    with mpmath.workdps(DIGITS):
+        # x·e^(iπ) is on the upper side of the cut, where E₁ is continuous: −Ei(x) − iπ
+        above = compile_mp([p], sp.expint(1, p * sp.exp_polar(sp.I * sp.pi)))(mpmath.mpf(2))
+        assert abs(above - (-mpmath.ei(2) - 1j * mpmath.pi)) < mpmath.mpf(10) ** -40
+        for other in (sp.exp_polar(3 * sp.I * sp.pi), sp.exp_polar(-sp.I * sp.pi),
+                      sp.exp_polar(sp.I * p)):  # (SymPy's expint moves the first two's sheet)
+            with pytest.raises(mpsnap.NotEvaluated, match="principal sheet"):
+                compile_mp([p], p * other)(mpmath.mpf(2))
 
 
 def test_textbook_convention_empty_sum_and_product():
@@ -113,6 +166,33 @@ def test_limits_are_found_or_refused():
             mplimits.limit(lambda m: mpsnap.mod(m, 2), mpmath.inf, 0, True)
         with pytest.raises(mpsnap.NotEvaluated, match="not found"):
             mplimits.limit(lambda t: 1 / mpmath.log(t), mpmath.inf, 0, False)  # too slow to tell
+
+
+def test_a_limit_past_a_large_constant_is_taken_past_it():
+    # (1 − 10^−500)^n is 1 to 400 digits at every n below 10^100 and 0 far past 10^500: the
+    # values are taken past the constant's 500 digits, and a huge power is a logarithm's
+    step = 1 - sp.Rational(1, 10**500)
+    with mpmath.workdps(DIGITS):
+        from derivations.engine.mpnum import compile_mp
+        f = compile_mp([n], step**n)
+        assert mplimits.limit(f, mpmath.inf, 0, True, scale=500) < mpmath.mpf(10) ** -1000
+        assert abs(mplimits.limit(lambda m: m / (m + mpmath.mpf(10) ** 30), mpmath.inf, 0,
+                                  True, scale=30) - 1) < mpmath.mpf(10) ** -10
+        with pytest.raises(mpsnap.NotEvaluated, match="beyond"):
+            mplimits.limit(f, mpmath.inf, 0, True, scale=mplimits.MAX_SCALE + 1)
+    assert verify(claim("plateau", sp.Limit(step**n, n, sp.oo), sp.Integer(0))).status \
+        == "proved"
+    assert verify(claim("plateau_one", sp.Limit(step**n, n, sp.oo), sp.Integer(1))).status \
+        == "failed"
+
+
+def test_a_huge_power_is_the_power():
+    from derivations.engine.mpnum import power
+    with mpmath.workdps(DIGITS):
+        base, exponent = 1 - mpmath.mpf(10) ** -25, mpmath.mpf(10) ** 26 + 3
+        direct = base**exponent  # square-and-multiply: fast for 26 digits, not for 500
+        assert abs(power(base, exponent) - direct) < mpmath.mpf(10) ** -45 * direct
+        assert power(mpmath.mpf(-2), mpmath.mpf(3)) == -8
 
 
 def test_floor_snaps_at_a_residue_boundary():
@@ -270,9 +350,9 @@ def test_a_claim_undefined_almost_everywhere_is_refused():
 
 
 def test_a_constant_that_cannot_be_evaluated_is_tried_once_not_at_every_point(monkeypatch):
-    # Σ i^(−5/2) has a tail in a power that is not an integer: not summed (refused).  It is the
-    # same form at the same (no) inputs at every point: tried once along the ladder, not at each
-    # of the points again
+    # Σ log(i + 1)/(i + 1)² has a tail in a logarithm: not summed (refused).  It is the same
+    # form at the same (no) inputs at every point: tried once along the ladder, not at each of
+    # the points again
     from derivations.engine import mpnum
 
     summed = []
@@ -280,8 +360,8 @@ def test_a_constant_that_cannot_be_evaluated_is_tried_once_not_at_every_point(mo
     monkeypatch.setattr(mpnum._Runtime, "nsum",
                         staticmethod(lambda *a, **kw: summed.append(1) or nsum(*a, **kw)))
     i1 = sp.Symbol("i", integer=True, positive=True)
-    d = claim("five_halves", sp.Sum(i1 ** sp.Rational(-5, 2), (i1, 1, sp.oo)),
-              sp.zeta(sp.Rational(5, 2)))
+    d = claim("log_tail", sp.Sum(sp.log(i1 + 1) / (i1 + 1) ** 2, (i1, 1, sp.oo)),
+              sp.Rational(9375, 10000))
     with pytest.raises(DerivationError, match="not summed|could not|undefined"):
         verify(d)
     assert 0 < len(summed) <= 4
@@ -379,10 +459,11 @@ def test_a_limit_with_a_long_period_is_not_found():
 
 
 def test_a_limit_still_moving_is_not_a_difference():
-    # e^(−10^500/n) → 1, but at n = 10^16 it is still e^(−10^484): undefined, not failed
-    slow = claim("slow", sp.Limit(sp.exp(-sp.Integer(10) ** 500 / n), n, sp.oo), sp.Integer(1),
-                 Domain(dims=(n,)))
-    with pytest.raises(DerivationError, match="constant of 500 digits"):
+    # e^(−10^3000/n) → 1, but its values show it only past n = 10^3000, more digits than the
+    # limit is taken at (MAX_SCALE): undefined, not failed
+    slow = claim("slow", sp.Limit(sp.exp(-sp.Integer(10) ** 3000 / n), n, sp.oo),
+                 sp.Integer(1), Domain(dims=(n,)))
+    with pytest.raises(DerivationError, match="constant of 3000 digits"):
         verify(slow)
     # told nothing of the constant, the values near ∞ still grow towards it
     with mpmath.workdps(DIGITS), pytest.raises(mpsnap.NotEvaluated, match="still grow"):

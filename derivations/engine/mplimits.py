@@ -61,16 +61,24 @@ def _near(x0, direction, integer, depth, period=1):
     return [x0 + s * h * (1 + u) for s in sides for u in OFFSETS]
 
 
+MAX_SCALE = 2000  # digits of a constant beyond which values near the point are not taken
+
+
 def limit(f, x0, direction, integer, period=1, scale=0):
     x0 = mpmath.mpmathify(x0)
     d = mpmath.mp.dps
-    if scale >= d // 6:
+    # past a constant of `scale` digits: (1 − 10^−500)^n is 1 to 434 digits at n = 10^500 and
+    # 0 to as many at 10^520, so the values near the point are taken that many digits nearer
+    # (and at that many more digits, for the point's offsets to stay exact)
+    shift = scale if scale >= d // 6 else 0
+    if shift > MAX_SCALE:
         raise NotEvaluated(f"the limit was not found: a constant of {scale} digits is beyond the "
-                           f"values near the point at {d} digits")
+                           f"values near the point")
     values = []
-    for depth in (d // 3, d // 6):
-        pts = _near(x0, direction, integer, depth, period)
-        values.append([f(p) for p in pts])
+    with mpmath.workdps(d + shift):
+        for depth in (shift + d // 3, shift + d // 6):
+            pts = _near(x0, direction, integer, depth, period)
+            values.append([f(p) for p in pts])
     top, mid = values
     center = top[0]
     if not all(mpmath.isfinite(abs(v)) for v in top + mid):
@@ -84,7 +92,7 @@ def limit(f, x0, direction, integer, period=1, scale=0):
     if spread > mpmath.mpf(10) ** (-d / 25) * max(1, abs(center)):
         raise NotEvaluated(f"the limit was not found: values near the point still move by "
                            f"{mpmath.nstr(spread, 3)} (oscillating, or converging too slowly)")
-    return center
+    return +center
 
 
 PHASES = {BOUNDED: (-1, -mpmath.mpf(1) / 2, 0, mpmath.mpf(1) / 3, 1),
@@ -172,4 +180,4 @@ def limit_phases(f, cycles, kinds, x0, direction, integer, period=1, scale=0, cr
     if any(abs(r - center) > mpmath.mpf(10) ** (-d / 25) * max(1, abs(center)) for r in results):
         raise NotEvaluated("the limit was not found: it depends on the phase of an oscillating "
                            "part, which comes back to every value of its range")
-    return center
+    return +center

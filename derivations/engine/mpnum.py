@@ -148,6 +148,19 @@ def _singular(body, var) -> list:
     return out
 
 
+def frequency(body, var) -> sp.Expr:
+    """The one angular frequency ω of the sines and cosines of ``var`` in ``body`` (sin 3x: 3),
+    each of an argument ω·x + c with ω a number; 0 when there is none, or more than one."""
+    found = set()
+    for node in sp.preorder_traversal(body):
+        if isinstance(node, sp.sin | sp.cos) and node.has(var):
+            slope = sp.diff(node.args[0], var)
+            if not slope.is_number or slope == 0 or sp.diff(slope, var) != 0:
+                return sp.S.Zero
+            found.add(abs(slope))
+    return found.pop() if len(found) == 1 else sp.S.Zero
+
+
 class _Printer(MpmathPrinter):
     def __init__(self, *args, **kwargs):
         # terms in the order they are stored: sorting them costs most of printing a large form
@@ -169,7 +182,7 @@ class _Printer(MpmathPrinter):
     def _print_NIntegral(self, e):
         body, v, lo, hi = e.args
         return (f"_rt.quad({self._lambda(v, body)}, {self._print(lo)}, {self._print(hi)}, "
-                f"{self._indicators(v, body)})")
+                f"{self._indicators(v, body)}, {self._print(frequency(body, v))})")
 
     def _print_NSum(self, e):
         body, v, lo, hi = e.args
@@ -278,6 +291,24 @@ class _Printer(MpmathPrinter):
             return f"_rt.sympy_fn({key!r}, {args})"
         return super()._print_Function(e)
 
+    def _print_Pow(self, expr, rational=False):
+        if expr.exp.is_number:
+            return super()._print_Pow(expr, rational=rational)
+        return f"_rt.power({self._print(expr.base)}, {self._print(expr.exp)})"
+
+    def _print_exp_polar(self, e):
+        # a polar number e^(iθ) on the principal sheet, −π < θ ≤ π, is the complex number of
+        # that argument, and θ = π is the upper side of the cut where principal branches
+        # (mpmath's and SymPy's) are continuous: −1 exactly, with no rounding below the axis.
+        # Any other sheet has no number of its own
+        z = e.args[0]
+        theta = sp.im(z)
+        if z.is_number and (theta > -sp.pi) is sp.true and (theta <= sp.pi) is sp.true:
+            if theta == sp.pi:
+                return f"(_rt.mpmath.exp({self._print(sp.re(z))}) * _rt.mpmath.mpc(-1, 0))"
+            return f"_rt.mpmath.exp({self._print(z)})"
+        return f"_rt.refuse({f'{e} is not a number on the principal sheet'!r})"
+
     def _print_KroneckerDelta(self, e):
         return self._print_Function(e)
 
@@ -293,6 +324,21 @@ def sympy_fn(key: str, *args):
     return mpmath.mpmathify(complex(value))
 
 
+HUGE_EXPONENT = 2**64
+
+
+def power(base, exponent):
+    """base ** exponent; a positive base to a huge exponent (a limit's point past a constant of
+    500 digits: n = 10^530) as exp(exponent · log base), with the exponent's digits added to
+    the logarithm's — mpmath's own square-and-multiply took a minute there."""
+    if (isinstance(base, mpmath.mpf) and base > 0 and isinstance(exponent, mpmath.mpf)
+            and abs(exponent) > HUGE_EXPONENT):
+        with mpmath.extraprec(int(mpmath.log(abs(exponent), 2)) + 10):
+            value = mpmath.exp(exponent * mpmath.log(base))
+        return +value
+    return base**exponent
+
+
 def refuse(why: str):
     raise NotEvaluated(why)
 
@@ -305,7 +351,7 @@ class _Runtime:
                                         staticmethod(expect))
     floor, ceiling, frac, mod = (staticmethod(floor), staticmethod(ceiling), staticmethod(frac),
                                  staticmethod(mod))
-    sympy_fn = staticmethod(sympy_fn)
+    sympy_fn, power = staticmethod(sympy_fn), staticmethod(power)
     refuse, limit_phases = staticmethod(refuse), staticmethod(limit_phases)
     sign, heaviside, relation = staticmethod(sign), staticmethod(heaviside), staticmethod(relation)
     cancelled = staticmethod(cancelled)
