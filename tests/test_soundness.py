@@ -80,6 +80,40 @@ def test_series_are_summed_only_when_they_converge():
             mpseries.nsum(lambda m: 1 / m, 1, mpmath.inf)  # Richardson would give 6.88
 
 
+TINY = mpmath.mpf(10) ** -9  # a divergent remainder far below the terms up to n = 10^7
+
+
+@pytest.mark.parametrize(("term", "one_sign"), [
+    (lambda m: (-1) ** m * (1 / m + TINY), False),  # Shanks, from both starts: −log 2 − TINY/2
+    (lambda m: 1 / m**2 + TINY**5 / m, True),  # 10^−45/m: Richardson's starts agree
+])
+def test_a_divergent_remainder_far_out_is_seen(term, one_sign):
+    # the terms are below 10^-4 of the first ones at 10^6 and 10^7, and the extrapolations
+    # agree from both starts on a finite value; from N to 10N they stop falling at 10^12
+    # (10^48 for the one-sign series), and the series is not evaluated
+    with mpmath.workdps(DIGITS), pytest.raises(mpsnap.NotEvaluated,
+                                               match="do not fall .* over a decade"):
+        mpseries.nsum(term, 1, mpmath.inf)
+    # control: without the remainder both are summed; a product whose logarithms cancel in
+    # pairs (their sizes are rounding, not compared) is too
+    with mpmath.workdps(DIGITS):
+        assert abs(mpseries.nsum(lambda m: (-1) ** m / m, 1, mpmath.inf) + mpmath.log(2)) < 1e-40
+        assert abs(mpseries.nsum(lambda m: 1 / m**2, 1, mpmath.inf)
+                   - mpmath.pi**2 / 6) < 1e-40
+        assert abs(mpseries.nprod(lambda m: 1 + (-1) ** m / m, 2, mpmath.inf, 2) - 1) < 1e-40
+
+
+def test_a_divergent_oscillating_integral_is_not_summed():
+    # ∫₀^∞ sin t (1/(1 + t) + 10^−9): the half periods alternate and are below 10^−4 of the
+    # first at k = 10^6, but stop falling far out; without the 10^−9 the integral is summed
+    with mpmath.workdps(DIGITS):
+        with pytest.raises(mpsnap.NotEvaluated, match="do not keep falling far out"):
+            mpseries.quad(lambda t: mpmath.sin(t) * (1 / (1 + t) + TINY), 0, mpmath.inf, (), 1)
+        value = mpseries.quad(lambda t: mpmath.sin(t) / (1 + t), 0, mpmath.inf, (), 1)
+        ci, si = mpmath.ci(1), mpmath.si(1)
+        assert abs(value - (ci * mpmath.sin(1) + (mpmath.pi / 2 - si) * mpmath.cos(1))) < 1e-40
+
+
 @pytest.mark.parametrize(("term", "value"), [
     (lambda m: 1 / mpmath.sqrt(m) - 1 / mpmath.sqrt(m + 1), lambda: 1),  # Richardson: 18/19
     (lambda m: m ** mpmath.mpf(-1.5), lambda: mpmath.zeta(1.5)),  # Richardson: 2.5070

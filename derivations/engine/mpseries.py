@@ -141,6 +141,16 @@ def _oscillating(f, lo, omega):
     if max(abs(t) for t in far) > mpmath.mpf("1e-4") * max(1, *(abs(t) for t in near)):
         raise NotEvaluated("the integral was not evaluated: its integrals over half periods "
                            "do not tend to 0 (divergent, or decaying too slowly to tell)")
+    # ∫ sin x (1/(x + 1) + 10^−9) diverges though its half periods are small at 10^6
+    try:
+        _keeps_falling(lambda n: max(abs(mpmath.quad(f, [(first + k) * half,
+                                                          (first + k + 1) * half]))
+                                     for k in (n, n + 1)),
+                       max(1, *(abs(t) for t in near)), False)
+    except NotEvaluated:
+        raise NotEvaluated("the integral was not evaluated: its integrals over half periods "
+                           "do not keep falling far out (divergent, or decaying too slowly "
+                           "to tell)") from None
     if not all(a * b < 0 for a, b in itertools.pairwise(near)):
         # summing those by Richardson's or Levin's extrapolation took a minute at 50 digits
         raise NotEvaluated("an oscillating integral whose integrals over half periods do not "
@@ -248,6 +258,41 @@ def _tail_terms(f, a):
     return far, farther
 
 
+# Where the terms are seen to keep falling, from N to 10N.  A divergent remainder smaller than
+# the converging part up to 10^6 — Σ (−1)^n (1/n + 10^−9), whose extrapolations agree on the
+# Abel sum — shows only farther out; one smaller than the terms at 10^97, or than the digits
+# the sizes are compared to (_keeps_falling), is not seen.
+FAR = (6, 12, 24, 48, 96)  # N = 10^e
+FALL = mpmath.mpf(1) / 2  # terms at 10N at most this part of those at N: faster than n^-0.3
+ONE_SIGN_DECADE = 1.1  # digits a decade of one-sign terms must lose: 1/n^p, p > 1.1
+
+
+def _keeps_falling(size, scale, one_sign: bool, depth: int = 1) -> None:
+    """``size(N)`` is the terms' (or half periods') largest magnitude near N.  It must fall
+    from N to 10N at every N of FAR — for one-sign terms by ONE_SIGN_DECADE digits (Σ 1/n^1.05
+    and 1/n diverge or converge too slowly to tell), otherwise to at most FALL — or the series
+    is not evaluated.  The sizes are taken at ``depth`` times the working digits, with twice
+    the digits of N added, so N + r is exact; sizes below ``depth`` times the working digits
+    of ``scale`` (the first terms') are rounding — Σ log(1 + 1/2m) + log(1 − 1/(2m + 1)), each
+    0 — and not compared."""
+    floor = _eps() ** depth * scale
+    for e in FAR:
+        n = 10**e
+        with mpmath.workdps(depth * mpmath.mp.dps + 2 * e + 12):
+            here, there = size(n), size(10 * n)
+        if here <= floor and there <= floor:
+            continue
+        if one_sign:
+            falls = there == 0 or (here != 0 and mpmath.log10(here / there) >= ONE_SIGN_DECADE)
+        else:
+            falls = there <= FALL * here
+        if not falls:
+            raise NotEvaluated(
+                f"the series does not converge fast enough to be summed: its terms near 10^"
+                f"{e} do not fall {'like 1/n^1.1' if one_sign else 'by half'} "
+                f"over a decade (divergent, or too slow to tell)")
+
+
 def _series(f, a, period: int = 1):
     """Σ_{n≥a} f(n), or NotEvaluated when the terms do not show convergence.  Terms with a
     period (Mod(n, 2)/n²) are summed a whole period at a time, then extrapolated."""
@@ -258,16 +303,14 @@ def _series(f, a, period: int = 1):
     scale = max([*near, mpmath.mpf(1)])
     if max(abs(t) for t in farther) > mpmath.mpf("1e-4") * scale:
         raise NotEvaluated("the series diverges: its terms do not tend to 0")
-    if period > 1:  # the terms tend to 0, so whole periods may be summed first: Σ(−1)^n is not 0
-        return _series(lambda m: mpmath.fsum(f(a + m * period + r) for r in range(period)), 0)
     signs = {mpmath.sign(t) for t in far + farther if t != 0}
+    # terms are cheap: a divergent remainder is looked for down to twice the working digits
+    _keeps_falling(lambda n: max(abs(f(mpmath.mpf(n) + r)) for r in range(12)), scale,
+                   len(signs) <= 1, depth=2)
+    if period > 1:  # the terms tend to 0, so whole periods may be summed first: Σ(−1)^n is not 0
+        # (nor is Σ (−1)^n (1/n + 10^−9), whose pairs cancel the remainder: seen above)
+        return _series(lambda m: mpmath.fsum(f(a + m * period + r) for r in range(period)), 0)
     if len(signs) <= 1:
-        # one sign: Richardson is sound for terms decaying like n^-p, p > 1; 1/n and slower
-        # are divergent, and n^-1.05 converges too slowly to tell
-        a6, a7 = sum(abs(t) for t in far), sum(abs(t) for t in farther)
-        if a7 != 0 and a6 != 0 and mpmath.log10(a6 / a7) < 1.1:
-            raise NotEvaluated("the series does not converge fast enough to be summed (terms "
-                               "decay like 1/n^p with p ≤ 1.1): divergent, or too slow")
         # partial sums with a tail in powers that are not integers (1/n^1.5, log n/n²,
         # 1/(n² + √n)) fool Richardson: the two starts disagree, and Levin's transform, made
         # for such tails, is tried.  Euler–Maclaurin sums them too, but a difference confirmed

@@ -3,7 +3,9 @@
 Two classes.  "series extrapolation": series whose tails are not in integer powers of 1/n
 (1/n^1.5, log n/n², 1/(n² + √n), a telescoping √), where Richardson's extrapolation — what a
 numeric route reaches for first — returns a confident wrong value; a false claim states that
-value, a true one the sum (which the numeric route cannot reach either: it is refused).
+value, a true one the sum (which the numeric route cannot reach either: it is refused); and
+divergent series and integrals whose divergent part is far below the terms near 10^7, stated
+equal to the value their extrapolations agree on.
 "rational series": sums and products of rational terms, with (−1)ⁱ
 and Mod, that the symbolic route closes by ψ and Γ — true ones, and false twins a wrong formula
 would "prove" (a start off by one, ψ at p instead of p + 1, a divergent series given a
@@ -90,6 +92,20 @@ _add("ext_square_plus_root_richardson", EXTRAPOLATION, False,
      _euler_maclaurin(lambda t: 1 / (t**2 + mp.sqrt(t))))
 _add("ext_five_halves_richardson", EXTRAPOLATION, False, sp.Sum(i ** R(-5, 2), (i, 1, oo)),
      sp.zeta(R(5, 2)) + R(1, 10**4), lambda _at: mp.zeta(2.5))
+
+# divergent, with a remainder far below the terms up to n = 10^7: the extrapolations agree from
+# both starts on the Abel value, stated here.  The witness is the terms' size: |(−1)^i (1/i + c)|
+# > c for every i, and ∫_{2πk}^{2πk+π} sin x (1/(x + 1) + c) > 2c, so neither tends to 0
+_C = R(1, 10**9)
+_add("ext_alternating_divergent_remainder", EXTRAPOLATION, False,
+     sp.Sum((-1) ** i * (1 / i + _C), (i, 1, oo)), -sp.log(2) - _C / 2, lambda _at: mp.nan)
+# summed in pairs, the remainder cancels: the value of the convergent part
+_add("ext_alternating_divergent_in_pairs", EXTRAPOLATION, False,
+     sp.Sum((-1) ** i * (1 / i + _C), (i, 1, oo)), -sp.log(2), lambda _at: mp.nan)
+_x = sp.Symbol("x", real=True)
+_add("ext_oscillating_divergent_remainder", EXTRAPOLATION, False,
+     sp.Integral(sp.sin(_x) * (1 / (_x + 1) + _C), (_x, 0, oo)),
+     sp.Ci(1) * sp.sin(1) + (sp.pi / 2 - sp.Si(1)) * sp.cos(1) + _C, lambda _at: mp.nan)
 
 # --- rational series: true, and the twins a wrong closed form would reach ----------------------
 _alt = _blocks(lambda t, v: (-1) ** int(t) / (t + v), 0, 2)
