@@ -155,9 +155,8 @@ def _oscillating(f, lo, omega):
         # summing those by Richardson's or Levin's extrapolation took a minute at 50 digits
         raise NotEvaluated("an oscillating integral whose integrals over half periods do not "
                            "alternate in sign is not evaluated")
-    value = _alternating(near[:terms])
-    again = mpmath.fsum(near[:RESTART]) + _alternating(near[RESTART:])
-    if abs(value - again) > mpmath.mpf(10) ** (-(mpmath.mp.dps // 2)) * max(1, abs(value)):
+    value = _accelerated(piece, 0, lambda g, a: _alternating([g(a + k) for k in range(terms)]))
+    if value is None:
         raise NotEvaluated("the oscillating integral was not summed: its half periods' sums "
                            "from two starts disagree")
     return head + value
