@@ -74,6 +74,8 @@ def _cells():
 
 
 _NORMALISED: set[int] = set()
+_SEEN = [0]  # len(sympy_cache.CACHE) when it was last normalised
+_INFO: list = []  # cache_info of every normalised cache, read by operations()
 _RETIRED = [0]  # operations counted by caches since cleared (clearing resets their counters)
 
 
@@ -91,6 +93,8 @@ def normalise_cache() -> None:
     set SYMPY_CACHE_SIZE; clearing it (SymPy does, e.g. when ``evaluate(False)`` is entered)
     keeps its count.  Functions SymPy caches later (on first import of a submodule) are
     normalised at the next call."""
+    if len(sympy_cache.CACHE) == _SEEN[0]:  # SymPy's list of cached functions only grows
+        return
     for wrapper, cfunc, func in _cells():
         if id(wrapper) in _NORMALISED:
             continue
@@ -98,6 +102,8 @@ def normalise_cache() -> None:
         cfunc.cell_contents = fresh
         wrapper.cache_info, wrapper.cache_clear = fresh.cache_info, _retiring_clear(fresh)
         _NORMALISED.add(id(wrapper))
+        _INFO.append(fresh.cache_info)
+    _SEEN[0] = len(sympy_cache.CACHE)
 
 
 _FORGET: list = []  # the engine's own memos, emptied with SymPy's cache
@@ -150,7 +156,10 @@ def fresh_start() -> None:
 def operations() -> int:
     """SymPy operations so far: calls of cached SymPy functions, hits and misses."""
     total = _RETIRED[0]
-    for wrapper in sympy_cache.CACHE:
+    for info in _INFO:
+        hits, misses, _, _ = info()
+        total += hits + misses
+    for wrapper in sympy_cache.CACHE[_SEEN[0]:]:  # made since the last normalisation
         info = wrapper.cache_info()
         total += info.hits + info.misses
     return total

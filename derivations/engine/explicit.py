@@ -55,6 +55,8 @@ def _entry_symbols(expr: sp.Basic) -> sp.Basic:
     def concrete(e):
         return (isinstance(e, MatrixElement) and isinstance(e.parent, sp.MatrixSymbol)
                 and e.parent.rows.is_Integer and e.parent.cols.is_Integer)
+    if not expr.has(MatrixElement):  # a walk that finds nothing still rebuilds its path
+        return expr
     return expr.replace(concrete, lambda e: MatrixElement(_entries(e.parent), e.i, e.j))
 
 
@@ -82,13 +84,15 @@ def _explicit(expr: sp.Basic) -> sp.Basic:
             return sp.ImmutableMatrix(*entries.shape, lambda i, j: sp.diff(f, entries[i, j]))
         return sp.diff(unfold(f), *[(_scalar_var(v), c) for v, c in counts])
 
-    expr = expr.replace(lambda x: isinstance(x, sp.Derivative), derivative)
-    sub = {m: _entries(m) for m in expr.atoms(sp.MatrixSymbol)}
-    sub.update({m: m.as_explicit() for m in expr.atoms(sp.OneMatrix, sp.ZeroMatrix, sp.Identity)})
+    if expr.has(sp.Derivative):
+        expr = expr.replace(lambda x: isinstance(x, sp.Derivative), derivative)
+    sub = {m: _entries(m) if isinstance(m, sp.MatrixSymbol) else m.as_explicit()
+           for m in expr.atoms(sp.MatrixSymbol, sp.OneMatrix, sp.ZeroMatrix, sp.Identity)}
     expr = expr.xreplace(sub)
     # the adjugate over the determinant: SymPy's default Gaussian elimination on symbolic
     # entries runs for minutes at 3×3
-    expr = expr.replace(lambda e: isinstance(e, sp.Inverse), lambda e: _inverse(e.arg))
+    if expr.has(sp.Inverse):
+        expr = expr.replace(lambda e: isinstance(e, sp.Inverse), lambda e: _inverse(e.arg))
     expr = unfold(expr)
     return sp.ImmutableMatrix(expr.as_explicit()) if isinstance(expr, sp.MatrixExpr) else expr
 
@@ -146,7 +150,7 @@ def _model_functions(expr: sp.Basic) -> sp.Basic:
 def _value_atoms(expr) -> set:
     atoms = expr.atoms(sp.Symbol, sp.Indexed, MatrixElement)
     # an Indexed's base label is a name, not a value of its own; a bound variable has none
-    labels = {i.base.label for i in expr.atoms(sp.Indexed)}
+    labels = {i.base.label for i in atoms if isinstance(i, sp.Indexed)}
     return {a for a in atoms if a not in labels and not isinstance(a, Bound)}
 
 
@@ -234,10 +238,14 @@ def _concrete(shaped: sp.Basic, structure: dict, random: tuple, distribution: st
         b: sp.Symbol(f"b{k}", **_kept(b)) for k, b in enumerate(bound)})
     fn = compile_mp(args, renamed)
 
+    rational: list[bool] = []  # whether concrete is rational, found at the first call
+
     def exact(*values):
         """The exact value from the exactly representable inputs, for a rational expression
         (no functions, integer powers); None otherwise."""
-        if not _rational(concrete):
+        if not rational:
+            rational.append(_rational(concrete))
+        if not rational[0]:
             return None
         filled = concrete.xreplace({a: exactly(v) for a, v in zip(atoms, values, strict=True)})
         out = unfold(filled)
@@ -265,6 +273,5 @@ def exactly(v) -> sp.Rational:
 
 def _rational(expr) -> bool:
     """No function, no non-integer power, no float: rational operations on the atoms only."""
-    if expr.atoms(sp.Function, sp.Float, sp.NumberSymbol) or expr.has(sp.Sum, sp.Product):
-        return False
-    return all(p.exp.is_Integer for p in expr.atoms(sp.Pow))
+    atoms = expr.atoms(sp.Function, sp.Float, sp.NumberSymbol, sp.Sum, sp.Product, sp.Pow)
+    return all(isinstance(a, sp.Pow) and a.exp.is_Integer for a in atoms)

@@ -365,5 +365,7 @@ for _name in ("polygamma", "zeta", "LambertW", "Si", "Ci", "harmonic", "lerchphi
 def compile_mp(args, expr):
     """A function of ``args`` (plain symbols) computing ``expr`` with mpmath at the current
     precision."""
+    # docstring_limit=0: the docstring lambdify writes holds str(expr), which cost more than
+    # the code itself on the concrete forms of matrices
     return sp.lambdify(args, expr, modules=[{"_rt": _Runtime}, "mpmath"], printer=_Printer,
-                       dummify=False)
+                       dummify=False, docstring_limit=0)

@@ -105,23 +105,35 @@ def registry() -> dict[str, tuple[Mutant, ...]]:
     return out
 
 
+_KNOWN: dict = {}  # claim id -> its result, verified before kill_table (inherited by its workers)
+
+
 def claim_outcomes(claim: str) -> list[dict]:
-    """Every mutant of one claim, the lemmas it cites verified once for all of them."""
-    original, lemmas = derivations.get(claim), {}
+    """Every mutant of one claim, the lemmas it cites verified once for all of them (or taken
+    from the results ``kill_table`` was given: a lemma is one of the unchanged claims)."""
+    original = derivations.get(claim)
+    lemmas = {k: v for k, v in _KNOWN.items() if k != claim}
     return [run(mutant, original, lemmas) for mutant in registry().get(claim, ())]
 
 
-def kill_table(names=None, jobs: int = 1) -> list[dict]:
-    """Outcomes of the mutants of ``names`` (all claims by default), in claim order."""
+def kill_table(names=None, jobs: int = 1, known: dict | None = None) -> list[dict]:
+    """Outcomes of the mutants of ``names`` (all claims by default), in claim order.  ``known``:
+    results of shipped claims already verified (id -> ChainResult), whose statuses the mutants'
+    citations of them take instead of verifying them again."""
     claims = list(names) if names else [d.id for d in derivations.claims()]
-    if jobs <= 1:
-        per_claim = [claim_outcomes(c) for c in claims]
-    else:
-        # fork: workers inherit the imported modules; each runs its claims in its main thread,
-        # where the budgets' signal timer works
-        ctx = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(jobs, mp_context=ctx) as pool:
-            per_claim = list(pool.map(claim_outcomes, claims))
+    _KNOWN.clear()
+    _KNOWN.update(known or {})
+    try:
+        if jobs <= 1:
+            per_claim = [claim_outcomes(c) for c in claims]
+        else:
+            # fork: workers inherit the imported modules and _KNOWN; each runs its claims in its
+            # main thread, where the budgets' signal timer works
+            ctx = multiprocessing.get_context("fork")
+            with ProcessPoolExecutor(jobs, mp_context=ctx) as pool:
+                per_claim = list(pool.map(claim_outcomes, claims))
+    finally:
+        _KNOWN.clear()
     return [o for outcomes in per_claim for o in outcomes]
 
 
