@@ -28,8 +28,8 @@ HASH_SEEDS = ("0", "4242")
 RUN_TIMEOUT = 600
 
 
-def run(args: list[str], seed: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONHASHSEED": seed}
+def run(args: list[str], seed: str, **more: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONHASHSEED": seed, **more}
     proc = subprocess.run([sys.executable, *args], cwd=ROOT, env=env, capture_output=True,
                           text=True, timeout=RUN_TIMEOUT, check=False)
     assert proc.returncode == 0, proc.stderr[-2000:]
@@ -107,6 +107,42 @@ def test_derivation_results_are_identical_across_hash_seeds():
     assert first == second
 
 
+NUMBERS = textwrap.dedent("""
+    import json
+    import mpmath.libmp
+    import derivations
+    from derivations.redteam import CASES
+
+    # an oscillating integral, a series by Levin's transform, a quadrature that fails and one
+    # that is refused; a shipped claim with matrices
+    ids = ["int_true_dirichlet", "ext_telescoping_sqrt", "int_quadratic_2a_is_zero",
+           "int_pole_inside_is_finite"]
+    out = []
+    for r in [c for c in CASES if c.id in ids] + derivations.verify_all(["softmax_jacobian"]):
+        try:
+            d = (r if hasattr(r, "to_dict") else derivations.verify(r.build())).to_dict()
+        except derivations.DerivationError as exc:  # a refusal, with its reason
+            out.append(str(exc))
+            continue
+        d.pop("seconds")
+        out.append(d)
+    print(mpmath.libmp.BACKEND)
+    print(json.dumps(out, sort_keys=True))
+""")
+
+
+def test_results_do_not_depend_on_the_integers_of_mpmath_and_sympy():
+    # gmpy2 (a dependency) only makes the integers mpmath and SymPy compute with faster: with
+    # Python's own, the results are the same, counterexamples and reasons included
+    fast = run(["-c", NUMBERS], "0").stdout.splitlines()
+    slow = run(["-c", NUMBERS], "0", MPMATH_NOGMPY="1", SYMPY_GROUND_TYPES="python")
+    slow = slow.stdout.splitlines()
+    # control: the two runs did use different integers
+    assert (fast[-2], slow[-2]) == ("gmpy", "python")
+    assert '"status": "failed"' in fast[-1] and '"status": "proved"' in fast[-1]
+    assert fast[-1] == slow[-1]
+
+
 def test_results_do_not_depend_on_the_number_of_workers(shipped):
     # variables: claims from three modules, one citing a lemma from another module
     names = ["attention_softmax_backward", "linear_grad_weight", "causal_mask_zero_gradient",
@@ -121,7 +157,7 @@ def test_results_do_not_depend_on_the_number_of_workers(shipped):
     assert plain(pooled) == plain(alone)
 
 
-def test_checking_times_are_not_part_of_the_report(tmp_path):
+def test_checking_times_are_not_part_of_the_report(tmp_path, builds):
     # variables: the fixture data, and the same data with every claim's checking time changed
     # (a cold build measures new times; the report must not change with them)
     data = json.loads(FIXTURE.read_text(encoding="utf-8"))
@@ -129,14 +165,11 @@ def test_checking_times_are_not_part_of_the_report(tmp_path):
     for claim in slower["claims"]:
         claim["seconds"] = claim["seconds"] + 1.25
     assert slower != data
-    # forward: both rendered
-    outs = []
-    for name, d in (("a", data), ("b", slower)):
-        path = tmp_path / f"{name}.json"
-        path.write_text(json.dumps(d), encoding="utf-8")
-        out = tmp_path / name / "build"
-        build(path, out, "0")
-        outs.append(out)
+    # forward: the fixture's is builds[0] (hash seed 0), the slower one built the same way
+    path = tmp_path / "slower.json"
+    path.write_text(json.dumps(slower), encoding="utf-8")
+    build(path, tmp_path / "slower" / "build", HASH_SEEDS[0])
+    outs = [builds[0], tmp_path / "slower" / "build"]
     # check: byte-identical LaTeX (and HTML where Node typesets it)
     assert tree(outs[0] / "latex") == tree(outs[1] / "latex")
     if shutil.which("node"):

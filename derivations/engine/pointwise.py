@@ -160,9 +160,10 @@ def _exp_digits(fn, inputs) -> int:
 
 
 _TIMED_OUT: dict = {}
+_FORMS: dict = {}  # the concrete forms this claim built, by the arguments of _compiled
 _VALUES: dict = {}
 _UNDEFINED: dict = {}
-for _memo in (_TIMED_OUT.clear, _VALUES.clear, _UNDEFINED.clear):
+for _memo in (_TIMED_OUT.clear, _FORMS.clear, _VALUES.clear, _UNDEFINED.clear):
     forget_with_claims(_memo)
 
 
@@ -179,8 +180,13 @@ def evaluate(d: Derivation, expr: sp.Basic, point: int, structure: dict, wide: b
     try:
         if args in _TIMED_OUT:  # built once per size, not once per point
             raise _TIMED_OUT[args]
-        with budget(NUMERIC_OPS, "the concrete form", kind=_KIND[0]):
-            atoms, fn = _compiled(*args)
+        form = _FORMS.get(args)
+        if form is None:  # a form built before costs no SymPy operation: no budget to meter
+            if len(_FORMS) > 4096:  # _compiled's own bound, for callers that never start afresh
+                _FORMS.clear()
+            with budget(NUMERIC_OPS, "the concrete form", kind=_KIND[0]):
+                form = _FORMS[args] = _compiled(*args)
+        atoms, fn = form
     except OverBudget as exc:
         if exc.kind == "thread":
             raise
