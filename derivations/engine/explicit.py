@@ -13,7 +13,6 @@ a symbol for every input is built again at a point's numbers, to the same value.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import mpmath
@@ -22,7 +21,6 @@ from sympy.core.function import AppliedUndef
 from sympy.matrices.expressions.matexpr import MatrixElement
 
 from derivations.engine import finite
-from derivations.engine.budget import forget_with_claims
 from derivations.engine.errors import DerivationError, Pole
 from derivations.engine.inert import Bound, make_inert, rebind
 from derivations.engine.mpnum import compile_mp
@@ -167,15 +165,11 @@ def _shaped(expr: sp.Basic, structure: dict) -> sp.Basic:
     return make_inert(_model_functions(shaped))
 
 
-@lru_cache(maxsize=4096)  # emptied before each claim, so that its count is its own
 def _compiled(expr: sp.Basic, structure: tuple, random: tuple, distribution: str):
-    """The concrete form of ``expr`` for one assignment of sizes and indices: points that share a
-    structure share the (slow) SymPy work."""
+    """The concrete form of ``expr`` for one assignment of sizes and indices; points that share a
+    structure share it (the memo of :func:`derivations.engine.pointwise.evaluate`)."""
     structure = dict(structure)
     return _concrete(_shaped(expr, structure), structure, random, distribution)
-
-
-forget_with_claims(_compiled.cache_clear)
 
 
 def _held(shaped: sp.Basic) -> set:

@@ -160,7 +160,9 @@ def _exp_digits(fn, inputs) -> int:
 
 
 _TIMED_OUT: dict = {}
-_FORMS: dict = {}  # the concrete forms this claim built, by the arguments of _compiled
+# the concrete forms this claim built, by the arguments of _compiled: built once per structure,
+# not once per point; emptied before each claim, so that its count is its own
+_FORMS: dict = {}
 _VALUES: dict = {}
 _UNDEFINED: dict = {}
 for _memo in (_TIMED_OUT.clear, _FORMS.clear, _VALUES.clear, _UNDEFINED.clear):
@@ -182,7 +184,7 @@ def evaluate(d: Derivation, expr: sp.Basic, point: int, structure: dict, wide: b
             raise _TIMED_OUT[args]
         form = _FORMS.get(args)
         if form is None:  # a form built before costs no SymPy operation: no budget to meter
-            if len(_FORMS) > 4096:  # _compiled's own bound, for callers that never start afresh
+            if len(_FORMS) > 4096:  # a bound for callers that never start afresh
                 _FORMS.clear()
             with budget(NUMERIC_OPS, "the concrete form", kind=_KIND[0]):
                 form = _FORMS[args] = _compiled(*args)
