@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from derivations.redteam import CASES, Outcome, reasoned, run_all, table
+from derivations.redteam import CASES, Outcome, bars, reasoned, run_all, table
 from derivations.redteam.cases import COOKBOOK_PAIRS
 
 FD_STEP = 1e-6
@@ -47,13 +47,10 @@ def test_every_false_claim_is_caught(outcomes):
     assert outcomes["cookbook_inverse_by_scalar_wrong"].result == "failed"
 
 
-WITNESSED = {c.id for c in CASES if c.witness is not None}
-
-
 def test_true_claims_are_proved_or_say_why(outcomes):
     # the earlier classes keep their bar of 95 %, the second round's (with witnesses) one of 90 %
-    for bar, true in ((0.95, [o for o in outcomes.values() if o.true and o.id not in WITNESSED]),
-                      (0.90, [o for o in outcomes.values() if o.true and o.id in WITNESSED])):
+    assert [bar for bar, _ in bars(outcomes.values())] == [0.95, 0.90]
+    for bar, true in bars(outcomes.values()):
         proved = [o for o in true if o.result == "proved"]
         assert len(proved) >= bar * len(true), [(o.id, o.result) for o in true
                                                 if o not in proved]

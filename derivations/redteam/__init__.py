@@ -101,16 +101,21 @@ def reasoned(o: Outcome) -> bool:
     return o.result == "refused" and o.cls in UNEVALUABLE
 
 
-def passes(outcomes: list[Outcome]) -> bool:
-    """Every false claim caught; ≥ 95 % of the earlier true ones proved and ≥ 90 % of the second
-    round's (those with witnesses); every true one proved, or not with a reason."""
-    false = [o for o in outcomes if not o.true]
+def bars(outcomes) -> list[tuple[float, list[Outcome]]]:
+    """The true cases, each group with the share of it that must be proved: 95 % of the earlier
+    ones, 90 % of the second round's (those with witnesses)."""
     witnessed = {c.id for c in CASES if c.witness is not None}
-    rates = ((0.95, [o for o in outcomes if o.true and o.id not in witnessed]),
-             (0.90, [o for o in outcomes if o.true and o.id in witnessed]))
+    return [(0.95, [o for o in outcomes if o.true and o.id not in witnessed]),
+            (0.90, [o for o in outcomes if o.true and o.id in witnessed])]
+
+
+def passes(outcomes: list[Outcome]) -> bool:
+    """Every false claim caught; the true ones proved up to their ``bars``; every true one
+    proved, or not with a reason."""
+    false = [o for o in outcomes if not o.true]
     return (all(o.ok for o in false) and all(reasoned(o) for o in outcomes if o.true)
             and all(sum(o.result == "proved" for o in true) >= bar * len(true)
-                    for bar, true in rates))
+                    for bar, true in bars(outcomes)))
 
 
 def main(argv: list[str] | None = None) -> int:
