@@ -16,6 +16,7 @@ import mpmath
 import sympy as sp
 from sympy.matrices.expressions.matexpr import MatrixElement
 
+from derivations.engine.budget import forget_with_claims
 from derivations.engine.claim import Derivation
 from derivations.engine.errors import DerivationError
 from derivations.engine.stochastic import FAMILIES
@@ -225,6 +226,20 @@ def attempt_for(d, point: int, structure: dict, wide: bool) -> int:
     raise NoPoint(f"no values satisfying the hypotheses in {MAX_TRIES} draws")
 
 
+_NAMES: dict = {}  # atom -> its srepr, which names its draws; per claim, like SymPy's cache
+forget_with_claims(_NAMES.clear)
+
+
+def _name(atom) -> str:
+    """``sp.srepr(atom)``, printed once per claim: an atom is drawn at every point and size."""
+    name = _NAMES.get(atom)
+    if name is None:
+        if len(_NAMES) > 4096:  # a bound for callers that never start afresh
+            _NAMES.clear()
+        name = _NAMES[atom] = sp.srepr(atom)
+    return name
+
+
 def draw(d: Derivation, point: int, atom, wide: bool = False,
          attempt: int = 0) -> mpmath.mpf:
     """A value for ``atom``: from its declared range, else over several orders of magnitude with
@@ -233,7 +248,7 @@ def draw(d: Derivation, point: int, atom, wide: bool = False,
     if isinstance(wide, JumpAt):
         return wide.draw(atom, d.domain.ranges.get(_atom_key(atom)))
     key = _atom_key(atom)
-    rng = seeded("value", point, sp.srepr(atom), *(("wide" if wide is True else wide,) if wide
+    rng = seeded("value", point, _name(atom), *(("wide" if wide is True else wide,) if wide
                                                     else ()),
                  *((f"try {attempt}",) if attempt else ()))
     ranges = d.domain.ranges
@@ -251,7 +266,7 @@ def draw(d: Derivation, point: int, atom, wide: bool = False,
         return mpmath.mpf(0)
     # stratified: over the POINTS an atom takes every 1/POINTS slice of the log-magnitude range
     # once, in an order of its own, so the extremes are always reached
-    stratum = (point + int(hashlib.sha256(sp.srepr(atom).encode()).hexdigest(), 16)) % POINTS
+    stratum = (point + int(hashlib.sha256(_name(atom).encode()).hexdigest(), 16)) % POINTS
     u = (stratum + rng.random()) / POINTS
     if integer:
         value = int(round(10 ** ((WIDE_INTEGER_LOG10 if wide else 2) * u)))
