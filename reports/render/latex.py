@@ -358,7 +358,8 @@ class Compiled(NamedTuple):
 
 
 _LEVELS = ("section", "subsection", "subsubsection")
-_SECTIONING = re.compile(r"\\(section|subsection|subsubsection)(\*?)\{")
+_SECTIONING = re.compile(r"\\(section|subsection|subsubsection)(\*?)\{"
+                         r"|\\addcontentsline\{toc\}\{(section|subsection|subsubsection)\}\{")
 _LABEL = re.compile(r"\s*\\label\{([^}]*)\}")
 
 
@@ -375,7 +376,8 @@ def _group(text: str, start: int) -> tuple[str, int]:
 
 def seeds(tex: str) -> tuple[str, str]:
     """A table of contents and the section labels, read off the numbered sectioning commands
-    of ``tex`` with their numbers and page 0, as XeLaTeX would write them.
+    of ``tex`` (and the ``\\addcontentsline{toc}`` of unnumbered ones) with their numbers and
+    page 0, as XeLaTeX would write them.
 
     A first XeLaTeX pass without them typesets an empty contents and ?? for every \\ref, and
     lays out the pages differently from the second; with them the first pass already has the
@@ -385,8 +387,14 @@ def seeds(tex: str) -> tuple[str, str]:
     body = tex.split(r"\begin{document}", 1)[-1]
     counters = [0] * len(_LEVELS)
     toc, aux = [], [r"\relax "]
+    starred = 0
     for m in _SECTIONING.finditer(body):
         title, after = _group(body, m.end() - 1)
+        if m.group(3):  # an unnumbered heading put in the contents by hand
+            starred += 1
+            toc.append(rf"\contentsline {{{m.group(3)}}}{{{title}}}{{0}}"
+                       rf"{{{m.group(3)}*.{starred}}}%")
+            continue
         if m.group(2):  # starred: not numbered, not in the contents
             continue
         level = _LEVELS.index(m.group(1))
