@@ -12,7 +12,8 @@ import fcntl
 import json
 import os
 import pickle
-from collections.abc import Callable
+import shutil
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
@@ -155,3 +156,36 @@ def live() -> Live:
     ``run_live()`` themselves, after patching)."""
     return run_live()
 
+
+@pytest.fixture(autouse=True, scope="session")
+def figures_drawn_once(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Each set of figures drawn once per test run: a build's figures are named by the hash of
+    their data, their code and their font (``reports.pipeline.build._plots_key``), the key under
+    which ``make reports`` keeps them too, so a build that finds a drawing under that key takes
+    it instead of drawing it again (the report tests start most builds from an empty cache:
+    their files took 116 CPU seconds drawing every time, 63 drawing once).  Drawing itself is
+    tested where it happens: in tests/test_reports_figures.py (``plots.render``), and in
+    tests/test_determinism.py, whose builds run in new interpreters and draw every figure, which
+    must come out byte-identical."""
+    from reports.pipeline import build
+
+    # this run's folder: under xdist the one above every worker's own
+    run = tmp_path_factory.getbasetemp()
+    run = run if os.environ.get("PYTEST_XDIST_WORKER") is None else run.parent
+    original = build._draw
+
+    def draw(staged: Path, cache, key: str, data: dict) -> list[dict]:
+        kept = run / "figures" / key
+        with open(run / "figures.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # the other worker may be drawing the same ones
+            if not (kept / "figures.json").is_file():
+                figures = original(staged, cache, key, data)
+                shutil.copytree(staged, kept)
+                return figures
+        shutil.copytree(kept, staged, dirs_exist_ok=True)
+        cache.put_dir("plots", key, staged)
+        return json.loads((staged / "figures.json").read_text(encoding="utf-8"))
+
+    build._draw = draw
+    yield
+    build._draw = original
