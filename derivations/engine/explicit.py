@@ -102,19 +102,32 @@ def unfold(expr: sp.Basic) -> sp.Basic:
     matrices are multiplied), innermost first, and every Sum or Product that appears — also one a
     definition unfolds to — is written out term by term, or made an inert node
     (:mod:`derivations.engine.inert`) that the numeric route evaluates with numbers."""
+    return _unfold(expr, {})
+
+
+def _unfold(expr: sp.Basic, seen: dict) -> sp.Basic:
+    """:func:`unfold`, each distinct subtree once: the entries of an explicit matrix share most
+    of theirs (every entry of a softmax has the same denominator)."""
     if not isinstance(expr, sp.Basic) or expr.is_Atom:
         return expr
+    done = seen.get(expr)
+    if done is not None:
+        return done
     if isinstance(expr, sp.Sum | sp.Product):  # the outermost first: its variable may be a bound
         out = finite.write_out(expr)
         if out != expr:
-            return unfold(out)
-        return make_inert(expr.func(unfold(expr.function), *expr.limits))
-    if isinstance(expr, sp.Integral | sp.Limit):
-        return make_inert(expr.func(unfold(expr.args[0]), *expr.args[1:]))
-    args = tuple(unfold(a) for a in expr.args)
-    node = expr.func(*args) if args != expr.args else expr
-    out = node.doit(deep=False)
-    return node if out is node or out == node else unfold(out)
+            out = _unfold(out, seen)
+        else:
+            out = make_inert(expr.func(_unfold(expr.function, seen), *expr.limits))
+    elif isinstance(expr, sp.Integral | sp.Limit):
+        out = make_inert(expr.func(_unfold(expr.args[0], seen), *expr.args[1:]))
+    else:
+        args = tuple(_unfold(a, seen) for a in expr.args)
+        node = expr.func(*args) if args != expr.args else expr
+        out = node.doit(deep=False)
+        out = node if out is node or out == node else _unfold(out, seen)
+    seen[expr] = out
+    return out
 
 
 def _inverse(m):
