@@ -258,6 +258,19 @@ def test_the_count_does_not_depend_on_the_claims_checked_before():
         assert _close(after[kind], alone[kind], AFTER_OTHER_CLAIMS), (kind, alone, after)
 
 
+def test_a_claim_s_memo_is_its_own_and_bounded():
+    # variables: a memo filled past its bound, then one filled before a claim starts
+    memo = budget.ClaimMemo()
+    for k in range(budget.ClaimMemo.BOUND + 1):
+        assert memo.keep(k, str(k)) == str(k)
+    # check: past the bound it starts over, and every claim starts with it empty
+    assert len(memo) == budget.ClaimMemo.BOUND + 1
+    memo.keep("next", 1)
+    assert memo == {"next": 1}
+    fresh_start()
+    assert memo == {}
+
+
 def test_the_count_ignores_sympy_s_cache_size_set_before_the_engine():
     # a user who imports SymPy first gets SymPy's default cache (1000 entries); the engine gives
     # every cached function its own size, so the count is the same

@@ -114,6 +114,25 @@ def forget_with_claims(clear) -> None:
     _FORGET.append(clear)
 
 
+class ClaimMemo(dict):
+    """A memo of the engine's kept for one claim: emptied at every :func:`fresh_start`, so that
+    what a claim counts is its own, and when it passes ``BOUND`` entries, for callers that never
+    start afresh."""
+
+    BOUND = 4096
+
+    def __init__(self) -> None:
+        super().__init__()
+        forget_with_claims(self.clear)
+
+    def keep(self, key, value):
+        """``self[key] = value``, within the bound; returns ``value``."""
+        if len(self) > self.BOUND:
+            self.clear()
+        self[key] = value
+        return value
+
+
 _WARM: list[bool] = []
 
 

@@ -21,7 +21,7 @@ from sympy.core.function import AppliedUndef
 from sympy.matrices.expressions.matexpr import MatrixElement
 
 from derivations.engine import finite
-from derivations.engine.budget import forget_with_claims
+from derivations.engine.budget import ClaimMemo
 from derivations.engine.errors import DerivationError, Pole
 from derivations.engine.inert import Bound, make_inert, rebind
 from derivations.engine.mpnum import compile_mp
@@ -224,24 +224,21 @@ def _at_numbers(d: Derivation, expr: sp.Basic, point: int, structure: dict, wide
     return atoms, fn, values
 
 
-# Per claim (emptied with SymPy's cache, so that what a claim counts is its own): steps written
-# differently often reach the same shaped form (a definition unfolded, a sum split), and more
-# often the same concrete one (SymPy's canonical order undoes a rearrangement) — in the shipped
-# claims a fifth of the shaped forms and three quarters of the compiled ones were repeats.
-_CONCRETE: dict = {}
-_COMPILED: dict = {}
-forget_with_claims(_CONCRETE.clear)
-forget_with_claims(_COMPILED.clear)
+# Per claim: steps written differently often reach the same shaped form (a definition unfolded,
+# a sum split), and more often the same concrete one (SymPy's canonical order undoes a
+# rearrangement) — in the shipped claims a fifth of the shaped forms and three quarters of the
+# compiled ones were repeats.
+_CONCRETE = ClaimMemo()
+_COMPILED = ClaimMemo()
 
 
 def _concrete(shaped: sp.Basic, structure: dict, random: tuple, distribution: str):
     """The rest of :func:`_compiled`: explicit matrices, derivatives, expectations, compiled."""
     key = (shaped, tuple(sorted(structure.items(), key=str)), random, distribution)
-    if key not in _CONCRETE:
-        if len(_CONCRETE) > 4096:  # a bound for callers that never start afresh
-            _CONCRETE.clear()
-        _CONCRETE[key] = _build(shaped, structure, random, distribution)
-    return _CONCRETE[key]
+    form = _CONCRETE.get(key)
+    if form is None:
+        form = _CONCRETE.keep(key, _build(shaped, structure, random, distribution))
+    return form
 
 
 def _build(shaped: sp.Basic, structure: dict, random: tuple, distribution: str):
@@ -263,11 +260,8 @@ def _build(shaped: sp.Basic, structure: dict, random: tuple, distribution: str):
     bound = sorted(concrete.atoms(Bound), key=sp.srepr)
     renamed = concrete.xreplace(dict(zip(atoms, args, strict=True)) | {
         b: sp.Symbol(f"b{k}", **_kept(b)) for k, b in enumerate(bound)})
-    fn = _COMPILED.get((args, renamed))
-    if fn is None:
-        if len(_COMPILED) > 4096:
-            _COMPILED.clear()
-        fn = _COMPILED[args, renamed] = compile_mp(args, renamed)
+    fn = _COMPILED.get((args, renamed)) or _COMPILED.keep((args, renamed),
+                                                          compile_mp(args, renamed))
 
     rational: list[bool] = []  # whether concrete is rational, found at the first call
 

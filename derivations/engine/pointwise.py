@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 import mpmath
 import sympy as sp
 
-from derivations.engine.budget import OverBudget, budget, forget_with_claims
+from derivations.engine.budget import ClaimMemo, OverBudget, budget, forget_with_claims
 from derivations.engine.errors import DerivationError, Pole, Undefined
 from derivations.engine.explicit import _at_numbers, _compiled
 from derivations.engine.inert import Bound
@@ -161,11 +161,11 @@ def _exp_digits(fn, inputs) -> int:
 
 _TIMED_OUT: dict = {}
 # the concrete forms this claim built, by the arguments of _compiled: built once per structure,
-# not once per point; emptied before each claim, so that its count is its own
-_FORMS: dict = {}
+# not once per point
+_FORMS = ClaimMemo()
 _VALUES: dict = {}
 _UNDEFINED: dict = {}
-for _memo in (_TIMED_OUT.clear, _FORMS.clear, _VALUES.clear, _UNDEFINED.clear):
+for _memo in (_TIMED_OUT.clear, _VALUES.clear, _UNDEFINED.clear):
     forget_with_claims(_memo)
 
 
@@ -184,10 +184,8 @@ def evaluate(d: Derivation, expr: sp.Basic, point: int, structure: dict, wide: b
             raise _TIMED_OUT[args]
         form = _FORMS.get(args)
         if form is None:  # a form built before costs no SymPy operation: no budget to meter
-            if len(_FORMS) > 4096:  # a bound for callers that never start afresh
-                _FORMS.clear()
             with budget(NUMERIC_OPS, "the concrete form", kind=_KIND[0]):
-                form = _FORMS[args] = _compiled(*args)
+                form = _FORMS.keep(args, _compiled(*args))
         atoms, fn = form
     except OverBudget as exc:
         if exc.kind == "thread":

@@ -16,7 +16,7 @@ import mpmath
 import sympy as sp
 from sympy.matrices.expressions.matexpr import MatrixElement
 
-from derivations.engine.budget import forget_with_claims
+from derivations.engine.budget import ClaimMemo
 from derivations.engine.claim import Derivation
 from derivations.engine.errors import DerivationError
 from derivations.engine.stochastic import FAMILIES
@@ -226,18 +226,12 @@ def attempt_for(d, point: int, structure: dict, wide: bool) -> int:
     raise NoPoint(f"no values satisfying the hypotheses in {MAX_TRIES} draws")
 
 
-_NAMES: dict = {}  # atom -> its srepr, which names its draws; per claim, like SymPy's cache
-forget_with_claims(_NAMES.clear)
+_NAMES = ClaimMemo()  # atom -> its srepr, which names its draws
 
 
 def _name(atom) -> str:
     """``sp.srepr(atom)``, printed once per claim: an atom is drawn at every point and size."""
-    name = _NAMES.get(atom)
-    if name is None:
-        if len(_NAMES) > 4096:  # a bound for callers that never start afresh
-            _NAMES.clear()
-        name = _NAMES[atom] = sp.srepr(atom)
-    return name
+    return _NAMES.get(atom) or _NAMES.keep(atom, sp.srepr(atom))
 
 
 def draw(d: Derivation, point: int, atom, wide: bool = False,
