@@ -30,7 +30,7 @@ def _timed_out(stop: dict | None, t: dict) -> str | None:
     if not stop:
         return None
     key = f"timed_out_{stop['route']}_{stop['by']}"
-    limit = f"{stop['limit']:,}" if stop["by"] == "operations" else f"{stop['limit']:g}"
+    limit = f"{stop['limit']:g}" if stop["by"] == "backstop" else f"{stop['limit']:,}"
     return t["claim"][key].format(limit=limit, points=stop.get("points", 0))
 
 def _text(t: i18n.Text, label: str) -> Prose:

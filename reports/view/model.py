@@ -130,7 +130,7 @@ def _validate_claim(claim: Any, where: str) -> None:
                                       f"got {stop!r:.60}")
             _get(step, "timed_out", dict, sw)
             _choice(stop, "route", ("symbolic", "numeric"), tw)
-            _choice(stop, "by", ("operations", "backstop"), tw)
+            _choice(stop, "by", ("operations", "backstop", "work", "digits", "size"), tw)
             _get(stop, "limit", (int, float), tw)
             _get(stop, "points", int, tw)
         cx = _get(step, "counterexample", (dict, type(None)), sw)

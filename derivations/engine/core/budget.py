@@ -45,6 +45,9 @@ class OverBudget(BaseException):  # noqa: N818 - an outcome, like StopIteration,
         self.what, self.kind, self.limit, self.used = what, kind, limit, used
         if kind == "operations":
             text = f"{what} timed out after {limit:,} SymPy operations"
+        elif kind == "work":
+            text = (f"{what} stopped after {limit:,} units of numeric work (its operations, "
+                    f"weighted by their digits)")
         elif kind == "thread":
             text = f"{what} not run: budgets need the main thread (they use signals)"
         else:

@@ -330,12 +330,54 @@ def _own_methods(prev, cur, rewrites, random_bases, domain, ops, hypotheses=(),
         return ""
 
 
+# SymPy's polynomial algorithms (factoring, gcds over dense lists of coefficients) do their work
+# outside its cached functions, so no count of SymPy operations sees it: simplify ran for minutes
+# on v/(1 − β^(10^6)) and on e^100 − 2 sinh 100 (trigsimp factors a polynomial of degree 200 in e
+# over the Gaussian integers).  Such parts are taken as atoms of their own
+MAX_POWER = 64  # integer exponents past this
+MAX_HYPERBOLIC = 20  # numbers past this inside a hyperbolic function
+MAX_ORDER = 8  # derivatives of this order or more (the 15th of tanh x has 25,000 operations)
+
+
+def _dear(node, bound, bound_plain) -> bool:
+    if isinstance(node, sp.Derivative):
+        return not node.free_symbols & bound_plain and sum(
+            int(c) if c.is_Integer else MAX_ORDER for _, c in node.variable_count) >= MAX_ORDER
+    if node.free_symbols & bound:
+        return False
+    if isinstance(node, sp.Pow) and node.exp.is_Integer and abs(int(node.exp)) > MAX_POWER:
+        return True
+    return (isinstance(node, sp.sinh | sp.cosh | sp.tanh | sp.coth | sp.sech | sp.csch)
+            and node.args[0].is_number and bool(abs(node.args[0]) > MAX_HYPERBOLIC))
+
+
+def _atoms_for_dear_parts(*exprs):
+    """``exprs`` with each power of a huge integer exponent (β^(10^6)), each hyperbolic function
+    of a large number (sinh 100) and each derivative of high order replaced by a symbol of its
+    own, the same one for the same part in all of them.  Sound: what is zero for every value of
+    the symbol is zero for the part's (a positive base's power stays positive); only
+    completeness is lost."""
+    bound = set().union(*(bound_symbols(e, derivatives=True) for e in exprs))
+    bound_plain = set().union(*(bound_symbols(e) for e in exprs))
+    parts: dict = {}
+    for e in exprs:
+        for node in sp.preorder_traversal(e):
+            if isinstance(node, sp.Basic) and node not in parts and _dear(node, bound,
+                                                                         bound_plain):
+                positive = bool(isinstance(node, sp.Pow) and node.base.is_positive)
+                parts[node] = sp.Dummy(f"part{len(parts)}", positive=positive or None)
+    if not parts:
+        return exprs
+    return tuple(e.xreplace(parts) for e in exprs)
+
+
 def symbolic_check_detail(prev, cur, rewrites=(), random_bases=(), indices=None,
                           ops=SYMBOLIC_OPS, own=None, hypotheses=()) -> SymbolicOutcome:
     """Whether prev - cur simplifies to zero within ``ops`` SymPy operations — or, given ``own``
     (the claim's Domain), by one of the route's own methods within ``OWN_OPS`` more, which may
     use the declared ranges' signs, the signs the claim's ``hypotheses`` give its symbols and a
     declared law's density; never raises."""
+    prev, cur = _atoms_for_dear_parts(prev, cur)
     # an integral SymPy cannot close costs the whole budget before the own methods run: tried
     # first, the integrals' own methods save it (and are not tried twice)
     integrals = own is not None and (prev.has(sp.Integral) or cur.has(sp.Integral))
