@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import operator
 from contextlib import contextmanager
+from types import SimpleNamespace
 from typing import NamedTuple
 
 import sympy as sp
@@ -24,8 +25,10 @@ from derivations.engine.core.budget import (
     innermost,
     operations,
 )
+from derivations.engine.core.expressions import symbols_of
 from derivations.engine.core.stochastic import E, linearize
 from derivations.engine.symbolic.antiderivatives import integrals_by_antiderivative, vanishes
+from derivations.engine.symbolic.given import by_equalities, shifted
 from derivations.engine.symbolic.methods import (
     LAW_DENSITIES,
     expectations_by_density,
@@ -305,10 +308,15 @@ def _own_methods(prev, cur, rewrites, random_bases, domain, ops, hypotheses=(),
             # a sign is the free symbol's: a bound variable of the same name ranges elsewhere
             bound = bound_symbols(diff)
             signed = {s: v for s, v in signed.items() if s not in bound}
+            unsigned = diff
             if signed:
                 before, diff = diff, diff.xreplace(signed)
                 if diff != before and _is_zero(diff, indices):
                     return "the signs its ranges and hypotheses give its symbols"
+            if hypotheses:
+                method = _given(unsigned, prev, cur, hypotheses, domain, bound)
+                if method:
+                    return method
             if diff.has(sp.Limit):
                 limits = sequence_limits(diff)
                 if limits != diff and _is_zero(limits, indices):
@@ -328,6 +336,19 @@ def _own_methods(prev, cur, rewrites, random_bases, domain, ops, hypotheses=(),
         return ""
     except Exception:  # noqa: BLE001 - a method that fails has shown nothing
         return ""
+
+
+def _given(diff, prev, cur, hypotheses, domain, bound) -> str:
+    """The method name if the claim's hypotheses, put in (:mod:`.given`), make diff zero."""
+    shift = {s: v for s, v in shifted(hypotheses).items() if s not in bound}
+    if shift and _is_zero(diff.xreplace(shift), domain.indices):
+        return "the bounds its hypotheses give its symbols"
+    claim = SimpleNamespace(hypotheses=tuple(hypotheses), domain=domain,
+                            symbols=symbols_of((prev, cur)))
+    solved = by_equalities(claim, diff)
+    if solved is not None and _is_zero(solved, domain.indices):
+        return "its equality hypotheses"
+    return ""
 
 
 def symbolic_check_detail(prev, cur, rewrites=(), random_bases=(), indices=None,

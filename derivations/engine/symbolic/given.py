@@ -1,0 +1,79 @@
+"""The claim's hypotheses as the symbolic route uses them: each is part of the statement, so a
+step need only hold where they do.
+
+* A bound x > c (x ≥ c, x < c, x ≤ c) puts x = c + t (c − t) with t positive (nonnegative):
+  Max(x, 1000) = x under x > 1000 is Max(1000 + t, 1000) = 1000 + t, which SymPy decides.
+* An equality solved for a symbol (a + b = 1 for b, :mod:`derivations.engine.core.hypotheses`)
+  puts that symbol's solution in: a·b = a − a² becomes a(1 − a) = a − a².
+* An equality whose one side is a sum (Σ_k p_k = 1, Σ_k z_k = 0) rewrites that sum, under any
+  name of its variable, after the difference's sums are split over their terms with their
+  constant factors taken out: Σ_k s_k(δ_jk − s_j) = s_j − s_j·Σ_k s_k = 0.
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from derivations.engine.core.hypotheses import bounds, equalities, linear_part, solved_keys
+
+__all__ = ["by_equalities", "shifted"]
+
+
+def shifted(hypotheses) -> dict:
+    """symbol -> c ± t for each symbol a hypothesis bounds by a constant c ≠ 0 on one side (on
+    both, the lower): the bound becomes t's sign."""
+    out = {}
+    for x, b in bounds(hypotheses).items():
+        edge, closed, way = (b.lo, b.lo_closed, 1) if b.lo is not None else (
+            b.hi, b.hi_closed, -1)
+        if edge is None or edge == 0:
+            continue
+        t = sp.Dummy(f"{x.name}_shift", **({"nonnegative": True} if closed else
+                                              {"positive": True}))
+        out[x] = edge + way * t
+    return out
+
+
+def split_sums(e: sp.Basic) -> sp.Basic:
+    """Every Sum over its expanded body split into one Sum per term, the factors free of its
+    variables taken out."""
+    def split(node):
+        body = sp.expand(node.function)
+        if isinstance(body, sp.Add):
+            return sp.Add(*[split(sp.Sum(t, *node.limits)) for t in body.args])
+        free, rest = body.as_independent(*[lim[0] for lim in node.limits], as_Add=False)
+        return free * sp.Sum(rest, *node.limits) if free != 1 else node
+    return e.replace(lambda x: isinstance(x, sp.Sum), split)
+
+
+def _sum_rewrites(hypotheses) -> list:
+    """(pattern, value) for each equality with a one-variable Sum on one side, its variable a
+    Wild so that Σ_i p_i matches Σ_k p_k."""
+    out = []
+    for h in equalities(hypotheses):
+        for side, other in ((h.lhs, h.rhs), (h.rhs, h.lhs)):
+            if isinstance(side, sp.Sum) and len(side.limits) == 1 and not other.has(sp.Sum):
+                var = side.limits[0][0]
+                out.append((side.xreplace({var: sp.Wild(f"{var.name}_", exclude=())}), other))
+                break
+    return out
+
+
+def by_equalities(d_like, diff: sp.Basic) -> sp.Basic | None:
+    """``diff`` with the claim's equality hypotheses put in (see the module), or None when it
+    has none that applies."""
+    hyps = d_like.hypotheses
+    if not equalities(hyps):
+        return None
+    out = diff
+    for h, key in solved_keys(d_like).items():
+        if isinstance(key, sp.Symbol) and out.has(key):
+            c, r = linear_part(h.lhs - h.rhs, key)
+            out = out.xreplace({key: -r / c})
+    rewrites = _sum_rewrites(hyps)
+    if rewrites and out.has(sp.Sum):
+        out = sp.expand(split_sums(sp.expand(out)))
+        for pattern, value in rewrites:
+            out = out.replace(lambda x, p=pattern: isinstance(x, sp.Sum)
+                              and x.match(p) is not None, lambda x, v=value: v)
+    return None if out == diff else out
