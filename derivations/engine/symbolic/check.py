@@ -28,7 +28,7 @@ from derivations.engine.core.budget import (
 from derivations.engine.core.expressions import symbols_of
 from derivations.engine.core.stochastic import E, linearize
 from derivations.engine.symbolic.antiderivatives import integrals_by_antiderivative, vanishes
-from derivations.engine.symbolic.given import by_equalities, shifted
+from derivations.engine.symbolic.given import by_equalities, shifted, unit_powers
 from derivations.engine.symbolic.methods import (
     LAW_DENSITIES,
     expectations_by_density,
@@ -317,6 +317,9 @@ def _own_methods(prev, cur, rewrites, random_bases, domain, ops, hypotheses=(),
                 method = _given(unsigned, prev, cur, hypotheses, domain, bound)
                 if method:
                     return method
+            unit = unit_powers(unsigned, domain.ranges)
+            if unit != unsigned and _is_zero(unit, indices):
+                return "powers of a base in (0, 1) taken as values in (0, 1)"
             if diff.has(sp.Limit):
                 limits = sequence_limits(diff)
                 if limits != diff and _is_zero(limits, indices):

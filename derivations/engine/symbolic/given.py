@@ -5,6 +5,10 @@ step need only hold where they do.
   Max(x, 1000) = x under x > 1000 is Max(1000 + t, 1000) = 1000 + t, which SymPy decides.
 * An equality solved for a symbol (a + b = 1 for b, :mod:`derivations.engine.core.hypotheses`)
   puts that symbol's solution in: a·b = a − a² becomes a(1 − a) = a − a².
+* A power b^e of a base whose declared range lies inside (0, 1), to a positive exponent, lies
+  in (0, 1) too: it is taken as 1/(1 + s) with s positive, a value of its own (Adam's bias
+  corrections, √(v/(1 − β₂ᵗ)) = √v/√(1 − β₂ᵗ)) — a generalisation, so a difference zero for
+  every s is zero at the power's own value.
 * An equality whose one side is a sum (Σ_k p_k = 1, Σ_k z_k = 0) rewrites that sum, under any
   name of its variable, after the difference's sums are split over their terms with their
   constant factors taken out: Σ_k s_k(δ_jk − s_j) = s_j − s_j·Σ_k s_k = 0.
@@ -16,7 +20,7 @@ import sympy as sp
 
 from derivations.engine.core.hypotheses import bounds, equalities, linear_part, solved_keys
 
-__all__ = ["by_equalities", "shifted"]
+__all__ = ["by_equalities", "shifted", "unit_powers"]
 
 
 def shifted(hypotheses) -> dict:
@@ -77,3 +81,16 @@ def by_equalities(d_like, diff: sp.Basic) -> sp.Basic | None:
             out = out.replace(lambda x, p=pattern: isinstance(x, sp.Sum)
                               and x.match(p) is not None, lambda x, v=value: v)
     return None if out == diff else out
+
+
+def unit_powers(e: sp.Basic, ranges: dict) -> sp.Basic:
+    """``e`` with each power of a base ranging inside (0, 1), to a positive exponent, as
+    1/(1 + s), s a positive symbol of its own (see the module)."""
+    inside = set()
+    for b, (lo, hi) in ranges.items():
+        lo, hi = sp.sympify(lo, strict=True), sp.sympify(hi, strict=True)
+        if isinstance(b, sp.Symbol) and lo.is_number and hi.is_number and lo > 0 and hi < 1:
+            inside.add(b)
+    powers = sorted((p for p in e.atoms(sp.Pow) if p.base in inside and p.exp.is_positive
+                     and not p.exp.is_Number), key=sp.default_sort_key)
+    return e.xreplace({p: 1 / (1 + sp.Dummy(f"s_{p.base}", positive=True)) for p in powers})
