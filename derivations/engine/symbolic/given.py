@@ -75,7 +75,10 @@ def by_equalities(d_like, diff: sp.Basic) -> sp.Basic | None:
             c, r = linear_part(h.lhs - h.rhs, key)
             out = out.xreplace({key: -r / c})
     rewrites = _sum_rewrites(hyps)
-    if rewrites and out.has(sp.Sum):
+    # a convergent infinite sum split over its terms may leave ∞ − ∞
+    infinite = any(b.has(sp.oo, -sp.oo) for node in out.atoms(sp.Sum) for lim in node.limits
+                   for b in lim[1:])
+    if rewrites and out.has(sp.Sum) and not infinite:
         out = sp.expand(split_sums(sp.expand(out)))
         for pattern, value in rewrites:
             out = out.replace(lambda x, p=pattern: isinstance(x, sp.Sum)
