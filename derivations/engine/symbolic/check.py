@@ -231,10 +231,9 @@ def _own_methods(prev, cur, rewrites, random_bases, domain, ops, hypotheses=(),
                 before, diff = diff, diff.xreplace(signed)
                 if diff != before and _is_zero(diff, indices):
                     return "the signs its ranges and hypotheses give its symbols"
-            if hypotheses:
-                method = _given(unsigned, prev, cur, hypotheses, domain, bound)
-                if method:
-                    return method
+            method = _given(unsigned, prev, cur, hypotheses, domain, bound)
+            if method:
+                return method
             unit = unit_powers(unsigned, domain.ranges)
             if unit != unsigned and _is_zero(unit, indices):
                 return "powers of a base in (0, 1) taken as values in (0, 1)"
@@ -261,9 +260,11 @@ def _own_methods(prev, cur, rewrites, random_bases, domain, ops, hypotheses=(),
 
 def _given(diff, prev, cur, hypotheses, domain, bound) -> str:
     """The method name if the claim's hypotheses, put in (:mod:`.given`), make diff zero."""
-    shift = {s: v for s, v in shifted(hypotheses).items() if s not in bound}
+    shift = {s: v for s, v in shifted(hypotheses, domain.ranges).items() if s not in bound}
     if shift and _is_zero(diff.xreplace(shift), domain.indices):
-        return "the bounds its hypotheses give its symbols"
+        return "the bounds its hypotheses and ranges give its symbols"
+    if not hypotheses:
+        return ""
     claim = SimpleNamespace(hypotheses=tuple(hypotheses), domain=domain,
                             symbols=symbols_of((prev, cur)))
     solved = by_equalities(claim, diff)

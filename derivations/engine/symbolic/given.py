@@ -1,14 +1,17 @@
 """The claim's hypotheses as the symbolic route uses them: each is part of the statement, so a
 step need only hold where they do.
 
-* A bound x > c (x ≥ c, x < c, x ≤ c) puts x = c + t (c − t) with t positive (nonnegative):
-  Max(x, 1000) = x under x > 1000 is Max(1000 + t, 1000) = 1000 + t, which SymPy decides.
+* A bound x > c (x ≥ c, x < c, x ≤ c), from a hypothesis or the lower end of a declared
+  range, puts x = c + t (c − t) with t positive (nonnegative): Max(x, 1000) = x under x > 1000
+  is Max(1000 + t, 1000) = 1000 + t, which SymPy decides.
 * An equality solved for a symbol (a + b = 1 for b, :mod:`derivations.engine.core.hypotheses`)
   puts that symbol's solution in: a·b = a − a² becomes a(1 − a) = a − a².
 * A power b^e of a base whose declared range lies inside (0, 1), to a positive exponent, lies
   in (0, 1) too: it is taken as 1/(1 + s) with s positive, a value of its own (Adam's bias
   corrections, √(v/(1 − β₂ᵗ)) = √v/√(1 − β₂ᵗ)) — a generalisation, so a difference zero for
   every s is zero at the power's own value.
+* A complex symbol w (declared without real=True) is x + iy with x, y real: |w|² = w·w̄ and
+  |w²| = |w|² are then algebra in x and y.
 * An equality whose one side is a sum (Σ_k p_k = 1, Σ_k z_k = 0) rewrites that sum, under any
   name of its variable, after the difference's sums are split over their terms with their
   constant factors taken out: Σ_k s_k(δ_jk − s_j) = s_j − s_j·Σ_k s_k = 0.
@@ -18,16 +21,29 @@ from __future__ import annotations
 
 import sympy as sp
 
-from derivations.engine.core.hypotheses import bounds, equalities, linear_part, solved_keys
+from derivations.engine.core.hypotheses import (
+    Bounds,
+    bounds,
+    equalities,
+    linear_part,
+    solved_keys,
+)
 
-__all__ = ["by_equalities", "shifted", "unit_powers"]
+__all__ = ["by_equalities", "complex_parts", "has_complex", "shifted", "unit_powers"]
 
 
-def shifted(hypotheses) -> dict:
-    """symbol -> c ± t for each symbol a hypothesis bounds by a constant c ≠ 0 on one side (on
-    both, the lower): the bound becomes t's sign."""
+def shifted(hypotheses, ranges=None) -> dict:
+    """symbol -> c ± t for each symbol a hypothesis or a declared range bounds by a constant
+    c ≠ 0 on one side (on both, the lower): the bound becomes t's sign.  A range is part of the
+    claim's statement, as its signs are (:func:`~.methods.signed_by_ranges`); a difference zero
+    for every t is zero on the range."""
     out = {}
-    for x, b in bounds(hypotheses).items():
+    found = bounds(hypotheses)
+    for x, (lo, _) in (ranges or {}).items():
+        lo = sp.nsimplify(sp.sympify(lo, strict=True))
+        if isinstance(x, sp.Symbol) and x not in found and lo.is_Rational and not x.is_integer:
+            found[x] = Bounds(lo, True)
+    for x, b in found.items():
         edge, closed, way = (b.lo, b.lo_closed, 1) if b.lo is not None else (
             b.hi, b.hi_closed, -1)
         if edge is None or edge == 0:
@@ -97,3 +113,19 @@ def unit_powers(e: sp.Basic, ranges: dict) -> sp.Basic:
     powers = sorted((p for p in e.atoms(sp.Pow) if p.base in inside and p.exp.is_positive
                      and not p.exp.is_Number), key=sp.default_sort_key)
     return e.xreplace({p: 1 / (1 + sp.Dummy(f"s_{p.base}", positive=True)) for p in powers})
+
+
+def _complex_symbols(e: sp.Basic) -> list:
+    return sorted((s for s in e.free_symbols if isinstance(s, sp.Symbol) and not s.is_real
+                   and s.is_real is not False and not s.is_integer), key=sp.default_sort_key)
+
+
+def has_complex(e: sp.Basic) -> bool:
+    return bool(_complex_symbols(e))
+
+
+def complex_parts(e: sp.Basic) -> sp.Basic:
+    """``e`` with each complex symbol w as x + iy, x and y real, its parts then expanded."""
+    parts = {w: sp.Dummy(f"re_{w}", real=True) + sp.I * sp.Dummy(f"im_{w}", real=True)
+             for w in _complex_symbols(e)}
+    return sp.expand_complex(e.xreplace(parts))
