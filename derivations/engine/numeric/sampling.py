@@ -209,6 +209,11 @@ class NoPoint(ArithmeticError):
     """No draw of values satisfies the claim's hypotheses at this point."""
 
 
+class Unmet(DerivationError):
+    """No draw of values at a sampled point meets the claim's hypotheses: the claim is refused,
+    naming the hypothesis (a probe point where none does is only skipped)."""
+
+
 class Attempt(int):
     """Which draw of a point's values meets its hypotheses (0, 1, …; it seeds the draws), with
     the values its equality hypotheses were solved for."""
@@ -288,6 +293,13 @@ def attempt_for(d, point: int, structure: dict, wide) -> int:
             return at
         failed[miss] = failed.get(miss, 0) + 1
     worst = max(failed, key=failed.get)
+    if not wide:
+        shown = ", ".join(f"{k} = {v}" for k, v in structure.items())
+        raise Unmet(f"claim {d.id!r}: no point drawn meets the hypothesis {worst} ({MAX_TRIES} "
+                    f"draws of the values{f' at {shown}' if shown else ''}); the numeric route "
+                    f"draws inside a bound of one symbol by a constant (x > c) and solves an "
+                    f"equality (sp.Eq) for one symbol it is linear in — write it so, or declare "
+                    f"where it holds with Domain(ranges=...)")
     raise NoPoint(f"no values meeting the hypothesis {worst} in {MAX_TRIES} draws")
 
 
