@@ -24,7 +24,7 @@ from derivations.engine.core.budget import (
 from derivations.engine.core.expressions import symbols_of
 from derivations.engine.core.stochastic import E, linearize
 from derivations.engine.symbolic.antiderivatives import integrals_by_antiderivative, vanishes
-from derivations.engine.symbolic.given import by_equalities, shifted, unit_powers
+from derivations.engine.symbolic.given import by_equalities, shifted, unit_powers, zero_apart
 from derivations.engine.symbolic.guards import no_numbers, remembered_doits
 from derivations.engine.symbolic.methods import (
     LAW_DENSITIES,
@@ -234,6 +234,9 @@ def _own_methods(prev, cur, rewrites, random_bases, domain, ops, hypotheses=(),
             method = _given(unsigned, prev, cur, hypotheses, domain, bound)
             if method:
                 return method
+            cases = zero_apart(unsigned, indices)
+            if cases and all(_is_zero(c, indices) for c in cases):
+                return "a size that may be 0 taken apart: 0 and positive"
             unit = unit_powers(unsigned, domain.ranges)
             if unit != unsigned and _is_zero(unit, indices):
                 return "powers of a base in (0, 1) taken as values in (0, 1)"

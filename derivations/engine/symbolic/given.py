@@ -10,6 +10,9 @@ step need only hold where they do.
   in (0, 1) too: it is taken as 1/(1 + s) with s positive, a value of its own (Adam's bias
   corrections, √(v/(1 − β₂ᵗ)) = √v/√(1 − β₂ᵗ)) — a generalisation, so a difference zero for
   every s is zero at the power's own value.
+* A size m that may be 0 (integer, nonnegative) is taken apart: m = 0, where the sums and
+  products over 1..m are empty, and m positive, where SymPy's closed forms hold
+  (Σ_{i=0}^{m} i·C(m, i) = m·2^(m−1) in both).
 * A complex symbol w (declared without real=True) is x + iy with x, y real: |w|² = w·w̄ and
   |w²| = |w|² are then algebra in x and y.
 * An equality whose one side is a sum (Σ_k p_k = 1, Σ_k z_k = 0) rewrites that sum, under any
@@ -29,7 +32,7 @@ from derivations.engine.core.hypotheses import (
     solved_keys,
 )
 
-__all__ = ["by_equalities", "complex_parts", "has_complex", "shifted", "unit_powers"]
+__all__ = ["by_equalities", "complex_parts", "zero_apart", "has_complex", "shifted", "unit_powers"]
 
 
 def shifted(hypotheses, ranges=None) -> dict:
@@ -125,7 +128,23 @@ def has_complex(e: sp.Basic) -> bool:
 
 
 def complex_parts(e: sp.Basic) -> sp.Basic:
-    """``e`` with each complex symbol w as x + iy, x and y real, its parts then expanded."""
+    """``e`` with each complex symbol w as x + iy, x and y real, its parts then expanded, and
+    each square root's radicand factored (|w²| = √((x² + y²)²) = x² + y²)."""
     parts = {w: sp.Dummy(f"re_{w}", real=True) + sp.I * sp.Dummy(f"im_{w}", real=True)
              for w in _complex_symbols(e)}
-    return sp.expand_complex(e.xreplace(parts))
+    out = sp.expand_complex(e.xreplace(parts))
+    return out.replace(lambda p: isinstance(p, sp.Pow) and p.exp == sp.Rational(1, 2),
+                       lambda p: sp.sqrt(sp.factor(p.base)))
+
+
+def zero_apart(e: sp.Basic, indices=()) -> list[sp.Basic]:
+    """The cases of ``e`` with each size that may be 0 at 0 and positive (each pair of cases
+    for each such size, at most three sizes); [] when there is none."""
+    sizes = sorted((s for s in e.free_symbols if isinstance(s, sp.Symbol) and s.is_integer
+                    and s.is_nonnegative and not s.is_positive and s not in indices),
+                   key=sp.default_sort_key)[:3]
+    cases = [e] if sizes else []
+    for s in sizes:
+        positive = sp.Dummy(s.name, integer=True, positive=True)
+        cases = [c.xreplace({s: v}) for c in cases for v in (sp.Integer(0), positive)]
+    return cases
