@@ -264,6 +264,8 @@ def _own_methods(prev, cur, rewrites, random_bases, domain, ops, hypotheses=(),
 def _given(diff, prev, cur, hypotheses, domain, bound) -> str:
     """The method name if the claim's hypotheses, put in (:mod:`.given`), make diff zero."""
     shift = {s: v for s, v in shifted(hypotheses, domain.ranges).items() if s not in bound}
+    if shift and diff.has(sp.Derivative):  # taken first: a shifted variable is no variable
+        diff = diff.replace(lambda e: isinstance(e, sp.Derivative), lambda e: e.doit())
     if shift and _is_zero(diff.xreplace(shift), domain.indices):
         return "the bounds its hypotheses and ranges give its symbols"
     if not hypotheses:
