@@ -322,7 +322,8 @@ def symbolic_check_detail(prev, cur, rewrites=(), random_bases=(), indices=None,
                               integrals="only")
         if method:
             return SymbolicOutcome("zero", f"by {method}", 0)
-    if own is not None and nested_sums(prev - cur if not _is_matrix(prev) else prev):
+    if own is not None and not (_is_matrix(prev) or _is_matrix(cur)) and (
+            nested_sums(prev) or nested_sums(cur)):
         # sums of sums (LayerNorm's, for a symbolic width): cheap as algebra in a few sums,
         # where simplify can use its whole budget and not finish
         method = _sums_held(prev, cur, rewrites, random_bases, own.indices)
