@@ -246,9 +246,12 @@ def explain(result: ChainResult) -> list[str]:
         elif p.status == "assumed, unchecked":
             out.append(f"note: premise {p.name!r} is assumed, not checked numerically "
                        f"({p.detail})")
+    reasons = getattr(result, "premise_reasons", {})
     for claim_id, status in result.premises.items():
         if status != "proved":
-            out.append(f"cites claim {claim_id!r} as a lemma, and that claim is {status}")
+            why = reasons.get(claim_id)
+            out.append(f"cites claim {claim_id!r} as a lemma, and that claim is {status}"
+                       + (f": {why}" if why else ""))
     return out
 
 def summary(result: ChainResult) -> str:

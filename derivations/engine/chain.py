@@ -50,6 +50,7 @@ from derivations.engine.numeric.probe import (
 from derivations.engine.numeric.sampling import FEW_PROBE_SIZES, PROBE_SIZES, structures
 from derivations.engine.premises import PremiseCheck, check_premises
 from derivations.engine.symbolic.check import REFUTED_OPS, SYMBOLIC_OPS, symbolic_check_detail
+from derivations.engine.trust import lemmas_where_cited, why_not_proved
 
 __all__ = ["PREMISE_STATUSES", "STATUSES", "ChainResult", "PremiseCheck", "StepResult",
            "check_premises", "verify", "verify_many"]
@@ -94,6 +95,8 @@ class ChainResult:
     # SymPy algorithms its numeric route tried to call and was refused (independence.FORBIDDEN);
     # such a point decided nothing, and the shipped claims' tests require there are none
     refused: tuple[str, ...] = ()
+    # cited claim id -> why it is not proved (its first step or premise that is not), in a line
+    premise_reasons: dict[str, str] = field(default_factory=dict)
 
     @property
     def id(self) -> str:
@@ -254,6 +257,8 @@ def _verify(d, symbolic_ops, progress, done, module) -> ChainResult:
             if a.source.id not in done:
                 done[a.source.id] = verify(a.source, symbolic_ops, progress, done)
             premises[a.source.id] = done[a.source.id].status
+    reasons = {cid: why_not_proved(done[cid]) for cid, status in premises.items()
+               if status != st.PROVED}
     fresh_start()
     start = time.perf_counter()
     written, d = d, d.checked
@@ -310,9 +315,9 @@ def _verify(d, symbolic_ops, progress, done, module) -> ChainResult:
             seconds=time.perf_counter() - t0, reason=reason,
             timed_out=timed_out if status == st.TIMED_OUT else None))
         prev_expr, prev_vals = step.expr, vals
-    checks = check_premises(d)
+    checks = lemmas_where_cited(d, check_premises(d), premises)
     result = ChainResult(written, results, time.perf_counter() - start, premises, checks, module,
-                         peaks(), tuple(REFUSED[refused:]))
+                         peaks(), tuple(REFUSED[refused:]), reasons)
     done[d.id] = result
     if progress:
         progress(f"{d.id}: {result.status} ({len(results)} steps, {result.seconds:.2f} s)")

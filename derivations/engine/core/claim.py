@@ -16,6 +16,7 @@ import sympy as sp
 
 from derivations.engine.core import definitions as defs
 from derivations.engine.core import noncommutative as ring
+from derivations.engine.core.complexes import check_complex
 from derivations.engine.core.domain import (
     MIN_MAX_DIM,
     Domain,
@@ -32,6 +33,7 @@ from derivations.engine.core.expressions import (
     _undeclared_in_expectations,
     symbols_of,
 )
+from derivations.engine.core.hypotheses import check_sampleable
 from derivations.engine.core.noncommutative import RING_SIZE
 from derivations.engine.core.stochastic import FAMILIES
 
@@ -325,6 +327,8 @@ def _validate(d: Derivation) -> None:
     _check_exact(d, where)
     _check_hypotheses(d, where)
     _check_domain(d, where)
+    check_complex(d, where)
+    check_sampleable(d, where)
     _unfold_claim(d, where, declared)
 
 

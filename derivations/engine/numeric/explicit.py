@@ -27,6 +27,7 @@ from derivations.engine.core.stochastic import expectation_value
 from derivations.engine.numeric import finite
 from derivations.engine.numeric.mpnum import compile_mp
 from derivations.engine.numeric.sampling import ENTRY_PARENT, draw
+from derivations.engine.numeric.solving import Inexact
 
 if TYPE_CHECKING:
     from derivations.engine.core.claim import Derivation
@@ -280,8 +281,8 @@ def _build(shaped: sp.Basic, structure: dict, random: tuple, distribution: str):
         (no functions, integer powers); None otherwise."""
         if not rational:
             rational.append(_rational(concrete))
-        if not rational[0]:
-            return None
+        if not rational[0] or any(isinstance(v, Inexact) for v in values):
+            return None  # a value solved to SOLVED_DIGITS meets its equality only that far
         filled = concrete.xreplace({a: exactly(v) for a, v in zip(atoms, values, strict=True)})
         out = unfold(filled)
         flat = list(out) if isinstance(out, sp.MatrixBase) else [out]
@@ -301,7 +302,10 @@ def _build(shaped: sp.Basic, structure: dict, random: tuple, distribution: str):
 
 
 def exactly(v) -> sp.Rational:
-    """The rational an input is, every binary digit of it (a jump's root has hundreds)."""
+    """The rational an input is, every binary digit of it (a jump's root has hundreds); a complex
+    input is the pair of its parts."""
+    if isinstance(v, mpmath.mpc):
+        return exactly(v.real) + sp.I * exactly(v.imag)
     value = v if isinstance(v, mpmath.mpf) else mpmath.mpf(v)  # mpf(v) rounds to the context's
     return sp.Rational(*mpmath.libmp.to_rational(value._mpf_))
 

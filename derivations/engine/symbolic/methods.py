@@ -47,6 +47,8 @@ from derivations.engine.symbolic.cases import (
     piecewise_branches,
     residue_classes,
 )
+from derivations.engine.symbolic.given import complex_parts, has_complex
+from derivations.engine.symbolic.traces import cyclic, traces_as_sums
 
 
 def _nonnegative(length: sp.Basic, indices: dict) -> bool | None:
@@ -372,6 +374,9 @@ FORMS: tuple[tuple[str, Callable, Callable], ...] = (
     ("exponential integrals as Ei", _has(sp.Si, sp.Ci, sp.Shi, sp.Chi, sp.expint, sp.Ei),
      lambda e: e.rewrite(sp.Ei)),
     ("logarithms combined", _has(sp.log), lambda e: sp.logcombine(e)),
+    ("complex symbols by their real and imaginary parts", has_complex, complex_parts),
+    ("traces rotated to one cyclic order", _has(sp.Trace), cyclic),
+    ("traces as sums of their diagonal entries", _has(sp.Trace), traces_as_sums),
 )
 
 

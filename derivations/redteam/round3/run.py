@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import time
@@ -27,7 +28,7 @@ HEAD = {"failed": "failed", "refused": "refused", "numeric": "numeric", "timed o
 
 # runs one package case in a fresh process and prints one JSON line
 _CASE_CODE = """
-import json, sys, time
+import json, resource, sys, time
 from derivations import DerivationError, verify
 from derivations.redteam.round3 import CASES
 case = next(c for c in CASES if c.id == sys.argv[1])
@@ -48,8 +49,19 @@ else:
     if premises:
         detail = f"{detail} [premises: {premises}]".strip()
     out = {"result": r.status, "detail": detail}
-out["engine_seconds"] = round(time.perf_counter() - start, 2)
+_use = resource.getrusage(resource.RUSAGE_SELF)
+out["cpu"] = round(_use.ru_utime + _use.ru_stime, 2)
 print(json.dumps(out))
+"""
+# the command line itself (python -m derivations verify FILE --json), reporting its CPU seconds
+_CLI_CODE = """
+import atexit, resource, runpy, sys
+def cpu():
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    print(f"CPU-SECONDS {r.ru_utime + r.ru_stime:.2f}", file=sys.stderr)
+atexit.register(cpu)
+sys.argv = ["derivations", "verify", sys.argv[1], "--json"]
+runpy.run_module("derivations", run_name="__main__", alter_sys=True)
 """
 
 
@@ -58,7 +70,8 @@ class Outcome:
     case: Case
     result: str
     detail: str
-    seconds: float
+    seconds: float  # wall time of the case's process
+    cpu: float | None = None  # its CPU time (None when it was killed at the cap)
 
     @property
     def wrong(self) -> bool:
@@ -92,13 +105,34 @@ def check_witnesses(cases: list[Case], out=print) -> int:
     return bad
 
 
-def _run(argv: list[str], cap: float) -> tuple[subprocess.CompletedProcess | None, float]:
-    start = time.perf_counter()
+def _proc_cpu(pid: int) -> float | None:
+    """CPU seconds a live process has used so far (Linux /proc), read before it is killed."""
     try:
-        proc = subprocess.run(argv, capture_output=True, text=True, timeout=cap)
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def _run(argv: list[str], cap: float):
+    """(completed process or None if killed at the cap, wall seconds, CPU seconds at the kill)."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        stdout, stderr = proc.communicate(timeout=cap)
     except subprocess.TimeoutExpired:
-        return None, time.perf_counter() - start
-    return proc, time.perf_counter() - start
+        cpu = _proc_cpu(proc.pid)
+        proc.kill()
+        proc.communicate()
+        return None, time.perf_counter() - start, cpu
+    done = subprocess.CompletedProcess(argv, proc.returncode, stdout, stderr)
+    return done, time.perf_counter() - start, None
+
+
+def _killed(case: Case, cap: float, seconds: float, cpu: float | None) -> Outcome:
+    used = "" if cpu is None else f" ({cpu:.0f} s of CPU by then)"
+    return Outcome(case, "timeout", f"killed after {cap:.0f} s of wall time{used}", seconds, cpu)
 
 
 def engine_one(case: Case, cap: float = CAP_SECONDS) -> Outcome:
@@ -106,30 +140,31 @@ def engine_one(case: Case, cap: float = CAP_SECONDS) -> Outcome:
 
     path = path_of(case.id)
     if path is None:
-        proc, seconds = _run([sys.executable, "-c", _CASE_CODE, case.id], cap)
+        proc, seconds, cpu = _run([sys.executable, "-c", _CASE_CODE, case.id], cap)
         if proc is None:
-            return Outcome(case, "timeout", f"killed after {cap:.0f} s", seconds)
+            return _killed(case, cap, seconds, cpu)
         try:
             data = json.loads(proc.stdout.strip().splitlines()[-1])
         except (IndexError, json.JSONDecodeError):
             tail = (proc.stderr.strip().splitlines() or ["no output"])[-1]
             return Outcome(case, "crash", tail, seconds)
-        return Outcome(case, data["result"], data["detail"], seconds)
-    proc, seconds = _run([sys.executable, "-m", "derivations", "verify", str(path), "--json"],
-                         cap)
+        return Outcome(case, data["result"], data["detail"], seconds, data.get("cpu"))
+    proc, seconds, cpu = _run([sys.executable, "-c", _CLI_CODE, str(path)], cap)
     if proc is None:
-        return Outcome(case, "timeout", f"killed after {cap:.0f} s", seconds)
+        return _killed(case, cap, seconds, cpu)
+    lines = proc.stderr.strip().splitlines()
+    cpu = next((float(li.split()[1]) for li in lines if li.startswith("CPU-SECONDS")), None)
+    lines = [li for li in lines if not li.startswith("CPU-SECONDS")]
     if proc.returncode == 2:
-        return Outcome(case, "refused", proc.stderr.strip().splitlines()[-1], seconds)
+        return Outcome(case, "refused", (lines or ["exit status 2"])[-1], seconds, cpu)
     try:
         claim = json.loads(proc.stdout)["claims"][-1]
     except (json.JSONDecodeError, KeyError, IndexError):
-        tail = (proc.stderr.strip().splitlines() or ["no output"])[-1]
-        return Outcome(case, "crash", tail, seconds)
+        return Outcome(case, "crash", (lines or ["no output"])[-1], seconds, cpu)
     detail = "; ".join(claim.get("explanation") or [])
     if claim.get("failed_step"):
         detail = f"step {claim['failed_step']} failed; {detail}"
-    return Outcome(case, claim["status"], f"[command line] {detail}".strip(), seconds)
+    return Outcome(case, claim["status"], f"[command line] {detail}".strip(), seconds, cpu)
 
 
 def run_engine(cases: list[Case], workers: int = 2, cap: float = CAP_SECONDS,
@@ -140,9 +175,13 @@ def run_engine(cases: list[Case], workers: int = 2, cap: float = CAP_SECONDS,
         for f in futures:
             o = f.result()
             if progress:
-                progress(f"{o.case.id}: {o.result} ({o.seconds:.1f} s)")
+                progress(f"{o.case.id}: {o.result} ({o.seconds:.1f} s wall, {_cpu(o)} CPU)")
             outcomes.append(o)
     return outcomes
+
+
+def _cpu(o: Outcome) -> str:
+    return "-" if o.cpu is None else f"{o.cpu:.1f} s"
 
 
 def table(outcomes: list[Outcome]) -> list[str]:
@@ -176,11 +215,11 @@ def report(outcomes: list[Outcome], out=print) -> None:
     out(f"wrong outcomes: {len(wrong)}")
     for o in wrong:
         kind = "TRUE " if o.case.true else "FALSE"
-        out(f"  {kind} {o.case.cls:20s} {o.case.id:48s} {o.result:9s} {o.seconds:7.1f} s  "
-            f"{' '.join(o.detail.split())[:220]}")
-    out("wall time per case (s):")
+        out(f"  {kind} {o.case.cls:20s} {o.case.id:48s} {o.result:9s} {o.seconds:6.1f} s wall "
+            f"{_cpu(o):>8s} CPU  {' '.join(o.detail.split())[:220]}")
+    out("time per case (seconds; wall, and CPU of the case's process):")
     for o in outcomes:
-        out(f"  {o.case.id:56s} {o.result:9s} {o.seconds:7.1f}")
+        out(f"  {o.case.id:56s} {o.result:9s} {o.seconds:7.1f} {_cpu(o):>8s}")
     slow = sorted(outcomes, key=lambda o: -o.seconds)[:5]
     out("slowest: " + ", ".join(f"{o.case.id} {o.seconds:.1f} s" for o in slow))
 
@@ -204,10 +243,11 @@ def main(argv: list[str] | None = None) -> int:
         cases = [c for c in CASES if c.id in args.only]
     bad = check_witnesses(cases)
     if args.engine:
-        start = time.perf_counter()
+        start, load = time.perf_counter(), os.getloadavg()[0]
         outcomes = run_engine(cases, args.workers, args.cap,
                               progress=lambda line: print(line, file=sys.stderr, flush=True))
         report(outcomes)
         print(f"{len(outcomes)} cases through the engine in {time.perf_counter() - start:.0f} s "
-              f"of wall time ({args.workers} workers, cap {args.cap:.0f} s per case)")
+              f"of wall time ({args.workers} workers, cap {args.cap:.0f} s per case; load average "
+              f"{load:.1f} at the start, {os.getloadavg()[0]:.1f} at the end)")
     return 1 if bad else 0
