@@ -419,7 +419,7 @@ def test_cli_invalid_registry_exit_2(tmp_path):
     _fake_notes(tmp_path)
     proc = _cli("check", str(tmp_path), "--registry", str(reg))
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
-    assert "record 'a': missing 'note'" in proc.stderr
+    assert "reg.toml: record 'a': note: missing (expected a non-empty string)" in proc.stderr
 
 
 def test_check_in_process_reports_every_stale_quote(tmp_path):

@@ -76,6 +76,9 @@ OPTIONAL = ("reason_zh", "evidence", "note_version", "claim_latex", "correction_
 FIELDS = REQUIRED + OPTIONAL
 # names a registry of an earlier release used, and the field that holds the same now
 RENAMED = {"correction": "correction_text", "correction_zh": "correction_text_zh"}
+# the versions a registered evidence function must hold (right) and fail (wrong) with, by verdict
+VERSIONS_BY_VERDICT = {"correct": ("note", "foil"), "error": ("correction", "note"),
+                       "imprecise": ("correction", "note"), "reported": ("note", "source")}
 # the verdicts whose note's version fails (so that it can be given as note_version)
 NOTE_FAILS = ("error", "imprecise")
 ID = re.compile(r"^[A-Za-z0-9_.-]+$")
@@ -264,8 +267,6 @@ def _basis(rec: dict, rules: Rules, where: str) -> None:
     _reference(rec, "note_version", rules, where)
     kind, ref = reference(name)
     if kind == "function":
-        from reports.audit.errata import VERSIONS_BY_VERDICT
-
         fn = _registered(ref)
         wanted = VERSIONS_BY_VERDICT[rec["verdict"]]
         if (fn.right, fn.wrong) != wanted:
@@ -348,6 +349,14 @@ def titles(raw: dict, file: str = "") -> dict[str, str]:
             raise RegistryError(f"{at}notes.{name}: expected a table with title = \"…\" only, "
                                 f"got {value!r:.60}")
     return {name: value["title"] for name, value in given.items()}
+
+
+def parse_text(text: str, name: str = "registry") -> dict:
+    """The TOML of ``text``, or RegistryError naming ``name``."""
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise RegistryError(f"{name}: expected TOML, got: {exc}") from None
 
 
 def parse(path: Path) -> dict:

@@ -109,7 +109,8 @@ def _claim(claim: dict, checks: list[dict], cited_by: list[dict], lang: str, t: 
                   for x in base["definitions"]})
     steps = [{**sv, "rule": _text(words.rule(s["rule"]), f"claim {cid!r} rule"),
               # SymPy evaluates as it builds: a step it turned into the one before says so
-              "same_as_previous": t["claim"]["same_as_previous"].format(n=s["index"] - 1)
+              "same_as_previous": prose(t["claim"]["same_as_previous"].format(
+                  n=s["index"] - 1), f"claim {cid!r} step {s['index']}")
               if s["index"] > 1 and s["latex"] == claim["steps"][s["index"] - 2]["latex"]
               else None,
               "by": [names.get(b, plain(b)) for b in s["by"]],
@@ -284,6 +285,13 @@ def build_view(data: dict, figures: list[dict], lang: str = "en",
         "errata": full, "errata_checked": checked,
         # what a report of your own claims or notes lacks is left out, not shown empty
         "has_errata": bool(records), "has_crosschecks": bool(checks),
+        # "the same check rejects a wrong variant" holds of an audit whose correct records all
+        # run one; of yours, the guide says what each entry's rows say
+        "verdict_guide": t["guide"]["verdicts"] if all(
+            any(r["version"] == "foil"
+                for r in (rec.get("evidence_view") or rec["evidence"]).get("rows", ()))
+            or rec["verdict"] != "correct" or rec["evidence"]["kind"] == "sources"
+            for rec in records) else t["guide"]["verdicts_rows"],
         "notes_summary": notes_summary(records, t, titles, data["errata"].get("notes")),
         "training_accuracy": None if data["training"].get("accuracy") is None
         else f"{data['training']['accuracy']:.3f}",

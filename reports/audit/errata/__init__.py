@@ -36,9 +36,7 @@ VERDICTS = registry.VERDICTS
 SCOPES = registry.SCOPES
 NEEDS_CORRECTION = ("error", "imprecise")
 SHOWN_IN_FULL = ("error", "imprecise", "reported")
-# the versions an evidence function must hold (right) and fail (wrong) with, by verdict
-VERSIONS_BY_VERDICT = {"correct": ("note", "foil"), "error": ("correction", "note"),
-                       "imprecise": ("correction", "note"), "reported": ("note", "source")}
+VERSIONS_BY_VERDICT = registry.VERSIONS_BY_VERDICT
 MAX_QUOTE = registry.MAX_QUOTE
 BILINGUAL = registry.BILINGUAL
 FORMULA_ZH = registry.FORMULA_ZH
