@@ -12,10 +12,10 @@ from __future__ import annotations
 import pytest
 import sympy as sp
 
-from derivations.engine import antiderivatives, residues
 from derivations.engine.chain import verify
 from derivations.engine.core.claim import Derivation, Step
 from derivations.engine.core.domain import Domain
+from derivations.engine.symbolic import antiderivatives, residues
 from derivations.engine.symbolic.antiderivatives import (
     ANTIDERIVATIVE,
     RESIDUES,

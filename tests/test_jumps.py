@@ -10,11 +10,11 @@ import mpmath
 import pytest
 import sympy as sp
 
-from derivations.engine import mpnum, mpsnap, periods
 from derivations.engine.chain import verify
 from derivations.engine.core.claim import Assumption, Derivation, Step
 from derivations.engine.core.domain import Domain
 from derivations.engine.core.errors import DerivationError
+from derivations.engine.numeric import mpnum, mpsnap, periods
 from derivations.engine.numeric.explicit import exactly
 from derivations.engine.numeric.jumps import JUMP_DIGITS
 

@@ -10,13 +10,13 @@ import mpmath
 import pytest
 import sympy as sp
 
-from derivations.engine import mplimits, mpseries, mpsnap, periods
 from derivations.engine.chain import verify
 from derivations.engine.core.citing import lemma
 from derivations.engine.core.claim import Assumption, Derivation, Step
 from derivations.engine.core.domain import Domain
 from derivations.engine.core.errors import DerivationError
 from derivations.engine.core.stochastic import LAWS, E, raw_moment
+from derivations.engine.numeric import mplimits, mpseries, mpsnap, periods
 
 x = sp.Symbol("x", real=True)
 p = sp.Symbol("p", positive=True)
