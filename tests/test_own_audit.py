@@ -382,3 +382,23 @@ def test_a_claim_of_yours_with_a_shipped_id_is_refused(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "claim 'log_sum_exp' has the id of a shipped claim but states something else; give " \
            "yours another id" in err
+
+
+def test_a_registered_function_is_evidence_as_in_the_project_audit(tmp_path, capsys):
+    """The project's evidence functions run both versions for a registry of yours too: the
+    rows and the summary are the project's audit's."""
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "t.md").write_text("# Tiny\n\nThe softmax of (1, 2) is (0.27, 0.73).\n",
+                                             encoding="utf-8")
+    (tmp_path / "registry.toml").write_text(
+        '[[record]]\nid = "s12"\nnote = "t.md"\nquote = "The softmax of (1, 2) is (0.27, 0.73)"\n'
+        'verdict = "correct"\nscope = "transformer-math"\nreason = "Computed."\n'
+        'evidence = "softmax_12"\n', encoding="utf-8")
+    assert main(["audit", str(tmp_path / "notes"), "--registry", str(tmp_path / "registry.toml"),
+                 "--out", str(tmp_path / "out"), "--no-pdf"]) == 0
+    assert "s12                          correct    evidence softmax_12: passed (" in \
+        capsys.readouterr().out
+    page = (tmp_path / "out" / "html" / "index.html").read_text(encoding="utf-8")
+    row = page.split('id="erratum-s12"')[1].split("</li>")[0]
+    assert "A wrong variant — does not hold" in row and "The note&#39;s version — holds" in row
+    assert "the same check rejects a wrong variant" in page  # and the guide says so

@@ -284,7 +284,7 @@ def audit(notes_dir: Path, path: Path, claim_files: list[Path]) -> tuple[dict, l
             elif key == "evidence" and rec[key] is not None:
                 ev = out[-1]["evidence"]
                 lines.append(f"{rec['id']:28s} {rec['verdict']:10s} evidence {rec[key]}: "
-                             f"{'passed' if ev['passed'] else 'NOT passed'}")
+                             f"{'passed' if ev['passed'] else 'NOT passed'} ({ev['detail']})")
             elif key == "evidence":
                 lines.append(f"{rec['id']:28s} {rec['verdict']:10s} sources: "
                              f"{len(rec['sources'])}, not computed")
@@ -308,14 +308,18 @@ def _record(rec: dict, text: str, titles: dict, quote: str | None, done: dict, r
             runs: dict) -> dict:
     """One record as report data: the project's audit's shape."""
     view = own_evidence.evidence_view(rec, done, related, runs)
-    first = next((r for r in view["rows"] if r["passed"] is not None), None)
     if rec["evidence"] is None:
         main = {"kind": "sources", "ref": "", "passed": True,
                 "detail": view["rows"][-1]["value"]["en"]}
     else:
         kind, ref = registry.reference(rec["evidence"])
-        result = done.get(rec["evidence"]) or {"passed": bool(first and first["passed"]),
-                                               "value": {"en": view["summary"]["en"]}}
+        if kind == "function":  # as the project's audit: the run of the version that must hold
+            from reports.audit import evidence
+
+            run = runs[(ref, evidence.CHECKS[ref].right)]
+            result = {"passed": run["passed"], "value": {"en": run["detail"]}}
+        else:
+            result = done[rec["evidence"]]
         main = {"kind": {"function": "computation"}.get(kind, kind), "ref": ref,
                 "detail": result["value"]["en"], "passed": result["passed"]}
     # the erratum links the claims it names: its evidence's, and the note's version's

@@ -52,7 +52,9 @@ def check_result(name: str, fn, where: str) -> dict:
     try:
         got = fn()
     except Exception as exc:  # noqa: BLE001 - the user's check: a crash is a failed check
-        text = f"{type(exc).__name__}: {' '.join(str(exc).split())}".replace("$", "\\$")
+        # shown as written: a $ is a dollar, a backtick a quote
+        text = f"{type(exc).__name__}: {' '.join(str(exc).split())}"
+        text = text.replace("$", "\\$").replace("`", "'")
         return {"passed": False, "value": {"en": f"{said['en']} raised {text}",
                                            "zh": f"{said['zh']} 出错：{text}"}}
     passed, detail = (got if isinstance(got, tuple) and len(got) == 2 else (got, None))

@@ -20,8 +20,9 @@ either by ``python -m reports.audit.notes check``.  A record's fields:
                        for an erratum it is the correction's, for a correct record the note's;
                        a record with ``sources`` may have none (source-based: not computed)
     note_version       the note's statement as written, as ``claim:ID`` or ``check:NAME``, for
-                       verdicts error and imprecise: it must fail, and its failure is the
-                       finding, shown as "The note's version — does not hold"
+                       verdicts error and imprecise: its failure is the finding, shown as "The
+                       note's version — does not hold" (one that holds is shown to, and the
+                       summary says the evidence is not as the verdict expects)
     claim_latex        the note's statement as a formula
     correction_text    the correction in words (prose, like ``reason``)
     correction_latex   the correction as a formula; error, imprecise and reported need one of
@@ -43,9 +44,9 @@ beside its English; without one the Chinese edition shows the English, marked un
 :data:`YOURS` checks this schema.  :data:`PROJECT`, for the project's own registry, adds the
 house rules: every record has ``claim_latex``, every prose field its Chinese twin, an erratum its
 correction in words and as a formula, an imprecise record its missing condition, a reported one
-its source's form; evidence is a registered function; and the house style of
-:mod:`reports.audit.errata` (math as ``$…$``, a reason that does not contradict its verdict, a
-reading named, one verdict per group).  :func:`load` reads a file; :func:`validate` checks
+its source's form; evidence is a registered function; and ``reports.audit.errata.RULES`` adds
+the house style (math as ``$…$``, a reason that does not contradict its verdict, a reading
+named, one verdict per group).  :func:`load` reads a file; :func:`validate` checks
 parsed data; both raise :class:`RegistryError` with one line naming the record, the field, what
 was expected and what to do.
 """
