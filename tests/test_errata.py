@@ -187,67 +187,68 @@ HISTORY = BASE | {"scope": "history", "evidence": None,
 @pytest.mark.parametrize(
     ("base", "change", "message"),
     [
-        (BASE, {"verdict": "wrong"}, r"record 'x-1': verdict expected one of .*got 'wrong'"),
-        (BASE, {"quote": "长" * 61}, r"quote expected at most 60 characters, got 61"),
-        (BASE, {"quote": " lead"}, r"record 'x-1': quote expected one line"),
-        (BASE, {"correction_latex": None}, r"record 'x-1': missing 'correction_latex'"),
-        (BASE, {"correction_text": ""}, r"'correction_text' expected a non-empty"),
-        (BASE, {"reason": None}, r"record 'x-1': missing 'reason'"),
-        (BASE, {"reason_zh": None}, r"record 'x-1': missing 'reason_zh'"),
-        (BASE, {"correction_text_zh": None}, r"record 'x-1': missing 'correction_text_zh'"),
-        (BASE, {"verdict": "out-of-scope"}, r"record 'x-1': verdict expected one of"),
-        (BASE, {"scope": "maths"}, r"record 'x-1': scope expected one of .*got 'maths'"),
-        (BASE, {"cross_check": "no_such_check"}, r"record 'x-1': cross_check expected a function"),
+        (BASE, {"verdict": "wrong"}, r"record 'x-1': verdict: expected one of .*got 'wrong'"),
+        (BASE, {"quote": "长" * 61}, r"quote: expected at most 60 characters, got 61"),
+        (BASE, {"quote": " lead"}, r"record 'x-1': quote: expected one line"),
+        (BASE, {"correction_latex": None}, r"record 'x-1': correction_latex: missing"),
+        (BASE, {"correction_text": ""}, r"correction_text: expected a non-empty"),
+        (BASE, {"reason": None}, r"record 'x-1': reason: missing"),
+        (BASE, {"reason_zh": None}, r"record 'x-1': reason_zh: missing"),
+        (BASE, {"correction_text_zh": None}, r"record 'x-1': correction_text_zh: missing"),
+        (BASE, {"verdict": "out-of-scope"}, r"record 'x-1': verdict: expected one of"),
+        (BASE, {"scope": "maths"}, r"record 'x-1': scope: expected one of .*got 'maths'"),
+        (BASE, {"cross_check": "no_such_check"}, r"record 'x-1': cross_check: expected a function"),
         (CORRECT, {"reason": "The note is wrong here."},
-         r"reason says 'is wrong', which contradicts verdict 'correct'"),
-        (CORRECT, {"reason_zh": "讲义此处有误。"}, r"record 'x-1': reason_zh says '有误'"),
-        (CORRECT, {"correction_latex": "a=c"}, r"verdict 'correct' but a correction is given"),
-        (BASE, {"reason": "Recomputed: 2 = 2."}, r"reason says 'recomputed', which contradicts"),
+         r"reason: says 'is wrong', which contradicts verdict 'correct'"),
+        (CORRECT, {"reason_zh": "讲义此处有误。"}, r"record 'x-1': reason_zh: says '有误'"),
+        (CORRECT, {"correction_latex": "a=c"},
+         r"correction_latex: expected none for verdict 'correct'"),
+        (BASE, {"reason": "Recomputed: 2 = 2."}, r"reason: says 'recomputed', which contradicts"),
         (BASE, {"evidence": "no_such_check"},
-         r"evidence expected a function .*got 'no_such_check'"),
-        (BASE, {"evidence": "pick"}, r"record 'x-1': evidence expected a function"),
-        (BASE, {"note": "../x.txt"}, r"record 'x-1': note expected a \.txt file name"),
-        (BASE, {"see_also": ["nope"]}, r"record 'x-1': see_also expected derivation ids"),
-        (BASE, {"colour": "red"}, r"record 'x-1': unknown keys \['colour'\]"),
-        (BASE, {"id": "has space"}, r"record #1: id expected"),
+         r"evidence: expected the name of a function .*got 'no_such_check'"),
+        (BASE, {"evidence": "pick"}, r"record 'x-1': evidence: expected the name of a function"),
+        (BASE, {"note": "../x.txt"}, r"record 'x-1': note: expected a \.txt file name"),
+        (BASE, {"see_also": ["nope"]}, r"record 'x-1': see_also: expected derivation ids"),
+        (BASE, {"colour": "red"}, r"record 'x-1': colour: unknown field"),
+        (BASE, {"id": "has space"}, r"record #1: id: expected"),
         # what each verdict requires
         (IMPRECISE, {"missing_condition": None, "missing_condition_zh": None},
-         r"record 'x-1': missing 'missing_condition'"),
+         r"record 'x-1': missing_condition: missing"),
         (IMPRECISE, {"missing_condition": "for unit vectors"},
-         r"missing_condition expected a clause beginning 'only '"),
+         r"missing_condition: expected a clause beginning 'only '"),
         (IMPRECISE, {"missing_condition_zh": "单位向量时成立"},
-         r"missing_condition_zh expected a clause beginning 「只」"),
+         r"missing_condition_zh: expected a clause beginning 「只」"),
         (CORRECT, {"missing_condition": "only x", "missing_condition_zh": "只 x"},
-         r"missing_condition is for verdict 'imprecise' only, got verdict 'correct'"),
-        (REPORTED, {"source_latex": None}, r"record 'x-1': missing 'source_latex'"),
+         r"missing_condition: is for verdict 'imprecise' only, got verdict 'correct'"),
+        (REPORTED, {"source_latex": None}, r"record 'x-1': source_latex: missing"),
         (REPORTED, {"reason": "A slip, fixed by the note."},
-         r"reason expected to name the source \('source'\)"),
-        (REPORTED, {"reason_zh": "笔误，讲义已改正。"}, r"reason_zh expected to name the source"),
+         r"reason: expected to name the source \('source'\)"),
+        (REPORTED, {"reason_zh": "笔误，讲义已改正。"}, r"reason_zh: expected to name the source"),
         # the evidence's versions must be the ones the verdict compares
         (CORRECT, {"evidence": "adam_eps_inside"},
-         r"evidence 'adam_eps_inside' holds with 'correction' and fails with 'note', expected "
+         r"evidence: 'adam_eps_inside' holds with 'correction' and fails with 'note', expected "
          r"'note' and 'foil' for verdict 'correct'"),
         (BASE, {"evidence": "softmax_12"}, r"expected 'correction' and 'note' for verdict 'error'"),
         (REPORTED, {"evidence": "adam_eps_inside"}, r"expected 'note' and 'source'"),
         # what a record rests on
-        (BASE, {"evidence": None}, r"missing 'evidence' \(expected a registered function, or "
+        (BASE, {"evidence": None}, r"evidence: missing \(expected a registered function, or "
                                    r"sources for a source-based record\)"),
         (HISTORY, {"evidence": "adam_eps_inside"},
-         r"a history record expected sources and no evidence function"),
+         r"a history record expected sources and no evidence"),
         (HISTORY, {"sources": None}, r"a history record expected sources"),
-        (HISTORY, {"sources": [{"cite": "A paper"}]}, r"sources expected a non-empty list of "
+        (HISTORY, {"sources": [{"cite": "A paper"}]}, r"sources: expected a non-empty list of "
                                                       r"\{cite, locator\} tables"),
-        (HISTORY, {"sources": []}, r"sources expected a non-empty list"),
+        (HISTORY, {"sources": []}, r"sources: expected a non-empty list"),
         # a reason that reads the note otherwise than literally says how
         (IMPRECISE, {"reason": "Read as alleviating, it holds for vanishing only."},
          r"expected 'reading' and 'reading_zh'"),
         (IMPRECISE, {"reading": "The note writes a; read as b."},
-         r"'reading' expected its translation 'reading_zh'"),
+         r"reading: expected its translation reading_zh"),
         # a formula's Chinese twin: its words translated, its math the formula's own
         (BASE, {"claim_latex_zh": r"a=c\ \text{对每个键}"},
-         r"'claim_latex_zh' expected the math of 'claim_latex' with only the words"),
+         r"claim_latex_zh: expected the math of claim_latex with only the words"),
         (CORRECT, {"correction_latex_zh": r"\text{更正}"},
-         r"'correction_latex_zh' expected beside 'correction_latex'"),
+         r"correction_latex_zh: expected beside correction_latex"),
     ],
 )
 def test_invalid_record_names_the_record(base, change, message):
@@ -273,23 +274,24 @@ def test_records_on_one_claim_carry_one_verdict():
     grouped = [CORRECT | {"claim_group": "g"}, same | {"claim_group": "g"}]
     assert len(errata.validate({"record": copy.deepcopy(grouped)})) == 2
     split = [grouped[0], IMPRECISE | {"id": "x-2", "claim_group": "g", "claim_latex": "c=d"}]
-    with pytest.raises(errata.ErrataError, match=r"record 'x-2': claim_group 'g' expected one "
+    with pytest.raises(errata.ErrataError, match=r"record 'x-2': claim_group: 'g' expected one "
                                                  r"verdict, got 'imprecise' here and 'correct'"):
         errata.validate({"record": split})
-    with pytest.raises(errata.ErrataError, match=r"record 'x-2': states the same claim_latex as "
-                                                 r"'x-1', expected both in one claim_group"):
+    with pytest.raises(errata.ErrataError, match=r"record 'x-2': claim_latex: states the same "
+                                                 r"claim as 'x-1', expected both in one "
+                                                 r"claim_group"):
         errata.validate({"record": [CORRECT, same]})
     # one computation judging two records cannot find the note wrong in one and merely
     # imprecise in the other
     shared = IMPRECISE | {"id": "x-2", "quote": "另一句", "claim_latex": "c=d",
                           "evidence": BASE["evidence"]}
-    with pytest.raises(errata.ErrataError, match=r"record 'x-2': evidence 'adam_eps_inside' is "
+    with pytest.raises(errata.ErrataError, match=r"record 'x-2': evidence: 'adam_eps_inside' is "
                                                  r"shared with 'x-1', expected the same verdict"):
         errata.validate({"record": [BASE, shared]})
     assert len(errata.validate({"record": [BASE, shared | {"verdict": "error",
                                                           "missing_condition": None,
                                                           "missing_condition_zh": None}]})) == 2
-    with pytest.raises(errata.ErrataError, match="claim_group expected letters"):
+    with pytest.raises(errata.ErrataError, match="claim_group: expected letters"):
         errata.validate({"record": [CORRECT | {"claim_group": "a b"}]})
 
 
@@ -305,7 +307,7 @@ def test_registry_groups_hold_one_verdict_each():
 
 
 def test_duplicate_ids_rejected():
-    with pytest.raises(errata.ErrataError, match="record 'x-1': duplicate id"):
+    with pytest.raises(errata.ErrataError, match="record 'x-1': id: expected a new id"):
         errata.validate({"record": [BASE, copy.deepcopy(BASE)]})
 
 
@@ -337,7 +339,7 @@ def test_registry_file_errors(tmp_path):
     bad.write_text("[[record]\nid = 1", encoding="utf-8")
     with pytest.raises(errata.ErrataError, match="bad.toml"):
         errata.read(bad)
-    with pytest.raises(errata.ErrataError, match="expected a list of"):
+    with pytest.raises(errata.ErrataError, match=r"record: expected at least one \[\[record\]\]"):
         errata.validate({"records": []})
 
 
@@ -417,7 +419,7 @@ def test_cli_invalid_registry_exit_2(tmp_path):
     _fake_notes(tmp_path)
     proc = _cli("check", str(tmp_path), "--registry", str(reg))
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
-    assert "record 'a': missing 'note'" in proc.stderr
+    assert "reg.toml: record 'a': note: missing (expected a non-empty string)" in proc.stderr
 
 
 def test_check_in_process_reports_every_stale_quote(tmp_path):

@@ -108,6 +108,11 @@ def _claim(claim: dict, checks: list[dict], cited_by: list[dict], lang: str, t: 
     names.update({x["name"]: Prose((x["symbol"],)) if x["symbol"] else plain(x["name"])
                   for x in base["definitions"]})
     steps = [{**sv, "rule": _text(words.rule(s["rule"]), f"claim {cid!r} rule"),
+              # SymPy evaluates as it builds: a step it turned into the one before says so
+              "same_as_previous": prose(t["claim"]["same_as_previous"].format(
+                  n=s["index"] - 1), f"claim {cid!r} step {s['index']}")
+              if s["index"] > 1 and s["latex"] == claim["steps"][s["index"] - 2]["latex"]
+              else None,
               "by": [names.get(b, plain(b)) for b in s["by"]],
               "symbolic_label": t["status"][s["symbolic"]],
               "numeric_label": t["status"][s["numeric"]],
@@ -249,9 +254,9 @@ def build_view(data: dict, figures: list[dict], lang: str = "en",
     # the reader's claims count like the shipped ones, and are counted once more on their own
     counts = _counts(claims + yours)
     accuracy = data["training"].get("accuracy")
-    summary = [t["summary"]["claims_line"].format(n=len(claims) + len(yours),
-                                                  parts=_parts(counts, t))]
-    if yours:
+    line = "claim_line" if len(claims) + len(yours) == 1 else "claims_line"
+    summary = [t["summary"][line].format(n=len(claims) + len(yours), parts=_parts(counts, t))]
+    if yours and claims:  # a report of yours alone says it once
         summary.append(t["summary"]["yours_line"].format(n=len(yours),
                                                          parts=_parts(_counts(yours), t)))
     if checks:  # a report of the reader's claims only has none
@@ -278,6 +283,15 @@ def build_view(data: dict, figures: list[dict], lang: str = "en",
                      "caption": _text(i18n.Text(t["figure"][f"{f['name']}_caption"]),
                                       f"figure {f['name']} caption")} for f in figures],
         "errata": full, "errata_checked": checked,
+        # what a report of your own claims or notes lacks is left out, not shown empty
+        "has_errata": bool(records), "has_crosschecks": bool(checks),
+        # "the same check rejects a wrong variant" holds of an audit whose correct records all
+        # run one; of yours, the guide says what each entry's rows say
+        "verdict_guide": t["guide"]["verdicts"] if all(
+            any(r["version"] == "foil"
+                for r in (rec.get("evidence_view") or rec["evidence"]).get("rows", ()))
+            or rec["verdict"] != "correct" or rec["evidence"]["kind"] == "sources"
+            for rec in records) else t["guide"]["verdicts_rows"],
         "notes_summary": notes_summary(records, t, titles, data["errata"].get("notes")),
         "training_accuracy": None if data["training"].get("accuracy") is None
         else f"{data['training']['accuracy']:.3f}",

@@ -2,6 +2,7 @@
 // Typesets every formula of one report build in a single process, so the page needs no
 // JavaScript at view time. stdin: JSON [{tex, display, label?}]; stdout: JSON [html].
 // Any formula KaTeX rejects stops the build: exit 2 with the formula's label and TeX on stderr.
+// With --check, nothing stops: stdout is JSON [null | KaTeX's message], one per formula.
 "use strict";
 
 const katex = require("katex");
@@ -23,6 +24,7 @@ try {
 }
 if (!Array.isArray(items)) fail("render.js: expected a JSON list of {tex, display}, got " + typeof items);
 
+const checking = process.argv.includes("--check");
 const out = [];
 items.forEach((item, i) => {
   const label = item.label || "formula #" + i;
@@ -40,8 +42,10 @@ items.forEach((item, i) => {
         macros: { "\\epsilon": "\\varepsilon" },
       }),
     );
+    if (checking) out[out.length - 1] = null;
   } catch (err) {
-    fail(`KaTeX cannot typeset ${label}: ${err.message}\n  TeX: ${item.tex}`);
+    if (checking) out.push(err.message);
+    else fail(`KaTeX cannot typeset ${label}: ${err.message}\n  TeX: ${item.tex}`);
   }
 });
 process.stdout.write(JSON.stringify(out));
