@@ -125,9 +125,11 @@ def erratum(rec: dict, claims: dict[str, dict], lang: str, t: dict) -> dict:
         "claim": Tex(formula(rec, "claim_latex", lang), False, f"erratum {rec['id']!r} claim"),
         "verdict": rec["verdict"], "verdict_label": t["verdict"][rec["verdict"]],
         "correction": Tex(corr, False, f"erratum {rec['id']!r} correction") if corr else None,
+        # a verdict reviewed again says so, with the reason, after the record's own reason
         "why": [p for p in (zh_twin(rec, "correction_text", lang, math=True),
                             zh_twin(rec, "reason", lang, math=True),
-                            zh_twin(rec, "reading", lang, math=True)) if p],
+                            zh_twin(rec, "reading", lang, math=True),
+                            zh_twin(rec, "rejudged", lang, math=True)) if p],
         "evidence": _evidence(rec, lang, t),
         "links": [{"id": i, "anchor": claims[i]["anchor"], "title": claims[i]["title"]}
                   for i in ids if i in claims],

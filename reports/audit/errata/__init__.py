@@ -41,7 +41,8 @@ VERSIONS_BY_VERDICT = {"correct": ("note", "foil"), "error": ("correction", "not
 MAX_QUOTE = 60
 # English field -> its Chinese twin; a record carries both or neither.
 BILINGUAL = {"reason": "reason_zh", "correction_text": "correction_text_zh",
-             "missing_condition": "missing_condition_zh", "reading": "reading_zh"}
+             "missing_condition": "missing_condition_zh", "reading": "reading_zh",
+             "rejudged": "rejudged_zh"}
 # a formula -> the same LaTeX with the words inside \text{} in Chinese, for the Chinese edition;
 # optional, but only beside its formula, and its math the formula's own
 FORMULA_ZH = {"claim_latex": "claim_latex_zh", "correction_latex": "correction_latex_zh",
@@ -51,6 +52,7 @@ _REQUIRED = ("id", "note", "quote", "claim_latex", "scope", "verdict", "reason",
 _OPTIONAL = ("evidence", "correction_latex", "correction_text", "correction_text_zh",
              "missing_condition", "missing_condition_zh", "source_latex", "claim_group",
              "reading", "reading_zh", "sources", "see_also", "cross_check",
+             "rejudged_from", "rejudged", "rejudged_zh",
              *FORMULA_ZH.values())
 _ID = re.compile(r"^[A-Za-z0-9_.-]+$")
 _NOTE = re.compile(r"^[^/\\]+\.txt$")
@@ -193,6 +195,20 @@ def _verdict_fields(rec: dict, where: str) -> None:
                               f"got {rec['missing_condition_zh'][:20]!r}")
 
 
+def _rejudged(rec: dict, where: str) -> None:
+    """A verdict reviewed again keeps the earlier verdict and the reason for the change (or
+    for keeping it), in both languages, so that the report can show them."""
+    was = rec.get("rejudged_from")
+    if was is None:
+        if rec.get("rejudged") is not None:
+            raise ErrataError(f"{where}: 'rejudged' expected beside 'rejudged_from' (the earlier "
+                              "verdict), got none")
+        return
+    if was not in VERDICTS:
+        raise ErrataError(f"{where}: rejudged_from expected one of {list(VERDICTS)}, got {was!r}")
+    _text(rec, "rejudged", where, required=True)
+
+
 def _basis(rec: dict, where: str) -> None:
     """A record rests on a computation whose versions fit its verdict, or on sources; history
     rests on sources alone."""
@@ -214,6 +230,10 @@ def _basis(rec: dict, where: str) -> None:
         return
     _check_name(rec, "evidence", where)
     fn = evidence.CHECKS[name]
+    if evidence.said_for(fn, rec["quote"]) is None:
+        raise ErrataError(f"{where}: evidence {name!r} reads none of this record's words: "
+                          f"expected one of its quoted fragments {[x.fragment for x in fn.saids]} "
+                          f"in the quote {rec['quote']!r} (add a Said to the check)")
     wanted = VERSIONS_BY_VERDICT[rec["verdict"]]
     if (fn.right, fn.wrong) != wanted:
         raise ErrataError(f"{where}: evidence {name!r} holds with {fn.right!r} and fails with "
@@ -298,6 +318,7 @@ def validate(raw: object) -> list[dict]:
             raise ErrataError(f"{where}: the reason reads the note's words otherwise than "
                               "literally; expected 'reading' and 'reading_zh' stating the "
                               "literal word and the reading, got none")
+        _rejudged(rec, where)
         clash = contradiction(rec)
         if clash:
             raise ErrataError(f"{where}: {clash}")
@@ -403,18 +424,24 @@ def cited_problems(records: list[dict], marks: list[dict]) -> list[str]:
     return out
 
 
-def run_evidence(name: str, version: str | None = None) -> dict:
+def run_evidence(name: str, version: str | None = None, quote: str | None = None) -> dict:
     """Run one evidence computation for ``version`` (default: the version it must hold with) and
     return its typed result as JSON data, with its sentences rendered in both languages; an
-    exception is reported as a failed run, not raised."""
+    exception is reported as a failed run, not raised. ``quote``: the record's quote, whose
+    words (the check's :class:`~reports.audit.evidence.Said` found in it) give the input of the
+    version the quote states; without it, the check's first."""
     fn, ref = evidence_function(name)
     version = version or fn.right
+    said = evidence.said_for(fn, quote) if quote is not None else None
     try:
-        result = fn(version).to_json()
+        result = fn(version, said=said).to_json()
     except Exception as exc:  # noqa: BLE001 — a crashing check must show up as failed
         result = {"passed": False, "version": version, "facts": [],
                   "claim": evidence.Fact("raised", error=evidence.Text(
                       f"{type(exc).__name__}: {exc}")).to_json()}
-    return {"kind": "computation", "ref": ref, **result,
-            "detail": evidence.render_result(result, "en"),
-            "detail_zh": evidence.render_result(result, "zh")}
+    out = {"kind": "computation", "ref": ref, **result,
+           "detail": evidence.render_result(result, "en"),
+           "detail_zh": evidence.render_result(result, "zh")}
+    if said is not None and version == fn.quoted:
+        out["said"] = {"fragment": said.fragment, "reads": list(said.reads or ())}
+    return out
