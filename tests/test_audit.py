@@ -274,7 +274,8 @@ def test_the_0_5_example_is_judged_by_the_notes_own_words():
 # that refuted a word the note did not write
 REVIEWED = {
     "n000-only-0-or-1": ("error", "correct"), "n000-residual-foundation": ("imprecise", "correct"),
-    "n002-embedding-high-dim": ("imprecise", "correct"), "n002-adam-update": ("imprecise", "correct"),
+    "n002-embedding-high-dim": ("imprecise", "correct"),
+    "n002-adam-update": ("imprecise", "correct"),
     "n000-attention-start": ("imprecise", "correct"),
     "n000-she-several-tokens": ("imprecise", "correct"),
     "n000-only-activation": ("imprecise", "correct"), "n000-summary-rows": ("imprecise", "correct"),
@@ -295,8 +296,8 @@ def test_every_reviewed_verdict_says_what_it_was_and_why(rid):
     assert (rec["rejudged_from"], rec["verdict"]) == (was, now)
     assert rec["rejudged"] and CJK.search(rec["rejudged_zh"])
     # the report shows it where the reason shows
-    from reports.view import errata as errata_view
     from reports.render import i18n
+    from reports.view import errata as errata_view
 
     shown = errata_view.erratum(rec | {"evidence": {"kind": "computation", "ref": "",
                                                    "passed": True, "detail": ""}},

@@ -10,9 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 import numpy as np
+import pytest
 
 from reports.audit import errata, evidence, formula, notes
 from reports.audit.checks import residual
@@ -301,7 +300,8 @@ def test_note_numeric_examples_recomputed():
 
 # ----------------------------------------------------------------------------- validation
 BASE = {
-    "id": "x-1", "note": "000_a.txt", "quote": r"\frac{\eta}{\sqrt{\hat{v}_t + \varepsilon}} \hat{m}_t",
+    "id": "x-1",
+    "note": "000_a.txt", "quote": r"\frac{\eta}{\sqrt{\hat{v}_t + \varepsilon}} \hat{m}_t",
     "claim_latex": "a=b",
     "scope": "transformer-math", "verdict": "error", "reason": "Why.", "reason_zh": "原因。",
     "correction_latex": "a=c", "correction_text": "Because.", "correction_text_zh": "因为。",

@@ -193,8 +193,9 @@ def test_the_student_edition_reads_on_a_desktop_and_a_phone(sync_api, student_bu
 def test_a_cut_off_cell_is_found(sync_api, built, tmp_path):
     """The phone check finds a table cell whose words are cut off, as the lecturer saw."""
     page = tmp_path / "cut.html"
-    page.write_text('<html><body><p class="lang-switch"><a href="x">x</a></p><table><tr><td style="max-width:80px;overflow:hidden;'
-                    'white-space:nowrap">输入层：先做嵌入，再由旋转位置编码（RoPE）把位置信息加入'
+    page.write_text('<html><body><p class="lang-switch"><a href="x">x</a></p><table><tr>'
+                    '<td style="max-width:80px;overflow:hidden;white-space:nowrap">'
+                    '输入层：先做嵌入，再由旋转位置编码（RoPE）把位置信息加入'
                     '</td></tr></table></body></html>', encoding="utf-8")
     facts = probe(sync_api, page, width=390)["facts"]
     assert facts["clipped"] == ["TD."]
