@@ -41,6 +41,7 @@ from pathlib import Path
 import numpy as np
 
 from numeric import finite_diff
+from reports.audit.formula import letters
 
 VERSIONS = ("note", "correction", "source", "foil")
 LANGS = ("en", "zh")
@@ -279,8 +280,6 @@ def said_problem(said: Said) -> str | None:
     """Why ``said``'s value is not what its words state, or None: without a reading, every
     number of the value must be written in the fragment and every formula's letters, digits and
     symbols must be the fragment's (typesetting aside, as a web copy flattens it)."""
-    from reports.audit.formula import letters  # the formula reader needs this module's types
-
     if said.reads:
         return None
     items = said.value if isinstance(said.value, tuple) else (said.value,)
