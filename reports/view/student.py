@@ -92,6 +92,8 @@ def validate_words(raw: dict) -> dict:
                 _bilingual(box.get(field), f"{where} {field}")
             if not box.get("correct"):
                 raise StudentError(f"{where}: expected the correct formula, got none")
+    for cid, entry in raw.get("title", {}).items():
+        _bilingual(entry, f"title {cid}")
     for cid, steps in raw.get("rule", {}).items():
         for n, entry in steps.items():
             _bilingual(entry, f"rule {cid} step {n}")
@@ -184,7 +186,9 @@ def _claim(claim: dict, lang: str, t: dict, full: str, number: str) -> dict:
     # the hypotheses a result rests on belong to its statement: 「若 …，则」
     hypotheses = [tx(Tex(a["tex"].tex, False, a["tex"].label)) for a in c["assumptions"]
                   if a["kind"] == "hypothesis"]
-    return {"number": number, "title": px(c["title"]), "status": claim["status"],
+    title = words().get("title", {}).get(cid)
+    return {"number": number, "status": claim["status"],
+            "title": prose(title[lang], f"student title {cid}") if title else px(c["title"]),
             "proved": claim["status"] == "proved",
             "hypotheses": hypotheses,
             "statement": [shown(tx(Tex(x, True, c["statement"].label))) for x in lines],
@@ -221,16 +225,19 @@ def _box(box: dict, number: str, records: dict[str, dict], lang: str, t: dict,
     notes = []
     for r in recs:
         title = r.get("note_title") or errata.note_title(r["note"], t)
-        if r["note"] in structure().get("sic", []) and r["note"] not in named:
-            title += s["sic"]
+        sic = s["sic"] if r["note"] in structure().get("sic", []) and r["note"] not in named \
+            else ""
         named.add(r["note"])
-        notes.append({"title": title, "where": errata.location(r, t), "quote": _quote(r),
+        notes.append({"title": title, "sic": sic, "where": errata.location(r, t),
+                      "quote": _quote(r),
                       "href": f"{full}#{errata.anchor('erratum-', r['id'])}"})
     label = f"box {box['id']}"
     correct = (lang == "zh" and box.get("correct_zh")) or box.get("correct")
     return {"id": box["id"], "number": number, "kind": kind,
             "kind_label": s[f"box_{kind}"], "title": prose(box["title"][lang], label),
             "quotes": notes,
+            # the notes are Chinese: the English edition says what their words mean
+            "gloss": prose(box["gloss"][lang], label) if lang in box.get("gloss", {}) else None,
             "wrong": prose(box["wrong"][lang], label) if "wrong" in box else None,
             "counter": prose(box["counter"][lang], label) if "counter" in box else None,
             "correct": shown(Tex(correct, True, label)) if correct else None,
@@ -263,14 +270,6 @@ def build_view(data: dict, figures: list[dict], lang: str = "en",
         for k, cid in enumerate([c for c in topic["claims"] if c in claims], start=1):
             items.append({"type": "claim", "anchor": f"{anchor}-{k}",
                           **_claim(claims[cid], lang, t, full, f"{n}.{k}")})
-            for box in boxes_after.get(cid, []):
-                if not all(r in records for r in box["records"]):
-                    continue  # data without the audit (a fixture) has no boxes
-                history = box.get("kind") == "history"  # a story, not a numbered misconception
-                box_no += not history
-                number = "" if history else f"{n}.{box_no}"
-                items.append({"type": "box", "anchor": f"{anchor}-{box['id']}",
-                              **_box(box, number, records, lang, t, full, named)})
             fig = pictures.get(topic.get("figure", "")) if topic.get("figure_after") == cid \
                 else None
             if fig is not None:
@@ -282,6 +281,14 @@ def build_view(data: dict, figures: list[dict], lang: str = "en",
                                              f"figure {fig['name']}"),
                               "caption": prose(t["figure"][f"{fig['name']}_caption"],
                                                f"figure {fig['name']} caption")})
+            for box in boxes_after.get(cid, []):
+                if not all(r in records for r in box["records"]):
+                    continue  # data without the audit (a fixture) has no boxes
+                history = box.get("kind") == "history"  # a story, not a numbered misconception
+                box_no += not history
+                number = "" if history else f"{n}.{box_no}"
+                items.append({"type": "box", "anchor": f"{anchor}-{box['id']}",
+                              **_box(box, number, records, lang, t, full, named)})
         exercises = []
         for j, ex in enumerate(ch.get("exercise", []), start=1):
             number = f"{n}.{j}"
