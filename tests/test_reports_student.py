@@ -68,7 +68,9 @@ def test_every_promised_derivation_is_a_shipped_claim(data):
                  for c in ex["claims"]}
     assert promised <= shipped, sorted(promised - shipped)
     # data of other claims (a report of a reader's own) leaves the chapters it lacks out
-    thin = {**data, "claims": [c for c in data["claims"] if c["module"] == "softmax"]}
+    kept = [c for c in data["claims"] if c["module"] == "softmax"]
+    thin = {**data, "claims": kept, "crosschecks": [r for r in data["crosschecks"]
+                                                    if r["claim"] in {c["id"] for c in kept}]}
     view = student.build_view(thin, FIGURES, "en", META)
     assert [t["key"] for t in view["topics"]] == ["softmax"]
 
@@ -330,7 +332,7 @@ def test_no_visible_string_is_a_code_identifier(views, data):
 
 def test_a_misspelt_note_title_says_so_once(views):
     text = "\n".join(student.visible_text(views["zh"]))
-    assert text.count("Tranforms讲义（原题如此）") == 1 and "Tranforms讲义" in text
+    assert text.count("（原题如此）") == 1 and text.count("Tranforms讲义") > 1
 
 
 def test_bad_student_words_are_named():

@@ -58,8 +58,7 @@ def _bilingual(entry, where: str) -> None:
 def validate_words(raw: dict) -> dict:
     """Every chapter and box word in both languages; a box names records and the claim after
     which it stands; an exercise has a question, an answer and an id."""
-    keys = {t["key"] for t in topics_data()}
-    for key in keys:
+    for key in [t["key"] for t in topics_data()]:
         ch = raw.get("chapter", {}).get(key)
         if ch is None:
             raise StudentError(f"student words: chapter {key!r} expected in {WORDS.name}, got none")
@@ -267,11 +266,14 @@ def build_view(data: dict, figures: list[dict], lang: str = "en",
         key, anchor = topic["key"], f"t{n}"
         ch = w["chapter"][key]
         items, box_no = [], 0
-        for k, cid in enumerate([c for c in topic["claims"] if c in claims], start=1):
+        present = [c for c in topic["claims"] if c in claims]
+        # the figure follows the derivation it illustrates, else the chapter's last one shown
+        fig_after = topic.get("figure_after") if topic.get("figure_after") in present \
+            else present[-1]
+        for k, cid in enumerate(present, start=1):
             items.append({"type": "claim", "anchor": f"{anchor}-{k}",
                           **_claim(claims[cid], lang, t, full, f"{n}.{k}")})
-            fig = pictures.get(topic.get("figure", "")) if topic.get("figure_after") == cid \
-                else None
+            fig = pictures.get(topic.get("figure", "")) if cid == fig_after else None
             if fig is not None:
                 figure_no += 1
                 items.append({"type": "figure", "anchor": f"{anchor}-fig", "number": figure_no,

@@ -74,7 +74,7 @@ _READS_FORMULA = ("attention computed as $\\operatorname{softmax}(QK^\\top/\\sqr
            Said("Attention(Q,K,V)=Softmax(dkQKT)V", _ATTENTION),
            Said("通过 QKT/dk 计算关系矩阵，用 Softmax 归一化", _ATTENTION, _READS_FORMULA),
            Said("Attention(Q,K,V) = softmax", _ATTENTION,
-                ("the note's formula, continued: $/\\sqrt{d_k}$, then times $V$",
+                ("the note's formula, continued: divided by $\\sqrt{d_k}$, then times $V$",
                  "讲义的公式接着写：除以 $\\sqrt{d_k}$，再乘 $V$")),
            Said("所有 token 同时计算 Attention", _ATTENTION, _READS_FORMULA),
            Said("用矩阵乘法算相似度，用 softmax 变成概率分布", _ATTENTION, _READS_FORMULA),

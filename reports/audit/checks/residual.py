@@ -65,7 +65,7 @@ _RESIDUAL = r"I+\frac{\partial F}{\partial X}"
     Said("通过引入“跳跃连接”理解深度网络中的梯度消失或爆炸问题", _RESIDUAL,
          ("read as written (理解, understand): the skip connection's Jacobian "
           "$I + \\partial F/\\partial X$ is what shows how gradients pass a block",
-          "按原文“理解”来读：跳跃连接的雅可比矩阵 $I + \\partial F/\\partial X$ 说明了梯度如何穿过"
+          "按原文“理解”来读：残差连接的雅可比矩阵 $I + \\partial F/\\partial X$ 说明了梯度如何穿过"
           "一个块")),
 ))
 def residual_jacobian(form):
@@ -227,7 +227,7 @@ def residual_can_cancel(never_singular):
     Said("1+0.1", "1+0.1=1.1", ("the toy's residual factor per layer: the identity's 1 plus the "
                                 "branch's 0.1",
                                 "玩具例子中每层的残差因子：恒等支路的 1 加上分支的 0.1")),
-    Said("甚至还有点放大", "1.1^{10}>1", ("after the toy's ten layers of factor 1.1 the gradient "
+    Said("甚至还有点放大", "1.1^{10}>1", ("after the toy's 10 layers of factor 1.1 the gradient "
                                      "is above 1",
                                      "玩具例子的 10 层、每层因子 1.1 之后，梯度大于 1")),
 ))

@@ -175,7 +175,7 @@ def logsumexp_stable(way):
     return verdict(facts, Fact("lse_direct_fine"), abs(naive - exact) < 1e-9)
 
 
-_TEMPERATURE = ("dividing the inputs by $T$: below 1 the distribution is sharper, above 1 "
+_TEMPERATURE = ("dividing the inputs by $T$: for $T$ below 1 the distribution is sharper, above 1 "
                 "flatter (its entropy grows with $T$)",
                 "输入除以 $T$：$T$ 小于 1 时分布更尖锐，大于 1 时"
                 "更平滑（熵随 $T$ 增大）")

@@ -201,19 +201,13 @@ def run_key(rec: dict, name: str, version: str) -> tuple[str, str, str]:
 
 
 def _quoted(run: dict) -> dict[str, str]:
-    """The note's words a run computed with, and how they are read, in each language: they
-    open the row of the version the quote states."""
-    said = run.get("said")
-    if not said:
+    """How a run read the note's words (its quote, shown above, gives them), in each language:
+    it opens the row of the version the quote states; nothing when the words were their own
+    number or formula."""
+    reads = (run.get("said") or {}).get("reads")
+    if not reads:
         return {"en": "", "zh": ""}
-    words = said["fragment"]
-    if "\\" in words and "$" not in words:  # a formula quoted as LaTeX is shown typeset
-        words = f"${words}$"
-    elif words.count("$") % 2:  # words cut inside the note's $…$ close it
-        words += "$"
-    reads = said["reads"]
-    return {"en": f"“{words}”" + (f", read as: {reads[0]}" if reads else "") + " — ",
-            "zh": f"“{words}”" + (f"，读作：{reads[1]}" if reads else "") + "——"}
+    return {"en": f"read as: {reads[0]} — ", "zh": f"读作：{reads[1]}——"}
 
 
 def evidence_view(rec: dict, runs: dict, statuses: dict[str, str]) -> dict:
