@@ -5,13 +5,15 @@ from __future__ import annotations
 import copy
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-from reports.audit import errata, evidence, notes
+from reports.audit import errata, evidence, formula, notes
 from reports.audit.checks import residual
 from reports.view.model import validate as validate_report
 
@@ -84,8 +86,8 @@ def test_evidence_tells_the_note_from_the_alternative_the_verdict_names(rec):
     """An erratum's note fails and its correction holds; a reported typo's source fails and the
     note's fix holds; a correct claim holds and a wrong variant of it fails."""
     right, wrong = errata.VERSIONS_BY_VERDICT[rec["verdict"]]
-    held = errata.run_evidence(rec["evidence"], right)
-    failed = errata.run_evidence(rec["evidence"], wrong)
+    held = errata.run_evidence(rec["evidence"], right, rec["quote"])
+    failed = errata.run_evidence(rec["evidence"], wrong, rec["quote"])
     assert held["passed"], held["detail"]
     assert not failed["passed"], failed["detail"]
     assert not failed["detail"].startswith("the computation raised"), failed["detail"]
@@ -94,6 +96,128 @@ def test_evidence_tells_the_note_from_the_alternative_the_verdict_names(rec):
 @pytest.mark.parametrize("name", sorted(evidence.CHECKS))
 def test_every_registered_check_can_fail(name):
     assert evidence.discrimination_problem(evidence.CHECKS[name]) is None
+
+
+# ----------------------------------------------------------------------------- the note's own words
+@pytest.mark.parametrize("rec", COMPUTED, ids=[r["id"] for r in COMPUTED])
+def test_each_check_computes_the_note_as_written(rec):
+    """The input of the version a quote states (the note's; the source's for a slip the note
+    reports) is read from that quote — exact words of it, and their own number or formula, or a
+    stated reading — and that input alone decides: the note's version fails exactly when the
+    verdict says the note is wrong, and the other version's input gives the other outcome."""
+    fn = evidence.CHECKS[rec["evidence"]]
+    said = evidence.said_for(fn, rec["quote"])
+    assert said is not None and said.fragment in rec["quote"], rec["id"]
+    assert evidence.said_problem(said) is None, evidence.said_problem(said)
+    # the failing input of an erratum, or of a reported slip, is the quote's; a correct claim's
+    # quote is the input that holds
+    quoted_holds = rec["verdict"] == "correct"
+    assert (fn.right if quoted_holds else fn.wrong) == fn.quoted, rec["id"]
+    assert fn.__wrapped__(said.value).holds is quoted_holds, rec["id"]
+    assert fn.__wrapped__(fn.other).holds is not quoted_holds, rec["id"]
+
+
+def test_every_quoted_input_belongs_to_a_record():
+    """No check carries words that no record quotes (an invented version)."""
+    quotes: dict[str, list[str]] = {}
+    for r in RECORDS:
+        for key in ("evidence", "cross_check"):
+            if r[key]:
+                quotes.setdefault(r[key], []).append(r["quote"])
+    dead = [(name, s.fragment) for name, fn in evidence.CHECKS.items() for s in fn.saids
+            if not any(s.fragment in q for q in quotes.get(name, []))]
+    assert dead == []
+
+
+@pytest.mark.parametrize(("said", "problem"), [
+    (evidence.Said("至少为1", 1), None),
+    (evidence.Said("1.1^10≈2.59", "1.1^{10}≈2.59"), None),
+    (evidence.Said("∂W∂L=XT∂Y∂L", r"X^\top\frac{\partial L}{\partial Y}"), None),
+    (evidence.Said("不关注", 0.0, ("weight 0", "权重为 0")), None),
+    # an invented number, a formula the quote does not write, a yes/no without a reading
+    (evidence.Said("至少为1", 2), "number 2 is not written in the quote"),
+    (evidence.Said("∂W∂L=XT∂Y∂L", r"G^\top X"), "that the quote does not write"),
+    (evidence.Said("本质是线性操作", True), "neither a number nor a formula"),
+])
+def test_a_quoted_input_must_be_what_the_words_say(said, problem):
+    got = evidence.said_problem(said)
+    assert (got is None) if problem is None else (problem in got), got
+
+
+def test_a_record_whose_words_the_check_does_not_read_is_rejected():
+    with pytest.raises(errata.ErrataError, match=r"evidence 'adam_eps_inside' reads none of this "
+                                                 r"record's words"):
+        errata.validate({"record": [BASE | {"quote": "另一句话"}]})
+
+
+def test_a_check_deaf_to_its_input_cannot_serve():
+    """A check whose outcome is fixed by construction, whatever the note's input, is named."""
+    def fixed(value):
+        return evidence.verdict([evidence.Fact("raised", error=evidence.Text("x"))],
+                                evidence.Fact("raised", error=evidence.Text(str(value))), True)
+
+    fixed.__module__ = __name__
+    deaf = evidence.check(right="correction", wrong="note", said=evidence.Said("至少为1", 1),
+                          other=0)(fixed)
+    try:
+        assert "cannot fail" in evidence.discrimination_problem(deaf)
+    finally:
+        evidence.CHECKS.pop("fixed")
+
+
+def test_the_checks_that_could_not_fail_are_gone():
+    gone = {"embedding_dimension", "token_counts", "residual_toy_sign", "slight_amplification",
+            "adam_bias_correction", "uniform_equal_scores", "one_head_several_tokens",
+            "positions_needed"}
+    assert gone.isdisjoint(evidence.CHECKS)
+    by_id = {r["id"]: r for r in RECORDS}
+    # their records now rest on the note's own numbers, or on the literature
+    assert by_id["n003-six-tokens"]["evidence"] == "token_split"
+    assert by_id["n002-tokenization"]["sources"] and by_id["n002-tokenization"]["evidence"] is None
+    assert by_id["n000-residual-toy"]["evidence"] == "powers_of_ten_layers"
+
+
+# ----------------------------------------------------------------------------- quoted formulas
+@pytest.mark.parametrize(("tex", "env", "want"), [
+    (r"-\frac{\eta}{\sqrt{\hat{v}_t}+\epsilon}\hat{m}_t",
+     {"eta": 0.1, "hat v_t": 4.0, "hat m_t": 1.0, "epsilon": 0.0}, -0.05),
+    (r"\frac{\eta}{\sqrt{\hat{v}_t + \varepsilon}} \hat{m}_t",
+     {"eta": 0.1, "hat v_t": 4.0, "hat m_t": 1.0, "epsilon": 5.0}, 0.1 / 3),
+    (r"\frac{n(n-1)}{2}", {"n": 4}, 6.0),
+    ("1×(−1)", {}, -1.0),
+    (r"\sum_{n=0}^{N-1}x_n", {"x_n": np.array([1.0, 2.0])}, 3.0),
+])
+def test_a_quoted_formula_is_evaluated_as_written(tex, env, want):
+    assert formula.evaluate(tex, **env) == pytest.approx(want, rel=1e-15)
+
+
+def test_quoted_matrix_formulas_follow_the_shapes():
+    rng = np.random.default_rng(0)
+    x, g, w = rng.normal(size=(3, 2)), rng.normal(size=(3, 4)), rng.normal(size=(2, 4))
+    np.testing.assert_allclose(formula.evaluate(r"X^\top G", X=x, G=g), x.T @ g)
+    np.testing.assert_allclose(formula.evaluate("GW^{T}", G=g, W=w), g @ w.T)
+    s = rng.normal(size=(3, 1))
+    np.testing.assert_allclose(formula.evaluate(r"\operatorname{diag}(s)-ss^\top", s=s),
+                               np.diag(s[:, 0]) - s @ s.T)
+
+
+@pytest.mark.parametrize(("tex", "message"), [
+    ("a ? b", "unexpected '?'"),
+    (r"\frac{a}", "expected more"),
+    ("a b", "no value for 'b'"),
+    (r"\operatorname{tanh}(x)", "unknown function 'tanh'"),
+])
+def test_a_formula_outside_the_grammar_is_a_clear_error(tex, message):
+    with pytest.raises(formula.FormulaError, match=re.escape(message)):
+        formula.evaluate(tex, a=1.0, x=1.0)
+
+
+@pytest.mark.parametrize(("tex", "holds"), [
+    ("0.1^{10}=0.0000000001", True), ("1.1^{10}≈2.59", True), ("1.1^{10}≈2.60", False),
+    ("1.1^{10}>1", True), ("1+0.1=1.2", False),
+])
+def test_written_arithmetic_is_exact(tex, holds):
+    assert formula.relation(tex)[3] is holds
 
 
 def _fake(right="note", wrong="foil", passes=(True, True), facts=(0, 0)):
@@ -135,14 +259,19 @@ def test_bad_version_is_a_clear_error():
 
 
 def test_check_versions_must_be_known_and_distinct():
+    said = evidence.Said("x", 1)
     with pytest.raises(evidence.EvidenceError, match=r"expected one of .*got 'paper'"):
-        evidence.check(right="paper", wrong="note")
+        evidence.check(right="paper", wrong="note", said=said, other=0)
     with pytest.raises(evidence.EvidenceError, match="must differ"):
-        evidence.check(right="note", wrong="note")
+        evidence.check(right="note", wrong="note", said=said, other=0)
+    with pytest.raises(evidence.EvidenceError, match="said expected a Said"):
+        evidence.check(right="correction", wrong="note", said="至少为1", other=0)
+    with pytest.raises(evidence.EvidenceError, match="one version must be the quote's"):
+        evidence.check(right="correction", wrong="foil", said=said, other=0)
 
 
 def test_crashing_evidence_is_reported_as_failed(monkeypatch):
-    def broken(version="correction"):
+    def broken(version="correction", said=None):
         raise ZeroDivisionError("boom")
 
     broken.right, broken.wrong = "note", "foil"
@@ -155,29 +284,35 @@ def test_crashing_evidence_is_reported_as_failed(monkeypatch):
 
 def test_residual_counterexample_numbers():
     detail = residual.residual_at_least_one().detail
-    assert r"$\sigma_{\min}(I + J)$ = 0.9000" in detail and "wrong in 0 of 4" in detail
-    assert "wrong in 2 of 4" in residual.residual_at_least_one("note").detail
+    assert r"$\sigma_{\min}(I + J)$ = 0.9000" in detail and "fails in 0 of 4" in detail
+    # the note's bound, 1, read from 「至少为1」, fails for the diagonal and the MLP Jacobian
+    assert "fails in 2 of 4" in residual.residual_at_least_one("note").detail
 
 
 def test_note_numeric_examples_recomputed():
-    assert residual.powers_of_ten_layers("note").passed
-    assert "2.593742" in residual.powers_of_ten_layers().detail
+    fn = residual.powers_of_ten_layers
+    for said in fn.saids:
+        assert fn("note", said=said).passed, said.fragment
+    assert "2.593742" in fn().detail
     assert "(0.2689, 0.7311)" in evidence.CHECKS["softmax_12"]().detail
     assert "$1024/64$ = 16" in evidence.CHECKS["scaled_1024"]().detail
 
 
 # ----------------------------------------------------------------------------- validation
 BASE = {
-    "id": "x-1", "note": "000_a.txt", "quote": "短句", "claim_latex": "a=b",
+    "id": "x-1",
+    "note": "000_a.txt", "quote": r"\frac{\eta}{\sqrt{\hat{v}_t + \varepsilon}} \hat{m}_t",
+    "claim_latex": "a=b",
     "scope": "transformer-math", "verdict": "error", "reason": "Why.", "reason_zh": "原因。",
     "correction_latex": "a=c", "correction_text": "Because.", "correction_text_zh": "因为。",
     "evidence": "adam_eps_inside",
 }
 IMPRECISE = BASE | {"verdict": "imprecise", "missing_condition": "only for unit vectors",
-                    "missing_condition_zh": "只在单位向量时成立", "evidence": "dot_is_cosine"}
+                    "missing_condition_zh": "只在单位向量时成立", "evidence": "dot_is_cosine",
+                    "quote": "转化为向量点积（余弦相似度）"}
 CORRECT = {k: v for k, v in BASE.items() if not k.startswith("correction")} | {
-    "verdict": "correct", "evidence": "softmax_12"}
-REPORTED = BASE | {"verdict": "reported", "source_latex": "a=d",
+    "verdict": "correct", "evidence": "softmax_12", "quote": "softmax 输出约 $[0.27, 0.73]$"}
+REPORTED = BASE | {"verdict": "reported", "source_latex": "a=d", "quote": "Softmax(dkQKTV)",
                    "reason": "The source's slip, fixed by the note.",
                    "reason_zh": "原文的笔误，讲义已改正。", "evidence": "source_bracket_typo"}
 HISTORY = BASE | {"scope": "history", "evidence": None,
@@ -329,7 +464,8 @@ def test_evidence_registers_by_decorator_not_by_signature():
     with pytest.raises(errata.ErrataError, match="registered with"):
         errata.validate({"record": [BASE | {"evidence": "lookalike"}]})
     with pytest.raises(ValueError, match="'softmax_12': registered twice"):
-        evidence.check(right="note", wrong="foil")(evidence.CHECKS["softmax_12"].__wrapped__)
+        evidence.check(right="note", wrong="foil", said=evidence.Said("x", 1), other=0)(
+            evidence.CHECKS["softmax_12"].__wrapped__)
 
 
 def test_registry_file_errors(tmp_path):

@@ -65,7 +65,8 @@ CORRECTED = ("error", "imprecise", "reported")  # the verdicts that come with a 
 MAX_QUOTE = 60
 # English prose field -> its Chinese twin
 BILINGUAL = {"reason": "reason_zh", "correction_text": "correction_text_zh",
-             "missing_condition": "missing_condition_zh", "reading": "reading_zh"}
+             "missing_condition": "missing_condition_zh", "reading": "reading_zh",
+             "rejudged": "rejudged_zh"}
 # a formula -> the same LaTeX with the words inside \text{} in Chinese
 FORMULA_ZH = {"claim_latex": "claim_latex_zh", "correction_latex": "correction_latex_zh",
               "source_latex": "source_latex_zh"}
@@ -73,7 +74,8 @@ REQUIRED = ("id", "note", "quote", "verdict", "scope", "reason")
 OPTIONAL = ("reason_zh", "evidence", "note_version", "claim_latex", "correction_latex",
             "correction_text", "correction_text_zh", "missing_condition",
             "missing_condition_zh", "source_latex", "claim_group", "reading", "reading_zh",
-            "sources", "see_also", "cross_check", *FORMULA_ZH.values())
+            "sources", "see_also", "cross_check", "rejudged_from", "rejudged", "rejudged_zh",
+            *FORMULA_ZH.values())
 FIELDS = REQUIRED + OPTIONAL
 # names a registry of an earlier release used, and the field that holds the same now
 RENAMED = {"correction": "correction_text", "correction_zh": "correction_text_zh"}
@@ -279,6 +281,21 @@ def _basis(rec: dict, rules: Rules, where: str) -> None:
                                 f"function {ref!r}, which runs the note's version itself")
 
 
+def _rejudged(rec: dict, where: str) -> None:
+    """A verdict reviewed again keeps the earlier verdict and the reason for the change (or
+    for keeping it), in both languages, so that the report can show them."""
+    was = rec.get("rejudged_from")
+    if was is None:
+        if rec.get("rejudged") is not None:
+            raise RegistryError(f"{where}: rejudged: expected beside 'rejudged_from' (the earlier "
+                                "verdict), got none")
+        return
+    if was not in VERDICTS:
+        raise RegistryError(f"{where}: rejudged_from: expected one of {list(VERDICTS)}, "
+                            f"got {was!r}")
+    _text(rec, "rejudged", where, required=True)
+
+
 def _record(rec: object, i: int, seen: set, rules: Rules, file: str) -> dict:
     where = f"{file}record #{i + 1}"
     if not isinstance(rec, dict):
@@ -305,6 +322,7 @@ def _record(rec: object, i: int, seen: set, rules: Rules, file: str) -> dict:
     _choice(rec, "scope", SCOPES, where)
     _by_verdict(rec, rules, where)
     _twins(rec, rules, where)
+    _rejudged(rec, where)
     if rules.house:
         rules.house(rec, where)
     _basis(rec, rules, where)

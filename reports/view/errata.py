@@ -134,7 +134,8 @@ def erratum(rec: dict, claims: dict[str, dict], lang: str, t: dict) -> dict:
         "correction_words": None if corr else words,
         "why": [p for p in (words if corr else None,
                             zh_twin(rec, "reason", lang, math=True),
-                            zh_twin(rec, "reading", lang, math=True)) if p],
+                            zh_twin(rec, "reading", lang, math=True),
+                            zh_twin(rec, "rejudged", lang, math=True)) if p],
         "evidence": _evidence(rec, lang, t),
         "links": [{"id": i, "anchor": claims[i]["anchor"], "title": claims[i]["title"]}
                   for i in ids if i in claims],

@@ -120,6 +120,13 @@ def _house(rec: dict, where: str) -> None:
     clash = contradiction(rec)
     if clash:
         raise ErrataError(f"{where}: {clash}")
+    name = rec.get("evidence")
+    fn = evidence.CHECKS.get(name) if name else None
+    if fn is not None and evidence.said_for(fn, rec["quote"]) is None:
+        # the project's checks compute the note's own words, so each must find them in the quote
+        raise ErrataError(f"{where}: evidence {name!r} reads none of this record's words: "
+                          f"expected one of its quoted fragments {[x.fragment for x in fn.saids]} "
+                          f"in the quote {rec['quote']!r} (add a Said to the check)")
     unknown_ids = [s for s in rec.get("see_also") or [] if s not in derivation_ids()]
     if unknown_ids:
         raise ErrataError(f"{where}: see_also: expected derivation ids, got unknown "
@@ -259,18 +266,24 @@ def cited_problems(records: list[dict], marks: list[dict]) -> list[str]:
     return out
 
 
-def run_evidence(name: str, version: str | None = None) -> dict:
+def run_evidence(name: str, version: str | None = None, quote: str | None = None) -> dict:
     """Run one evidence computation for ``version`` (default: the version it must hold with) and
     return its typed result as JSON data, with its sentences rendered in both languages; an
-    exception is reported as a failed run, not raised."""
+    exception is reported as a failed run, not raised. ``quote``: the record's quote, whose
+    words (the check's :class:`~reports.audit.evidence.Said` found in it) give the input of the
+    version the quote states; without it, the check's first."""
     fn, ref = evidence_function(name)
     version = version or fn.right
+    said = evidence.said_for(fn, quote) if quote is not None else None
     try:
-        result = fn(version).to_json()
+        result = fn(version, said=said).to_json()
     except Exception as exc:  # noqa: BLE001 — a crashing check must show up as failed
         result = {"passed": False, "version": version, "facts": [],
                   "claim": evidence.Fact("raised", error=evidence.Text(
                       f"{type(exc).__name__}: {exc}")).to_json()}
-    return {"kind": "computation", "ref": ref, **result,
-            "detail": evidence.render_result(result, "en"),
-            "detail_zh": evidence.render_result(result, "zh")}
+    out = {"kind": "computation", "ref": ref, **result,
+           "detail": evidence.render_result(result, "en"),
+           "detail_zh": evidence.render_result(result, "zh")}
+    if said is not None and version == fn.quoted:
+        out["said"] = {"fragment": said.fragment, "reads": list(said.reads or ())}
+    return out
