@@ -308,9 +308,9 @@ def test_every_reviewed_verdict_says_what_it_was_and_why(rid):
 def test_a_rejudged_verdict_needs_its_earlier_verdict_and_reason():
     base = dict(next(r for r in errata.read() if r["id"] == "n002-adam-update"))
     raw = {k: v for k, v in base.items() if v not in (None, [])}
-    with pytest.raises(errata.ErrataError, match="rejudged_from expected one of"):
+    with pytest.raises(errata.ErrataError, match="rejudged_from: expected one of"):
         errata.validate({"record": [raw | {"rejudged_from": "wrong"}]})
-    with pytest.raises(errata.ErrataError, match="missing 'rejudged'"):
+    with pytest.raises(errata.ErrataError, match="rejudged: missing"):
         errata.validate({"record": [{k: v for k, v in raw.items()
                                      if k not in ("rejudged", "rejudged_zh")}]})
 

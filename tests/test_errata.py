@@ -145,7 +145,7 @@ def test_a_quoted_input_must_be_what_the_words_say(said, problem):
 
 
 def test_a_record_whose_words_the_check_does_not_read_is_rejected():
-    with pytest.raises(errata.ErrataError, match=r"evidence 'adam_eps_inside' reads none of this "
+    with pytest.raises(errata.ErrataError, match=r"evidence: 'adam_eps_inside' reads none of this "
                                                  r"record's words"):
         errata.validate({"record": [BASE | {"quote": "另一句话"}]})
 
@@ -295,7 +295,7 @@ def test_note_numeric_examples_recomputed():
         assert fn("note", said=said).passed, said.fragment
     assert "2.593742" in fn().detail
     assert "(0.2689, 0.7311)" in evidence.CHECKS["softmax_12"]().detail
-    assert "$1024/64$ = 16" in evidence.CHECKS["scaled_1024"]().detail
+    assert r"\frac{1024}{\sqrt{4096}}=\frac{1024}{64}=16" in evidence.CHECKS["scaled_1024"]().detail
 
 
 # ----------------------------------------------------------------------------- validation
@@ -405,7 +405,8 @@ def test_valid_records_pass_validation(rec):
 def test_records_on_one_claim_carry_one_verdict():
     """The same claim (a claim_group, or the same formula) cannot get two verdicts, and two
     records with the same claim_latex must say that they state one claim."""
-    same = CORRECT | {"id": "x-2", "quote": "另一句"}
+    # another sentence with the same words, which the shared check reads
+    same = CORRECT | {"id": "x-2", "quote": "又：" + CORRECT["quote"]}
     grouped = [CORRECT | {"claim_group": "g"}, same | {"claim_group": "g"}]
     assert len(errata.validate({"record": copy.deepcopy(grouped)})) == 2
     split = [grouped[0], IMPRECISE | {"id": "x-2", "claim_group": "g", "claim_latex": "c=d"}]
@@ -418,7 +419,7 @@ def test_records_on_one_claim_carry_one_verdict():
         errata.validate({"record": [CORRECT, same]})
     # one computation judging two records cannot find the note wrong in one and merely
     # imprecise in the other
-    shared = IMPRECISE | {"id": "x-2", "quote": "另一句", "claim_latex": "c=d",
+    shared = IMPRECISE | {"id": "x-2", "quote": "又" + BASE["quote"], "claim_latex": "c=d",
                           "evidence": BASE["evidence"]}
     with pytest.raises(errata.ErrataError, match=r"record 'x-2': evidence: 'adam_eps_inside' is "
                                                  r"shared with 'x-1', expected the same verdict"):

@@ -270,7 +270,7 @@ def audit(notes_dir: Path, path: Path, claim_files: list[Path]) -> tuple[dict, l
     related |= {cid: (data, True) for cid, data in shipped_data.items()}
     from reports.audit.errata import view
 
-    runs = {(r["name"], r["version"]): r for r in view.evidence_runs(
+    runs = {(r["name"], r["version"], r["quote_words"]): r for r in view.evidence_runs(
         [{**r, "evidence": registry.reference(r["evidence"])[1]
           if r["evidence"] and registry.reference(r["evidence"])[0] == "function" else None}
          for r in records])}
@@ -315,8 +315,9 @@ def _record(rec: dict, text: str, titles: dict, quote: str | None, done: dict, r
         kind, ref = registry.reference(rec["evidence"])
         if kind == "function":  # as the project's audit: the run of the version that must hold
             from reports.audit import evidence
+            from reports.audit.errata.view import run_key
 
-            run = runs[(ref, evidence.CHECKS[ref].right)]
+            run = runs[run_key(rec, ref, evidence.CHECKS[ref].right)]
             result = {"passed": run["passed"], "value": {"en": run["detail"]}}
         else:
             result = done[rec["evidence"]]

@@ -142,7 +142,7 @@ def evidence_view(rec: dict, done: dict[str, dict], related: dict[str, tuple[dic
                   runs: dict) -> dict:
     """The rows and summary of ``rec``.  ``done``: each reference's result (passed, value);
     ``related``: claim id -> (its verified data, whether shipped); ``runs``: the registered
-    functions' runs by (name, version), as :func:`view.evidence_runs` gives them."""
+    functions' runs by (name, version, quoted words), as :func:`view.evidence_runs` gives them."""
     statuses = {cid: data["status"] for cid, (data, _) in related.items()}
     if rec["evidence"] is not None and registry.reference(rec["evidence"])[0] == "function":
         # the project's rows; the related claims, which may be yours, added as below

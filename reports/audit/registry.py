@@ -102,6 +102,9 @@ class Rules:
     formula_required: bool = False  # claim_latex on every record
     chinese_required: bool = False  # every prose field's Chinese twin
     full_correction: bool = False  # an erratum's correction in words and as a formula
+    # a registered function must find its quoted words in the record's quote, so that what it
+    # computes is the note's own statement
+    quote_read: bool = False
     evidence_kinds: tuple[str, ...] = ("claim", "check", "function")
     note_file: re.Pattern = re.compile(r"^[^/\\]+$")
     note_file_hint: str = "a file name in the notes folder, without a folder"
@@ -111,6 +114,7 @@ class Rules:
 
 YOURS = Rules("yours")
 PROJECT = Rules("project", formula_required=True, chinese_required=True, full_correction=True,
+                quote_read=True,
                 evidence_kinds=("function",), note_file=re.compile(r"^[^/\\]+\.txt$"),
                 note_file_hint="a .txt file name")
 
@@ -148,6 +152,12 @@ def _registered(name: str) -> Callable | None:
     from reports.audit import checks, evidence  # noqa: F401 - importing registers the checks
 
     return evidence.CHECKS.get(name)
+
+
+def evidence_said(fn: Callable, quote: str):
+    from reports.audit import evidence
+
+    return evidence.said_for(fn, quote)
 
 
 def _reference(rec: dict, key: str, rules: Rules, where: str) -> None:
@@ -276,6 +286,11 @@ def _basis(rec: dict, rules: Rules, where: str) -> None:
             raise RegistryError(f"{where}: evidence: {ref!r} holds with {fn.right!r} and fails "
                                 f"with {fn.wrong!r}, expected {wanted[0]!r} and {wanted[1]!r} "
                                 f"for verdict {rec['verdict']!r}")
+        if rules.quote_read and evidence_said(fn, rec["quote"]) is None:
+            raise RegistryError(f"{where}: evidence: {ref!r} reads none of this record's words: "
+                                f"expected one of its quoted fragments "
+                                f"{[x.fragment for x in fn.saids]} in the quote {rec['quote']!r} "
+                                "(add a Said to the check)")
         if rec.get("note_version") is not None:
             raise RegistryError(f"{where}: note_version: expected none beside the registered "
                                 f"function {ref!r}, which runs the note's version itself")
