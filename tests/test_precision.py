@@ -86,11 +86,12 @@ def test_the_same_functions_in_a_true_identity_are_proved(cid, lhs, rhs, rng):
 
 
 def test_an_algebraic_saturation_in_a_true_identity_agrees():
-    # atan 10^300 is π/2 − 10^-300; SymPy does not show atan p + atan(1/p) = π/2, the numbers
-    # agree at 330 digits and more
+    # atan 10^300 is π/2 − 10^-300; the numbers agree at 330 digits and more, and the symbolic
+    # route shows atan p + atan(1/p) = π/2 for p > 0 by the principal branch (SymPy does not)
     result = verify(claim("atan_exact", sp.atan(p), sp.pi / 2 - sp.atan(1 / p),
                           {p: (10**299, 10**300)}))
-    assert result.steps[0].numeric == "agree" and result.status == "numeric"
+    assert result.steps[0].numeric == "agree" and result.status == "proved"
+    assert "principal branches" in result.steps[0].reason
 
 
 def test_a_premise_false_at_every_point_fails_though_it_rounds_to_true():
