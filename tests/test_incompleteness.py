@@ -152,3 +152,54 @@ def test_sympys_gosper_typeerror_leaves_the_sum_as_it_is(monkeypatch):
         assert s.doit() == s
         with pytest.raises(TypeError):
             sp.Integral(x[i], (i, 0, 1)).doit()
+
+
+# --- logarithms and inverse functions on a known sign (derivations.engine.symbolic.branches) ---
+
+r = sp.Symbol("r", real=True)
+T = sp.Integer(10) ** 60
+POSITIVE, NEGATIVE, AROUND = (Domain(ranges={r: rng}) for rng in ((1, 1000), (-1000, -1),
+                                                                   (-5, 5)))
+
+
+@pytest.mark.parametrize("lhs, rhs, domain, method", [
+    (sp.log(sp.cosh(r)) - r + sp.log(2), sp.log(1 + sp.exp(-2 * r)), POSITIVE,
+     "logarithms exponentiated"),
+    (sp.log(1 + r / T), 2 * sp.atanh(r / (2 * T + r)), POSITIVE, "logarithms exponentiated"),
+    (sp.log(r), 2 * sp.atanh((r - 1) / (r + 1)), POSITIVE, "logarithms exponentiated"),
+    (sp.log(r), sp.log(-r) + sp.I * sp.pi, NEGATIVE, "principal branches"),
+    (sp.atan(r), sp.pi / 2 - sp.atan(1 / r), POSITIVE, "principal branches"),
+    (sp.atan(r), -sp.pi / 2 - sp.atan(1 / r), NEGATIVE, "principal branches"),
+    (sp.exp(sp.loggamma(r)), sp.gamma(r), NEGATIVE, "principal branches"),
+    (sp.sqrt(r), sp.I * sp.sqrt(-r), NEGATIVE, "signs its ranges"),
+    (sp.sign(sp.tanh(r)), sp.sign(r), NEGATIVE, "signs its ranges"),
+], ids=["log_cosh", "log1p_tiny", "log_as_atanh", "log_negative", "atan_positive",
+        "atan_negative", "exp_loggamma", "sqrt_negative", "sign_tanh_negative"])
+def test_logarithms_and_inverses_on_a_declared_sign_are_proved(lhs, rhs, domain, method):
+    out = own(lhs, rhs, domain)
+    assert out.result == "zero" and method in out.detail, out
+
+
+@pytest.mark.parametrize("lhs, rhs, domain", [
+    # each a true identity's twin, false somewhere on its range
+    (sp.log(sp.cosh(r)) - r, sp.log(1 + sp.exp(-2 * r)), POSITIVE),  # without log 2
+    (sp.log(r), 2 * sp.atanh((r - 1) / (r + 2)), POSITIVE),
+    (sp.log(r), sp.log(-r) - sp.I * sp.pi, NEGATIVE),  # the other branch
+    (sp.log(r), sp.log(-r) + sp.I * sp.pi, AROUND),  # no sign: the branch is not taken
+    (sp.atan(r), sp.pi / 2 - sp.atan(1 / r), NEGATIVE),  # true only for r > 0
+    (sp.atan(r), -sp.pi / 2 - sp.atan(1 / r), AROUND),
+    (sp.sqrt(r), sp.I * sp.sqrt(-r), POSITIVE),
+    (sp.sqrt(r), sp.I * sp.sqrt(-r), AROUND),
+    (sp.log(r**2), 2 * sp.log(r), AROUND),  # r² > 0 but r is not: log r is complex for r < 0
+], ids=["log_cosh_no_log2", "log_atanh_wrong", "log_other_branch", "log_no_sign",
+        "atan_wrong_side", "atan_no_sign", "sqrt_positive", "sqrt_no_sign", "log_square"])
+def test_the_branches_show_no_false_twin_zero(lhs, rhs, domain):
+    assert own(lhs, rhs, domain).result != "zero"
+
+
+def test_a_negative_range_gives_its_symbol_a_sign():
+    from derivations.engine.symbolic.methods import signed_by_ranges
+    u, w = sp.symbols("u w", real=True)
+    signs = signed_by_ranges({r: (-1000, -1), u: (-3, 0), w: (-1, 1)})
+    assert signs[r].is_negative and signs[u].is_nonpositive and not signs[u].is_negative
+    assert w not in signs  # negative: a range across 0 gives no sign

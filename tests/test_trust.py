@@ -36,11 +36,13 @@ def test_a_lemma_false_where_it_is_cited_fails_the_citing_claim_naming_it():
 
 TANH_EXACT = claim("tanh_exact", sp.tanh(x), 1 - 2 / (sp.exp(2 * x) + 1))
 # true, but neither simplify nor the own methods close it: only its numbers agree
-ATAN = claim("atan_pair", sp.atan(y) + sp.atan(1 / y), sp.pi / 2, Domain(ranges={y: (1, 2)}))
+# true, and numeric: no method of the symbolic route shows atan y + acot y = π/2 (atan y +
+# atan(1/y) = π/2 on y > 0 is proved, by the principal branches on a known sign)
+ATAN = claim("atan_pair", sp.atan(y) + sp.acot(y), sp.pi / 2, Domain(ranges={y: (1, 2)}))
 
 
 def test_a_numeric_lemma_is_checked_where_cited_and_the_citing_claim_says_why():
-    citing = claim("cites_numeric", sp.exp(y) * (sp.atan(y) + sp.atan(1 / y)),
+    citing = claim("cites_numeric", sp.exp(y) * (sp.atan(y) + sp.acot(y)),
                    sp.pi * sp.exp(y) / 2, Domain(ranges={y: (1, 2)}), (lemma(ATAN),),
                    (Step(sp.pi * sp.exp(y) / 2, "the lemma", ("atan_pair",)),))
     result = verify(citing)

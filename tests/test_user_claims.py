@@ -187,11 +187,12 @@ def test_assert_proved_names_numeric_steps_and_what_the_symbolic_route_said():
 
 
 def _numeric_only():
-    """A true step SymPy does not reduce: atan x + atan(1/x) = π/2 for x > 0."""
+    """A true step neither SymPy nor the symbolic route's own methods reduce: atan x + acot x =
+    π/2 for x > 0."""
     from derivations import Derivation, Step
     x = sp.Symbol("x", positive=True)
-    return Derivation("arctan_sum", "atan x + atan(1/x) = π/2",
-                      sp.Eq(sp.atan(x) + sp.atan(1 / x), sp.pi / 2, evaluate=False), (),
+    return Derivation("arctan_sum", "atan x + acot x = π/2",
+                      sp.Eq(sp.atan(x) + sp.acot(x), sp.pi / 2, evaluate=False), (),
                       (Step(sp.pi / 2, "complementary angles"),))
 
 

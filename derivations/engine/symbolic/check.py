@@ -15,6 +15,8 @@ from types import SimpleNamespace
 from typing import NamedTuple
 
 import sympy as sp
+from sympy.functions.elementary.hyperbolic import HyperbolicFunction
+from sympy.functions.elementary.trigonometric import TrigonometricFunction
 
 from derivations.engine.core.binders import bound_symbols
 from derivations.engine.core.budget import (
@@ -302,9 +304,24 @@ def _atoms_for_dear_parts(*exprs):
     return tuple(e.xreplace(parts) for e in exprs)
 
 
+def _swells(diff, s, value) -> bool:
+    """Whether putting ``s = value`` (c ± t) puts a number past MAX_HYPERBOLIC inside an
+    exponential, a hyperbolic or trigonometric function or an exponent: e^(2t + 400) is a
+    polynomial of degree 800 in e to SymPy's factoring (its cost is charged, see
+    :func:`~derivations.engine.core.budget.charge`, and would use the whole budget).  Such a
+    symbol keeps only its sign (:func:`~.methods.signed_by_ranges`)."""
+    edge = value.as_independent(*value.free_symbols, as_Add=True)[0]
+    if not (edge.is_number and abs(edge) > MAX_HYPERBOLIC):
+        return False
+    return any(node.has(s) for node in sp.preorder_traversal(diff)
+               if isinstance(node, sp.exp | HyperbolicFunction | TrigonometricFunction)
+               or (isinstance(node, sp.Pow) and node.exp.has(s)))
+
+
 def _given(diff, prev, cur, hypotheses, domain, bound) -> str:
     """The method name if the claim's hypotheses, put in (:mod:`.given`), make diff zero."""
-    shift = {s: v for s, v in shifted(hypotheses, domain.ranges).items() if s not in bound}
+    shift = {s: v for s, v in shifted(hypotheses, domain.ranges).items()
+             if s not in bound and not _swells(diff, s, v)}
     if shift and diff.has(sp.Derivative):  # taken first: a shifted variable is no variable
         diff = diff.replace(lambda e: isinstance(e, sp.Derivative), lambda e: e.doit())
     if shift and _is_zero(diff.xreplace(shift), domain.indices):
