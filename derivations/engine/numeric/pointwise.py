@@ -127,7 +127,8 @@ def _largest_matrix(expr: sp.Basic, structure: tuple) -> int:
     key = (expr, structure)
     if key not in _ENTRIES:
         sizes = dict(structure)
-        found = [sp.sympify(m.rows).xreplace(sizes) * sp.sympify(m.cols).xreplace(sizes)
+        found = [sp.sympify(m.rows, strict=True).xreplace(sizes)
+                 * sp.sympify(m.cols, strict=True).xreplace(sizes)
                  for m in expr.atoms(sp.MatrixSymbol)]
         _ENTRIES.keep(key, max((int(n) for n in found if n.is_Integer), default=0))
     return _ENTRIES[key]

@@ -203,6 +203,7 @@ def _assumed(key, name: str) -> bool:
 
 
 MAX_TRIES = 200  # draws of a point's values until its hypotheses hold
+STRATUM_TRIES = 4  # draws in one magnitude slice before the next is tried
 
 
 class NoPoint(ArithmeticError):
@@ -362,7 +363,7 @@ def draw(d: Derivation, point: int, atom, wide: bool = False,
         return _within(key, bounded, point, atom, rng, wide)
     if (nonneg or integer) and not positive and rng.random() < ZERO_SHARE:
         return mpmath.mpf(0)
-    u = _stratum(point, atom, rng)
+    u = _stratum(point, atom, rng, attempt)
     if integer:
         value = int(round(10 ** ((WIDE_INTEGER_LOG10 if wide else 2) * u)))
     else:
@@ -375,10 +376,13 @@ def draw(d: Derivation, point: int, atom, wide: bool = False,
     return mpmath.mpf(value)
 
 
-def _stratum(point: int, atom, rng: random.Random) -> float:
+def _stratum(point: int, atom, rng: random.Random, attempt: int = 0) -> float:
     """Stratified: over the POINTS an atom takes every 1/POINTS slice of the log-magnitude range
-    once, in an order of its own, so the extremes are always reached."""
-    stratum = (point + int(hashlib.sha256(_name(atom).encode()).hexdigest(), 16)) % POINTS
+    once, in an order of its own, so the extremes are always reached.  A point whose hypotheses
+    its first draws miss moves to the next slice every STRATUM_TRIES draws: a hypothesis such as
+    Σ z_k² > 1 is never met inside a slice of small magnitudes, however often it is redrawn."""
+    stratum = (point + int(hashlib.sha256(_name(atom).encode()).hexdigest(), 16)
+               + int(attempt) // STRATUM_TRIES) % POINTS
     return (stratum + rng.random()) / POINTS
 
 
