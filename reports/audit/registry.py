@@ -179,7 +179,9 @@ def _reference(rec: dict, key: str, rules: Rules, where: str) -> None:
                             f"registered function{hint}")
 
 
-def _note_and_quote(rec: dict, rules: Rules, where: str) -> None:
+def note_and_quote(rec: dict, rules: Rules, where: str) -> None:
+    """The note is a file name the rules allow; the quote one short line (also of the notes'
+    no-claim marks)."""
     if not rules.note_file.match(rec["note"]):
         raise RegistryError(f"{where}: note: expected {rules.note_file_hint}, got "
                             f"{rec['note']!r}")
@@ -332,7 +334,7 @@ def _record(rec: object, i: int, seen: set, rules: Rules, file: str) -> dict:
         if key not in ("sources", "see_also"):
             _text(rec, key, where, required=(key == "claim_latex" and rules.formula_required)
                   or (key == "reason_zh" and rules.chinese_required))
-    _note_and_quote(rec, rules, where)
+    note_and_quote(rec, rules, where)
     _choice(rec, "verdict", VERDICTS, where)
     _choice(rec, "scope", SCOPES, where)
     _by_verdict(rec, rules, where)

@@ -41,7 +41,6 @@ MAX_QUOTE = registry.MAX_QUOTE
 BILINGUAL = registry.BILINGUAL
 FORMULA_ZH = registry.FORMULA_ZH
 _ID = registry.ID
-_NOTE = re.compile(r"^[^/\\]+\.txt$")
 # a reason that reads a word of the note otherwise than literally says so, and names the reading
 _READS_AS = re.compile(r"\bread(?:s|ing)? (?:as|like)\b|\bRead,? |读作|来读", re.I)
 
@@ -184,18 +183,6 @@ def read_titles(path: Path | str | None = None) -> dict[str, str]:
     return registry.titles(_parse(Path(path) if path is not None else REGISTRY))
 
 
-def _quote(rec: dict, where: str) -> None:
-    if not _NOTE.match(rec["note"]):
-        raise ErrataError(f"{where}: note: expected a .txt file name, got {rec['note']!r}")
-    quote = rec["quote"]
-    if len(quote) > MAX_QUOTE:
-        raise ErrataError(f"{where}: quote: expected at most {MAX_QUOTE} characters, "
-                          f"got {len(quote)}")
-    if "\n" in quote or quote != quote.strip():
-        raise ErrataError(f"{where}: quote: expected one line without outer spaces, got "
-                          f"{quote!r}")
-
-
 # kinds of no-claim mark that point to the record covering what they say: [quote, kind, id]
 CITING_KINDS = ("recap", "paraphrase", "analogy")
 
@@ -231,7 +218,7 @@ def validate_nonclaims(raw: object) -> list[dict]:
             rec = {"id": f"{note[:3]}-nc-{i + 1}", "note": note, "quote": quote, "kind": kind,
                    "cites": cites[0] if cites else None,
                    "reason": kinds[kind]["en"], "reason_zh": kinds[kind]["zh"]}
-            _quote(rec, where)
+            registry.note_and_quote(rec, registry.PROJECT, where)
             out.append(rec)
     return out
 
