@@ -339,3 +339,30 @@ def test_bad_student_words_are_named():
     bad = {"chapter": {}, "box": []}
     with pytest.raises(student.StudentError, match="chapter 'embedding' expected"):
         student.validate_words(bad)
+
+
+def test_each_mark_names_its_section_of_the_full_report(views, data, tmp_path):
+    """A student who holds this PDF alone reads where the evidence is (完整报告 §x.y); the link
+    names that subsection of the full report's PDF, not its first page."""
+    from reports.view import edition
+
+    full = latex.render(edition.build_view(data, [], "zh", META), tmp_path / "full",
+                        name="report.tex").read_text(encoding="utf-8")
+    # the number LaTeX gives each claim's subsection in the full report
+    numbered, sec, sub = {}, 0, 0
+    for m in re.finditer(r"\\(section|subsection)\{.*?\\label\{claim-([^}]+)\}|\\section\{", full):
+        if m.group(1) == "subsection":
+            sub += 1
+            numbered[m.group(2)] = f"{sec}.{sub}"
+        else:
+            sec, sub = sec + 1, 0
+    assert numbered == edition.section_numbers(data["claims"])
+    for lang, view in views.items():
+        tex = latex.render(view, tmp_path / lang, template=latex.STUDENT_TEMPLATE,
+                           name="student.tex").read_text(encoding="utf-8")
+        marks = re.findall(r"\\verifiedmark\{(.*?)\}\{(.*?)\}\\par", tex)
+        assert len(marks) == len(_claims(view))
+        for (link, text), claim in zip(marks, _claims(view), strict=True):
+            section = numbered[claim["href"].split("#claim-")[1]]
+            assert link == f"{view['full_pdf']}\\#subsection.{section}", link
+            assert f"§{section}" in text, text

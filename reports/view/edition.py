@@ -194,6 +194,18 @@ def _parts(counts: dict[str, int], t: dict) -> str:
                                     if n or st == "failed")
 
 
+def section_numbers(claims: list[dict]) -> dict[str, str]:
+    """Each claim's number in the full report's PDF, ``"topic.claim"`` (§4.2): its topics in the
+    order their modules first occur, each claim a numbered subsection of its topic. The student
+    edition prints it beside its mark, so that a reader of that PDF alone finds the evidence."""
+    modules = list(dict.fromkeys(c["module"] for c in claims))
+    out: dict[str, str] = {}
+    for i, module in enumerate(modules, start=1):
+        for j, c in enumerate((c for c in claims if c["module"] == module), start=1):
+            out[c["id"]] = f"{i}.{j}"
+    return out
+
+
 def build_view(data: dict, figures: list[dict], lang: str = "en",
                meta: dict | None = None) -> dict:
     """The view of edition ``lang`` of ``data`` (validated here)."""

@@ -160,7 +160,7 @@ def shown(tex: Tex) -> dict:
 
 
 # ----------------------------------------------------------------------------- claims
-def _claim(claim: dict, lang: str, t: dict, full: str, number: str) -> dict:
+def _claim(claim: dict, lang: str, t: dict, full: str, number: str, section: str) -> dict:
     cid = claim["id"]
     c = edition._claim(claim, [], [], lang, t)
     symbols = structure().get("symbols", {}).get(cid, {})
@@ -193,7 +193,12 @@ def _claim(claim: dict, lang: str, t: dict, full: str, number: str) -> dict:
             "statement": [shown(tx(Tex(x, True, c["statement"].label))) for x in lines],
             "definitions": [{**d, "tex": tx(d["tex"]), "text": px(d["text"])}
                             for d in c["definitions"]],
-            "steps": steps, "href": f"{full}#{c['anchor']}"}
+            "steps": steps, "href": f"{full}#{c['anchor']}",
+            # where the evidence stands in the full report's PDF, printed beside the mark: the
+            # link reaches it only where that PDF lies beside this one
+            "section": section,
+            "where": t["student"]["in_full"].format(section=section),
+            "pdf_dest": f"subsection.{section}"}
 
 
 # ----------------------------------------------------------------------------- boxes
@@ -259,6 +264,7 @@ def build_view(data: dict, figures: list[dict], lang: str = "en",
     boxes_after: dict[str, list[dict]] = {}
     for box in w.get("box", []):
         boxes_after.setdefault(box["after"], []).append(box)
+    sections = edition.section_numbers(data["claims"])
     topics, answers, figure_no, named = [], [], 0, set()
     # a chapter shows the derivations the data holds (a report of other claims holds none)
     chosen = [tp for tp in topics_data() if any(c in claims for c in tp["claims"])]
@@ -272,7 +278,8 @@ def build_view(data: dict, figures: list[dict], lang: str = "en",
             else present[-1]
         for k, cid in enumerate(present, start=1):
             items.append({"type": "claim", "anchor": f"{anchor}-{k}",
-                          **_claim(claims[cid], lang, t, full, f"{n}.{k}")})
+                          **_claim(claims[cid], lang, t, full, f"{n}.{k}",
+                                   sections[cid])})
             fig = pictures.get(topic.get("figure", "")) if cid == fig_after else None
             if fig is not None:
                 figure_no += 1
