@@ -366,3 +366,24 @@ def test_each_mark_names_its_section_of_the_full_report(views, data, tmp_path):
             section = numbered[claim["href"].split("#claim-")[1]]
             assert link == f"{view['full_pdf']}\\#subsection.{section}", link
             assert f"§{section}" in text, text
+
+
+def _self_or_notes(text: str) -> list[str]:
+    """The places where 「讲义」 stands neither for the audited notes by a distinct name
+    (原讲义, 课程讲义) nor inside a note's title 《…》."""
+    text = re.sub(r"《[^》]*》", "", text)
+    return [text[max(0, m.start() - 8):m.end() + 4] for m in re.finditer("讲义", text)
+            if text[max(0, m.start() - 1):m.start()] != "原"
+            and text[max(0, m.start() - 2):m.start()] != "课程"]
+
+
+def test_lecture_notes_means_only_the_audited_notes(views):
+    """This edition is never 「讲义」: that word names the audited notes, as 原讲义."""
+    view = views["zh"]
+    text = "\n".join(student.visible_text(view) + [v for v in view["s"].values()
+                                                   if isinstance(v, str)])
+    assert "原讲义" in text
+    for title in {q["title"] for box in _parts(view, "box") for q in box.get("quotes", [])}:
+        text = text.replace(title, "")  # a note's title, shown in 《…》
+    assert _self_or_notes(text) == []
+    assert len(_self_or_notes("本讲义收录 17 个误区；讲义原话；原讲义；《Tranforms讲义》")) == 2
