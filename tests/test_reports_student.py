@@ -387,3 +387,30 @@ def test_lecture_notes_means_only_the_audited_notes(views):
         text = text.replace(title, "")  # a note's title, shown in 《…》
     assert _self_or_notes(text) == []
     assert len(_self_or_notes("本讲义收录 17 个误区；讲义原话；原讲义；《Tranforms讲义》")) == 2
+
+
+def test_the_depth_caption_says_what_its_curves_show(data):
+    """The sentence that quotes figure 3's curves is computed from the data it plots: the old
+    caption's 「靠近输出的几块……两种网络相差不大」 stood beside curves ~30 times apart."""
+    from numeric.crosscheck import stats
+    from reports.view import figures
+
+    depth = stats.depth_gradnorm()
+    shown = {**data, "plot_data": {"depth_gradnorm": depth}}
+    for lang in i18n.LANGS:
+        view = student.build_view(shown, FIGURES, lang, META)
+        fig = next(f for f in _parts(view, "figure") if f["name"] == "depth_gradnorm")
+        caption = fig["caption"]
+        tex = [p.tex for p in caption.parts if isinstance(p, Tex)]
+        assert figures.number_tex(depth["without_residual"][-1]).strip("$") in tex
+        assert figures.number_tex(depth["with_residual"][-1]).strip("$") in tex
+        ratio = depth["without_residual"][-1] / depth["with_residual"][-1]
+        assert ratio > 10 and f"{ratio:.0f}" in caption.plain
+        assert "相差不大" not in caption.plain and "alike" not in caption.plain
+    # other curves, another sentence: the words follow the data
+    other = {**depth, "without_residual": depth["with_residual"]}
+    t = i18n.ui("zh")
+    assert figures.caption("depth_gradnorm", "", t, {"depth_gradnorm": other}) != \
+        figures.caption("depth_gradnorm", "", t, {"depth_gradnorm": depth})
+    assert figures.caption("depth_gradnorm", "原文。", t, {}) == "原文。"
+    assert figures.number_tex(4.5e-10) == r"$4.5\times 10^{-10}$"

@@ -20,6 +20,7 @@ from reports.view.errata import (
     notes_summary,
     plain,
 )
+from reports.view.figures import caption as figure_caption
 
 FILES = {"en": "index.html", "zh": "index.zh.html"}
 
@@ -292,7 +293,9 @@ def build_view(data: dict, figures: list[dict], lang: str = "en",
         "figures": [{**f, "file": model.figure_stem(f["name"], lang),
                      "title": _text(i18n.Text(t["figure"][f"{f['name']}_title"]),
                                          f"figure {f['name']}"),
-                     "caption": _text(i18n.Text(t["figure"][f"{f['name']}_caption"]),
+                     "caption": _text(i18n.Text(figure_caption(
+                         f["name"], t["figure"][f"{f['name']}_caption"], t,
+                         data.get("plot_data") or {})),
                                       f"figure {f['name']} caption")} for f in figures],
         "errata": full, "errata_checked": checked,
         # what a report of your own claims or notes lacks is left out, not shown empty

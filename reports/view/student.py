@@ -20,6 +20,7 @@ from reports.render import i18n
 from reports.render.katex import Prose, Tex, prose
 from reports.render.latex import math_pieces
 from reports.view import edition, errata, model
+from reports.view.figures import caption as figure_caption
 
 HERE = Path(__file__).resolve().parent.parent / "render"
 STUDENT = HERE / "student.toml"
@@ -288,8 +289,10 @@ def build_view(data: dict, figures: list[dict], lang: str = "en",
                               "label": s["figure_label"].format(n=figure_no),
                               "title": prose(t["figure"][f"{fig['name']}_title"],
                                              f"figure {fig['name']}"),
-                              "caption": prose(t["figure"][f"{fig['name']}_caption"],
-                                               f"figure {fig['name']} caption")})
+                              "caption": prose(figure_caption(
+                                  fig["name"], t["figure"][f"{fig['name']}_caption"], t,
+                                  data.get("plot_data") or {}),
+                                  f"figure {fig['name']} caption")})
             for box in boxes_after.get(cid, []):
                 if not all(r in records for r in box["records"]):
                     continue  # data without the audit (a fixture) has no boxes
