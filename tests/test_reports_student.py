@@ -414,3 +414,22 @@ def test_the_depth_caption_says_what_its_curves_show(data):
         figures.caption("depth_gradnorm", "", t, {"depth_gradnorm": depth})
     assert figures.caption("depth_gradnorm", "原文。", t, {}) == "原文。"
     assert figures.number_tex(4.5e-10) == r"$4.5\times 10^{-10}$"
+
+
+def test_the_forewords_numbers_come_from_the_chapters(views):
+    """The misconceptions counted are the numbered boxes (a history box is none); the d2l
+    chapters named are those of the sections the chapters cite (8.2 included)."""
+    for lang, view in views.items():
+        boxes = [b for b in _parts(view, "box") if b["kind"] != "history"]
+        assert len(boxes) < len(_parts(view, "box"))
+        counts = view["counts"].plain
+        assert f" {len(boxes)} " in counts and f" {len(_parts(view, 'box'))} " not in counts
+        cited = sorted({int(m) for t in view["topics"]
+                        for m in re.findall(r"(?<![\d.])(\d+)\.\d", t["d2l"].plain)})
+        assert 8 in cited
+        listed = [int(x) for x in re.findall(r"\d+", view["subtitle"].replace("d2l", ""))]
+        assert listed == cited, (lang, view["subtitle"])
+    assert student.d2l_chapters(["8.2 x; 10.7 y", "3.4 z"], i18n.ui("en")) == "3, 8 and 10"
+    assert student.d2l_chapters(["8.2 x; 10.7 y", "3.4 z"], i18n.ui("zh")) == "3、8、10"
+    with pytest.raises(student.StudentError, match="expected numbers such as 10.3"):
+        student.d2l_chapters(["Transformer"], i18n.ui("en"))

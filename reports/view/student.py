@@ -322,17 +322,32 @@ def build_view(data: dict, figures: list[dict], lang: str = "en",
         })
     meta = meta or {}
     shown = sum(1 for tp in topics for it in tp["parts"] if it["type"] == "claim")
-    boxes = sum(1 for tp in topics for it in tp["parts"] if it["type"] == "box")
+    # a history box tells a story: it is no misconception
+    boxes = sum(1 for tp in topics for it in tp["parts"]
+                if it["type"] == "box" and it["kind"] != "history")
     return {
         "lang": lang, "t": t, "s": s, "title": s["title"],
         "file": FILES[lang], "other_file": FILES["zh" if lang == "en" else "en"],
         "full_file": full, "full_pdf": PDFS[lang],
         "date": meta.get("date", ""), "version": meta.get("version", ""),
         "topics": topics, "answers": answers,
+        "subtitle": s["subtitle"].format(chapters=d2l_chapters(
+            [w["chapter"][tp["key"]]["d2l"]["en"] for tp in chosen], t)),
         "counts": prose(s["counts"].format(shown=shown, claims=len(data["claims"]),
                                            boxes=boxes, records=len(records)),
                         "student counts"),
     }
+
+
+def d2l_chapters(sections: list[str], t: dict) -> str:
+    """The chapters of d2l that the sections ``sections`` ("8.2 Text preprocessing; 10.7 …")
+    belong to, in order: "3, 4, 8, 10 and 11"."""
+    found = sorted({int(m.group(1)) for x in sections for m in re.finditer(r"\b(\d+)\.\d+", x)})
+    if not found:
+        raise StudentError(f"d2l sections: expected numbers such as 10.3, got {sections!r:.80}")
+    names = [str(n) for n in found]
+    head = t["meta"]["list_sep"].join(names[:-1])
+    return head + t["student"]["chapters_last_sep"] + names[-1] if head else names[-1]
 
 
 def visible_text(view: dict) -> list[str]:
