@@ -433,3 +433,24 @@ def test_the_forewords_numbers_come_from_the_chapters(views):
     assert student.d2l_chapters(["8.2 x; 10.7 y", "3.4 z"], i18n.ui("zh")) == "3、8、10"
     with pytest.raises(student.StudentError, match="expected numbers such as 10.3"):
         student.d2l_chapters(["Transformer"], i18n.ui("en"))
+
+
+def test_attention_is_written_in_matrix_form_with_its_shapes(views):
+    for view in views.values():
+        claim = next(c for c in _claims(view) if c["href"].endswith("claim-attention_shapes"))
+        formula = claim["lead"]["formula"]["tex"].tex
+        assert r"\operatorname{softmax}" in formula and r"QK^{\top}" in formula
+        assert formula.endswith(r"\in\mathbb R^{n\times d_v}")
+        shapes = [p.tex for p in claim["lead"]["text"].parts if isinstance(p, Tex)]
+        for shape in (r"Q \in \mathbb{R}^{n\times d_k}", r"K \in \mathbb{R}^{m\times d_k}",
+                      r"V \in \mathbb{R}^{m\times d_v}"):
+            assert shape in shapes, shape
+    with pytest.raises(student.StudentError, match="lead 'nope'"):
+        student.validate_words({**student.words(), "lead": {"nope": {"text": {}}}})
+
+
+def test_a_renamed_letter_is_never_part_of_a_command():
+    tex = r"\sum_{m=1}^{d_k} \mu_m q_{m} + \operatorname{softmax}(s) + s_{ij}"
+    assert student.lecturer_tex(tex, {"m": "r"}) == \
+        r"\sum_{r=1}^{d_k} \mu_r q_{r} + \operatorname{softmax}(s) + s_{ij}"
+    assert student.lecturer_tex(tex, {"s": "P"}).endswith(r"\operatorname{softmax}(P) + P_{ij}")

@@ -92,6 +92,12 @@ def validate_words(raw: dict) -> dict:
                 _bilingual(box.get(field), f"{where} {field}")
             if not box.get("correct"):
                 raise StudentError(f"{where}: expected the correct formula, got none")
+    for cid, lead in raw.get("lead", {}).items():
+        if cid not in shown or not ({"formula", "text"} & set(lead)):
+            raise StudentError(f"lead {cid!r}: expected a claim the edition shows, with a "
+                               f"formula or a text, got {sorted(lead)}")
+        if "text" in lead:
+            _bilingual(lead["text"], f"lead {cid} text")
     for cid, entry in raw.get("title", {}).items():
         _bilingual(entry, f"title {cid}")
     for cid, steps in raw.get("rule", {}).items():
@@ -110,7 +116,9 @@ def lecturer_tex(tex: str, symbols: dict[str, str] | None = None) -> str:
     (``symbols``: {"\\alpha": "\\eta"}, a free symbol renamed everywhere in the claim)."""
     out = _TRANSPOSE.sub(r"^{\\top}", tex)
     for old, new in (symbols or {}).items():
-        out = re.sub(re.escape(old) + r"(?![A-Za-z])", lambda _m, n=new: n, out)
+        # a letter, never the letter inside a command or a word (\\sum, \\mu, softmax)
+        before = "" if old.startswith("\\") else r"(?<![A-Za-z\\])"
+        out = re.sub(before + re.escape(old) + r"(?![A-Za-z])", lambda _m, n=new: n, out)
     return out
 
 
@@ -187,7 +195,14 @@ def _claim(claim: dict, lang: str, t: dict, full: str, number: str, section: str
     hypotheses = [tx(Tex(a["tex"].tex, False, a["tex"].label)) for a in c["assumptions"]
                   if a["kind"] == "hypothesis"]
     title = words().get("title", {}).get(cid)
+    lead = words().get("lead", {}).get(cid)
     return {"number": number, "status": claim["status"],
+            # what a lecturer writes before the result: its matrix form, its symbols' meaning
+            "lead": None if lead is None else {
+                "formula": shown(tx(Tex(lead["formula"], True, f"student lead {cid}")))
+                if "formula" in lead else None,
+                "text": px(prose(lead["text"][lang], f"student lead {cid}"))
+                if "text" in lead else None},
             "title": prose(title[lang], f"student title {cid}") if title else px(c["title"]),
             "proved": claim["status"] == "proved",
             "hypotheses": hypotheses,
