@@ -454,3 +454,20 @@ def test_a_renamed_letter_is_never_part_of_a_command():
     assert student.lecturer_tex(tex, {"m": "r"}) == \
         r"\sum_{r=1}^{d_k} \mu_r q_{r} + \operatorname{softmax}(s) + s_{ij}"
     assert student.lecturer_tex(tex, {"s": "P"}).endswith(r"\operatorname{softmax}(P) + P_{ij}")
+
+
+def test_the_attention_backward_chain_has_no_gap(views):
+    """dO is defined before it is used, and dP → dS (the softmax backward pass of each row)
+    stands between dV and dQ, a derivation the engine checked."""
+    chain = ["attention_grad_values", "attention_grad_probs", "attention_softmax_backward",
+             "attention_grad_query", "attention_grad_key"]
+    for view in views.values():
+        linear = next(t for t in view["topics"] if t["key"] == "linear")
+        ids = [c["href"].split("#claim-")[1] for c in linear["parts"] if c["type"] == "claim"]
+        assert [i for i in ids if i.startswith("attention")] == chain
+        first = next(c for c in linear["parts"] if c.get("href", "").endswith(chain[0]))
+        defined = [p.tex for p in first["lead"]["text"].parts if isinstance(p, Tex)]
+        assert r"dO = \partial L/\partial O" in defined and r"O = PV" in defined
+        row = next(c for c in linear["parts"] if c.get("href", "").endswith(chain[2]))
+        assert row["proved"] and "dS" in row["lead"]["text"].plain + " ".join(
+            p.tex for p in row["lead"]["text"].parts if isinstance(p, Tex))
