@@ -471,3 +471,18 @@ def test_the_attention_backward_chain_has_no_gap(views):
         row = next(c for c in linear["parts"] if c.get("href", "").endswith(chain[2]))
         assert row["proved"] and "dS" in row["lead"]["text"].plain + " ".join(
             p.tex for p in row["lead"]["text"].parts if isinstance(p, Tex))
+
+
+def test_a_quote_that_lost_its_typesetting_is_typeset(views):
+    """Box 6.2 showed 「利用 I+∂X∂F」: ∂F/∂X flattened by a web copy; it is typeset again, and a
+    typeset quote holds the note's characters and no others."""
+    records = {r["id"]: r for r in registry.read()}
+    for rid, typeset in student.words()["typeset"].items():
+        assert student.typeset_source(typeset) == student.typeset_source(records[rid]["quote"])
+    assert student.typeset_source("利用 $I+\\partial F/\\partial X$") != \
+        student.typeset_source("利用 $I+\\partial G/\\partial X$")
+    for view in views.values():
+        box = next(b for b in _parts(view, "box") if b["id"] == "lossless")
+        quoted = [p for q in box["quotes"] for p in q["quote"].parts]
+        assert r"I+\partial F/\partial X" in [p.tex for p in quoted if isinstance(p, Tex)]
+        assert not any("∂X∂F" in p for p in quoted if isinstance(p, str))

@@ -221,12 +221,26 @@ def _claim(claim: dict, lang: str, t: dict, full: str, number: str, section: str
 _INNER = str.maketrans({"“": "‘", "”": "’"})
 
 
+def typeset_source(text: str) -> str:
+    """A typeset quote (:data:`words` [typeset]) as the flattened text a web copy of it
+    gives, its characters sorted: ``利用 $I+\\partial F/\\partial X$`` and ``利用 I+∂X∂F`` both
+    read the same, so a typeset quote is the note's words and nothing else."""
+    for tex, char in (("\\partial", "∂"), ("\\sqrt", ""), ("$", ""), ("/", ""), ("{", ""),
+                      ("}", ""), (" ", "")):
+        text = text.replace(tex, char)
+    return "".join(sorted(text))
+
+
 def _quote(rec: dict) -> Prose:
     """The note's words as typeset text: a quote in LaTeX (the notes copy some formulas as
     source) is shown as the formula; one with $…$ inside as prose; any other as written, its
     own quotation marks nested as ‘…’ inside the edition's “…”."""
-    text = rec["quote"].translate(_INNER)
     label = f"quote {rec['id']}"
+    # the notes lost their typesetting when copied from the web (∂F/∂X became ∂X∂F)
+    typeset = words().get("typeset", {}).get(rec["id"])
+    if typeset:
+        return prose(typeset.translate(_INNER), label)
+    text = rec["quote"].translate(_INNER)
     if "$" in text:
         return prose(text, label)
     if "\\" in text:
