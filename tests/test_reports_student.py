@@ -486,3 +486,16 @@ def test_a_quote_that_lost_its_typesetting_is_typeset(views):
         quoted = [p for q in box["quotes"] for p in q["quote"].parts]
         assert r"I+\partial F/\partial X" in [p.tex for p in quoted if isinstance(p, Tex)]
         assert not any("∂X∂F" in p for p in quoted if isinstance(p, str))
+
+
+def test_the_adamw_gap_states_its_premise_the_first_step(views):
+    for view in views.values():
+        claim = next(c for c in _claims(view) if c["href"].endswith("adamw_decoupled_vs_l2"))
+        tex = [p.tex for p in claim["lead"]["text"].parts if isinstance(p, Tex)]
+        assert r"t = 1" in tex and r"\hat m_1 = g_1" in tex and r"\hat v_1 = g_1^2" in tex
+    # the first step of each, as the lead writes them, differs by the claimed amount
+    eta, lam, theta, g, eps = 1e-3, 0.1, 2.0, 0.3, 1e-8
+    l2 = theta - eta * (g + lam * theta) / (abs(g + lam * theta) + eps)
+    decoupled = theta * (1 - eta * lam) - eta * g / (abs(g) + eps)
+    gap = eta * lam * theta * (1 - eps / ((eps + g) * (eps + g + lam * theta)))
+    assert math.isclose(l2 - decoupled, gap, rel_tol=1e-9)
