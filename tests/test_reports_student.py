@@ -182,8 +182,10 @@ def test_one_symbol_per_quantity(views):
     for view in views.values():
         for name, entry in notation.items():
             for avoid in entry["avoid"]:
-                bad = [f for f in _formulas(view) if re.search(re.escape(avoid) + r"(?![A-Za-z])",
-                                                               f)]
+                # a letter, not the end of a command: a_{ij} is not \\delta_{ij}
+                before = r"(?<![A-Za-z\\])" if avoid[0].isalpha() else ""
+                bad = [f for f in _formulas(view)
+                       if re.search(before + re.escape(avoid) + r"(?![A-Za-z])", f)]
                 assert bad == [], (name, avoid, bad[:2])
     # Kingma and Ba's α is the edition's η
     assert student.lecturer_tex(r"\alpha \hat{m}_{t}", {"\\alpha": "\\eta"}) == r"\eta \hat{m}_{t}"
@@ -499,3 +501,49 @@ def test_the_adamw_gap_states_its_premise_the_first_step(views):
     decoupled = theta * (1 - eta * lam) - eta * g / (abs(g) + eps)
     gap = eta * lam * theta * (1 - eps / ((eps + g) * (eps + g + lam * theta)))
     assert math.isclose(l2 - decoupled, gap, rel_tol=1e-9)
+
+
+def _softmax(z):
+    e = np.exp(np.asarray(z, dtype=float) - np.max(z))
+    return e / e.sum()
+
+
+def test_every_counterexample_can_be_recomputed_by_hand(views):
+    """No number from a model the student cannot see or a random draw: each counterexample
+    states its inputs, and its numbers are recomputed here from them."""
+    for view in views.values():
+        text = " ".join(b["counter"].plain + " ".join(
+            p.tex for p in b["counter"].parts if isinstance(p, Tex))
+            for b in _parts(view, "box") if b["counter"])
+        assert not re.search(r"本项目|核验所用|project's model|model of the checks|0\.9908|81\.08"
+                             r"|52\.2|0\.172|1\.09", text), text
+    # 2.1: S = q kᵀ with d_k = 1
+    q, k = np.array([1.0, 2.0]), np.array([1.0, 1.0])
+    np.testing.assert_array_equal(np.outer(q, k), [[1, 1], [2, 2]])
+    np.testing.assert_array_equal(np.outer([1.0, 3.0], k)[1], [3, 3])
+    np.testing.assert_array_equal(np.outer(q, [1.0, 3.0])[:, 1], [3, 6])
+
+    # 2.2 and 2.8: two tokens, d = d_k = 1, every weight matrix 1
+    def attention(x):
+        p = np.array([_softmax(row) for row in np.outer(x, x)])
+        return p, p @ x
+
+    p, out = attention(np.array([0.0, 1.0]))
+    _, out2 = attention(np.array([0.0, 2.0]))
+    assert (round(out[1], 3), round(out2[1], 3), round(2 * out[1], 3)) == (0.731, 1.964, 1.462)
+    np.testing.assert_allclose(p, [[0.5, 0.5], [0.268941, 0.731059]], atol=1e-6)
+    assert (p > 0).sum() == 4 and round(p[1, 0], 3) == 0.269
+    # 2.4: two scores 64 apart, then 1 apart
+    assert f"{_softmax([64.0, 0.0])[1]:.1e}" == "1.6e-28"
+    assert [round(x, 3) for x in _softmax([1.0, 0.0])] == [0.731, 0.269]
+    # 2.5: σ_q²σ_k² with σ = 3
+    assert 3**2 * 3**2 == 81
+    # 2.7: 90° per position, W = diag(1, 2), x = (1, 0)
+    rot = np.array([[0.0, -1.0], [1.0, 0.0]])
+    w, x = np.diag([1.0, 2.0]), np.array([1.0, 0.0])
+    before = [(w @ np.linalg.matrix_power(rot, m) @ x) @ (w @ np.linalg.matrix_power(rot, m) @ x)
+              for m in (0, 1)]
+    inside = [(np.linalg.matrix_power(rot, m) @ w @ x) @ (np.linalg.matrix_power(rot, m) @ w @ x)
+              for m in (0, 1)]
+    np.testing.assert_allclose(before, [1, 4])
+    np.testing.assert_allclose(inside, [1, 1])

@@ -207,7 +207,8 @@ def _claim(claim: dict, lang: str, t: dict, full: str, number: str, section: str
             "proved": claim["status"] == "proved",
             "hypotheses": hypotheses,
             "statement": [shown(tx(Tex(x, True, c["statement"].label))) for x in lines],
-            "definitions": [{**d, "tex": tx(d["tex"]), "text": px(d["text"])}
+            "definitions": [{**d, "tex": tx(d["tex"]), "text": px(d["text"]),
+                             "symbol": tx(d["symbol"]) if d.get("symbol") else None}
                             for d in c["definitions"]],
             "steps": steps, "href": f"{full}#{c['anchor']}",
             # where the evidence stands in the full report's PDF, printed beside the mark: the
