@@ -547,3 +547,21 @@ def test_every_counterexample_can_be_recomputed_by_hand(views):
               for m in (0, 1)]
     np.testing.assert_allclose(before, [1, 4])
     np.testing.assert_allclose(inside, [1, 1])
+
+
+def test_smaller_review_items(views):
+    """Steps numbered on the page as in the PDF; a chain of bounds wraps on a phone; the wide
+    figure keeps its size there; no code-like subscript; logit explained before 3.2."""
+    css = (Path(student.__file__).parent.parent / "render" / "templates" / "student.css"
+           ).read_text(encoding="utf-8")
+    assert re.search(r"\.student ol\.steps \{[^}]*list-style: decimal", css)
+    assert re.search(r"\.topic-figure\.wide img \{[^}]*max-width: none", css)
+    for view in views.values():
+        box = next(b for b in _parts(view, "box") if b["id"] == "lossless")
+        assert len(box["correct"]["pieces"]) == 3
+        assert not [f for f in _formulas(view) if r"\text{keys}" in f]
+    softmax = next(t for t in views["zh"]["topics"] if t["key"] == "softmax")
+    assert "logit，即未规范化的预测" in softmax["intro"].plain
+    assert student._cut_relations(r"a \le b\Bigl(c \le d\Bigr) \ge e") == [
+        "a", r"\le b\Bigl(c \le d\Bigr)", r"\ge e"]
+    assert student._cut_relations("a \\le (b") == ["a \\le (b"]

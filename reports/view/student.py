@@ -159,11 +159,39 @@ def step_lines(tex: str, width: int) -> list[str]:
     return rows if rows and len(rows) == width else [tex]
 
 
+_COMMAND = re.compile(r"\\([A-Za-z]+|.)")
+_RELATIONS = {"le", "ge", "leq", "geq", "iff", "approx", "ne", "in"}
+
+
+def _cut_relations(tex: str) -> list[str]:
+    """``tex`` cut before each top-level relation (≤, ≥, ⟺, <, >), which math_pieces keeps
+    whole: a chain of bounds wraps on a phone instead of running past the box."""
+    pieces, depth, start, i = [], 0, 0, 0
+    while i < len(tex):
+        m = _COMMAND.match(tex, i)
+        rel = False
+        if m:
+            rel = m.group(1) in _RELATIONS
+            step = len(m.group(0))
+        else:
+            depth += {"{": 1, "(": 1, "[": 1, "}": -1, ")": -1, "]": -1}.get(tex[i], 0)
+            rel = tex[i] in "<>"
+            step = 1
+        if depth < 0:
+            return [tex]
+        if rel and depth == 0 and tex[start:i].strip():
+            pieces.append(tex[start:i].strip())
+            start = i
+        i += step
+    pieces.append(tex[start:].strip())
+    return [tex] if depth else [p for p in pieces if p]
+
+
 def shown(tex: Tex) -> dict:
     """A display formula as the edition shows it: whole in the PDF (which wraps it itself), and
     for the page also cut at its top-level relations and operators, so that on a phone its
     pieces wrap like words instead of scrolling."""
-    pieces = math_pieces(tex.tex)
+    pieces = [q for p in math_pieces(tex.tex) for q in _cut_relations(p)]
     return {"tex": tex, "pieces": [Tex("\\displaystyle " + p, False, tex.label) for p in pieces]
             if len(pieces) > 1 else []}
 
