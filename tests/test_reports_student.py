@@ -575,3 +575,18 @@ def test_the_reviews_wording_fixes(views):
     assert "接近" not in eps["wrong"].plain  # |g| ≲ √ε, as the summary says
     box = next(b for b in _parts(views["zh"], "box") if b["id"] == "lossless")
     assert r"\lVert J_l\rVert<1" in box["correct"]["tex"].tex
+
+
+def test_m_counts_the_keys_and_nothing_else_in_chapters_2_to_6(views):
+    """m is the number of keys (and Adam's m_t in chapter 7): the sum over d_k entries runs
+    over r, a linear layer's output width is d_out."""
+    letter_m = re.compile(r"(?<![A-Za-z\\])m(?![A-Za-z])")
+    for view in views.values():
+        for topic in view["topics"]:
+            for claim in (c for c in topic["parts"] if c["type"] == "claim"):
+                cid = claim["href"].split("#claim-")[1]
+                if cid.startswith(("linear_", "dot_product", "scaled_dot")):
+                    assert not [f for f in student.formulas(claim) if letter_m.search(f.tex)], cid
+    linear = next(t for t in views["zh"]["topics"] if t["key"] == "linear")
+    shapes = [p.tex for p in linear["intro"].parts if isinstance(p, Tex)]
+    assert r"W \in \mathbb{R}^{d\times d_{\text{out}}}" in shapes
