@@ -600,3 +600,14 @@ def test_the_english_pdf_keeps_a_box_title_apart_from_its_label(views, tmp_path)
     assert r"\hfill{\small the note" not in tex
     # the sentence after the counts starts with a capital
     assert "{Full report (PDF)}" in tex
+
+
+def test_the_row_softmax_backward_speaks_of_one_row_of_m_keys(views):
+    """i names the row of P: the sum inside a row runs over l, up to the keys' m."""
+    for view in views.values():
+        c = next(c for c in _claims(view) if c["href"].endswith("attention_softmax_backward"))
+        tex = " ".join(f.tex for f in student.formulas({k: v for k, v in c.items()
+                                                        if k != "lead"}))
+        assert r"\sum_{l=1}^{m}" in tex and r"\sum_{i=1}^{n}" not in tex
+        assert r"\delta_{ij}" not in tex and r"\delta_{lj}" in tex
+        assert "i" in [p.tex for p in c["lead"]["text"].parts if isinstance(p, Tex)]

@@ -226,10 +226,11 @@ def _claim(claim: dict, lang: str, t: dict, full: str, number: str, section: str
     lead = words().get("lead", {}).get(cid)
     return {"number": number, "status": claim["status"],
             # what a lecturer writes before the result: its matrix form, its symbols' meaning
+            # (written in the edition's letters already: no renaming)
             "lead": None if lead is None else {
-                "formula": shown(tx(Tex(lead["formula"], True, f"student lead {cid}")))
+                "formula": shown(Tex(lead["formula"], True, f"student lead {cid}"))
                 if "formula" in lead else None,
-                "text": px(prose(lead["text"][lang], f"student lead {cid}"))
+                "text": prose(lead["text"][lang], f"student lead {cid}")
                 if "text" in lead else None},
             "title": prose(title[lang], f"student title {cid}") if title else px(c["title"]),
             "proved": claim["status"] == "proved",
