@@ -611,3 +611,13 @@ def test_the_row_softmax_backward_speaks_of_one_row_of_m_keys(views):
         assert r"\sum_{l=1}^{m}" in tex and r"\sum_{i=1}^{n}" not in tex
         assert r"\delta_{ij}" not in tex and r"\delta_{lj}" in tex
         assert "i" in [p.tex for p in c["lead"]["text"].parts if isinstance(p, Tex)]
+
+
+def test_no_reason_states_a_range_a_lecturer_would_not(views):
+    """「当 1 ≤ i ≤ V 时，δ_iv 只留下…」 is the algebra system's premise, not a lecturer's."""
+    for view in views.values():
+        for claim in _claims(view):
+            for step in claim["steps"]:
+                tex = [p.tex for p in step["rule"].parts if isinstance(p, Tex)]
+                assert not [x for x in tex if re.fullmatch(r"1\s*\\le\s*\w\s*\\le\s*\w", x)], \
+                    (claim["number"], step["number"], tex)
