@@ -621,3 +621,13 @@ def test_no_reason_states_a_range_a_lecturer_would_not(views):
                 tex = [p.tex for p in step["rule"].parts if isinstance(p, Tex)]
                 assert not [x for x in tex if re.fullmatch(r"1\s*\\le\s*\w\s*\\le\s*\w", x)], \
                     (claim["number"], step["number"], tex)
+
+
+def test_then_stays_with_the_last_premise_on_the_page(views, tmp_path):
+    from reports.render import html
+
+    page = html.render(views["zh"], tmp_path, template=html.STUDENT_TEMPLATE).read_text(
+        encoding="utf-8")
+    premises = re.findall(r'<p class="premises">(.*?)</p>', page, re.S)
+    assert premises and all(re.search(r'<span class="keep">.*，则</span>$', p, re.S)
+                            for p in premises)
