@@ -26,8 +26,8 @@ def number_tex(x: float) -> str:
 def _depth(series: dict) -> dict[str, str]:
     w, wo = series["with_residual"], series["without_residual"]
     return {"last": str(series["layer"][-1]), "first": str(series["layer"][0]),
-            "w_last": number_tex(w[-1]), "wo_last": number_tex(wo[-1]),
-            "w_first": number_tex(w[0]), "wo_first": number_tex(wo[0]),
+            "reslast": number_tex(w[-1]), "plainlast": number_tex(wo[-1]),
+            "resfirst": number_tex(w[0]), "plainfirst": number_tex(wo[0]),
             "ratio": f"{max(w[-1], wo[-1]) / min(w[-1], wo[-1]):.0f}"}
 
 
