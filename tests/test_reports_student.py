@@ -596,7 +596,7 @@ def test_the_english_pdf_keeps_a_box_title_apart_from_its_label(views, tmp_path)
     tex = latex.render(views["en"], tmp_path, template=latex.STUDENT_TEMPLATE,
                        name="student.tex").read_text(encoding="utf-8")
     # "…in parallelthe note is imprecise": at least 1em between, the label in one piece
-    assert r"\hspace{1em plus 1fill}\mbox{\small the note is imprecise}" in tex
+    assert r"\hskip1em\hbox{}\nobreak\hfil\mbox{\small the note is imprecise}" in tex
     assert r"\hfill{\small the note" not in tex
     # the sentence after the counts starts with a capital
     assert "{Full report (PDF)}" in tex
