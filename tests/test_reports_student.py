@@ -598,6 +598,8 @@ def test_the_english_pdf_keeps_a_box_title_apart_from_its_label(views, tmp_path)
     # "…in parallelthe note is imprecise": at least 1em between, the label in one piece
     assert r"\hskip1em\hbox{}\nobreak\hfil\mbox{\small the note is imprecise}" in tex
     assert r"\hfill{\small the note" not in tex
+    # no control word glued to the next text (\parThe is undefined)
+    assert not re.search(r"\\par(?!fillskip|skip|indent|box|tial)[A-Za-z]", tex)
     # the sentence after the counts starts with a capital
     assert "{Full report (PDF)}" in tex
 
