@@ -182,8 +182,10 @@ def test_one_symbol_per_quantity(views):
     for view in views.values():
         for name, entry in notation.items():
             for avoid in entry["avoid"]:
-                bad = [f for f in _formulas(view) if re.search(re.escape(avoid) + r"(?![A-Za-z])",
-                                                               f)]
+                # a letter, not the end of a command: a_{ij} is not \\delta_{ij}
+                before = r"(?<![A-Za-z\\])" if avoid[0].isalpha() else ""
+                bad = [f for f in _formulas(view)
+                       if re.search(before + re.escape(avoid) + r"(?![A-Za-z])", f)]
                 assert bad == [], (name, avoid, bad[:2])
     # Kingma and Ba's α is the edition's η
     assert student.lecturer_tex(r"\alpha \hat{m}_{t}", {"\\alpha": "\\eta"}) == r"\eta \hat{m}_{t}"
@@ -339,3 +341,295 @@ def test_bad_student_words_are_named():
     bad = {"chapter": {}, "box": []}
     with pytest.raises(student.StudentError, match="chapter 'embedding' expected"):
         student.validate_words(bad)
+
+
+def test_each_mark_names_its_section_of_the_full_report(views, data, tmp_path):
+    """A student who holds this PDF alone reads where the evidence is (完整报告 §x.y); the link
+    names that subsection of the full report's PDF, not its first page."""
+    from reports.view import edition
+
+    full = latex.render(edition.build_view(data, [], "zh", META), tmp_path / "full",
+                        name="report.tex").read_text(encoding="utf-8")
+    # the number LaTeX gives each claim's subsection in the full report
+    numbered, sec, sub = {}, 0, 0
+    for m in re.finditer(r"\\(section|subsection)\{.*?\\label\{claim-([^}]+)\}|\\section\{", full):
+        if m.group(1) == "subsection":
+            sub += 1
+            numbered[m.group(2)] = f"{sec}.{sub}"
+        else:
+            sec, sub = sec + 1, 0
+    assert numbered == edition.section_numbers(data["claims"])
+    for lang, view in views.items():
+        tex = latex.render(view, tmp_path / lang, template=latex.STUDENT_TEMPLATE,
+                           name="student.tex").read_text(encoding="utf-8")
+        marks = re.findall(r"\\verifiedmark\{(.*?)\}\{(.*?)\}\\par", tex)
+        assert len(marks) == len(_claims(view))
+        for (link, text), claim in zip(marks, _claims(view), strict=True):
+            section = numbered[claim["href"].split("#claim-")[1]]
+            assert link == f"{view['full_pdf']}\\#subsection.{section}", link
+            assert f"§{section}" in text, text
+
+
+def _self_or_notes(text: str) -> list[str]:
+    """The places where 「讲义」 stands neither for the audited notes by a distinct name
+    (原讲义, 课程讲义) nor inside a note's title 《…》."""
+    text = re.sub(r"《[^》]*》", "", text)
+    return [text[max(0, m.start() - 8):m.end() + 4] for m in re.finditer("讲义", text)
+            if text[max(0, m.start() - 1):m.start()] != "原"
+            and text[max(0, m.start() - 2):m.start()] != "课程"]
+
+
+def test_lecture_notes_means_only_the_audited_notes(views):
+    """This edition is never 「讲义」: that word names the audited notes, as 原讲义."""
+    view = views["zh"]
+    text = "\n".join(student.visible_text(view) + [v for v in view["s"].values()
+                                                   if isinstance(v, str)])
+    assert "原讲义" in text
+    for title in {q["title"] for box in _parts(view, "box") for q in box.get("quotes", [])}:
+        text = text.replace(title, "")  # a note's title, shown in 《…》
+    assert _self_or_notes(text) == []
+    assert len(_self_or_notes("本讲义收录 17 个误区；讲义原话；原讲义；《Tranforms讲义》")) == 2
+
+
+def test_the_depth_caption_says_what_its_curves_show(data):
+    """The sentence that quotes figure 3's curves is computed from the data it plots: the old
+    caption's 「靠近输出的几块……两种网络相差不大」 stood beside curves ~30 times apart."""
+    from numeric.crosscheck import stats
+    from reports.view import figures
+
+    depth = stats.depth_gradnorm()
+    shown = {**data, "plot_data": {"depth_gradnorm": depth}}
+    for lang in i18n.LANGS:
+        view = student.build_view(shown, FIGURES, lang, META)
+        fig = next(f for f in _parts(view, "figure") if f["name"] == "depth_gradnorm")
+        caption = fig["caption"]
+        tex = [p.tex for p in caption.parts if isinstance(p, Tex)]
+        assert figures.number_tex(depth["without_residual"][-1]).strip("$") in tex
+        assert figures.number_tex(depth["with_residual"][-1]).strip("$") in tex
+        ratio = depth["without_residual"][-1] / depth["with_residual"][-1]
+        assert ratio > 10 and f"{ratio:.0f}" in caption.plain
+        assert "相差不大" not in caption.plain and "alike" not in caption.plain
+    # other curves, another sentence: the words follow the data
+    other = {**depth, "without_residual": depth["with_residual"]}
+    t = i18n.ui("zh")
+    assert figures.caption("depth_gradnorm", "", t, {"depth_gradnorm": other}) != \
+        figures.caption("depth_gradnorm", "", t, {"depth_gradnorm": depth})
+    assert figures.caption("depth_gradnorm", "原文。", t, {}) == "原文。"
+    assert figures.number_tex(4.5e-10) == r"$4.5\times 10^{-10}$"
+
+
+def test_the_forewords_numbers_come_from_the_chapters(views):
+    """The misconceptions counted are the numbered boxes (a history box is none); the d2l
+    chapters named are those of the sections the chapters cite (8.2 included)."""
+    for lang, view in views.items():
+        boxes = [b for b in _parts(view, "box") if b["kind"] != "history"]
+        assert len(boxes) < len(_parts(view, "box"))
+        counts = view["counts"].plain
+        assert f" {len(boxes)} " in counts and f" {len(_parts(view, 'box'))} " not in counts
+        cited = sorted({int(m) for t in view["topics"]
+                        for m in re.findall(r"(?<![\d.])(\d+)\.\d", t["d2l"].plain)})
+        assert 8 in cited
+        listed = [int(x) for x in re.findall(r"\d+", view["subtitle"].replace("d2l", ""))]
+        assert listed == cited, (lang, view["subtitle"])
+    assert student.d2l_chapters(["8.2 x; 10.7 y", "3.4 z"], i18n.ui("en")) == "3, 8 and 10"
+    assert student.d2l_chapters(["8.2 x; 10.7 y", "3.4 z"], i18n.ui("zh")) == "3、8、10"
+    with pytest.raises(student.StudentError, match="expected numbers such as 10.3"):
+        student.d2l_chapters(["Transformer"], i18n.ui("en"))
+
+
+def test_attention_is_written_in_matrix_form_with_its_shapes(views):
+    for view in views.values():
+        claim = next(c for c in _claims(view) if c["href"].endswith("claim-attention_shapes"))
+        formula = claim["lead"]["formula"]["tex"].tex
+        assert r"\operatorname{softmax}" in formula and r"QK^{\top}" in formula
+        assert formula.endswith(r"\in\mathbb R^{n\times d_v}")
+        shapes = [p.tex for p in claim["lead"]["text"].parts if isinstance(p, Tex)]
+        for shape in (r"Q \in \mathbb{R}^{n\times d_k}", r"K \in \mathbb{R}^{m\times d_k}",
+                      r"V \in \mathbb{R}^{m\times d_v}"):
+            assert shape in shapes, shape
+    with pytest.raises(student.StudentError, match="lead 'nope'"):
+        student.validate_words({**student.words(), "lead": {"nope": {"text": {}}}})
+
+
+def test_a_renamed_letter_is_never_part_of_a_command():
+    tex = r"\sum_{m=1}^{d_k} \mu_m q_{m} + \operatorname{softmax}(s) + s_{ij}"
+    assert student.lecturer_tex(tex, {"m": "r"}) == \
+        r"\sum_{r=1}^{d_k} \mu_r q_{r} + \operatorname{softmax}(s) + s_{ij}"
+    assert student.lecturer_tex(tex, {"s": "P"}).endswith(r"\operatorname{softmax}(P) + P_{ij}")
+
+
+def test_the_attention_backward_chain_has_no_gap(views):
+    """dO is defined before it is used, and dP → dS (the softmax backward pass of each row)
+    stands between dV and dQ, a derivation the engine checked."""
+    chain = ["attention_grad_values", "attention_grad_probs", "attention_softmax_backward",
+             "attention_grad_query", "attention_grad_key"]
+    for view in views.values():
+        linear = next(t for t in view["topics"] if t["key"] == "linear")
+        ids = [c["href"].split("#claim-")[1] for c in linear["parts"] if c["type"] == "claim"]
+        assert [i for i in ids if i.startswith("attention")] == chain
+        first = next(c for c in linear["parts"] if c.get("href", "").endswith(chain[0]))
+        defined = [p.tex for p in first["lead"]["text"].parts if isinstance(p, Tex)]
+        assert r"dO = \partial L/\partial O" in defined and r"O = PV" in defined
+        row = next(c for c in linear["parts"] if c.get("href", "").endswith(chain[2]))
+        assert row["proved"] and "dS" in row["lead"]["text"].plain + " ".join(
+            p.tex for p in row["lead"]["text"].parts if isinstance(p, Tex))
+
+
+def test_a_quote_that_lost_its_typesetting_is_typeset(views):
+    """Box 6.2 showed 「利用 I+∂X∂F」: ∂F/∂X flattened by a web copy; it is typeset again, and a
+    typeset quote holds the note's characters and no others."""
+    records = {r["id"]: r for r in registry.read()}
+    for rid, typeset in student.words()["typeset"].items():
+        assert student.typeset_source(typeset) == student.typeset_source(records[rid]["quote"])
+    assert student.typeset_source("利用 $I+\\partial F/\\partial X$") != \
+        student.typeset_source("利用 $I+\\partial G/\\partial X$")
+    for view in views.values():
+        box = next(b for b in _parts(view, "box") if b["id"] == "lossless")
+        quoted = [p for q in box["quotes"] for p in q["quote"].parts]
+        assert r"I+\partial F/\partial X" in [p.tex for p in quoted if isinstance(p, Tex)]
+        assert not any("∂X∂F" in p for p in quoted if isinstance(p, str))
+
+
+def test_the_adamw_gap_states_its_premise_the_first_step(views):
+    for view in views.values():
+        claim = next(c for c in _claims(view) if c["href"].endswith("adamw_decoupled_vs_l2"))
+        tex = [p.tex for p in claim["lead"]["text"].parts if isinstance(p, Tex)]
+        assert r"t = 1" in tex and r"\hat m_1 = g_1" in tex and r"\hat v_1 = g_1^2" in tex
+    # the first step of each, as the lead writes them, differs by the claimed amount
+    eta, lam, theta, g, eps = 1e-3, 0.1, 2.0, 0.3, 1e-8
+    l2 = theta - eta * (g + lam * theta) / (abs(g + lam * theta) + eps)
+    decoupled = theta * (1 - eta * lam) - eta * g / (abs(g) + eps)
+    gap = eta * lam * theta * (1 - eps / ((eps + g) * (eps + g + lam * theta)))
+    assert math.isclose(l2 - decoupled, gap, rel_tol=1e-9)
+
+
+def _softmax(z):
+    e = np.exp(np.asarray(z, dtype=float) - np.max(z))
+    return e / e.sum()
+
+
+def test_every_counterexample_can_be_recomputed_by_hand(views):
+    """No number from a model the student cannot see or a random draw: each counterexample
+    states its inputs, and its numbers are recomputed here from them."""
+    for view in views.values():
+        text = " ".join(b["counter"].plain + " ".join(
+            p.tex for p in b["counter"].parts if isinstance(p, Tex))
+            for b in _parts(view, "box") if b["counter"])
+        assert not re.search(r"本项目|核验所用|project's model|model of the checks|0\.9908|81\.08"
+                             r"|52\.2|0\.172|1\.09", text), text
+    # 2.1: S = q kᵀ with d_k = 1
+    q, k = np.array([1.0, 2.0]), np.array([1.0, 1.0])
+    np.testing.assert_array_equal(np.outer(q, k), [[1, 1], [2, 2]])
+    np.testing.assert_array_equal(np.outer([1.0, 3.0], k)[1], [3, 3])
+    np.testing.assert_array_equal(np.outer(q, [1.0, 3.0])[:, 1], [3, 6])
+
+    # 2.2 and 2.8: two tokens, d = d_k = 1, every weight matrix 1
+    def attention(x):
+        p = np.array([_softmax(row) for row in np.outer(x, x)])
+        return p, p @ x
+
+    p, out = attention(np.array([0.0, 1.0]))
+    _, out2 = attention(np.array([0.0, 2.0]))
+    assert (round(out[1], 3), round(out2[1], 3), round(2 * out[1], 3)) == (0.731, 1.964, 1.462)
+    np.testing.assert_allclose(p, [[0.5, 0.5], [0.268941, 0.731059]], atol=1e-6)
+    assert (p > 0).sum() == 4 and round(p[1, 0], 3) == 0.269
+    # 2.4: two scores 64 apart, then 1 apart
+    assert f"{_softmax([64.0, 0.0])[1]:.1e}" == "1.6e-28"
+    assert [round(x, 3) for x in _softmax([1.0, 0.0])] == [0.731, 0.269]
+    # 2.5: σ_q²σ_k² with σ = 3
+    assert 3**2 * 3**2 == 81
+    # 2.7: 90° per position, W = diag(1, 2), x = (1, 0)
+    rot = np.array([[0.0, -1.0], [1.0, 0.0]])
+    w, x = np.diag([1.0, 2.0]), np.array([1.0, 0.0])
+    before = [(w @ np.linalg.matrix_power(rot, m) @ x) @ (w @ np.linalg.matrix_power(rot, m) @ x)
+              for m in (0, 1)]
+    inside = [(np.linalg.matrix_power(rot, m) @ w @ x) @ (np.linalg.matrix_power(rot, m) @ w @ x)
+              for m in (0, 1)]
+    np.testing.assert_allclose(before, [1, 4])
+    np.testing.assert_allclose(inside, [1, 1])
+
+
+def test_smaller_review_items(views):
+    """Steps numbered on the page as in the PDF; a chain of bounds wraps on a phone; the wide
+    figure keeps its size there; no code-like subscript; logit explained before 3.2."""
+    css = (Path(student.__file__).parent.parent / "render" / "templates" / "student.css"
+           ).read_text(encoding="utf-8")
+    assert re.search(r"\.student ol\.steps \{[^}]*list-style: decimal", css)
+    assert re.search(r"\.topic-figure\.wide img \{[^}]*max-width: none", css)
+    for view in views.values():
+        box = next(b for b in _parts(view, "box") if b["id"] == "lossless")
+        assert len(box["correct"]["pieces"]) >= 3
+        assert not [f for f in _formulas(view) if r"\text{keys}" in f]
+    softmax = next(t for t in views["zh"]["topics"] if t["key"] == "softmax")
+    assert "logit，即未规范化的预测" in softmax["intro"].plain
+    assert student._cut_relations(r"a \le b\Bigl(c \le d\Bigr) \ge e") == [
+        "a", r"\le b\Bigl(c \le d\Bigr)", r"\ge e"]
+    assert student._cut_relations("a \\le (b") == ["a \\le (b"]
+
+
+def test_the_reviews_wording_fixes(views):
+    zh = "\n".join(student.visible_text(views["zh"]))
+    assert "除以 $d_k$ 后就与" not in zh and "亦即 d2l 11.10 节的写法" in zh
+    assert "列在输入层之下" in zh
+    eps = next(b for b in _parts(views["zh"], "box") if b["id"] == "eps_inside")
+    assert "接近" not in eps["wrong"].plain  # |g| ≲ √ε, as the summary says
+    box = next(b for b in _parts(views["zh"], "box") if b["id"] == "lossless")
+    assert r"\lVert J_l\rVert<1" in box["correct"]["tex"].tex
+
+
+def test_m_counts_the_keys_and_nothing_else_in_chapters_2_to_6(views):
+    """m is the number of keys (and Adam's m_t in chapter 7): the sum over d_k entries runs
+    over r, a linear layer's output width is d_out."""
+    letter_m = re.compile(r"(?<![A-Za-z\\])m(?![A-Za-z])")
+    for view in views.values():
+        for topic in view["topics"]:
+            for claim in (c for c in topic["parts"] if c["type"] == "claim"):
+                cid = claim["href"].split("#claim-")[1]
+                if cid.startswith(("linear_", "dot_product", "scaled_dot")):
+                    assert not [f for f in student.formulas(claim) if letter_m.search(f.tex)], cid
+    linear = next(t for t in views["zh"]["topics"] if t["key"] == "linear")
+    shapes = [p.tex for p in linear["intro"].parts if isinstance(p, Tex)]
+    assert r"W \in \mathbb{R}^{d\times d_{\text{out}}}" in shapes
+
+
+def test_the_english_pdf_keeps_a_box_title_apart_from_its_label(views, tmp_path):
+    tex = latex.render(views["en"], tmp_path, template=latex.STUDENT_TEMPLATE,
+                       name="student.tex").read_text(encoding="utf-8")
+    # "…in parallelthe note is imprecise": at least 1em between, the label in one piece
+    assert r"\hskip1em\hbox{}\nobreak\hfil\mbox{\small the note is imprecise}" in tex
+    assert r"\hfill{\small the note" not in tex
+    # no control word glued to the next text (\parThe is undefined)
+    assert not re.search(r"\\par(?!fillskip|skip|indent|box|tial)[A-Za-z]", tex)
+    # the sentence after the counts starts with a capital
+    assert "{Full report (PDF)}" in tex
+
+
+def test_the_row_softmax_backward_speaks_of_one_row_of_m_keys(views):
+    """i names the row of P: the sum inside a row runs over l, up to the keys' m."""
+    for view in views.values():
+        c = next(c for c in _claims(view) if c["href"].endswith("attention_softmax_backward"))
+        tex = " ".join(f.tex for f in student.formulas({k: v for k, v in c.items()
+                                                        if k != "lead"}))
+        assert r"\sum_{l=1}^{m}" in tex and r"\sum_{i=1}^{n}" not in tex
+        assert r"\delta_{ij}" not in tex and r"\delta_{lj}" in tex
+        assert "i" in [p.tex for p in c["lead"]["text"].parts if isinstance(p, Tex)]
+
+
+def test_no_reason_states_a_range_a_lecturer_would_not(views):
+    """「当 1 ≤ i ≤ V 时，δ_iv 只留下…」 is the algebra system's premise, not a lecturer's."""
+    for view in views.values():
+        for claim in _claims(view):
+            for step in claim["steps"]:
+                tex = [p.tex for p in step["rule"].parts if isinstance(p, Tex)]
+                assert not [x for x in tex if re.fullmatch(r"1\s*\\le\s*\w\s*\\le\s*\w", x)], \
+                    (claim["number"], step["number"], tex)
+
+
+def test_then_stays_with_the_last_premise_on_the_page(views, tmp_path):
+    from reports.render import html
+
+    page = html.render(views["zh"], tmp_path, template=html.STUDENT_TEMPLATE).read_text(
+        encoding="utf-8")
+    premises = re.findall(r'<p class="premises">(.*?)</p>', page, re.S)
+    assert premises and all(re.search(r'<span class="keep">.*，则</span>$', p, re.S)
+                            for p in premises)

@@ -20,6 +20,7 @@ from reports.view.errata import (
     notes_summary,
     plain,
 )
+from reports.view.figures import caption as figure_caption
 
 FILES = {"en": "index.html", "zh": "index.zh.html"}
 
@@ -194,6 +195,18 @@ def _parts(counts: dict[str, int], t: dict) -> str:
                                     if n or st == "failed")
 
 
+def section_numbers(claims: list[dict]) -> dict[str, str]:
+    """Each claim's number in the full report's PDF, ``"topic.claim"`` (§4.2): its topics in the
+    order their modules first occur, each claim a numbered subsection of its topic. The student
+    edition prints it beside its mark, so that a reader of that PDF alone finds the evidence."""
+    modules = list(dict.fromkeys(c["module"] for c in claims))
+    out: dict[str, str] = {}
+    for i, module in enumerate(modules, start=1):
+        for j, c in enumerate((c for c in claims if c["module"] == module), start=1):
+            out[c["id"]] = f"{i}.{j}"
+    return out
+
+
 def build_view(data: dict, figures: list[dict], lang: str = "en",
                meta: dict | None = None) -> dict:
     """The view of edition ``lang`` of ``data`` (validated here)."""
@@ -280,7 +293,9 @@ def build_view(data: dict, figures: list[dict], lang: str = "en",
         "figures": [{**f, "file": model.figure_stem(f["name"], lang),
                      "title": _text(i18n.Text(t["figure"][f"{f['name']}_title"]),
                                          f"figure {f['name']}"),
-                     "caption": _text(i18n.Text(t["figure"][f"{f['name']}_caption"]),
+                     "caption": _text(i18n.Text(figure_caption(
+                         f["name"], t["figure"][f"{f['name']}_caption"], t,
+                         data.get("plot_data") or {})),
                                       f"figure {f['name']} caption")} for f in figures],
         "errata": full, "errata_checked": checked,
         # what a report of your own claims or notes lacks is left out, not shown empty

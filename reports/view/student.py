@@ -20,6 +20,7 @@ from reports.render import i18n
 from reports.render.katex import Prose, Tex, prose
 from reports.render.latex import math_pieces
 from reports.view import edition, errata, model
+from reports.view.figures import caption as figure_caption
 
 HERE = Path(__file__).resolve().parent.parent / "render"
 STUDENT = HERE / "student.toml"
@@ -91,6 +92,12 @@ def validate_words(raw: dict) -> dict:
                 _bilingual(box.get(field), f"{where} {field}")
             if not box.get("correct"):
                 raise StudentError(f"{where}: expected the correct formula, got none")
+    for cid, lead in raw.get("lead", {}).items():
+        if cid not in shown or not ({"formula", "text"} & set(lead)):
+            raise StudentError(f"lead {cid!r}: expected a claim the edition shows, with a "
+                               f"formula or a text, got {sorted(lead)}")
+        if "text" in lead:
+            _bilingual(lead["text"], f"lead {cid} text")
     for cid, entry in raw.get("title", {}).items():
         _bilingual(entry, f"title {cid}")
     for cid, steps in raw.get("rule", {}).items():
@@ -109,7 +116,9 @@ def lecturer_tex(tex: str, symbols: dict[str, str] | None = None) -> str:
     (``symbols``: {"\\alpha": "\\eta"}, a free symbol renamed everywhere in the claim)."""
     out = _TRANSPOSE.sub(r"^{\\top}", tex)
     for old, new in (symbols or {}).items():
-        out = re.sub(re.escape(old) + r"(?![A-Za-z])", lambda _m, n=new: n, out)
+        # a letter, never the letter inside a command or a word (\\sum, \\mu, softmax)
+        before = "" if old.startswith("\\") else r"(?<![A-Za-z\\])"
+        out = re.sub(before + re.escape(old) + r"(?![A-Za-z])", lambda _m, n=new: n, out)
     return out
 
 
@@ -150,17 +159,45 @@ def step_lines(tex: str, width: int) -> list[str]:
     return rows if rows and len(rows) == width else [tex]
 
 
+_COMMAND = re.compile(r"\\([A-Za-z]+|.)")
+_RELATIONS = {"le", "ge", "leq", "geq", "iff", "approx", "ne", "in"}
+
+
+def _cut_relations(tex: str) -> list[str]:
+    """``tex`` cut before each top-level relation (≤, ≥, ⟺, <, >), which math_pieces keeps
+    whole: a chain of bounds wraps on a phone instead of running past the box."""
+    pieces, depth, start, i = [], 0, 0, 0
+    while i < len(tex):
+        m = _COMMAND.match(tex, i)
+        rel = False
+        if m:
+            rel = m.group(1) in _RELATIONS
+            step = len(m.group(0))
+        else:
+            depth += {"{": 1, "(": 1, "[": 1, "}": -1, ")": -1, "]": -1}.get(tex[i], 0)
+            rel = tex[i] in "<>"
+            step = 1
+        if depth < 0:
+            return [tex]
+        if rel and depth == 0 and tex[start:i].strip():
+            pieces.append(tex[start:i].strip())
+            start = i
+        i += step
+    pieces.append(tex[start:].strip())
+    return [tex] if depth else [p for p in pieces if p]
+
+
 def shown(tex: Tex) -> dict:
     """A display formula as the edition shows it: whole in the PDF (which wraps it itself), and
     for the page also cut at its top-level relations and operators, so that on a phone its
     pieces wrap like words instead of scrolling."""
-    pieces = math_pieces(tex.tex)
+    pieces = [q for p in math_pieces(tex.tex) for q in _cut_relations(p)]
     return {"tex": tex, "pieces": [Tex("\\displaystyle " + p, False, tex.label) for p in pieces]
             if len(pieces) > 1 else []}
 
 
 # ----------------------------------------------------------------------------- claims
-def _claim(claim: dict, lang: str, t: dict, full: str, number: str) -> dict:
+def _claim(claim: dict, lang: str, t: dict, full: str, number: str, section: str) -> dict:
     cid = claim["id"]
     c = edition._claim(claim, [], [], lang, t)
     symbols = structure().get("symbols", {}).get(cid, {})
@@ -186,26 +223,54 @@ def _claim(claim: dict, lang: str, t: dict, full: str, number: str) -> dict:
     hypotheses = [tx(Tex(a["tex"].tex, False, a["tex"].label)) for a in c["assumptions"]
                   if a["kind"] == "hypothesis"]
     title = words().get("title", {}).get(cid)
+    lead = words().get("lead", {}).get(cid)
     return {"number": number, "status": claim["status"],
+            # what a lecturer writes before the result: its matrix form, its symbols' meaning
+            # (written in the edition's letters already: no renaming)
+            "lead": None if lead is None else {
+                "formula": shown(Tex(lead["formula"], True, f"student lead {cid}"))
+                if "formula" in lead else None,
+                "text": prose(lead["text"][lang], f"student lead {cid}")
+                if "text" in lead else None},
             "title": prose(title[lang], f"student title {cid}") if title else px(c["title"]),
             "proved": claim["status"] == "proved",
             "hypotheses": hypotheses,
             "statement": [shown(tx(Tex(x, True, c["statement"].label))) for x in lines],
-            "definitions": [{**d, "tex": tx(d["tex"]), "text": px(d["text"])}
+            "definitions": [{**d, "tex": tx(d["tex"]), "text": px(d["text"]),
+                             "symbol": tx(d["symbol"]) if d.get("symbol") else None}
                             for d in c["definitions"]],
-            "steps": steps, "href": f"{full}#{c['anchor']}"}
+            "steps": steps, "href": f"{full}#{c['anchor']}",
+            # where the evidence stands in the full report's PDF, printed beside the mark: the
+            # link reaches it only where that PDF lies beside this one
+            "section": section,
+            "where": t["student"]["in_full"].format(section=section),
+            "pdf_dest": f"subsection.{section}"}
 
 
 # ----------------------------------------------------------------------------- boxes
 _INNER = str.maketrans({"“": "‘", "”": "’"})
 
 
+def typeset_source(text: str) -> str:
+    """A typeset quote (:data:`words` [typeset]) as the flattened text a web copy of it
+    gives, its characters sorted: ``利用 $I+\\partial F/\\partial X$`` and ``利用 I+∂X∂F`` both
+    read the same, so a typeset quote is the note's words and nothing else."""
+    for tex, char in (("\\partial", "∂"), ("\\sqrt", ""), ("$", ""), ("/", ""), ("{", ""),
+                      ("}", ""), (" ", "")):
+        text = text.replace(tex, char)
+    return "".join(sorted(text))
+
+
 def _quote(rec: dict) -> Prose:
     """The note's words as typeset text: a quote in LaTeX (the notes copy some formulas as
     source) is shown as the formula; one with $…$ inside as prose; any other as written, its
     own quotation marks nested as ‘…’ inside the edition's “…”."""
-    text = rec["quote"].translate(_INNER)
     label = f"quote {rec['id']}"
+    # the notes lost their typesetting when copied from the web (∂F/∂X became ∂X∂F)
+    typeset = words().get("typeset", {}).get(rec["id"])
+    if typeset:
+        return prose(typeset.translate(_INNER), label)
+    text = rec["quote"].translate(_INNER)
     if "$" in text:
         return prose(text, label)
     if "\\" in text:
@@ -259,6 +324,7 @@ def build_view(data: dict, figures: list[dict], lang: str = "en",
     boxes_after: dict[str, list[dict]] = {}
     for box in w.get("box", []):
         boxes_after.setdefault(box["after"], []).append(box)
+    sections = edition.section_numbers(data["claims"])
     topics, answers, figure_no, named = [], [], 0, set()
     # a chapter shows the derivations the data holds (a report of other claims holds none)
     chosen = [tp for tp in topics_data() if any(c in claims for c in tp["claims"])]
@@ -272,7 +338,8 @@ def build_view(data: dict, figures: list[dict], lang: str = "en",
             else present[-1]
         for k, cid in enumerate(present, start=1):
             items.append({"type": "claim", "anchor": f"{anchor}-{k}",
-                          **_claim(claims[cid], lang, t, full, f"{n}.{k}")})
+                          **_claim(claims[cid], lang, t, full, f"{n}.{k}",
+                                   sections[cid])})
             fig = pictures.get(topic.get("figure", "")) if cid == fig_after else None
             if fig is not None:
                 figure_no += 1
@@ -281,8 +348,10 @@ def build_view(data: dict, figures: list[dict], lang: str = "en",
                               "label": s["figure_label"].format(n=figure_no),
                               "title": prose(t["figure"][f"{fig['name']}_title"],
                                              f"figure {fig['name']}"),
-                              "caption": prose(t["figure"][f"{fig['name']}_caption"],
-                                               f"figure {fig['name']} caption")})
+                              "caption": prose(figure_caption(
+                                  fig["name"], t["figure"][f"{fig['name']}_caption"], t,
+                                  data.get("plot_data") or {}),
+                                  f"figure {fig['name']} caption")})
             for box in boxes_after.get(cid, []):
                 if not all(r in records for r in box["records"]):
                     continue  # data without the audit (a fixture) has no boxes
@@ -312,17 +381,32 @@ def build_view(data: dict, figures: list[dict], lang: str = "en",
         })
     meta = meta or {}
     shown = sum(1 for tp in topics for it in tp["parts"] if it["type"] == "claim")
-    boxes = sum(1 for tp in topics for it in tp["parts"] if it["type"] == "box")
+    # a history box tells a story: it is no misconception
+    boxes = sum(1 for tp in topics for it in tp["parts"]
+                if it["type"] == "box" and it["kind"] != "history")
     return {
         "lang": lang, "t": t, "s": s, "title": s["title"],
         "file": FILES[lang], "other_file": FILES["zh" if lang == "en" else "en"],
         "full_file": full, "full_pdf": PDFS[lang],
         "date": meta.get("date", ""), "version": meta.get("version", ""),
         "topics": topics, "answers": answers,
+        "subtitle": s["subtitle"].format(chapters=d2l_chapters(
+            [w["chapter"][tp["key"]]["d2l"]["en"] for tp in chosen], t)),
         "counts": prose(s["counts"].format(shown=shown, claims=len(data["claims"]),
                                            boxes=boxes, records=len(records)),
                         "student counts"),
     }
+
+
+def d2l_chapters(sections: list[str], t: dict) -> str:
+    """The chapters of d2l that the sections ``sections`` ("8.2 Text preprocessing; 10.7 …")
+    belong to, in order: "3, 4, 8, 10 and 11"."""
+    found = sorted({int(m.group(1)) for x in sections for m in re.finditer(r"\b(\d+)\.\d+", x)})
+    if not found:
+        raise StudentError(f"d2l sections: expected numbers such as 10.3, got {sections!r:.80}")
+    names = [str(n) for n in found]
+    head = t["meta"]["list_sep"].join(names[:-1])
+    return head + t["student"]["chapters_last_sep"] + names[-1] if head else names[-1]
 
 
 def visible_text(view: dict) -> list[str]:
