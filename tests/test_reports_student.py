@@ -444,8 +444,8 @@ def test_attention_is_written_in_matrix_form_with_its_shapes(views):
         assert r"\operatorname{softmax}" in formula and r"QK^{\top}" in formula
         assert formula.endswith(r"\in\mathbb R^{n\times d_v}")
         shapes = [p.tex for p in claim["lead"]["text"].parts if isinstance(p, Tex)]
-        for shape in (r"Q \in \mathbb{R}^{n\times d_k}", r"K \in \mathbb{R}^{m\times d_k}",
-                      r"V \in \mathbb{R}^{m\times d_v}"):
+        for shape in (r"Q \in \mathbb{R}^{n\times d_k}", r"K \in \mathbb{R}^{n_k\times d_k}",
+                      r"V \in \mathbb{R}^{n_k\times d_v}"):
             assert shape in shapes, shape
     with pytest.raises(student.StudentError, match="lead 'nope'"):
         student.validate_words({**student.words(), "lead": {"nope": {"text": {}}}})
@@ -577,19 +577,39 @@ def test_the_reviews_wording_fixes(views):
     assert r"\lVert J_l\rVert<1" in box["correct"]["tex"].tex
 
 
-def test_m_counts_the_keys_and_nothing_else_in_chapters_2_to_6(views):
-    """m is the number of keys (and Adam's m_t in chapter 7): the sum over d_k entries runs
-    over r, a linear layer's output width is d_out."""
-    letter_m = re.compile(r"(?<![A-Za-z\\])m(?![A-Za-z])")
-    for view in views.values():
+LETTER_M = re.compile(r"(?<![A-Za-z\\])m(?![A-Za-z])")
+
+
+def _stray_m(tex: str) -> list[str]:
+    """The letters m of ``tex`` that are not Adam's moment m_t (m_t, m_{10}, {m}_{t},
+    \\hat{m}_t: an m with a subscript); the snippet around each."""
+    return [tex[max(0, x.start() - 12):x.end() + 8] for x in LETTER_M.finditer(tex)
+            if not tex[x.end():].lstrip("}").startswith("_")]
+
+
+def test_m_is_adams_first_moment_and_nothing_else(views):
+    """One letter per quantity: m is Adam's first moment m_t alone; the number of keys is n_k,
+    the sum over the d_k entries runs over r, a linear layer's output width is d_out."""
+    for lang, view in views.items():
         for topic in view["topics"]:
-            for claim in (c for c in topic["parts"] if c["type"] == "claim"):
-                cid = claim["href"].split("#claim-")[1]
-                if cid.startswith(("linear_", "dot_product", "scaled_dot")):
-                    assert not [f for f in student.formulas(claim) if letter_m.search(f.tex)], cid
+            tex = [f.tex for f in student.formulas(topic)]
+            stray = [x for f in tex for x in _stray_m(f)]
+            assert stray == [], (lang, topic["key"], stray[:3])
+            if topic["key"] != "adam":
+                assert not [f for f in tex if LETTER_M.search(f)], (lang, topic["key"])
+        answers = [f.tex for f in student.formulas({"answers": view["answers"]})]
+        assert [x for f in answers for x in _stray_m(f)] == [], lang
+    # the check finds the keys' m and the positions' m, and lets Adam's moments pass
+    assert _stray_m(r"K \in \mathbb{R}^{m\times d_k}") and _stray_m(r"R_{n-m}")
+    assert _stray_m(r"\sum_{j=0}^{m - 1} P_{ij}")
+    assert not _stray_m(r"{m}_{t} = \beta_1 m_{t-1} + \hat{m}_t + {\hat{m}}_{t} + m_{10}")
     linear = next(t for t in views["zh"]["topics"] if t["key"] == "linear")
     shapes = [p.tex for p in linear["intro"].parts if isinstance(p, Tex)]
     assert r"W \in \mathbb{R}^{d\times d_{\text{out}}}" in shapes
+    attention = next(t for t in views["en"]["topics"] if t["key"] == "attention")
+    lead = next(c for c in attention["parts"] if c["type"] == "claim")["lead"]["text"]
+    assert r"K \in \mathbb{R}^{n_k\times d_k}" in [p.tex for p in lead.parts
+                                                      if isinstance(p, Tex)]
 
 
 def test_the_english_pdf_keeps_a_box_title_apart_from_its_label(views, tmp_path):
@@ -604,13 +624,13 @@ def test_the_english_pdf_keeps_a_box_title_apart_from_its_label(views, tmp_path)
     assert "{Full report (PDF)}" in tex
 
 
-def test_the_row_softmax_backward_speaks_of_one_row_of_m_keys(views):
-    """i names the row of P: the sum inside a row runs over l, up to the keys' m."""
+def test_the_row_softmax_backward_speaks_of_one_row_of_n_k_keys(views):
+    """i names the row of P: the sum inside a row runs over l, up to the keys' n_k."""
     for view in views.values():
         c = next(c for c in _claims(view) if c["href"].endswith("attention_softmax_backward"))
         tex = " ".join(f.tex for f in student.formulas({k: v for k, v in c.items()
                                                         if k != "lead"}))
-        assert r"\sum_{l=1}^{m}" in tex and r"\sum_{i=1}^{n}" not in tex
+        assert r"\sum_{l=1}^{n_{k}}" in tex and r"\sum_{i=1}^{n}" not in tex
         assert r"\delta_{ij}" not in tex and r"\delta_{lj}" in tex
         assert "i" in [p.tex for p in c["lead"]["text"].parts if isinstance(p, Tex)]
 
