@@ -118,6 +118,31 @@ def test_a_box_reads_quote_wrong_counterexample_correct(views):
                                  r"Independent check|Computed:", text)
 
 
+def test_quotes_from_one_place_name_it_once(views, tmp_path):
+    """「（《Tranforms 讲义》，第 96 行）」 three times in a row reads like a log: quotes from the
+    same place of the same note cite it once, after the last of them."""
+    for lang, view in views.items():
+        cited = 0
+        for box in _parts(view, "box"):
+            quotes = box["quotes"]
+            assert quotes and quotes[-1]["cite"], box["id"]
+            for q, after in zip(quotes, quotes[1:], strict=False):
+                same = (q["title"], q["where"]) == (after["title"], after["where"])
+                assert q["cite"] is not same, (box["id"], q["where"])
+            cited += sum(not q["cite"] for q in quotes)
+        assert cited >= 2, lang  # box 2.2 quotes line 96 three times
+        # the misspelt title still says so once, where a citation is shown
+        sics = [q for b in _parts(view, "box") for q in b["quotes"] if q["sic"]]
+        assert len(sics) == 1 and sics[0]["cite"], lang
+        tex = latex.render(view, tmp_path / lang, template=latex.STUDENT_TEMPLATE,
+                           name="student.tex").read_text(encoding="utf-8")
+        box = next(b for b in _parts(view, "box") if len(b["quotes"]) >= 3)
+        where = tex_text(box["quotes"][0]["where"])
+        body = tex[tex.index(box["anchor"]):]
+        body = body[:body.index(r"\end{misconception}")]
+        assert body.count(where) == 1, (lang, where)
+
+
 def test_each_derivation_carries_one_mark_linked_to_its_evidence(views):
     for view in views.values():
         for claim in _claims(view):
@@ -245,6 +270,16 @@ def test_no_formula_is_shrunk(views, tmp_path):
         # the display macro of this edition wraps a wide formula, never scales it
         macros = tex[tex.index(r"\renewcommand{\fitdisplay}"):tex.index(r"\begin{document}")]
         assert "resizebox" not in macros.split(r"\newunicodechar")[0]
+        # a step's reason is set like the text around it, and a definition after 「其中」
+        # stands on its own line in display style, its fractions full size
+        assert not re.search(r"\{\\small \d+\. ", body)
+        where = i18n.ui(lang)["student"]["where"]
+        defs = [c for c in _claims(view) if c["definitions"]]
+        assert defs and body.count(where) >= len(defs)
+        for claim in defs:
+            for d in claim["definitions"]:
+                assert "\\noindent$\\displaystyle " + d["tex"].tex.replace(", ", ",\\allowbreak ") \
+                    + "$" in body, (lang, d["tex"].tex[:40])
 
 
 BOOKMARK_JUNK = re.compile(r"(?<![A-Za-z])(?:bigl|bigr|Bigl|Bigr|left|right|frac|operatorname|mathr"

@@ -295,6 +295,11 @@ def _box(box: dict, number: str, records: dict[str, dict], lang: str, t: dict,
         notes.append({"title": title, "sic": sic, "where": errata.location(r, t),
                       "quote": _quote(r),
                       "href": f"{full}#{errata.anchor('erratum-', r['id'])}"})
+    # quotes from the same place of the same note name it once, after the last of them
+    for q, after in zip(notes, [*notes[1:], None], strict=True):
+        q["cite"] = after is None or (after["title"], after["where"]) != (q["title"], q["where"])
+        if not q["cite"]:  # the misspelt title's mark goes with the citation shown
+            after["sic"], q["sic"] = q["sic"] or after["sic"], ""
     label = f"box {box['id']}"
     correct = (lang == "zh" and box.get("correct_zh")) or box.get("correct")
     return {"id": box["id"], "number": number, "kind": kind,
