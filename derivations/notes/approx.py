@@ -1,0 +1,83 @@
+"""Numbers as a note shows them: decimals read as the rationals they print as, and ``≈`` judged
+against the digits shown.
+
+``x ≈ 0.27`` holds when the exact value of x, rounded to the two decimals the note shows, is
+0.27 — not when it is merely near: 0.2689… rounds to 0.27 (right), 0.2649… to 0.26 (wrong, though
+within 0.01).  A value exactly halfway between two roundings accepts either.  The value is
+computed twice, by SymPy's ``evalf`` and by mpmath from a lambdified form at more digits, and
+the two must agree before anything is judged.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+
+import mpmath
+import sympy as sp
+
+DIGITS = 60  # digits of each evaluation: far more than any rounding a note shows
+_DECIMAL = re.compile(r"(?<![\w.])[-−]?\d+(?:\.\d+)?(?:\s*\\times\s*10\^\{?[-−]?\d+\}?)?")
+_SCI = re.compile(r"\\times\s*10\^\{?([-−]?\d+)\}?")
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A number as the note writes it: its exact value and its decimals after the point."""
+
+    text: str
+    value: Fraction
+    decimals: int  # 0.27 → 2; 3 → 0; 1.2 × 10⁻⁵ → 6
+
+
+def shown_numbers(latex: str) -> list[Shown]:
+    """The decimal numbers of ``latex`` in order (``[0.27, 0.73]`` → two)."""
+    out = []
+    for m in _DECIMAL.finditer(latex):
+        text = m.group(0).replace("−", "-")
+        sci = _SCI.search(text)
+        mantissa = text[:sci.start()].strip() if sci else text
+        exponent = int(sci.group(1).replace("−", "-")) if sci else 0
+        decimals = len(mantissa.split(".")[1]) if "." in mantissa else 0
+        value = Fraction(mantissa) * Fraction(10) ** exponent
+        out.append(Shown(m.group(0), value, max(decimals - exponent, 0)))
+    return out
+
+
+class NotANumber(ValueError):
+    """The expression has free symbols or the two evaluations disagree."""
+
+
+def exact_value(expr: sp.Basic) -> mpmath.mpf:
+    """The value of a closed expression, confirmed by two evaluations."""
+    if getattr(expr, "free_symbols", None):
+        names = ", ".join(sorted(map(str, expr.free_symbols)))
+        raise NotANumber(f"it still has symbols ({names}) once the note's values are put in")
+    first = sp.N(expr, DIGITS)
+    if not first.is_real or not first.is_number:
+        raise NotANumber(f"its value {first} is not a real number")
+    with mpmath.workdps(DIGITS + 20):
+        second = sp.lambdify((), expr, modules="mpmath")()
+        second = mpmath.mpf(second) if not isinstance(second, mpmath.mpc) else second
+        if isinstance(second, mpmath.mpc):
+            raise NotANumber(f"its value {second} is not a real number")
+        a = mpmath.mpf(str(first))
+        scale = max(abs(a), abs(second), mpmath.mpf(1))
+        if abs(a - second) > scale * mpmath.mpf(10) ** (-(DIGITS - 10)):
+            raise NotANumber(f"two evaluations disagree ({a} and {second}); nothing is judged")
+        return second
+
+
+def rounds_to(value: mpmath.mpf, shown: Shown) -> tuple[bool, str]:
+    """Whether ``value`` rounded to ``shown.decimals`` decimals is ``shown.value``, and the
+    value rounded to two more digits, for the reason."""
+    with mpmath.workdps(DIGITS + 20):
+        scaled = value * mpmath.mpf(10) ** shown.decimals
+        lower = mpmath.floor(scaled + mpmath.mpf(1) / 2)
+        tie = abs(scaled - mpmath.floor(scaled) - mpmath.mpf(1) / 2) < mpmath.mpf(10) ** -40
+        candidates = {int(lower)} | ({int(lower) - 1} if tie else set())
+        target = shown.value * 10 ** shown.decimals
+        ok = target.denominator == 1 and int(target) in candidates
+        more = mpmath.nstr(value, max(shown.decimals + 3, 4), strip_zeros=False)
+    return ok, more

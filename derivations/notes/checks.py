@@ -1,0 +1,299 @@
+"""Each formula of a note, checked: its links as claims, its numbers exactly, its ``≈`` by the
+digits it shows — or the reason it is not checked.
+
+A link ``lhs = rhs`` becomes an engine :class:`~derivations.engine.Derivation` — statement
+``lhs = rhs``, one step ``rhs`` — with the note's definitions it uses (unfolded by the engine in
+both routes) and the domain the symbol table gives, and is verified like any claim: the same
+statuses, the same counterexamples.  A number written with a decimal point is the rational it
+prints as: ``1/3 = 0.333`` is false as an equation, and reads as a rounding (``=`` to the digits
+shown) only where the exact value rounds to those digits; it is then marked as ``≈`` is.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import sympy as sp
+from sympy.core.function import AppliedUndef
+
+from derivations.engine import Derivation, DerivationError, Domain, Step, verify
+from derivations.engine.status import RANK, worst
+from derivations.notes import approx
+from derivations.notes import cache as cache_mod
+from derivations.notes.context import Context, Made, head_of, is_number
+from derivations.notes.markdown import Formula
+from derivations.notes.model import DEFINITION, NOT_CHECKABLE, NOT_UNDERSTOOD, FormulaResult, Link
+from derivations.notes.reading import APPROX, DECLARE, DEFINE, EQUAL, ORDER, NoteSymbols, Reading
+
+CHECKED = ("proved", "numeric", "timed out", "failed")
+
+
+def _objects(expr) -> set:
+    """The symbols, indexed bases, matrices and functions ``expr`` refers to (free)."""
+    if isinstance(expr, sp.MatrixBase):
+        return set().union(*(_objects(e) for e in expr)) if expr else set()
+    if not isinstance(expr, sp.Basic):
+        return set()
+    found = set(expr.free_symbols) | {a.base for a in expr.atoms(sp.Indexed)}
+    found |= {a.func for a in expr.atoms(AppliedUndef)} | expr.atoms(sp.MatrixSymbol)
+    found -= {a for a in expr.atoms(sp.Indexed)}
+    return {o for o in found if not isinstance(o, sp.Indexed)}
+
+
+def _name(obj) -> str:
+    return str(getattr(obj, "name", obj))
+
+
+def used_definitions(exprs, visible: list[Made]) -> list[Made]:
+    """The visible definitions that ``exprs`` use, with those their bodies use, in the order
+    they were made."""
+    by_key = {m.definition.key: m for m in visible}
+    todo = [o for e in exprs for o in _objects(e)]
+    used: dict[str, Made] = {}
+    while todo:
+        key = _name(todo.pop())
+        if key in by_key and key not in used:
+            used[key] = by_key[key]
+            todo.extend(_objects(used[key].definition.body))
+    return sorted(used.values(), key=lambda m: m.formula)
+
+
+def domain(symbols: NoteSymbols, defined: set[str]) -> Domain:
+    """The engine's domain from the symbol table, less the symbols the note defines (a defined
+    symbol has no values of its own to draw)."""
+    keep = {k: v for k, v in symbols.indices.items() if _name(k) not in defined}
+    return Domain(dims=tuple(d for d in symbols.dims if _name(d) not in defined), indices=keep,
+                  random={k: v for k, v in symbols.random.items() if _name(k) not in defined},
+                  ranges={k: v for k, v in symbols.ranges.items() if _name(k) not in defined},
+                  constants=tuple(c for c in symbols.constants if _name(c) not in defined))
+
+
+def _claim_id(*parts: str) -> str:
+    return "note-" + hashlib.sha256("\x00".join(parts).encode()).hexdigest()[:12]
+
+
+def _shown_rounding(tex: str, value_expr) -> tuple[bool, str] | None:
+    """Whether the numbers shown in ``tex`` are the roundings of ``value_expr`` (a number or a
+    matrix of numbers) to the digits shown; None when the two do not pair up."""
+    shown = approx.shown_numbers(tex)
+    values = list(value_expr) if isinstance(value_expr, sp.MatrixBase) else [value_expr]
+    if not shown or len(shown) != len(values):
+        return None
+    said = []
+    for s, v in zip(shown, values, strict=True):
+        ok, more = approx.rounds_to(approx.exact_value(v), s)
+        said.append(more)
+        if not ok:
+            return False, ", ".join(said)
+    return True, ", ".join(said)
+
+
+def _unfolded(lhs, rhs, defs: list[Made], dom: Domain):
+    """Both sides with the definitions put in, as the engine unfolds them."""
+    claim = Derivation(_claim_id(str(lhs), str(rhs)), "a link of the note",
+                       sp.Eq(lhs, rhs, evaluate=False), (), (Step(rhs, "the note"),), dom,
+                       definitions=tuple(m.definition for m in defs))
+    stated = claim.checked.statement
+    return stated.lhs, stated.rhs
+
+
+def _numbers(lhs, rhs, defs, dom):
+    """The two sides as numbers (or matrices of numbers) with the note's values put in, or
+    None when a symbol is left."""
+    try:
+        a, b = _unfolded(lhs, rhs, defs, dom)
+    except DerivationError:
+        return None
+    a, b = (x.doit() if isinstance(x, sp.Basic) else x for x in (a, b))
+    return (a, b) if is_number(a) and is_number(b) else None
+
+
+def _key(relation, lhs, rhs, lhs_tex, rhs_tex, defs: list[Made], symbols: NoteSymbols) -> str:
+    """Everything a link's verdict depends on, as text: its sides, the definitions it uses
+    (symbol, parameters, body), where they were made (named in its reason) and the table."""
+    said = [f"{sp.srepr(m.definition.symbol)}|{sp.srepr(m.definition.params)}|"
+            f"{sp.srepr(m.definition.body)}|{m.definition.name}|{m.where}" for m in defs]
+    return cache_mod.key(relation, sp.srepr(lhs), sp.srepr(rhs), lhs_tex, rhs_tex,
+                         symbols.digest, *said)
+
+
+def check_link(index: int, relation: str, lhs, rhs, lhs_tex: str, rhs_tex: str,
+               defs: list[Made], symbols: NoteSymbols, store: cache_mod.Cache | None = None
+               ) -> Link:
+    """One link, from the cache when nothing it depends on changed."""
+    k = _key(relation, lhs, rhs, lhs_tex, rhs_tex, defs, symbols) if store else ""
+    got = store.get(k) if store else None
+    if got is not None:
+        return Link(index, **{f: got[f] for f in ("relation", "lhs", "rhs", "status", "reason",
+                                                  "counterexample", "definitions")})
+    link = _check_link(index, relation, lhs, rhs, lhs_tex, rhs_tex, defs, symbols)
+    if store:
+        store.put(k, link.to_dict())
+    return link
+
+
+def _check_link(index: int, relation: str, lhs, rhs, lhs_tex: str, rhs_tex: str,
+                defs: list[Made], symbols: NoteSymbols) -> Link:
+    said = {m.definition.name: m.where for m in defs}
+
+    def link(status, reason="", counterexample=None):
+        return Link(index, relation, lhs_tex, rhs_tex, status, reason, counterexample, said)
+
+    free = {o for e in (lhs, rhs) for o in _objects(e) if isinstance(o, sp.FunctionClass)}
+    defined_funcs = {m.definition.key for m in defs}
+    free = sorted(_name(f) for f in free if _name(f) not in defined_funcs)
+    if free:
+        return link(NOT_CHECKABLE, f"free function {', '.join(free)}: the note does not say "
+                                   f"what it is")
+    dom = domain(symbols, {m.definition.key for m in defs})
+    if relation in ORDER or relation == APPROX:
+        nums = _numbers(lhs, rhs, defs, dom)
+        if nums is None:
+            return link(NOT_CHECKABLE, f"{relation} between expressions with symbols: only "
+                                       f"values can be judged")
+        a, b = nums
+        if relation == APPROX:
+            try:
+                judged = _shown_rounding(rhs_tex, a) or _shown_rounding(lhs_tex, b)
+            except approx.NotANumber as exc:
+                return link(NOT_CHECKABLE, f"≈: {exc}")
+            if judged is None:
+                return link(NOT_CHECKABLE, "≈ with no decimal number to judge the rounding by")
+            ok, more = judged
+            return link("proved" if ok else "failed",
+                        f"≈: the exact value {more} {'rounds' if ok else 'does not round'} to "
+                        f"the digits shown", None if ok else {"exact": more, "shown": rhs_tex})
+        try:
+            va, vb = approx.exact_value(a), approx.exact_value(b)
+        except (approx.NotANumber, TypeError) as exc:
+            return link(NOT_CHECKABLE, f"{relation}: {exc}")
+        holds = {"<": va < vb, "≤": va <= vb, ">": va > vb, "≥": va >= vb, "≠": va != vb}
+        ok = holds[relation]
+        return link("proved" if ok else "failed", f"exactly: {va} {relation} {vb} "
+                    f"{'holds' if ok else 'does not hold'}",
+                    None if ok else {"lhs": str(va), "rhs": str(vb)})
+    claim_id = _claim_id(str(lhs), str(rhs), lhs_tex, rhs_tex)
+    try:
+        claim = Derivation(claim_id, f"{lhs_tex} = {rhs_tex}", sp.Eq(lhs, rhs, evaluate=False),
+                           (), (Step(rhs, "as the note writes it"),), dom,
+                           definitions=tuple(m.definition for m in defs))
+        result = verify(claim)
+    except DerivationError as exc:
+        return link(NOT_CHECKABLE, f"not a claim the engine can state: {exc}")
+    step = result.steps[0]
+    if result.status == "failed":
+        nums = _numbers(lhs, rhs, defs, dom)
+        if nums is not None:  # "= 0.333": a rounding, if the exact value rounds to it
+            try:
+                judged = _shown_rounding(rhs_tex, nums[0])
+            except approx.NotANumber:
+                judged = None
+            if judged and judged[0]:
+                return link("proved", f"= to the digits shown: the exact value is {judged[1]}")
+        return link("failed", step.reason or "the two sides differ", step.counterexample)
+    return link(result.status, step.reason)
+
+
+def _split(reading: Reading) -> list[tuple[int, str, object, object, str, str]]:
+    tex = reading.part_latex or tuple(sp.latex(p) for p in reading.parts)
+    return [(k + 1, rel, reading.parts[k], reading.parts[k + 1], tex[k], tex[k + 1])
+            for k, rel in enumerate(reading.relations)]
+
+
+def _unknown(reading: Reading, symbols: NoteSymbols, visible: list[Made]) -> list[str]:
+    known = {_name(o) for o in symbols.known} | {_name(d) for d in symbols.dims}
+    known |= {_name(i) for i in symbols.indices} | {m.definition.key for m in visible}
+    return sorted({_name(o) for p in reading.parts for o in _objects(p)} - known)
+
+
+def check_formula(formula: Formula, reading: Reading, context: Context, symbols: NoteSymbols,
+                  store: cache_mod.Cache | None = None) -> FormulaResult:
+    """The verdict on one formula; a definition it makes is added to ``context``."""
+
+    def result(verdict, reason, links=(), approx_=False):
+        return FormulaResult(formula.index, formula.start, formula.end, formula.line,
+                             formula.latex, formula.display, reading.printed, verdict, reason,
+                             tuple(links), approx_, formula.sentence)
+
+    if not reading.understood:
+        return result(NOT_UNDERSTOOD, reading.not_understood)
+    if not reading.relations:
+        return result(NOT_CHECKABLE, "an expression: it states nothing to check")
+    if all(r in DECLARE for r in reading.relations):
+        return result(NOT_CHECKABLE, "a declaration: it says what a symbol is")
+    links = _split(reading)
+    made_by_me = None
+    first_rel, first_lhs = links[0][1], links[0][2]
+    visible = context.visible(formula.section, formula.block)
+    head = head_of(first_lhs) if first_rel in (EQUAL, DEFINE) else None
+    if head is not None and (first_rel == DEFINE or context.defined(
+            head[0], formula.section, formula.block) is None) \
+            and head[0] not in _objects(links[0][3]) and not _is_variable(head[0], symbols,
+                                                                          links[0][3]):
+        try:
+            made_by_me = context.define(first_lhs, links[0][3], formula, formula.block,
+                                        f"{links[0][4]} = {links[0][5]}")
+        except DerivationError as exc:
+            return result(NOT_CHECKABLE, f"reads as a definition the engine refuses: {exc}")
+        links = links[1:]
+        if not links:
+            kind = "a value for the example in its paragraph" if made_by_me.value else \
+                "defines " + links_name(made_by_me)
+            return result(DEFINITION if not made_by_me.value else NOT_CHECKABLE, kind)
+    standalone = len(reading.relations) == 1
+    if standalone and all(rel not in (APPROX, *ORDER) for _, rel, *_ in links):
+        unknown = _unknown(reading, symbols, visible)
+        if unknown:
+            return result(NOT_CHECKABLE, f"uses {', '.join(unknown)}, which the note does not "
+                                         f"introduce (say what it is in a symbols block)")
+    checked = []
+    for index, rel, lhs, rhs, lhs_tex, rhs_tex in links:
+        if rel in DECLARE or rel not in (EQUAL, DEFINE, APPROX, *ORDER):
+            checked.append(Link(index, rel, lhs_tex, rhs_tex, NOT_CHECKABLE,
+                                f"the relation {rel} is not one the engine checks"))
+            continue
+        defs = used_definitions((lhs, rhs), context.visible(formula.section, formula.block))
+        checked.append(check_link(index, EQUAL if rel == DEFINE else rel, lhs, rhs, lhs_tex,
+                                  rhs_tex, defs, symbols, store))
+    statuses = [k.status for k in checked if k.status in CHECKED]
+    if not statuses:
+        reason = "; ".join(dict.fromkeys(k.reason for k in checked))
+        return result(NOT_CHECKABLE, reason, checked)
+    verdict = worst(statuses)
+    failed = [k for k in checked if k.status == "failed"]
+    if failed:
+        reason = _blame(failed[0])
+    else:
+        reason = f"{len(statuses)} link{'s' if len(statuses) > 1 else ''} {verdict}"
+    if made_by_me is not None:
+        reason = f"defines {links_name(made_by_me)}; " + reason
+    approx_ = any(k.relation == APPROX or k.reason.startswith("= to the digits")
+                  for k in checked if k.status == "proved")
+    return result(verdict, reason, checked, approx_)
+
+
+def links_name(made: Made) -> str:
+    return made.definition.name
+
+
+def _is_variable(symbol, symbols: NoteSymbols, body) -> bool:
+    """A symbol the table knows as a variable is not defined by an equation with symbols on
+    the right (``z = Wx + b`` about a known z is a claim), but may take a value for an example
+    (``z = [1, 2]``)."""
+    return _name(symbol) in {_name(k) for k in symbols.known} and not is_number(body)
+
+
+def _blame(link: Link) -> str:
+    """The reason of a failed link: where the two sides differ, and which definitions the
+    check unfolded — the link contradicts them, and one of the two is wrong."""
+    text = f"link {link.index} ({link.lhs} {link.relation} {link.rhs}) fails"
+    if link.reason and link.reason != "the two sides differ":
+        text += f" ({link.reason})"
+    if link.definitions:
+        used = "; ".join(f"{name} from {where}" for name, where in link.definitions.items())
+        text += (f", checked with the note's definition{'s' if len(link.definitions) > 1 else ''}"
+                 f" {used}: this line and that definition contradict each other")
+    return text
+
+
+assert set(RANK) == set(CHECKED)

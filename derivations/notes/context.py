@@ -1,0 +1,110 @@
+"""What a note has said before a formula: its definitions, in order, scoped by section.
+
+A formula ``x̂_i = (x_i − μ)/σ`` whose left-hand side is a symbol not defined yet (a Symbol, an
+entry ``x̂_i`` of an indexed symbol, an applied function ``f(x)``, a matrix, or a square ``σ²``)
+*defines* it; ``:=`` always does.  Later formulas are checked with it unfolded, as the engine
+unfolds any claim's definitions (:class:`derivations.engine.Definition`): a substitution, never
+a premise.  A definition is visible from the formula that makes it to the end of its section —
+the heading it stands under, down to the next heading of the same or a higher level; one made
+before the first heading holds for the whole note.  A value given for an example (``z = [1, 2]``,
+``T = 2``) holds only in its own paragraph: the formulas around it are its worked example, and a
+general statement elsewhere must not be checked at that one point only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import sympy as sp
+from sympy.core.function import AppliedUndef
+
+from derivations.engine import Definition, DerivationError
+
+
+@dataclass(frozen=True)
+class Made:
+    """A definition the note made: the engine's Definition and where it comes from."""
+
+    definition: Definition
+    formula: int
+    line: int
+    latex: str
+    section: tuple[int, ...]
+    paragraph: int | None  # a value for an example: visible only in this paragraph
+    value: bool = False
+
+    @property
+    def where(self) -> str:
+        return f"line {self.line}: {self.latex}"
+
+
+def head_of(expr: sp.Basic) -> tuple[sp.Basic, tuple, sp.Basic | None] | None:
+    """(symbol, params, transform) when ``expr`` can be defined: μ, x̂_i, f(x), W, σ².
+    ``transform`` turns the body of ``expr`` into the body of ``symbol`` (σ² = v gives σ = √v),
+    None for the identity."""
+    if isinstance(expr, sp.Symbol | sp.MatrixSymbol):
+        return expr, (), None
+    if isinstance(expr, sp.Indexed) and all(isinstance(i, sp.Symbol) and i.is_integer
+                                            for i in expr.indices) \
+            and len(set(expr.indices)) == len(expr.indices):
+        return expr.base, tuple(expr.indices), None
+    if isinstance(expr, AppliedUndef) and expr.args and all(
+            isinstance(a, sp.Symbol | sp.MatrixSymbol) for a in expr.args) \
+            and len(set(expr.args)) == len(expr.args):
+        return expr.func, tuple(expr.args), None
+    if isinstance(expr, sp.Pow) and isinstance(expr.base, sp.Symbol) and expr.exp == 2:
+        return expr.base, (), sp.sqrt
+    return None
+
+
+def _name(obj) -> str:
+    return str(getattr(obj, "name", obj))
+
+
+def is_number(expr: sp.Basic) -> bool:
+    """A value for an example: a number or a matrix of numbers, no symbol left."""
+    if isinstance(expr, sp.MatrixBase):
+        return all(is_number(e) for e in expr)
+    return isinstance(expr, sp.Basic) and not expr.free_symbols and expr.is_number is True
+
+
+class Context:
+    """The definitions made so far, and which of them a formula may use."""
+
+    def __init__(self) -> None:
+        self.made: list[Made] = []
+
+    def visible(self, section: tuple[int, ...], paragraph: int) -> list[Made]:
+        """The definitions a formula in ``section`` and ``paragraph`` sees, the latest of each
+        name only (a definition in a subsection hides the note's own for that subsection)."""
+        seen: dict[str, Made] = {}
+        for m in self.made:
+            if section[:len(m.section)] != m.section:
+                continue
+            if m.value and m.paragraph != paragraph:
+                continue
+            seen[m.definition.key] = m
+        return list(seen.values())
+
+    def defined(self, symbol, section, paragraph) -> Made | None:
+        key = _name(symbol)
+        return next((m for m in reversed(self.visible(section, paragraph))
+                     if m.definition.key == key), None)
+
+    def define(self, lhs: sp.Basic, body: sp.Basic, formula, paragraph: int, latex: str
+               ) -> Made:
+        """Record ``lhs := body`` made by ``formula``; DerivationError when it cannot be a
+        substitution (the engine's own refusal, naming why)."""
+        found = head_of(lhs)
+        if found is None:
+            raise DerivationError(f"{lhs} is not a symbol, an entry x_i, an applied function "
+                                  f"f(x) or a square σ², so it cannot be defined")
+        symbol, params, transform = found
+        value = is_number(body)
+        made_body = transform(body) if transform is not None else body
+        name = latex.split("=")[0].strip() or _name(symbol)
+        definition = Definition(name, symbol, made_body, params=params)
+        made = Made(definition, formula.index, formula.line, latex, formula.section,
+                    paragraph if value else None, value)
+        self.made.append(made)
+        return made

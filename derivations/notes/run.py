@@ -1,0 +1,110 @@
+"""Checking notes: files or folders in, one :class:`NotesResult` out."""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from pathlib import Path
+
+from derivations.notes import cache as cache_mod
+from derivations.notes.checks import check_formula
+from derivations.notes.context import Context
+from derivations.notes.markdown import parse
+from derivations.notes.model import NoteResult, NotesResult
+from derivations.notes.reading import Reader, default_reader
+
+SUFFIXES = (".md", ".markdown", ".txt")
+
+
+class NotesError(ValueError):
+    """A path that is not a note: one line naming it, what was expected and what to do."""
+
+
+def note_files(paths) -> list[Path]:
+    """The notes named by ``paths``: files as given, folders searched for .md, .markdown and
+    .txt files (sorted, hidden folders and files skipped)."""
+    out: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            found = sorted(p for p in path.rglob("*") if p.suffix.lower() in SUFFIXES
+                           and p.is_file() and not any(part.startswith(".")
+                                                       for part in p.relative_to(path).parts))
+            if not found:
+                raise NotesError(f"{path}: a folder with no notes in it (expected .md, "
+                                 f".markdown or .txt files)")
+            out.extend(found)
+        elif path.is_file():
+            if path.suffix.lower() not in SUFFIXES:
+                raise NotesError(f"{path}: expected a note (.md, .markdown or .txt), got a "
+                                 f"{path.suffix or 'file without suffix'}; rename it if it is "
+                                 f"Markdown")
+            out.append(path)
+        else:
+            raise NotesError(f"{path}: no such file or folder")
+    return list(dict.fromkeys(out))
+
+
+def read_text(path: Path) -> str:
+    try:
+        with open(path, encoding="utf-8") as fh:  # universal newlines: offsets index this
+            return fh.read()
+    except UnicodeDecodeError as exc:
+        raise NotesError(f"{path}: expected UTF-8 text, got a byte {exc.object[exc.start]:#04x} "
+                         f"at byte {exc.start} that is not; save the note as UTF-8") from None
+
+
+def _title(parsed, path: Path) -> str:
+    first = next((h for h in parsed.headings if h.level == 1), None)
+    if first:
+        return first.title
+    line = next((ln.strip() for ln in parsed.text.splitlines() if ln.strip()), "")
+    return line[:80] if line and not line.startswith("---") else path.stem
+
+
+def check_text(text: str, path: str = "<note>", reader: Reader | None = None,
+               store: cache_mod.Cache | None = None) -> NoteResult:
+    """One note's text, checked formula by formula in order."""
+    started = time.perf_counter()
+    reader = reader or default_reader()
+    parsed = parse(text)
+    symbols = reader.symbols(text, parsed.formulas)
+    context = Context()
+    results = []
+    for formula in parsed.formulas:
+        reading = reader.read(formula.latex, symbols)
+        results.append(check_formula(formula, reading, context, symbols, store))
+    results = _cross_reference(results)
+    return NoteResult(path, text, results, list(symbols.rows), _title(parsed, Path(path)),
+                      time.perf_counter() - started)
+
+
+def _cross_reference(results):
+    """A definition contradicted by a later line says so beside itself: the two lines are named
+    on both, and neither alone is blamed."""
+    by_line: dict[str, list[int]] = {}
+    for r in results:
+        for link in r.failed_links:
+            for where in link.definitions.values():
+                by_line.setdefault(where, []).append(r.line)
+    out = []
+    for r in results:
+        hits = [lines for where, lines in by_line.items()
+                if where.startswith(f"line {r.line}: ") and r.verdict == "definition"]
+        if hits:
+            lines = ", ".join(str(n) for n in sorted({n for h in hits for n in h}))
+            r = dataclasses.replace(r, reason=f"{r.reason}; the formula at line {lines} "
+                                              f"contradicts it: one of the two is wrong")
+        out.append(r)
+    return out
+
+
+def check_notes(paths, reader: Reader | None = None, cache: Path | None = cache_mod.DEFAULT
+                ) -> NotesResult:
+    """Every formula of every note under ``paths`` (files or folders), with its verdict.
+    ``cache``: a folder for verdicts kept between runs (None: no cache)."""
+    started = time.perf_counter()
+    reader = reader or default_reader()
+    store = cache_mod.Cache(cache)
+    notes = [check_text(read_text(p), str(p), reader, store) for p in note_files(paths)]
+    return NotesResult(notes, time.perf_counter() - started)
