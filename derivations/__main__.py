@@ -1,4 +1,5 @@
 """python -m derivations [list] | verify [--json | --budget] [TARGET ...] | report FILE.py ...
+| notes PATH ...
 
 A TARGET is a shipped claim id, a path to a ``.py`` file of your own claims, or an importable module
 name (see :mod:`derivations.claimfiles`).  A line per verified claim goes to stderr as it finishes,
@@ -39,6 +40,9 @@ def _parser() -> argparse.ArgumentParser:
                         "on it); claims from files are checked in this process")
     sub.add_parser("report", add_help=False,
                    help="render your claims to HTML and PDF (python -m derivations report -h)")
+    sub.add_parser("notes", add_help=False,
+                   help="check every formula of your Markdown + LaTeX notes "
+                        "(python -m derivations notes -h)")
     v.add_argument("names", nargs="*", metavar="TARGET",
                    help="a claim id, a .py file of claims, or a module name (default: every "
                         "shipped claim)")
@@ -139,6 +143,10 @@ def main(argv: list[str] | None = None) -> int:
         from reports.pipeline import mine
 
         return mine.main(argv[1:])
+    if argv[:1] == ["notes"]:  # your Markdown + LaTeX notes: derivations.notes
+        from derivations.notes import cli
+
+        return cli.main(argv[1:])
     args = _parser().parse_args(argv)
     try:
         if args.command == "verify":

@@ -11,10 +11,12 @@ shown) only where the exact value rounds to those digits; it is then marked as `
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 
 import sympy as sp
 from sympy.core.function import AppliedUndef
+from sympy.printing.repr import ReprPrinter
 
 from derivations.engine import Derivation, DerivationError, Domain, Step, verify
 from derivations.engine.status import RANK, worst
@@ -125,7 +127,7 @@ def check_link(index: int, relation: str, lhs, rhs, lhs_tex: str, rhs_tex: str,
     got = store.get(k) if store else None
     if got is not None:
         return Link(index, **{f: got[f] for f in ("relation", "lhs", "rhs", "status", "reason",
-                                                  "counterexample", "definitions")})
+                                                  "counterexample", "definitions", "claim")})
     link = _check_link(index, relation, lhs, rhs, lhs_tex, rhs_tex, defs, symbols)
     if store:
         store.put(k, link.to_dict())
@@ -190,8 +192,42 @@ def _check_link(index: int, relation: str, lhs, rhs, lhs_tex: str, rhs_tex: str,
                 judged = None
             if judged and judged[0]:
                 return link("proved", f"= to the digits shown: the exact value is {judged[1]}")
-        return link("failed", step.reason or "the two sides differ", step.counterexample)
+        failed = link("failed", step.reason or "the two sides differ", step.counterexample)
+        return dataclasses.replace(failed, claim=claim_source(claim))
     return link(result.status, step.reason)
+
+
+class _Repr(ReprPrinter):
+    """SymPy's srepr, but Euler's number as ``exp(Integer(1))``: in a claims file ``E`` is the
+    engine's expectation, which srepr would otherwise print Euler's number as too."""
+
+    def _print_Exp1(self, expr):
+        return "exp(Integer(1))"
+
+
+def _srepr(expr) -> str:
+    return _Repr().doprint(expr)
+
+
+def claim_source(claim: Derivation) -> str:
+    """Python that builds ``claim`` again (SymPy's srepr of every object), for a claims file."""
+    d, r = claim.domain, _srepr
+
+    def mapping(m: dict) -> str:
+        return "{" + ", ".join(f"{r(k)}: ({r(sp.sympify(a))}, {r(sp.sympify(b))})"
+                               for k, (a, b) in m.items()) + "}"
+
+    def seq(items) -> str:
+        return "(" + "".join(r(x) + ", " for x in items) + ")"
+
+    defs = "".join(f"Definition({x.name!r}, {r(x.symbol)}, {r(x.body)}, params={seq(x.params)}), "
+                   for x in claim.definitions)
+    lhs, rhs = claim.statement.lhs, claim.statement.rhs
+    return (f"Derivation({claim.id!r}, {claim.title!r}, Eq({r(lhs)}, {r(rhs)}, "
+            f"evaluate=False), (), (Step({r(rhs)}, 'as the note writes it'),), "
+            f"Domain(dims={seq(d.dims)}, indices={mapping(d.indices)}, "
+            f"random={mapping(d.random)}, ranges={mapping(d.ranges)}, "
+            f"constants={seq(d.constants)}), definitions=({defs}))")
 
 
 def _split(reading: Reading) -> list[tuple[int, str, object, object, str, str]]:

@@ -37,11 +37,15 @@ class Link:
     counterexample: dict | None = None
     # the definitions the check unfolded: name -> "line N: LaTeX" of the formula that made it
     definitions: dict = field(default_factory=dict)
+    # for a failed link: the engine claim that failed, as Python source (derivations.notes.errata
+    # writes it to a claims file the errata report verifies)
+    claim: str = ""
 
     def to_dict(self) -> dict:
         return {"index": self.index, "relation": self.relation, "lhs": self.lhs,
                 "rhs": self.rhs, "status": self.status, "reason": self.reason,
-                "counterexample": self.counterexample, "definitions": dict(self.definitions)}
+                "counterexample": self.counterexample, "definitions": dict(self.definitions),
+                "claim": self.claim}
 
 
 @dataclass(frozen=True)
