@@ -253,6 +253,9 @@ def check_formula(formula: Formula, reading: Reading, context: Context, symbols:
 
     if not reading.understood:
         return result(NOT_UNDERSTOOD, reading.not_understood)
+    if reading.pieces:
+        return _combine(result, [check_formula(formula, p, context, symbols, store)
+                                 for p in reading.pieces])
     if not reading.relations:
         return result(NOT_CHECKABLE, "an expression: it states nothing to check")
     if all(r in DECLARE for r in reading.relations):
@@ -261,7 +264,11 @@ def check_formula(formula: Formula, reading: Reading, context: Context, symbols:
     made_by_me = None
     first_rel, first_lhs = links[0][1], links[0][2]
     visible = context.visible(formula.section, formula.block)
-    head = head_of(first_lhs) if first_rel in (EQUAL, DEFINE) else None
+    head = head_of(first_lhs) if first_rel in (EQUAL, DEFINE) and 0 not in reading.unlowered \
+        else None
+    if head is not None and 1 in reading.unlowered:
+        return result(NOT_CHECKABLE, f"would define {links[0][4]}, but its body cannot be "
+                                     f"written out: {reading.unlowered[1]}")
     if head is not None and (first_rel == DEFINE or context.defined(
             head[0], formula.section, formula.block) is None) \
             and head[0] not in _objects(links[0][3]) and not _is_variable(head[0], symbols,
@@ -288,6 +295,11 @@ def check_formula(formula: Formula, reading: Reading, context: Context, symbols:
             checked.append(Link(index, rel, lhs_tex, rhs_tex, NOT_CHECKABLE,
                                 f"the relation {rel} is not one the engine checks"))
             continue
+        why = reading.unlowered.get(index - 1) or reading.unlowered.get(index)
+        if why:
+            checked.append(Link(index, rel, lhs_tex, rhs_tex, NOT_CHECKABLE,
+                                f"cannot be written out in plain SymPy: {why}"))
+            continue
         defs = used_definitions((lhs, rhs), context.visible(formula.section, formula.block))
         checked.append(check_link(index, EQUAL if rel == DEFINE else rel, lhs, rhs, lhs_tex,
                                   rhs_tex, defs, symbols, store))
@@ -306,6 +318,28 @@ def check_formula(formula: Formula, reading: Reading, context: Context, symbols:
     approx_ = any(k.relation == APPROX or k.reason.startswith("= to the digits")
                   for k in checked if k.status == "proved")
     return result(verdict, reason, checked, approx_)
+
+
+def _combine(result, parts: list[FormulaResult]) -> FormulaResult:
+    """One verdict for a formula of several statements: the worst of what was checked, else a
+    definition, else the first reason it is not checked."""
+    links, k = [], 0
+    for p in parts:
+        for link in p.links:
+            k += 1
+            links.append(dataclasses.replace(link, index=k))
+    checked = [p.verdict for p in parts if p.verdict in CHECKED]
+    reason = "; ".join(p.reason for p in parts)
+    if checked:
+        verdict = worst(checked)
+    elif any(p.verdict == DEFINITION for p in parts):
+        verdict = DEFINITION
+    elif all(p.verdict == NOT_UNDERSTOOD for p in parts):
+        verdict = NOT_UNDERSTOOD
+    else:
+        verdict = NOT_CHECKABLE
+    approx_ = any(p.approx for p in parts) and verdict == "proved"
+    return result(verdict, reason, links, approx_)
 
 
 def links_name(made: Made) -> str:

@@ -34,6 +34,10 @@ class Reading:
     printed: str = ""  # the reading in LaTeX, as the reader's printer writes it
     part_latex: tuple[str, ...] = ()  # each part's LaTeX as the note wrote it
     not_understood: str = ""  # "token `\\foo`: why"; empty when understood
+    # a formula of several statements (``a = b,\quad c = d``): each its own reading
+    pieces: tuple[Reading, ...] = ()
+    unlowered: dict = field(default_factory=dict)  # part index -> why it cannot be lowered
+    notes: tuple[str, ...] = ()  # the defaults the reading rests on, in the reader's words
 
     @property
     def understood(self) -> bool:
@@ -57,12 +61,16 @@ class NoteSymbols:
     notes: list[str] = field(default_factory=list)
 
 
+class OverridesError(ValueError):
+    """The user's symbols block is malformed: the reader's message, naming the line."""
+
+
 class Reader(Protocol):
     """What the note level asks of the LaTeX reader."""
 
     version: str
 
-    def symbols(self, text: str, formulas: list) -> NoteSymbols: ...
+    def symbols(self, text: str, formulas: list, path=None) -> NoteSymbols: ...
 
     def read(self, latex: str, symbols: NoteSymbols) -> Reading: ...
 
@@ -73,7 +81,7 @@ class _Missing:
 
     version = "none"
 
-    def symbols(self, text: str, formulas: list) -> NoteSymbols:
+    def symbols(self, text: str, formulas: list, path=None) -> NoteSymbols:
         return NoteSymbols(digest="none")
 
     def read(self, latex: str, symbols: NoteSymbols) -> Reading:
@@ -84,6 +92,6 @@ class _Missing:
 def default_reader() -> Reader:
     try:
         from derivations.notes import latex_adapter
-    except ImportError:
+    except (ImportError, AttributeError):  # the reader's package not there, or not complete
         return _Missing()
     return latex_adapter.reader()

@@ -11,7 +11,7 @@ from derivations.notes.checks import check_formula
 from derivations.notes.context import Context
 from derivations.notes.markdown import parse
 from derivations.notes.model import NoteResult, NotesResult
-from derivations.notes.reading import Reader, default_reader
+from derivations.notes.reading import OverridesError, Reader, default_reader
 
 SUFFIXES = (".md", ".markdown", ".txt")
 
@@ -68,7 +68,10 @@ def check_text(text: str, path: str = "<note>", reader: Reader | None = None,
     started = time.perf_counter()
     reader = reader or default_reader()
     parsed = parse(text)
-    symbols = reader.symbols(text, parsed.formulas)
+    try:
+        symbols = reader.symbols(text, parsed.formulas, Path(path))
+    except OverridesError as exc:
+        raise NotesError(f"{path}: {exc}") from None
     context = Context()
     results = []
     for formula in parsed.formulas:

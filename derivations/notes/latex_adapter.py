@@ -1,0 +1,161 @@
+"""The LaTeX reader (:mod:`derivations.notes.latex`, spec ``reading-spec.md``) seen from the note
+level: a symbol table for the note (with the user's ``symbols`` block) and a :class:`Reading`
+of each formula, its terms lowered to the plain SymPy the engine checks."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import sympy as sp
+
+from derivations.notes import latex as lx
+
+# the reader's API as reading-spec.md §5 names it; missing names make this module unusable
+API = ("read", "infer", "parse_overrides", "lower", "to_latex", "NotUnderstood", "NotLowered",
+       "OverrideError")
+if not all(hasattr(lx, name) for name in API):
+    raise ImportError("derivations.notes.latex does not have the reading API yet")
+from derivations.notes.markdown import parse
+from derivations.notes.model import SymbolRow
+from derivations.notes.reading import NoteSymbols, OverridesError, Reading
+
+# the reader's relation classes -> the note level's words
+RELATIONS = {"Eq": "=", "Define": ":=", "Approx": "≈", "Le": "≤", "Ge": "≥", "Lt": "<",
+             "Gt": ">", "Ne": "≠", "In": "∈"}
+# a relation at the top level of a formula's source, to cut it into its terms as written
+_SOURCE_RELATION = re.compile(r"\\approx(?![A-Za-z])|\\coloneqq(?![A-Za-z])|"
+                              r"\\triangleq(?![A-Za-z])|\\leq?(?![A-Za-z])|\\geq?(?![A-Za-z])|"
+                              r"\\neq?(?![A-Za-z])|:=|=|<|>")
+
+
+def overrides_text(text: str, path: Path | None) -> list[str]:
+    """The lines of the note's symbols block: a fenced block ```symbols, a file NOTE.symbols
+    beside the note, or the front matter's ``symbols:`` key (a block of lines below it)."""
+    lines: list[str] = []
+    for tok in parse(text).tokens:
+        if tok.type == "fence" and tok.info.strip() == "symbols":
+            lines += tok.content.splitlines()
+        if tok.type == "front_matter":
+            lines += _front_matter_symbols(tok.content)
+    if path is not None:
+        beside = path.with_suffix(".symbols")
+        if beside.is_file():
+            lines += beside.read_text(encoding="utf-8").splitlines()
+    return lines
+
+
+def _front_matter_symbols(content: str) -> list[str]:
+    out, inside = [], False
+    for line in content.splitlines():
+        if re.match(r"^symbols:\s*\|?\s*$", line):
+            inside = True
+            continue
+        if inside:
+            if line.startswith((" ", "\t", "-")):
+                out.append(line.strip().removeprefix("- ").strip())
+            elif line.strip():
+                break
+    return out
+
+
+def source_terms(latex: str, count: int) -> tuple[str, ...] | None:
+    """The formula's terms as written, cut at its top-level relations (outside braces and
+    brackets); None when the cuts are not ``count`` terms (then the printer's forms are used)."""
+    depth, cuts, i = 0, [], 0
+    while i < len(latex):
+        ch = latex[i]
+        if ch == "\\" and i + 1 < len(latex) and latex[i + 1] in "{}[]()":
+            i += 2
+            continue
+        if ch in "{[(":
+            depth += 1
+        elif ch in "}])":
+            depth -= 1
+        elif depth == 0:
+            m = _SOURCE_RELATION.match(latex, i)
+            if m:
+                cuts.append((m.start(), m.end()))
+                i = m.end()
+                continue
+        i += 1
+    pieces, last = [], 0
+    for a, b in cuts:
+        pieces.append(latex[last:a])
+        last = b
+    pieces.append(latex[last:])
+    pieces = [p.replace("&", "").strip().rstrip("\\").strip() for p in pieces]
+    return tuple(pieces) if len(pieces) == count and all(pieces) else None
+
+
+class LatexReader:
+    version = "reading-spec v1"
+
+    def __init__(self) -> None:
+        self._table = None
+
+    def symbols(self, text: str, formulas: list, path: Path | None = None) -> NoteSymbols:
+        lines = overrides_text(text, path)
+        try:
+            overrides = lx.parse_overrides(lines) if lines else None
+        except lx.OverrideError as exc:
+            raise OverridesError(f"symbols block: {exc}") from None
+        table = lx.infer([f.latex for f in formulas], overrides)
+        self._table = table
+        rows, known, dims, indices, random = [], set(), [], {}, {}
+        for row in table.rows():
+            name, kind, shape, rests = (list(row) + ["", "", "", ""])[:4]
+            rows.append(SymbolRow(str(name), str(kind), str(shape or ""), str(rests or "")))
+            try:
+                obj = table.symbol(name)
+            except Exception:  # noqa: BLE001 - a row the table cannot turn into SymPy
+                continue
+            known.add(obj)
+            info = table[name]
+            if info.kind == "size":
+                dims.append(obj)
+            elif info.kind == "index" and getattr(info, "range", None):
+                lo, hi = info.range
+                indices[obj] = (sp.sympify(lo), sp.sympify(hi))
+            if getattr(info, "random", False):
+                random[obj] = None  # moments unknown: see checks (a random claim needs them)
+        return NoteSymbols(rows=rows, known=known, dims=tuple(dims), indices=indices,
+                           random={}, digest=str(table),
+                           notes=[str(c) for c in getattr(table, "conflicts", ())])
+
+    def read(self, latex: str, symbols: NoteSymbols) -> Reading:
+        got = lx.read(latex, self._table)
+        if isinstance(got, lx.NotUnderstood):
+            return Reading(not_understood=f"`{got.token}` at character {got.offset}: {got.why}")
+        return self._reading(got, latex)
+
+    def _reading(self, got, latex: str) -> Reading:
+        if got.kind == "list":
+            return Reading(printed=got.latex,
+                           pieces=tuple(self._reading(p, p.source) for p in got.pieces))
+        if got.kind == "expression":
+            return Reading((self._lower(got.expr)[0],), (), got.latex, (latex,))
+        if got.kind == "declaration":
+            return Reading((), ("∈",), got.latex)
+        links = list(got.links)
+        relations = tuple(RELATIONS.get(type(k).__name__, type(k).__name__) for k in links)
+        terms = [links[0].args[0], *(k.args[1] for k in links)]
+        lowered, unlowered = [], {}
+        for i, term in enumerate(terms):
+            value, why = self._lower(term)
+            lowered.append(value)
+            if why:
+                unlowered[i] = why
+        written = source_terms(latex, len(terms)) or tuple(lx.to_latex(t) for t in terms)
+        return Reading(tuple(lowered), relations, got.latex, written, unlowered=unlowered,
+                       notes=tuple(getattr(got, "notes", ()) or ()))
+
+    def _lower(self, term):
+        try:
+            return lx.lower(term, self._table), ""
+        except lx.NotLowered as exc:
+            return term, f"{exc}"
+
+
+def reader() -> LatexReader:
+    return LatexReader()
