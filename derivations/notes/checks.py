@@ -60,14 +60,25 @@ def used_definitions(exprs, visible: list[Made]) -> list[Made]:
     return sorted(used.values(), key=lambda m: m.formula)
 
 
-def domain(symbols: NoteSymbols, defined: set[str]) -> Domain:
-    """The engine's domain from the symbol table, less the symbols the note defines (a defined
-    symbol has no values of its own to draw)."""
-    keep = {k: v for k, v in symbols.indices.items() if _name(k) not in defined}
-    return Domain(dims=tuple(d for d in symbols.dims if _name(d) not in defined), indices=keep,
-                  random={k: v for k, v in symbols.random.items() if _name(k) not in defined},
-                  ranges={k: v for k, v in symbols.ranges.items() if _name(k) not in defined},
-                  constants=tuple(c for c in symbols.constants if _name(c) not in defined))
+def domain(symbols: NoteSymbols, defs: list[Made], exprs=()) -> Domain:
+    """The engine's domain from the symbol table for ``exprs`` (and the bodies of ``defs``):
+    only the symbols they use, and none the note defines (a defined symbol has no values of its
+    own to draw)."""
+    defined = {m.definition.key for m in defs}
+    used = {_name(o) for e in (*exprs, *(m.definition.body for m in defs)) for o in _objects(e)}
+    used |= {_name(p) for m in defs for p in m.definition.params}
+
+    def keep(k) -> bool:
+        return _name(k) in used and _name(k) not in defined
+
+    indices = {k: v for k, v in symbols.indices.items() if keep(k)}
+    bounds = {_name(o) for lo_hi in indices.values() for b in lo_hi
+              for o in sp.sympify(b).free_symbols}
+    return Domain(dims=tuple(d for d in symbols.dims if keep(d) or _name(d) in bounds),
+                  indices=indices,
+                  random={k: v for k, v in symbols.random.items() if keep(k)},
+                  ranges={k: v for k, v in symbols.ranges.items() if keep(k)},
+                  constants=tuple(c for c in symbols.constants if keep(c)))
 
 
 def _claim_id(*parts: str) -> str:
@@ -147,7 +158,7 @@ def _check_link(index: int, relation: str, lhs, rhs, lhs_tex: str, rhs_tex: str,
     if free:
         return link(NOT_CHECKABLE, f"free function {', '.join(free)}: the note does not say "
                                    f"what it is")
-    dom = domain(symbols, {m.definition.key for m in defs})
+    dom = domain(symbols, defs, (lhs, rhs))
     if relation in ORDER or relation == APPROX:
         nums = _numbers(lhs, rhs, defs, dom)
         if nums is None:

@@ -10,15 +10,15 @@ from pathlib import Path
 import sympy as sp
 
 from derivations.notes import latex as lx
+from derivations.notes.markdown import parse
+from derivations.notes.model import SymbolRow
+from derivations.notes.reading import NoteSymbols, OverridesError, Reading
 
 # the reader's API as reading-spec.md §5 names it; missing names make this module unusable
 API = ("read", "infer", "parse_overrides", "lower", "to_latex", "NotUnderstood", "NotLowered",
        "OverrideError")
 if not all(hasattr(lx, name) for name in API):
     raise ImportError("derivations.notes.latex does not have the reading API yet")
-from derivations.notes.markdown import parse
-from derivations.notes.model import SymbolRow
-from derivations.notes.reading import NoteSymbols, OverridesError, Reading
 
 # the reader's relation classes -> the note level's words
 RELATIONS = {"Eq": "=", "Define": ":=", "Approx": "≈", "Le": "≤", "Ge": "≥", "Lt": "<",

@@ -123,7 +123,8 @@ def _bracket_block(state: StateBlock, start_line: int, end_line: int, silent: bo
 
 
 def parser() -> MarkdownIt:
-    md = MarkdownIt("commonmark")
+    # raw HTML in a note is text: the annotated page shows it, never runs it
+    md = MarkdownIt("commonmark", {"html": False})
     front_matter_plugin(md)
     # a digit right before an opening or after a closing $ is money ("$5 and $10"), not math
     dollarmath_plugin(md, allow_space=True, allow_digits=False, double_inline=True)

@@ -90,8 +90,7 @@ def _body(note: NoteResult, rendered, t) -> Markup:
 
 
 def _renderer(note: NoteResult, rendered, t):
-    md = parser()
-    md.options["html"] = False  # the note's raw HTML is shown as text, never run
+    md = parser()  # raw HTML off: the note's HTML is shown as text, never run
     by_index = {f.index: f for f in note.formulas}
 
     def math(self, tokens, idx, options, env):
