@@ -93,3 +93,10 @@ def test_every_verdict_is_in_the_vocabulary():
         FormulaResult(0, 0, 1, 1, "x", False, "", "wrong", "why")
     assert set(VERDICTS) >= {"proved", "failed", "definition", "not checkable",
                              "not understood"}
+
+
+def test_the_vocabulary_starts_with_the_engines_statuses():
+    from derivations.engine import STATUSES
+    from derivations.notes.model import STATUSES as WRITTEN
+
+    assert WRITTEN == STATUSES

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from derivations.engine import STATUSES
-
+# the engine's status words (derivations.engine.status.STATUSES, asserted equal by the tests),
+# written out so that a cached report can show a note's verdicts without importing the engine
+STATUSES = ("proved", "numeric", "timed out", "failed")
 DEFINITION, NOT_CHECKABLE, NOT_UNDERSTOOD = "definition", "not checkable", "not understood"
 VERDICTS = (*STATUSES, DEFINITION, NOT_CHECKABLE, NOT_UNDERSTOOD)
 # the mark beside a formula on the page and in the terminal
@@ -119,6 +120,19 @@ class NoteResult:
         return {"path": self.path, "title": self.title, "counts": self.counts(),
                 "formulas": [f.to_dict() for f in self.formulas],
                 "symbols": [s.to_dict() for s in self.symbols]}
+
+    @classmethod
+    def from_dict(cls, data: dict, text: str) -> NoteResult:
+        """A note's result from its ``to_dict()`` (a cached report stage) and its text."""
+        formulas = []
+        for f in data["formulas"]:
+            links = tuple(Link(**{k: v for k, v in x.items()}) for x in f["links"])
+            formulas.append(FormulaResult(
+                f["index"], f["start"], f["end"], f["line"], f["latex"], f["display"],
+                f["reading"], f["verdict"], f["reason"], links,
+                f["mark"] == APPROX_MARK and f["verdict"] == "proved"))
+        return cls(data["path"], text, formulas, [SymbolRow(**s) for s in data["symbols"]],
+                   data["title"])
 
     def _repr_html_(self) -> str:
         from derivations.notes.display import note_html

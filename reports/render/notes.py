@@ -207,4 +207,14 @@ def write(result: NotesResult, out_dir: Path) -> list[Path]:
     return written
 
 
-__all__ = ["write", "view", "typeset", "escape"]
+def write_shipped(reading: dict, out_dir: Path, notes_dir: Path) -> list[Path]:
+    """The annotated pages of the report's LaTeX notes (``reading``: {file: to_dict()})."""
+    notes = []
+    for name, data in reading.items():
+        path = notes_dir / name
+        if path.is_file():
+            notes.append(NoteResult.from_dict(data, path.read_text(encoding="utf-8")))
+    return write(NotesResult(notes), out_dir) if notes else []
+
+
+__all__ = ["write", "write_shipped", "view", "typeset", "escape"]

@@ -278,7 +278,8 @@ def build_view(data: dict, figures: list[dict], lang: str = "en",
                      "caption": _text(i18n.Text(t["figure"][f"{f['name']}_caption"]),
                                       f"figure {f['name']} caption")} for f in figures],
         "errata": full, "errata_checked": checked,
-        "notes_summary": notes_summary(records, t, titles, data["errata"].get("notes")),
+        "notes_summary": notes_summary(records, t, titles, data["errata"].get("notes"),
+                                       data.get("notes_reading"), lang),
         "training_accuracy": None if data["training"].get("accuracy") is None
         else f"{data['training']['accuracy']:.3f}",
     }
