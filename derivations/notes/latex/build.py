@@ -1,0 +1,549 @@
+"""A parse tree to SymPy, by the rules of READING.md and the symbol table.
+
+It may decide, by the table, what a symbol is (entry or name, application or product, transpose
+or power) and record the defaults it used as notes.  It may not guess: where READING.md calls a
+construct ambiguous, or a symbol is a conflict of the table, it raises :class:`Refusal` naming
+the token and its offset.  Expressions are built through :mod:`.nodes` and stay unevaluated.
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+from lark import Token, Tree
+
+from derivations.notes.latex import nodes as N
+from derivations.notes.latex.infer import first_offset, inner, is_compound, script_letters
+from derivations.notes.latex.table import SymbolTable
+
+_OPS = {"log": sp.log, "ln": sp.log, "exp": sp.exp, "sin": sp.sin, "cos": sp.cos, "tan": sp.tan,
+        "tanh": sp.tanh, "sinh": sp.sinh, "cosh": sp.cosh, "max": sp.Max, "min": sp.Min}
+
+
+class Refusal(Exception):
+    def __init__(self, token: str, offset: int, why: str):
+        super().__init__(f"{token!r} at {offset}: {why}")
+        self.token, self.offset, self.why = token, offset, why
+
+
+class _Operator:
+    """∂/∂x or ∇_W waiting for what follows it in its product."""
+
+    def __init__(self, variables, node):
+        self.variables, self.node = variables, node
+
+
+def _tok(node) -> Token:
+    while isinstance(node, Tree):
+        node = node.children[0]
+    return node
+
+
+class Builder:
+    def __init__(self, table: SymbolTable, source: str):
+        self.t, self.src, self.notes, self.bound = table, source, [], []
+
+    def refuse(self, node, why):
+        tok = _tok(node)
+        raise Refusal(str(tok), first_offset(node), why)
+
+    def note(self, text):
+        if text not in self.notes:
+            self.notes.append(text)
+
+    # -- names ------------------------------------------------------------------------------
+    def sym(self, name, node=None):
+        if name in self.bound:
+            return sp.Symbol(name, integer=True)
+        if name in self.t.conflicts:
+            self.refuse(node, self.t.conflicts[name])
+        if name == "e" and self.t.euler():
+            self.note("e read as Euler's number")
+            return sp.E
+        if name == "pi":
+            return sp.pi
+        if self.t.kind(name) == "function" and node is not None:
+            self.refuse(node, f"{name} is a function in this note, here it has no argument")
+        return self.t.symbol(name)
+
+    def known_word(self, word) -> bool:
+        return N.vocabulary(word) is not None or word in self.t
+
+    def function_of(self, node):
+        """The function a head token names (with its scripts), or None."""
+        scripts = []
+        while isinstance(node, Tree) and node.data == "subscript":
+            scripts.append(node.children[2])
+            node = node.children[0]
+        if not isinstance(node, Token) or node.type not in ("LETTER", "SYMBOL", "WORD",
+                                                             "TEXTWORD"):
+            return None
+        word = str(node)
+        if word in ("E", "Var") and node.type == "TEXTWORD" or word == "Var":
+            if scripts:
+                self.note(f"the subscript of {word} is dropped")
+            return N.vocabulary(word)
+        if scripts:
+            if word == "GELU" and _script_word(scripts[0]) == "tanh":
+                return N.VOCABULARY["GELU_tanh"]
+            return None
+        if word == "sigma" and self.t.is_function(word):
+            return N.VOCABULARY["sigmoid"]
+        if N.vocabulary(word) is not None and (node.type in ("TEXTWORD", "WORD")):
+            return N.vocabulary(word)
+        if self.t.is_function(word) and node.type != "WORD" or self.t.kind(word) == "function":
+            if word in self.t.conflicts:
+                self.refuse(node, self.t.conflicts[word])
+            return self.t.function(word)
+        if node.type == "TEXTWORD" and self.src.startswith("\\operatorname", node.start_pos):
+            return sp.Function(word)
+        return None
+
+    # -- structure ---------------------------------------------------------------------------
+    def ex(self, node):
+        if isinstance(node, Token):
+            return self.token(node)
+        method = getattr(self, "x_" + node.data, None)
+        if method is None:
+            self.refuse(node, f"{node.data} is not read here")
+        return method(node)
+
+    def token(self, tok):
+        if tok.type == "NUMBER":
+            return N.number(str(tok))
+        if tok.type in ("LETTER", "SYMBOL", "TEXTWORD", "WORD"):
+            return self.symbol_with_scripts(tok, [], [], 0, tok)
+        if tok.type == "DOTS":
+            self.refuse(tok, "… is read only in a range i = 1, …, n or a set {1, …, n}")
+        if tok.type == "REALS":
+            self.refuse(tok, "ℝ is read only after ∈")
+        self.refuse(tok, f"{tok.type.lower()} '{tok}' is not read here")
+
+    def x_add(self, node):
+        return N.add(self.ex(node.children[0]), self.ex(node.children[2]))
+
+    def x_sub(self, node):
+        return N.sub(self.ex(node.children[0]), self.ex(node.children[2]))
+
+    def x_neg(self, node):
+        return N.neg(self.ex(node.children[1]))
+
+    def x_pos(self, node):
+        return self.ex(node.children[1])
+
+    def x_binop(self, node):
+        a, op, b = node.children
+        x, y = self.ex(a), self.ex(b)
+        if op == "/":
+            return N.div(x, y)
+        if op == "⊙":
+            return N.hadamard(x, y)
+        return N.mul(x, y)
+
+    def x_paren(self, node):
+        items = [self.ex(c) for c in node.children[1].children if not isinstance(c, Token)
+                 or c.type != "COMMA"]
+        return items[0] if len(items) == 1 else sp.Tuple(*items)
+
+    def x_list(self, node):
+        items = [self.ex(c) for c in node.children if not isinstance(c, Token)]
+        return items[0] if len(items) == 1 else sp.Tuple(*items)
+
+    def x_bracket(self, node):
+        items = [c for c in node.children[1].children if not isinstance(c, Token)]
+        if len(items) != 1:
+            self.refuse(node, "[a, b] is not read (an interval?); write a tuple (a, b)")
+        return self.ex(items[0])
+
+    def x_brace(self, node):
+        return self.ex(node.children[1])
+
+    def x_set(self, node):
+        self.refuse(node, "a set is read only after ∈, as {1, …, n}")
+
+    def x_abs(self, node):
+        return sp.Abs(self.ex(node.children[1]), evaluate=False)
+
+    def x_norm(self, node):
+        return N.Norm(self.ex(node.children[1]))
+
+    def x_frac(self, node):
+        return N.div(self.ex(node.children[2]), self.ex(node.children[5]))
+
+    def x_sqrt(self, node):
+        return N.sqrt(self.ex(node.children[2]))
+
+    def x_root(self, node):
+        return N.root(self.ex(node.children[5]), self.ex(node.children[2]))
+
+    def x_matrix(self, node):
+        rows = [[self.ex(c) for c in row.children if not isinstance(c, Token)]
+                for row in node.children[1].children if isinstance(row, Tree)]
+        if len({len(r) for r in rows}) != 1:
+            self.refuse(node, "the rows of this matrix have different lengths")
+        return sp.ImmutableMatrix(rows)
+
+    def x_nabla(self, node):
+        return _Operator([self.ex(inner(node.children[2]))], node)
+
+    def x_dfrac(self, node):
+        num, den = node.children[2], node.children[5]
+        parts = num.children
+        order, body = None, None
+        for p in parts[1:]:
+            if isinstance(p, Token) and p.type == "NUMBER":
+                order = int(str(p))
+            elif isinstance(p, Tree) and p.data == "group":
+                order = _int(inner(p))
+                if order is None:
+                    self.refuse(p, "the order of a derivative is a whole number")
+            elif not isinstance(p, Token):
+                body = p
+        variables = []
+        for dvar in den.children:
+            f = dvar.children[1]
+            if isinstance(f, Tree) and f.data == "superscript":
+                k = _int(inner(f.children[2]))
+                if k is None:
+                    self.refuse(f, "∂x^k in a denominator needs a whole number k")
+                variables.append((self.ex(f.children[0]), k))
+            else:
+                variables.append((self.ex(f), 1))
+        total = sum(k for _, k in variables)
+        if (order or 1) != total:
+            self.refuse(num, f"the numerator's order {order or 1} is not the denominator's {total}")
+        variables = [v if k == 1 else (v, k) for v, k in reversed(variables)]
+        if body is None:
+            return _Operator(variables, node)
+        return N.derivative(self.ex(body), *variables)
+
+    def x_opapp(self, node):
+        op, scripts, arg = node.children
+        return self.operator(op, scripts, arg)
+
+    def x_opapp_big(self, node):
+        op, scripts, big = node.children
+        return self.operator(op, scripts, big)
+
+    def operator(self, op, scripts, arg):
+        subs = [s for k, s in zip(scripts.children[::2], scripts.children[1::2], strict=True)
+                if k.type == "SUB"]
+        sups = [s for k, s in zip(scripts.children[::2], scripts.children[1::2], strict=True)
+                if k.type == "SUP"]
+        name = str(op)
+        base, post = _paren_base(arg)
+        if base is not None:
+            args = self.arguments(base)
+        else:
+            args = [self.ex(arg)]
+        if subs:
+            if name not in ("max", "min") or len(args) != 1:
+                self.refuse(op, f"\\{name} with a subscript is not read (\\log_b: write \\log x / "
+                            "\\log b)")
+            var = script_letters(subs[0])
+            if not var or len(var) != 1:
+                self.refuse(subs[0], "\\max_j needs one index")
+            self.refuse(op, f"\\{name}_{var[0]} over an index is not read: write the claim "
+                        "without it") if name == "min" else None
+            j = str(var[0])
+            return N.MaxOver(args[0], sp.Tuple(sp.Symbol(j, integer=True), *self.index_range(
+                j, arg, subs[0])))
+        if name in ("max", "min") and len(args) < 2:
+            self.refuse(op, f"\\{name} of one argument: write \\{name}(a, b)")
+        if name not in ("max", "min") and len(args) != 1:
+            self.refuse(op, f"\\{name} takes one argument")
+        result = N.apply(_OPS[name], *args)
+        for s in sups:
+            result = self.power(result, s, op)
+        return self.scripts_on_result(result, post) if post else result
+
+    def arguments(self, paren):
+        return [self.ex(c) for c in paren.children[1].children if not isinstance(c, Token)
+                or c.type not in ("COMMA",)]
+
+    def x_bigop(self, node):
+        big, scripts, body = node.children
+        pairs = list(zip(scripts.children[::2], scripts.children[1::2], strict=True))
+        subs = [s for k, s in pairs if k.type == "SUB"]
+        sups = [s for k, s in pairs if k.type == "SUP"]
+        if len(subs) != 1 or len(sups) > 1:
+            self.refuse(big, f"\\{big} needs one subscript (its index) and at most one superscript")
+        sub = inner(subs[0])
+        if isinstance(sub, Tree) and sub.data == "script_rel":
+            var = script_letters(sub.children[0])
+            if str(sub.children[1]) != "=" or not var or len(var) != 1:
+                self.refuse(sub, f"the subscript of \\{big} is read as j=lo or j; conditions "
+                            "(j \\ne i) are not read")
+            names = [str(var[0])]
+            if not sups:
+                self.refuse(big, f"\\{big}_{{j=lo}} without an upper end")
+            bounds = [(self.ex(sub.children[2]), self.ex(inner(sups[0])))]
+        else:
+            letters = script_letters(subs[0])
+            if not letters or sups:
+                self.refuse(sub, f"the subscript of \\{big} is read as j=lo (with ^hi) or j")
+            names = [str(v) for v in letters]
+            bounds = [self.index_range(n, body, subs[0]) for n in names]
+        self.bound += names
+        try:
+            result = self.ex(body)
+        finally:
+            del self.bound[len(self.bound) - len(names):]
+        cls = sp.Sum if str(big) == "sum" else sp.Product
+        for name, (lo, hi) in reversed(list(zip(names, bounds, strict=True))):
+            result = cls(result, (sp.Symbol(name, integer=True), lo, hi))
+        return result
+
+    def index_range(self, name, body, node):
+        """The range of an index a sum leaves unbounded: declared, else a declared vector's size."""
+        rng = self.t.range_of(name)
+        if rng:
+            return rng
+        for base in _bases_indexed_by(body, name):
+            size = self.t.size_of(base)
+            if size and len(size) == 1:
+                self.note(f"the range of {name} is 1..{size[0]}, the size of {base}")
+                return (sp.Integer(1), size[0])
+        self.refuse(node, f"the range of {name} is not declared: write \\sum_{{{name}=1}}^{{n}} or "
+                    f"declare it (index {name} in 1..n, or the vector it indexes)")
+
+    # -- products ------------------------------------------------------------------------------
+    def x_product(self, node):
+        return self.product(list(node.children))
+
+    def product(self, kids):
+        out = []
+        k = 0
+        while k < len(kids):
+            c = kids[k]
+            fn = self.function_of(c)
+            nxt = kids[k + 1] if k + 1 < len(kids) else None
+            base, post = _paren_base(nxt) if nxt is not None else (None, [])
+            if fn is not None and base is not None:
+                app = N.apply(fn, *self.arguments(base))
+                out.append(self.scripts_on_result(app, post) if post else app)
+                k += 2
+                continue
+            if fn is not None and isinstance(c, Token) and c.type == "TEXTWORD" and \
+                    N.vocabulary(str(c)) is not None:
+                self.refuse(c, f"{c} needs its argument in parentheses")
+            if base is not None and isinstance(c, Token) and c.type in ("LETTER", "SYMBOL") \
+                    and len(self.arguments(base)) > 1:
+                self.refuse(nxt, f"{c}(…, …): {c} is no function of this note; declare it "
+                            "(function " + str(c) + ")")
+            if isinstance(c, Token) and c.type == "NUMBER" and out:
+                self.refuse(c, "a number after a factor is ambiguous: write it first, or use "
+                            "\\cdot or \\times")
+            if isinstance(c, Tree) and c.data == "opapp" and nxt is not None and \
+                    _paren_base(c.children[2])[0] is None and not _starts_operator(nxt, self):
+                self.refuse(nxt, f"ambiguous: what does \\{c.children[0]} apply to? write "
+                            f"\\{c.children[0]}(…) around its argument")
+            built = self.ex(c)
+            if isinstance(built, _Operator):
+                if k + 1 >= len(kids):
+                    self.refuse(c, "this derivative operator applies to nothing")
+                rest = self.product(kids[k + 1:])
+                out.append(N.derivative(rest, *built.variables))
+                break
+            if base is not None and fn is None and isinstance(c, Token) and \
+                    c.type in ("LETTER", "SYMBOL"):
+                self.note(f"{c}(…) read as a product: {c} is no function")
+            out.append(built)
+            k += 1
+        return out[0] if len(out) == 1 else N.mul(*out)
+
+    def scripts_on_result(self, result, post):
+        for kind, script in post:
+            if kind == "SUB":
+                idx = self.indices(script)
+                result = N.EntryOf(result, *idx)
+            else:
+                result = self.power(result, script, script)
+        return result
+
+    def indices(self, script):
+        letters = script_letters(script)
+        if letters is not None:
+            return [self.sym(str(x), x) for x in letters]
+        node = inner(script)
+        if isinstance(node, Tree) and node.data == "list":
+            return [self.ex(c) for c in node.children if not isinstance(c, Token)]
+        return [self.ex(node)]
+
+    # -- postfix -------------------------------------------------------------------------------
+    def x_subscript(self, node):
+        return self.postfix(node)
+
+    x_superscript = x_prime = x_subscript
+
+    def postfix(self, node):
+        scripts, primes, top = [], 0, node
+        while isinstance(node, Tree) and node.data in ("subscript", "superscript", "prime"):
+            if node.data == "prime":
+                primes += 1
+            else:
+                scripts.insert(0, (str(node.children[1]) == "_", node.children[2]))
+            node = node.children[0]
+        subs = [s for is_sub, s in scripts if is_sub]
+        sups = [s for is_sub, s in scripts if not is_sub]
+        if len(subs) > 1 or len(sups) > 1:
+            self.refuse(top, "a double subscript or superscript: group it with braces")
+        if isinstance(node, Token) and node.type in ("LETTER", "SYMBOL", "TEXTWORD", "WORD"):
+            return self.symbol_with_scripts(node, subs, sups, primes, top)
+        if primes:
+            self.refuse(top, "a prime on an expression (f'(x)?) is not read")
+        result = self.ex(node)
+        if isinstance(node, Tree) and node.data == "norm" and subs:
+            p = inner(subs[0])
+            result = N.Norm(result.args[0], sp.Symbol("F") if str(p) == "F" else self.ex(p))
+            subs = []
+        elif subs and not (isinstance(node, Tree) and node.data in ("paren", "bracket")):
+            self.refuse(top, "a subscript on this expression is not read")
+        for s in subs:
+            result = N.EntryOf(result, *self.indices(s))
+        for s in sups:
+            result = self.power(result, s, top)
+        return result
+
+    def symbol_with_scripts(self, tok, subs, sups, primes, top):
+        name = str(tok)
+        if tok.type == "WORD" and not self.known_word(name):
+            if len(name) > 2:
+                self.refuse(tok, f"'{name}' is no name of this note: write \\mathrm{{{name}}}, "
+                            "declare it (name " + name + "), or separate factors by spaces")
+            first = self.sym(name[0], tok)
+            last = Token("LETTER", name[1], start_pos=tok.start_pos + 1)
+            return N.mul(first, self.symbol_with_scripts(last, subs, sups, primes, top))
+        sup = sups[0] if sups else None
+        if sup is not None:
+            label = self.label(sup)
+            if label is not None:
+                name, sup = f"{name}^{label}", None
+        name += "_prime" * primes
+        if subs:
+            s = subs[0]
+            sub_name = _script_name(s)
+            entry = None
+            if sub_name is not None and self.t.kind(f"{name}_{sub_name}") is not None and \
+                    self.t[f"{name}_{sub_name}"].declared:
+                entry = None
+            elif is_compound(s):
+                entry = self.indices(s)
+            else:
+                letters = script_letters(s)
+                if letters and all(str(x) in self.bound or self.t.is_index(str(x))
+                                   for x in letters):
+                    entry = [self.sym(str(x), x) for x in letters]
+                elif _int(inner(s)) is not None and self.t.has_entries(name):
+                    entry = [sp.Integer(_int(inner(s)))]
+            if entry is None and sub_name is None:
+                self.refuse(s, "this subscript is neither an index nor part of a name")
+            if entry is not None:
+                if name == "delta" and len(entry) == 2 and not (
+                        "delta" in self.t and self.t["delta"].declared):
+                    result = sp.KroneckerDelta(*entry, evaluate=False)
+                else:
+                    if name in self.t.conflicts:
+                        self.refuse(tok, self.t.conflicts[name])
+                    result = self.t.base(name)[tuple(entry)]
+            else:
+                result = self.sym(f"{name}_{sub_name}", tok)
+        else:
+            result = self.sym(name, tok)
+        if sup is not None:
+            result = self.power(result, sup, top)
+        return result
+
+    def label(self, sup):
+        node = inner(sup)
+        if isinstance(node, Tree) and node.data == "list" and len(node.children) == 1:
+            node = node.children[0]
+        if isinstance(node, Tree) and node.data == "product" and len(node.children) == 1:
+            node = node.children[0]
+        if isinstance(node, Tree) and node.data == "paren":
+            items = node.children[1].children
+            one = items[0] if len(items) == 1 else None
+            one = one.children[0] if isinstance(one, Tree) and len(one.children) == 1 else one
+            if isinstance(one, Token) and one.type in ("LETTER", "NUMBER"):
+                return f"({one})"
+            self.refuse(node, "a parenthesised superscript is a label only for one letter or "
+                        "number: (l), (t), (1)")
+        if isinstance(node, Token) and node.type == "LETTER" and node.isupper() and node != "T" \
+                and self.t.kind(str(node)) not in ("size", "scalar", "index"):
+            return str(node)
+        return None
+
+    def power(self, base, sup, where):
+        node = inner(sup)
+        if isinstance(node, Tree) and node.data == "list" and len(node.children) == 1:
+            node = node.children[0]
+        if isinstance(node, Tree) and node.data == "product" and len(node.children) == 1:
+            node = node.children[0]
+        if isinstance(node, Token) and node.type == "TOP":
+            return N.transpose(base)
+        if isinstance(node, Token) and str(node) == "T" and node.type == "LETTER":
+            kind = self.t.kind("T")
+            if kind not in ("size", "scalar", "index"):
+                self.note("^T read as a transpose")
+                return N.transpose(base)
+            if N.is_matrix(base) or not base.is_commutative:
+                self.refuse(node, "^T: T is a symbol of this note and the base is a matrix; "
+                            "write ^\\top for a transpose")
+        return N.power(base, self.ex(node))
+
+
+def _script_word(script):
+    node = inner(script)
+    while isinstance(node, Tree) and len(node.children) == 1:
+        node = node.children[0]
+    return str(node) if isinstance(node, Token) else None
+
+
+def _script_name(script):
+    """A subscript as part of a name (``Q``, ``AB``, ``\\text{model}``, ``1``), else None."""
+    node = inner(script)
+    while isinstance(node, Tree) and node.data in ("list", "product") and len(node.children) == 1:
+        node = node.children[0]
+    if isinstance(node, Token) and node.type in ("LETTER", "SYMBOL", "TEXTWORD", "WORD", "NUMBER"):
+        return str(node)
+    if isinstance(node, Tree) and node.data == "product" and all(
+            isinstance(c, Token) and c.type in ("LETTER", "WORD", "NUMBER") for c in node.children):
+        return "".join(str(c) for c in node.children)
+    return None
+
+
+def _int(node):
+    while isinstance(node, Tree) and node.data in ("list", "product") and len(node.children) == 1:
+        node = node.children[0]
+    if isinstance(node, Token) and node.type == "NUMBER" and str(node).isdigit():
+        return int(str(node))
+    return None
+
+
+def _paren_base(node):
+    """A parenthesised group with the scripts on it: (group, [(SUB|SUP, script)…]) or (None, [])."""
+    post = []
+    while isinstance(node, Tree) and node.data in ("subscript", "superscript"):
+        post.insert(0, (str(node.children[1]) == "_" and "SUB" or "SUP", node.children[2]))
+        node = node.children[0]
+    if isinstance(node, Tree) and node.data in ("paren", "bracket"):
+        return node, post
+    return None, []
+
+
+def _starts_operator(node, builder) -> bool:
+    while isinstance(node, Tree) and node.data in ("subscript", "superscript"):
+        node = node.children[0]
+    if isinstance(node, Tree):
+        return node.data in ("opapp", "opapp_big", "bigop")
+    return builder.function_of(node) is not None
+
+
+def _bases_indexed_by(node, name):
+    if isinstance(node, Token):
+        return
+    if node.data == "subscript" and isinstance(node.children[0], Token):
+        letters = script_letters(node.children[2])
+        if letters and name in [str(x) for x in letters]:
+            yield str(node.children[0])
+    for c in node.children:
+        yield from _bases_indexed_by(c, name)

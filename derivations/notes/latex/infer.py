@@ -1,0 +1,340 @@
+"""The symbol table inferred from a note's formulas, in order, and its symbols block.
+
+It may record what the formulas show: declarations (``x \\in \\mathbb{R}^{n\\times d}``, ``i =
+1, \\dots, n``), the bound variables of sums (indices inside their sum only), compound
+subscripts (``m_{t-1}``: t an index, m has entries), entries of a function's result, symbols
+transposed as a whole, functions defined in the note, and a default function letter also used as a
+plain symbol (a conflict).  It may not guess from letter shapes or habits; what no rule settles
+stays a scalar, as READING.md says.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from lark import Token, Tree
+
+from derivations.notes.latex.parser import ParseFailure, parse
+from derivations.notes.latex.table import (
+    DEFAULT_FUNCTIONS,
+    Evidence,
+    Overrides,
+    SymbolTable,
+)
+from derivations.notes.latex.tokens import TokenError
+
+NAME_TOKENS = ("LETTER", "SYMBOL", "TEXTWORD", "WORD")
+
+
+def tok_name(node):
+    return str(node) if isinstance(node, Token) and node.type in NAME_TOKENS else None
+
+
+def head(node, table):
+    """The symbol a script attaches to: the last letter of a run that is no known name."""
+    from derivations.notes.latex.nodes import vocabulary
+
+    name = tok_name(node)
+    if name and node.type == "WORD" and vocabulary(name) is None and not (
+            name in table and table[name].declared):
+        return name[-1]
+    return name
+
+
+def inner(script):
+    """The content of a script: a brace group's content, or the single token."""
+    if isinstance(script, Tree) and script.data == "group":
+        return script.children[1]
+    return script
+
+
+def script_letters(script) -> list[Token] | None:
+    """The letters of a script made only of names (``i``, ``{ij}``, ``{i,j}``), else None."""
+    node = inner(script)
+    if isinstance(node, Token):
+        if node.type in ("LETTER", "SYMBOL"):
+            return [node]
+        if node.type == "WORD":
+            return [Token("LETTER", ch, start_pos=node.start_pos + k) for k, ch in enumerate(node)]
+        return None
+    if node.data == "list":
+        out = []
+        for child in node.children:
+            if isinstance(child, Token):
+                continue
+            got = script_letters(child)
+            if got is None or len(got) != 1 and len(node.children) > 1:
+                return None
+            out += got
+        return out
+    if node.data == "product" and all(isinstance(c, Token) and c.type in ("LETTER", "SYMBOL")
+                                      for c in node.children):
+        return list(node.children)
+    if node.data == "product" and len(node.children) == 1:
+        return script_letters(node.children[0])
+    return None
+
+
+def letters_in(node) -> list[Token]:
+    if isinstance(node, Token):
+        if node.type in ("LETTER", "SYMBOL"):
+            return [node]
+        if node.type == "WORD":
+            return [Token("LETTER", ch, start_pos=node.start_pos + k) for k, ch in enumerate(node)]
+        return []
+    return [t for c in node.children for t in letters_in(c)]
+
+
+def is_compound(script) -> bool:
+    node = inner(script)
+    return isinstance(node, Tree) and script_letters(script) is None and not (
+        node.data == "product" and len(node.children) == 1 and isinstance(node.children[0], Token))
+
+
+def first_offset(node) -> int:
+    if isinstance(node, Token):
+        return node.start_pos or 0
+    for c in node.children:
+        off = first_offset(c)
+        if off is not None:
+            return off
+    return 0
+
+
+class _Walk:
+    def __init__(self, table: SymbolTable, formula: int):
+        self.t, self.f, self.bound = table, formula, []
+
+    def ev(self, node, text):
+        return Evidence(self.f, first_offset(node), text)
+
+    def index(self, tok, why):
+        name = str(tok)
+        if name in self.bound or self.t.kind(name) in ("size", "function"):
+            return
+        if name == "e" or len(name) > 1 and name not in ("alpha", "beta", "gamma", "mu", "nu"):
+            return
+        self.t.note(name, "index", self.ev(tok, why))
+
+    def entries(self, base, node, why):
+        if base is None:
+            return
+        self.t.indexed.add(base)
+        info = self.t.get(base)
+        kind = "matrix" if info and info.kind == "matrix" else "vector"
+        self.t.note(base, kind, self.ev(node, why))
+
+    def walk(self, node):
+        if isinstance(node, Token):
+            return
+        handler = getattr(self, "on_" + node.data, None)
+        if handler is not None and handler(node) is False:
+            return
+        for c in node.children:
+            self.walk(c)
+
+    def on_bigop(self, node):
+        scripts = node.children[1].children
+        var = None
+        for kind, script in zip(scripts[::2], scripts[1::2], strict=True):
+            body = inner(script)
+            if kind.type == "SUB":
+                if isinstance(body, Tree) and body.data == "script_rel":
+                    var = letters_in(body.children[0])
+                else:
+                    var = script_letters(script) or []
+            else:
+                hi = tok_name(_single(body))
+                if hi and not self.t.is_index(hi):
+                    self.t.note(hi, "size", self.ev(body, "the upper bound of a sum"))
+        names = [str(v) for v in var or []]
+        self.bound += names
+        for c in node.children[1:]:
+            self.walk(c)
+        del self.bound[len(self.bound) - len(names):]
+        return False
+
+    def on_subscript(self, node):
+        base, _, script = node.children
+        name = head(base, self.t)
+        letters = script_letters(script)
+        if isinstance(base, Tree) and base.data in ("paren", "bracket"):
+            for tok in letters or letters_in(inner(script)):
+                self.index(tok, "the subscript of an entry of a result")
+            return
+        if name is None:
+            return
+        if is_compound(script):
+            for tok in letters_in(inner(script)):
+                self.index(tok, f"a letter of the compound subscript of {name}")
+            self.entries(name, node, "has a compound subscript")
+            return
+        if not letters:
+            return
+        names = [str(x) for x in letters]
+        if all(n in self.bound or self.t.is_index(n) for n in names):
+            self.entries(name, node, "subscripted by an index")
+        elif len(names) == 1 and self.t.has_entries(name) and len(name) == 1:
+            self.index(letters[0], f"the subscript of {name}, which has entries")
+        if name == "e" and self.t.has_entries("e"):
+            self.t.note("e", "vector", self.ev(node, "e has entries, so it is no Euler's number"))
+
+    def on_superscript(self, node):
+        base, _, script = node.children
+        body = inner(script)
+        name = head(base, self.t)
+        if name and isinstance(body, Token) and body.type == "TOP":
+            kind = "matrix" if name[:1].isupper() else "vector"
+            info = self.t.get(name)
+            if info is None or info.kind == "scalar" and not info.declared:
+                self.t.note(name, kind, self.ev(node, "transposed as a whole"))
+
+    def on_product(self, node):
+        kids = node.children
+        for k, c in enumerate(kids):
+            base = c
+            if isinstance(c, Tree) and c.data in ("superscript", "prime"):
+                base = c.children[0]
+            name = tok_name(base)
+            if name not in DEFAULT_FUNCTIONS:
+                continue
+            nxt = kids[k + 1] if k + 1 < len(kids) else None
+            applied = base is c and isinstance(nxt, Tree) and (nxt.data == "paren" or nxt.data in (
+                "subscript", "superscript") and isinstance(nxt.children[0], Tree)
+                and nxt.children[0].data == "paren")
+            self.t.note(name, "function" if applied else "scalar",
+                        self.ev(c, "applied to an argument" if applied else "used as a symbol"))
+
+    def on_chain(self, node):
+        kids = node.children
+        if len(kids) == 3 and str(kids[1]) == "∈":
+            self.declaration(kids[0], kids[2])
+        if len(kids) == 3 and str(kids[1]) in ("=", ":="):
+            lhs = kids[0]
+            if isinstance(lhs, Tree) and lhs.data == "product" and len(lhs.children) == 2:
+                f, arg = lhs.children
+                if tok_name(f) and isinstance(arg, Tree) and arg.data == "paren" and \
+                        isinstance(f, Token) and f.type in ("LETTER", "SYMBOL") and all(
+                            tok_name(_single(a)) for a in arg.children[1].children
+                            if not isinstance(a, Token)):
+                    self.t.note(str(f), "function", self.ev(f, "defined as a function here"))
+
+    def declaration(self, lhs, rhs):
+        names = [tok_name(c) for c in (lhs.children if isinstance(lhs, Tree) else [lhs])]
+        names = [n for n in names if n]
+        space = _single(rhs)
+        if isinstance(space, Tree) and space.data == "set":
+            items = [c for c in space.children[1].children if not isinstance(c, Token)
+                     or c.type == "DOTS"]
+            if len(items) >= 2 and len(names) == 1:
+                self.range(names[0], items[0], items[-1], lhs)
+            return
+        dims = []
+        if isinstance(space, Tree) and space.data == "superscript":
+            if tok_name(space.children[0]) is not None or space.children[0].type != "REALS":
+                return
+            dims = _dims(inner(space.children[2]))
+        elif not (isinstance(space, Token) and space.type == "REALS"):
+            return
+        for d in dims:
+            if tok_name(d):
+                self.t.note(str(d), "size", self.ev(d, "a dimension of ℝ^…"))
+        kind = "scalar" if not dims else "vector" if len(dims) == 1 else "matrix"
+        for n in names:
+            self.t.note(n, kind, self.ev(lhs, "declared ∈ ℝ" + ("^…" if dims else "")),
+                        shape=tuple(str(d) for d in dims))
+
+    def range(self, name, lo, hi, node):
+        hi_name = tok_name(_single(hi))
+        if hi_name:
+            self.t.note(hi_name, "size", self.ev(hi, f"the upper end of {name}'s range"))
+        lo_text, hi_text = _bound_text(lo), _bound_text(hi)
+        if lo_text and hi_text:
+            self.t.note(name, "index", self.ev(node, "a range is declared"),
+                        range=(lo_text, hi_text))
+
+    def on_start(self, node):
+        items = [c for c in node.children if isinstance(c, Tree)]
+        for a, b, c in zip(items, items[1:], items[2:], strict=False):
+            if a.data == "chain" and b.data == "dots_item" and c.data == "chain" and \
+                    len(a.children) == 3 and str(a.children[1]) == "=" and len(c.children) == 1:
+                name = tok_name(_single(a.children[0]))
+                if name:
+                    self.range(name, a.children[2], c.children[0], a)
+
+
+def head_name(node):
+    """The name of a symbol written as a token (``x``, ``\\hat{x}``), else None."""
+    return tok_name(node)
+
+
+def _single(node):
+    """The one token or tree a product of one factor wraps."""
+    while isinstance(node, Tree) and node.data in ("product", "list") and len(node.children) == 1:
+        node = node.children[0]
+    return node
+
+
+def _bound_text(node):
+    node = _single(node)
+    if isinstance(node, Token) and node.type in ("NUMBER", "LETTER", "SYMBOL", "WORD"):
+        return str(node)
+    return None
+
+
+def _dims(node):
+    node = _single(node)
+    if isinstance(node, Tree) and node.data == "binop" and str(node.children[1]) == "×":
+        return _dims(node.children[0]) + _dims(node.children[2])
+    return [node]
+
+
+def infer(formulas: Sequence[str], overrides: Overrides | None = None) -> SymbolTable:
+    """The symbol table of a note: what its formulas show, corrected by its symbols block."""
+    table = SymbolTable()
+    if overrides is not None:
+        apply_overrides(table, overrides)
+    trees = []
+    for k, src in enumerate(formulas):
+        try:
+            trees.append((k, parse(src)))
+        except (ParseFailure, TokenError):
+            continue  # a formula that cannot be read says nothing about its symbols
+    for _ in range(3):  # entries and indices feed each other
+        before = {n: (i.kind, len(i.rests_on)) for n, i in table.entries.items()}, \
+            len(table.indexed)
+        for k, tree in trees:
+            _Walk(table, k).walk(tree)
+        after = {n: (i.kind, len(i.rests_on)) for n, i in table.entries.items()}, \
+            len(table.indexed)
+        if after == before:
+            break
+    for name, info in table.entries.items():
+        if name in DEFAULT_FUNCTIONS and info.kind == "function" and any(
+                "used as a symbol" in e.text for e in info.rests_on) and not info.declared:
+            table.conflicts.setdefault(name, f"{name} is applied as a function and used as a "
+                                             "plain symbol; declare it in the symbols block")
+    return table
+
+
+def apply_overrides(table: SymbolTable, overrides: Overrides):
+    for decl in overrides.declarations:
+        ev = Evidence(-1, 0, f"declared (symbols block, line {decl.line})")
+        for name in decl.names:
+            if decl.kind == "random":
+                info = table.note(name, table.kind(name) or "scalar", ev)
+                info.random = True
+                info.declared = True
+                continue
+            info = table.note(name, decl.kind, ev, shape=decl.shape, range=decl.range)
+            info.kind, info.declared = decl.kind, True
+            if decl.shape:
+                info.shape = decl.shape
+            if decl.range:
+                info.range = decl.range
+            if decl.kind in ("vector",):
+                table.indexed.add(name)
+            table.conflicts.pop(name, None)
+        for dim in (*decl.shape, *(decl.range or ())):
+            if not dim.lstrip("-").isdigit() and table.kind(dim) not in ("size",):
+                table.note(dim, "size", ev).declared = True

@@ -1,0 +1,234 @@
+"""The SymPy shapes a reading is made of, and the one set of constructors that builds them.
+
+The reader (:mod:`.build`) and the expected-reading parser (:mod:`.expected`) both build through
+these constructors, so one formula written twice gives one tree.  Everything stays unevaluated:
+a constructor may flatten a sum inside a sum (or a product inside a product) and nothing else.
+It may not simplify, reorder or compute.
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+from sympy.matrices.expressions.matexpr import MatrixExpr
+
+from derivations.engine import E, Var
+
+
+class _Node(sp.Basic):
+    """A node of the reading with no meaning of its own in SymPy (printed by :mod:`.printer`)."""
+
+    def _hashable_content(self):
+        return self.args
+
+
+class Approx(_Node):
+    """``lhs ≈ rhs``."""
+
+    @property
+    def lhs(self):
+        return self.args[0]
+
+    @property
+    def rhs(self):
+        return self.args[1]
+
+
+class Define(Approx):
+    """``lhs := rhs``."""
+
+
+class Chain(_Node):
+    """``a = b ≈ c``: one relation per link, in order."""
+
+
+class Formulas(_Node):
+    """Several formulas in one, separated at the top level (``\\quad``, a comma, prose)."""
+
+
+class In(_Node):
+    """A declaration ``x ∈ space``."""
+
+
+class R(_Node):
+    """The space ℝ, ℝⁿ or ℝ^{n×d}: its arguments are the dimensions."""
+
+
+class Range(_Node):
+    """The index range ``{lo, …, hi}``."""
+
+
+class EntryOf(_Node):
+    """An entry of a result that is no symbol: ``softmax(z)_i`` is ``EntryOf(softmax(z), i)``."""
+
+    is_commutative = True
+
+
+class Norm(sp.Function):
+    """``‖x‖`` (one argument: the 2-norm), ``‖x‖_p`` (two)."""
+
+    is_commutative = True
+
+    @classmethod
+    def eval(cls, *args):
+        return None
+
+
+class MaxOver(_Node):
+    """``max_j t``: ``MaxOver(t, (j, lo, hi))``."""
+
+    is_commutative = True
+
+
+class odot(sp.Function):  # noqa: N801 - the name a reading prints
+    """``a ⊙ b`` where a and b are no matrices with shapes."""
+
+    @classmethod
+    def eval(cls, *args):
+        return None
+
+
+class Vocab(sp.Function):
+    """A named function of the vocabulary: never evaluated; ``f(z)[i]`` is its entry."""
+
+    @classmethod
+    def eval(cls, *args):
+        return None
+
+    def __getitem__(self, index):
+        index = index if isinstance(index, tuple) else (index,)
+        return EntryOf(self, *[sp.sympify(i) for i in index])
+
+
+# the vocabulary; each name is its own class so that a reading prints and compares by name
+VOCABULARY_NAMES = (
+    "softmax", "sigmoid", "ReLU", "GELU", "GELU_tanh", "LayerNorm", "RMSNorm", "Attention",
+    "MultiHead", "FFN", "Concat", "head", "diag", "tr", "CE", "Adam",
+)
+VOCABULARY: dict[str, type] = {name: type(name, (Vocab,), {}) for name in VOCABULARY_NAMES}
+ALIASES = {"Softmax": "softmax", "relu": "ReLU", "gelu": "GELU", "Sigmoid": "sigmoid",
+           "LN": "LayerNorm", "layernorm": "LayerNorm", "rmsnorm": "RMSNorm",
+           "attention": "Attention", "Multihead": "MultiHead", "MultiHeadAttention": "MultiHead",
+           "trace": "tr", "Tr": "tr", "Var": "Var", "E": "E"}
+ENGINE = {"E": E, "Var": Var}
+
+
+def vocabulary(name: str):
+    """The function class of a vocabulary name (aliases folded), or None."""
+    name = ALIASES.get(name, name)
+    return ENGINE.get(name) or VOCABULARY.get(name)
+
+
+def is_matrix(x) -> bool:
+    return isinstance(x, MatrixExpr)
+
+
+def number(text: str) -> sp.Rational:
+    """A literal exactly as written: ``0.1`` is 1/10."""
+    return sp.Rational(text) if "." in text else sp.Integer(text)
+
+
+def _flat(cls_names: tuple[str, ...], items):
+    out = []
+    for item in items:
+        item = sp.sympify(item)
+        if type(item).__name__ in cls_names:
+            out.extend(item.args)
+        else:
+            out.append(item)
+    return out
+
+
+def add(*terms):
+    terms = _flat(("Add", "MatAdd"), terms)
+    if any(is_matrix(t) for t in terms):
+        return sp.MatAdd(*terms, evaluate=False)
+    return sp.Add(*terms, evaluate=False)
+
+
+def mul(*factors):
+    factors = _flat(("Mul", "MatMul"), factors)
+    if any(is_matrix(f) for f in factors):
+        if all(is_matrix(f) or f.is_commutative for f in factors):
+            return sp.MatMul(*factors, evaluate=False)
+        # a matrix beside a noncommutative factor (softmax(QKᵀ)·V): SymPy has no class for it,
+        # so the product is kept as written, unprocessed
+        return sp.Mul._from_args(factors, is_commutative=False)
+    return sp.Mul(*factors, evaluate=False)
+
+
+def neg(x):
+    x = sp.sympify(x)
+    if isinstance(x, sp.Number):
+        return -x
+    return mul(sp.Integer(-1), x)
+
+
+def sub(a, b):
+    return add(a, neg(b))
+
+
+def power(base, exponent):
+    base, exponent = sp.sympify(base), sp.sympify(exponent)
+    if base is sp.E:
+        return sp.exp(exponent, evaluate=False)
+    if is_matrix(base):
+        return sp.MatPow(base, exponent, evaluate=False)
+    return sp.Pow(base, exponent, evaluate=False)
+
+
+def div(a, b):
+    return mul(a, power(b, sp.Integer(-1)))
+
+
+def sqrt(x):
+    return power(x, sp.Rational(1, 2))
+
+
+def root(x, n):
+    n = sp.sympify(n)
+    return power(x, sp.Rational(1, n) if isinstance(n, sp.Integer) else power(n, -1))
+
+
+def transpose(x):
+    x = sp.sympify(x)
+    if is_matrix(x):
+        return sp.Transpose(x)
+    return sp.transpose(x, evaluate=False)
+
+
+def hadamard(a, b):
+    if is_matrix(a) and is_matrix(b):
+        return sp.HadamardProduct(a, b, evaluate=False)
+    return odot(a, b)
+
+
+def apply(func, *args):
+    """``func(args)`` unevaluated, for SymPy's own functions and the vocabulary alike."""
+    return func(*args, evaluate=False)
+
+
+def derivative(expr, *variables):
+    return sp.Derivative(expr, *variables, evaluate=False)
+
+
+def relation(op: str, lhs, rhs):
+    """One link of a chain; ``op`` is one of ``= := ≈ ≤ ≥ ≠ < >``."""
+    if op == ":=":
+        return Define(lhs, rhs)
+    if op == "≈":
+        return Approx(lhs, rhs)
+    cls = {"=": sp.Eq, "≤": sp.Le, "≥": sp.Ge, "≠": sp.Ne, "<": sp.Lt, ">": sp.Gt}[op]
+    return cls(lhs, rhs, evaluate=False)
+
+
+RELATION_OPS = {"Equality": "=", "Define": ":=", "Approx": "≈", "LessThan": "≤",
+                "GreaterThan": "≥", "Unequality": "≠", "StrictLessThan": "<",
+                "StrictGreaterThan": ">"}
+
+
+def is_relation(x) -> bool:
+    return type(x).__name__ in RELATION_OPS
+
+
+def sides(rel):
+    return rel.args[0], rel.args[1]

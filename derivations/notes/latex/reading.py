@@ -1,0 +1,223 @@
+"""``read(latex, table)``: one formula, understood or not, and the reading's kinds.
+
+It may assemble a formula's pieces (separators, chains continued over aligned lines, ranges,
+declarations of several symbols) and say which kind of reading each is.  It may not change what
+:mod:`.build` read: a refusal anywhere makes the whole formula ``NotUnderstood``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import sympy as sp
+from lark import Token, Tree
+
+from derivations.notes.latex import nodes as N
+from derivations.notes.latex.build import Builder, Refusal
+from derivations.notes.latex.infer import first_offset, tok_name
+from derivations.notes.latex.parser import ParseFailure, parse
+from derivations.notes.latex.table import SymbolTable
+from derivations.notes.latex.tokens import TokenError
+
+
+@dataclass(frozen=True)
+class Understood:
+    """A formula read: its kind, the whole as SymPy, its pieces (a list), the defaults used."""
+
+    source: str
+    kind: str
+    expr: sp.Basic
+    pieces: tuple = ()
+    notes: tuple = ()
+    defines: sp.Basic | None = None
+
+    ok = True
+
+    @property
+    def latex(self) -> str:
+        from derivations.notes.latex.printer import to_latex
+
+        return to_latex(self.expr)
+
+    @property
+    def text(self) -> str:
+        from derivations.notes.latex.printer import to_text
+
+        return to_text(self.expr)
+
+    @property
+    def links(self) -> tuple:
+        if self.kind == "chain":
+            return tuple(self.expr.args)
+        if self.kind in ("relation", "definition"):
+            return (self.expr,)
+        return ()
+
+    @property
+    def terms(self) -> tuple:
+        links = self.links
+        return tuple([links[0].args[0], *(r.args[1] for r in links)]) if links else ()
+
+
+@dataclass(frozen=True)
+class NotUnderstood:
+    """A formula outside the language: the token, its offset in ``source``, and why."""
+
+    source: str
+    token: str
+    offset: int
+    why: str
+
+    ok = False
+
+    def __str__(self):
+        return f"not understood at {self.offset} ({self.token!r}): {self.why}"
+
+
+Reading = Understood | NotUnderstood
+
+
+def read(latex: str, table: SymbolTable | None = None) -> Reading:
+    """The reading of one formula under ``table`` (an empty table if None)."""
+    table = table if table is not None else SymbolTable()
+    try:
+        tree = parse(latex)
+        builder = Builder(table, latex)
+        pieces = _pieces(tree, builder)
+    except (TokenError, ParseFailure, Refusal) as exc:
+        return NotUnderstood(latex, exc.token, exc.offset, exc.why)
+    notes = list(builder.notes)
+    stripped = latex.rstrip()
+    if stripped.endswith((".", ",")) and not stripped.endswith("\\,"):
+        notes.append(f"the final '{stripped[-1]}' is punctuation")
+    if len(pieces) == 1:
+        kind, expr, defines = pieces[0]
+        return Understood(latex, kind, expr, (), tuple(notes), defines)
+    parts = tuple(Understood(latex, k, e, (), (), d) for k, e, d in pieces)
+    return Understood(latex, "list", N.Formulas(*[p.expr for p in parts]), parts, tuple(notes))
+
+
+def _pieces(tree: Tree, b: Builder) -> list[tuple]:
+    items = []  # (separator before, node)
+    sep = None
+    for c in tree.children:
+        if isinstance(c, Token):
+            if c.type == "PROSE":
+                b.note(f"prose dropped: '{c}'")
+            sep = c
+            continue
+        items.append((sep, c))
+        sep = None
+    out, k = [], 0
+    while k < len(items):
+        sep, node = items[k]
+        if node.data == "dots_item":
+            b.refuse(node, "… is read only in a range i = 1, …, n")
+        if k + 2 < len(items) and items[k + 1][1].data == "dots_item":
+            out.append(_range(node, items[k + 2][1], b))
+            k += 3
+            continue
+        if node.data == "cont":
+            if not out or out[-1][0] not in ("relation", "chain", "definition", "expression"):
+                b.refuse(node, "a line that starts with a relation continues nothing")
+            out[-1] = _chain(b, None, node.children, prev=out.pop())
+            k += 1
+            continue
+        if node.data == "chain" and len(node.children) == 1 and k + 1 < len(items) and \
+                _is_declaration(items[k + 1][1]) and tok_name(_one(node.children[0])):
+            group = [node]
+            while k + 1 < len(items) and items[k + 1][1].data == "chain" and \
+                    len(items[k + 1][1].children) == 1:
+                group.append(items[k + 1][1])
+                k += 1
+            decl = _chain(b, items[k + 1][1], items[k + 1][1].children)
+            space = decl[1].args[1]
+            for g in group:
+                out.append(("declaration", N.In(b.ex(g.children[0]), space), None))
+            out.append(decl)
+            k += 2
+            continue
+        out.append(_chain(b, node, node.children))
+        k += 1
+    return out
+
+
+def _one(node):
+    while isinstance(node, Tree) and node.data in ("product",) and len(node.children) == 1:
+        node = node.children[0]
+    return node
+
+
+def _is_declaration(node):
+    return node.data == "chain" and len(node.children) == 3 and str(node.children[1]) == "∈"
+
+
+def _chain(b: Builder, node, kids, prev=None):
+    if prev is not None:
+        kind, expr, defines = prev
+        links = list(expr.args) if kind == "chain" else [expr] if kind != "expression" else []
+        terms = [links[-1].args[1]] if links else [expr]
+        kids = list(kids)
+    else:
+        links, defines = [], None
+        terms = [b.ex(kids[0])]
+        kids = list(kids[1:])
+    ops = []
+    for op, term in zip(kids[::2], kids[1::2], strict=True):
+        if str(op) == "∈":
+            if len(kids) != 2 or prev is not None or links:
+                b.refuse(op, "∈ is read only in a declaration on its own: x ∈ ℝ^{n×d}")
+            return ("declaration", N.In(terms[0], _space(b, term)), None)
+        ops.append(str(op))
+        terms.append(b.ex(term))
+    for op, lhs, rhs in zip(ops, terms, terms[1:], strict=False):
+        links.append(N.relation(op, lhs, rhs))
+    if not links:
+        return ("expression", terms[0], None)
+    first = links[0].args[0]
+    if defines is None and _definable(first) and ops and ops[0] in ("=", ":="):
+        defines = first
+    if len(links) > 1:
+        return ("chain", N.Chain(*links), defines)
+    kind = "definition" if defines is not None or ops[:1] == [":="] else "relation"
+    return (kind, links[0], defines)
+
+
+def _definable(x) -> bool:
+    if isinstance(x, (sp.Symbol, sp.Indexed, sp.MatrixSymbol)):
+        return True
+    from sympy.core.function import AppliedUndef
+
+    return isinstance(x, AppliedUndef) and all(isinstance(a, sp.Symbol) for a in x.args)
+
+
+def _space(b: Builder, node):
+    node = _one(node)
+    if isinstance(node, Token) and node.type == "REALS":
+        return N.R()
+    if isinstance(node, Tree) and node.data == "superscript" and isinstance(
+            node.children[0], Token) and node.children[0].type == "REALS":
+        from derivations.notes.latex.infer import _dims, inner
+
+        return N.R(*[b.ex(d) for d in _dims(inner(node.children[2]))])
+    if isinstance(node, Tree) and node.data == "set":
+        items = [c for c in node.children[1].children if not isinstance(c, Token)
+                 or c.type == "DOTS"]
+        if len(items) == 3 and isinstance(items[1], Token):
+            return N.Range(b.ex(items[0]), b.ex(items[2]))
+    b.refuse(node, "after ∈ only ℝ, ℝ^n, ℝ^{n×d} or {1, …, n} are read")
+
+
+def _range(lhs_node, hi_node, b: Builder):
+    kids = lhs_node.children
+    if lhs_node.data != "chain" or len(kids) != 3 or str(kids[1]) != "=" or \
+            hi_node.data != "chain" or len(hi_node.children) != 1:
+        b.refuse(lhs_node, "a range is read as i = lo, …, hi")
+    index = b.ex(kids[0])
+    if not isinstance(index, sp.Symbol):
+        b.refuse(lhs_node, "the variable of a range is one symbol")
+    return ("declaration", N.In(index, N.Range(b.ex(kids[2]), b.ex(hi_node.children[0]))),
+            None)
+
+
+__all__ = ["NotUnderstood", "Reading", "Understood", "first_offset", "read"]

@@ -1,0 +1,280 @@
+"""The symbol table: what each symbol of a note is, and what that rests on.
+
+A :class:`SymbolTable` is filled by :func:`.infer.infer` from a note's formulas and corrected by
+the note's ``symbols`` block (:func:`parse_overrides`).  It may answer what a name is and give
+its SymPy object; it may not read formulas itself.  Every entry says what it rests on; a name
+with two incompatible kinds is a conflict, listed, and never resolved silently.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import sympy as sp
+
+KINDS = ("scalar", "size", "index", "vector", "matrix", "function", "name")
+DEFAULT_FUNCTIONS = ("f", "g", "h", "sigma", "phi", "varphi", "Phi", "psi")
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """Where a decision comes from: formula number (-1: the symbols block), offset, and why."""
+
+    formula: int
+    offset: int
+    text: str
+
+    def __str__(self):
+        if self.formula < 0:
+            return self.text
+        return f"{self.text} (formula {self.formula + 1})"
+
+
+@dataclass
+class SymbolInfo:
+    name: str
+    kind: str = "scalar"
+    shape: tuple = ()
+    range: tuple | None = None
+    random: bool = False
+    declared: bool = False
+    rests_on: list = field(default_factory=list)
+
+    def describe(self) -> str:
+        kind = self.kind
+        if self.shape:
+            kind += " " + "×".join(str(s) for s in self.shape)
+        if self.range:
+            kind += f" in {self.range[0]}..{self.range[1]}"
+        return kind + (" (random)" if self.random else "")
+
+
+class OverrideError(ValueError):
+    """A line of a symbols block that cannot be read."""
+
+
+@dataclass(frozen=True)
+class Declaration:
+    line: int
+    kind: str
+    names: tuple
+    range: tuple | None = None
+    shape: tuple = ()
+
+
+@dataclass(frozen=True)
+class Overrides:
+    declarations: tuple = ()
+
+
+_KINDS_WRITTEN = {"index": "index", "size": "size", "matrix": "matrix", "vector": "vector",
+                  "scalar": "scalar", "function": "function", "random": "random",
+                  "label": "name", "name": "name"}
+
+
+def reading_name(written: str) -> str:
+    """The reading name of a symbol written in a symbols block (LaTeX or a reading name)."""
+    from derivations.notes.latex.tokens import TokenError, tokenize
+
+    w = written.strip()
+    if re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*(\^[A-Za-z0-9()]+)?", w) and "\\" not in w:
+        return w
+    m = re.fullmatch(r"(.+?)\^\{?\(([A-Za-z0-9]+)\)\}?", w)
+    if m:
+        return f"{reading_name(m.group(1))}^({m.group(2)})"
+    m = re.fullmatch(r"(.+?)\^\{?([A-Z])\}?", w)
+    if m:
+        return f"{reading_name(m.group(1))}^{m.group(2)}"
+    m = re.fullmatch(r"(.+?)_\{?([^{}]+?)\}?", w)
+    if m:
+        sub = m.group(2)
+        sub = re.sub(r"\\(text|mathrm)\{([^{}]*)\}", r"\2", sub)
+        sub = reading_name(sub) if "\\" in sub else sub
+        return f"{reading_name(m.group(1))}_{sub}"
+    try:
+        toks = tokenize(w)
+    except TokenError as exc:
+        raise OverrideError(f"{written!r} is no symbol: {exc.why}") from None
+    if len(toks) == 1 and toks[0].type in ("SYMBOL", "LETTER", "WORD", "TEXTWORD"):
+        return toks[0].value
+    raise OverrideError(f"{written!r} is no single symbol")
+
+
+def parse_overrides(text: str) -> Overrides:
+    """The declarations of a symbols block (its lines, without the fence)."""
+    out = []
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        m = re.fullmatch(r"(\w+)\s*(.*)", line)
+        kind = m.group(1) if m else ""
+        if kind not in _KINDS_WRITTEN:
+            raise OverrideError(f"line {number}: expected a kind ({', '.join(_KINDS_WRITTEN)}) "
+                                f"first, got {line.split()[0]!r}; e.g. 'index i, j in 1..n'")
+        rest, rng, shape = m.group(2), None, ()
+        r = re.search(r"\s+in\s+(\S+)\s*\.\.\s*(\S+)\s*$", rest)
+        if r:
+            if kind != "index":
+                raise OverrideError(f"line {number}: only an index has a range 'in LO..HI'")
+            rng, rest = (r.group(1), r.group(2)), rest[:r.start()]
+        s = re.search(r"\s*:\s*(.+)$", rest)
+        if s:
+            if kind not in ("vector", "matrix"):
+                raise OverrideError(f"line {number}: only a vector or matrix has ': DIMS'")
+            shape = tuple(d.strip() for d in re.split(r"\s*(?:x|\\times|×)\s*", s.group(1)))
+            if len(shape) != (1 if kind == "vector" else 2) or not all(shape):
+                want = "one dimension" if kind == "vector" else "ROWS x COLS"
+                raise OverrideError(f"line {number}: expected {want} after ':', "
+                                    f"got {s.group(1)!r}")
+            rest = rest[:s.start()]
+        names = tuple(reading_name(n) for n in rest.split(",") if n.strip())
+        if not names:
+            raise OverrideError(f"line {number}: expected symbols after {kind!r}")
+        out.append(Declaration(number, _KINDS_WRITTEN[kind] if kind != "random" else "random",
+                               names, rng, shape))
+    return Overrides(tuple(out))
+
+
+def _dim(text):
+    return sp.Integer(int(text)) if re.fullmatch(r"-?\d+", str(text)) else \
+        sp.Symbol(str(text), integer=True, positive=True)
+
+
+class SymbolTable:
+    """Name → :class:`SymbolInfo`; gives each name its SymPy object by its kind."""
+
+    def __init__(self):
+        self.entries: dict[str, SymbolInfo] = {}
+        self.conflicts: dict[str, str] = {}
+        self.indexed: set[str] = set()  # names used with entries (IndexedBase)
+
+    # -- filling ---------------------------------------------------------------------------
+    def get(self, name) -> SymbolInfo | None:
+        return self.entries.get(name)
+
+    def __getitem__(self, name) -> SymbolInfo:
+        return self.entries[name]
+
+    def __contains__(self, name):
+        return name in self.entries
+
+    def note(self, name, kind, evidence, **extra) -> SymbolInfo:
+        """Record that ``name`` is of ``kind``; a declared kind wins, a clash is a conflict."""
+        info = self.entries.get(name)
+        if info is None:
+            info = self.entries[name] = SymbolInfo(name, kind, **extra)
+            info.rests_on.append(evidence)
+            return info
+        if info.declared and evidence.formula >= 0:
+            return info
+        if info.kind != kind and not _compatible(info.kind, kind):
+            if evidence.formula < 0:
+                info.kind = kind
+            else:
+                self.conflicts.setdefault(
+                    name, f"{name} is a {info.kind} ({info.rests_on[0]}) and a {kind} "
+                          f"({evidence}); declare it in the symbols block")
+                return info
+        if _rank(kind) > _rank(info.kind):
+            info.kind = kind
+        for key, value in extra.items():
+            if value and not getattr(info, key):
+                setattr(info, key, value)
+        if len(info.rests_on) < 4 and evidence not in info.rests_on:
+            info.rests_on.append(evidence)
+        return info
+
+    # -- reading ---------------------------------------------------------------------------
+    def kind(self, name) -> str | None:
+        info = self.entries.get(name)
+        return info.kind if info else None
+
+    def is_index(self, name) -> bool:
+        return self.kind(name) == "index"
+
+    def is_function(self, name) -> bool:
+        info = self.entries.get(name)
+        if info is None:
+            return name in DEFAULT_FUNCTIONS
+        return info.kind == "function"
+
+    def has_entries(self, name) -> bool:
+        return name in self.indexed or self.kind(name) == "vector" or (
+            self.kind(name) == "matrix" and name in self.indexed)
+
+    def euler(self) -> bool:
+        """Whether ``e`` is Euler's number (no entry makes it a symbol)."""
+        return "e" not in self.entries
+
+    def size_of(self, name):
+        info = self.entries.get(name)
+        if info and info.shape:
+            return tuple(_dim(d) for d in info.shape)
+        return None
+
+    def symbol(self, name):
+        """The SymPy object of ``name`` used as a whole."""
+        info = self.entries.get(name)
+        kind = info.kind if info else "scalar"
+        if kind == "size":
+            return sp.Symbol(name, integer=True, positive=True)
+        if kind == "index":
+            return sp.Symbol(name, integer=True)
+        if kind in ("vector", "matrix"):
+            shape = self.size_of(name)
+            if kind == "matrix" and shape and name not in self.indexed:
+                return sp.MatrixSymbol(name, *shape)
+            if name in self.indexed or kind == "vector" and shape:
+                return self.base(name)
+            return sp.Symbol(name, commutative=False)
+        return sp.Symbol(name, real=True)
+
+    def base(self, name):
+        """The IndexedBase of a name used with entries."""
+        shape = self.size_of(name)
+        if shape:
+            return sp.IndexedBase(name, shape=shape, real=True)
+        return sp.IndexedBase(name, real=True)
+
+    def function(self, name):
+        return sp.Function(name)
+
+    def range_of(self, name):
+        info = self.entries.get(name)
+        if info and info.range:
+            return tuple(_dim(b) for b in info.range)
+        return None
+
+    # -- printing --------------------------------------------------------------------------
+    def rows(self) -> list[tuple[str, str, str]]:
+        """(symbol, kind with shape or range, what it rests on), sorted by name."""
+        out = []
+        for name in sorted(self.entries):
+            info = self.entries[name]
+            why = "; ".join(str(e) for e in info.rests_on)
+            if name in self.conflicts:
+                why += f"; CONFLICT: {self.conflicts[name]}"
+            out.append((name, info.describe(), why))
+        return out
+
+    def __str__(self):
+        rows = [("symbol", "kind", "rests on"), *self.rows()]
+        w0 = max(len(r[0]) for r in rows)
+        w1 = max(len(r[1]) for r in rows)
+        return "\n".join(f"{a:<{w0}}  {b:<{w1}}  {c}".rstrip() for a, b, c in rows)
+
+
+_RANKS = {"name": 0, "scalar": 1, "vector": 2, "matrix": 3, "size": 2, "index": 2,
+          "function": 2}
+
+
+def _rank(kind):
+    return _RANKS.get(kind, 0)
+
+
+def _compatible(a, b):
+    """Kinds that refine each other rather than clash (a scalar found later to be a vector)."""
+    pair = {a, b}
+    return pair <= {"scalar", "vector", "matrix", "name"} or pair <= {"size", "scalar", "name"}
