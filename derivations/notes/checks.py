@@ -72,6 +72,14 @@ def domain(symbols: NoteSymbols, defs: list[Made], exprs=()) -> Domain:
         return _name(k) in used and _name(k) not in defined
 
     indices = {k: v for k, v in symbols.indices.items() if keep(k)}
+    # an index with no declared range ranges over the size of the vector whose entry it is
+    for e in (*exprs, *(m.definition.body for m in defs)):
+        for entry in (e.atoms(sp.Indexed) if isinstance(e, sp.Basic) else ()):
+            shape = entry.base.shape
+            for pos, index in enumerate(entry.indices):
+                if isinstance(index, sp.Symbol) and index.is_integer and keep(index) \
+                        and index not in indices and shape and pos < len(shape):
+                    indices[index] = (sp.Integer(1), shape[pos])
     bounds = {_name(o) for lo_hi in indices.values() for b in lo_hi
               for o in sp.sympify(b).free_symbols}
     return Domain(dims=tuple(d for d in symbols.dims if keep(d) or _name(d) in bounds),
@@ -280,10 +288,12 @@ def check_formula(formula: Formula, reading: Reading, context: Context, symbols:
     if head is not None and 1 in reading.unlowered:
         return result(NOT_CHECKABLE, f"would define {links[0][4]}, but its body cannot be "
                                      f"written out: {reading.unlowered[1]}")
+    candidate = reading.defines if reading.defines is not None else \
+        head is not None and not _is_variable(head[0], symbols, links[0][3])
     if head is not None and (first_rel == DEFINE or context.defined(
             head[0], formula.section, formula.block) is None) \
-            and head[0] not in _objects(links[0][3]) and not _is_variable(head[0], symbols,
-                                                                          links[0][3]):
+            and head[0] not in _objects(links[0][3]) and (candidate or first_rel == DEFINE
+                                                          or is_number(links[0][3])):
         try:
             made_by_me = context.define(first_lhs, links[0][3], formula, formula.block,
                                         f"{links[0][4]} = {links[0][5]}")

@@ -16,13 +16,16 @@ from derivations.notes.reading import NoteSymbols, OverridesError, Reading
 
 # the reader's API as reading-spec.md §5 names it; missing names make this module unusable
 API = ("read", "infer", "parse_overrides", "lower", "to_latex", "NotUnderstood", "NotLowered",
-       "OverrideError")
+       "OverrideError", "EntryOf")
 if not all(hasattr(lx, name) for name in API):
     raise ImportError("derivations.notes.latex does not have the reading API yet")
 
 # the reader's relation classes -> the note level's words
-RELATIONS = {"Eq": "=", "Define": ":=", "Approx": "≈", "Le": "≤", "Ge": "≥", "Lt": "<",
-             "Gt": ">", "Ne": "≠", "In": "∈"}
+RELATIONS = {"Equality": "=", "Define": ":=", "Approx": "≈", "LessThan": "≤",
+             "GreaterThan": "≥", "StrictLessThan": "<", "StrictGreaterThan": ">",
+             "Unequality": "≠", "In": "∈"}
+# the entry at which a property of a whole vector (softmax(z + c) = softmax(z)) is checked
+ENTRY = sp.Symbol("entry", integer=True)
 # a relation at the top level of a formula's source, to cut it into its terms as written
 _SOURCE_RELATION = re.compile(r"\\approx(?![A-Za-z])|\\coloneqq(?![A-Za-z])|"
                               r"\\triangleq(?![A-Za-z])|\\leq?(?![A-Za-z])|\\geq?(?![A-Za-z])|"
@@ -97,31 +100,29 @@ class LatexReader:
     def symbols(self, text: str, formulas: list, path: Path | None = None) -> NoteSymbols:
         lines = overrides_text(text, path)
         try:
-            overrides = lx.parse_overrides(lines) if lines else None
+            overrides = lx.parse_overrides("\n".join(lines)) if lines else None
         except lx.OverrideError as exc:
             raise OverridesError(f"symbols block: {exc}") from None
         table = lx.infer([f.latex for f in formulas], overrides)
         self._table = table
-        rows, known, dims, indices, random = [], set(), [], {}, {}
-        for row in table.rows():
-            name, kind, shape, rests = (list(row) + ["", "", "", ""])[:4]
-            rows.append(SymbolRow(str(name), str(kind), str(shape or ""), str(rests or "")))
-            try:
-                obj = table.symbol(name)
-            except Exception:  # noqa: BLE001 - a row the table cannot turn into SymPy
+        rows, known, dims, indices = [], set(), [], {}
+        for name, kind, rests in table.rows():
+            rows.append(SymbolRow(name, kind.split(" ")[0], kind.partition(" ")[2], rests))
+            info = table.get(name)
+            known.add(table.symbol(name))
+            if table.has_entries(name):
+                known.add(table.base(name))
+            if info is None:
                 continue
-            known.add(obj)
-            info = table[name]
             if info.kind == "size":
-                dims.append(obj)
-            elif info.kind == "index" and getattr(info, "range", None):
-                lo, hi = info.range
-                indices[obj] = (sp.sympify(lo), sp.sympify(hi))
-            if getattr(info, "random", False):
-                random[obj] = None  # moments unknown: see checks (a random claim needs them)
+                dims.append(table.symbol(name))
+            elif info.kind == "index" and table.range_of(name):
+                lo, hi = table.range_of(name)
+                indices[table.symbol(name)] = (sp.sympify(lo), sp.sympify(hi))
+        known.add(ENTRY)
         return NoteSymbols(rows=rows, known=known, dims=tuple(dims), indices=indices,
-                           random={}, digest=str(table),
-                           notes=[str(c) for c in getattr(table, "conflicts", ())])
+                           digest=str(table), notes=[f"{k}: {v}" for k, v in
+                                                     dict(table.conflicts).items()])
 
     def read(self, latex: str, symbols: NoteSymbols) -> Reading:
         got = lx.read(latex, self._table)
@@ -146,9 +147,15 @@ class LatexReader:
             lowered.append(value)
             if why:
                 unlowered[i] = why
+        if unlowered and all("whole vector" in why for why in unlowered.values()):
+            # a statement about whole vectors holds entry by entry: check it at every entry
+            entries = [self._lower(lx.EntryOf(term, ENTRY)) for term in terms]
+            if not any(why for _, why in entries):
+                lowered, unlowered = [value for value, _ in entries], {}
         written = source_terms(latex, len(terms)) or tuple(lx.to_latex(t) for t in terms)
         return Reading(tuple(lowered), relations, got.latex, written, unlowered=unlowered,
-                       notes=tuple(getattr(got, "notes", ()) or ()))
+                       notes=tuple(getattr(got, "notes", ()) or ()),
+                       defines=getattr(got, "defines", None) is not None)
 
     def _lower(self, term):
         try:

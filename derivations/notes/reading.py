@@ -38,6 +38,9 @@ class Reading:
     pieces: tuple[Reading, ...] = ()
     unlowered: dict = field(default_factory=dict)  # part index -> why it cannot be lowered
     notes: tuple[str, ...] = ()  # the defaults the reading rests on, in the reader's words
+    # whether the reader takes the first link as a candidate definition (a bare symbol, entry or
+    # function of symbols on the left); None: the reader does not say, the note level decides
+    defines: bool | None = None
 
     @property
     def understood(self) -> bool:

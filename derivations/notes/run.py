@@ -6,6 +6,8 @@ import dataclasses
 import time
 from pathlib import Path
 
+import sympy as sp
+
 from derivations.notes import cache as cache_mod
 from derivations.notes.checks import check_formula
 from derivations.notes.context import Context
@@ -72,11 +74,13 @@ def check_text(text: str, path: str = "<note>", reader: Reader | None = None,
         symbols = reader.symbols(text, parsed.formulas, Path(path))
     except OverridesError as exc:
         raise NotesError(f"{path}: {exc}") from None
+    readings = [reader.read(f.latex, symbols) for f in parsed.formulas]
+    # a symbol the note names on its own ("for any constant $c$") is one it introduces
+    symbols.known |= {r.parts[0] for r in readings if r.understood and not r.relations
+                      and len(r.parts) == 1 and isinstance(r.parts[0], sp.Symbol)}
     context = Context()
-    results = []
-    for formula in parsed.formulas:
-        reading = reader.read(formula.latex, symbols)
-        results.append(check_formula(formula, reading, context, symbols, store))
+    results = [check_formula(f, r, context, symbols, store)
+               for f, r in zip(parsed.formulas, readings, strict=True)]
     results = _cross_reference(results)
     return NoteResult(path, text, results, list(symbols.rows), _title(parsed, Path(path)),
                       time.perf_counter() - started)
