@@ -28,7 +28,17 @@ class Shown:
 
     text: str
     value: Fraction
-    decimals: int  # 0.27 → 2; 3 → 0; 1.2 × 10⁻⁵ → 6
+    decimals: int  # 0.27 → 2; 3 → 0; 1.2 × 10⁻⁵ → 6; 5.4 × 10⁸ → −7 (rounded to 10⁷)
+
+
+_LITERAL = re.compile(r"\s*(?:\[|\(|\\left[\[(])?\s*[-−]?\d+(?:\.\d+)?(?:\s*\\times\s*10\^\{?[-−]?\d+\}?)?"
+                      r"(?:\s*,\s*[-−]?\d+(?:\.\d+)?)*\s*(?:\]|\)|\\right[\])])?\s*")
+
+
+def is_literal(latex: str) -> bool:
+    """Whether ``latex`` is only a number, or a list of numbers, as written (0.27, −1.342,
+    5.4 × 10^{8}, (0.27, 0.73))."""
+    return bool(_LITERAL.fullmatch(latex))
 
 
 def shown_numbers(latex: str) -> list[Shown]:
@@ -41,7 +51,7 @@ def shown_numbers(latex: str) -> list[Shown]:
         exponent = int(sci.group(1).replace("−", "-")) if sci else 0
         decimals = len(mantissa.split(".")[1]) if "." in mantissa else 0
         value = Fraction(mantissa) * Fraction(10) ** exponent
-        out.append(Shown(m.group(0), value, max(decimals - exponent, 0)))
+        out.append(Shown(m.group(0), value, decimals - exponent))
     return out
 
 
@@ -73,11 +83,12 @@ def rounds_to(value: mpmath.mpf, shown: Shown) -> tuple[bool, str]:
     """Whether ``value`` rounded to ``shown.decimals`` decimals is ``shown.value``, and the
     value rounded to two more digits, for the reason."""
     with mpmath.workdps(DIGITS + 20):
-        scaled = value * mpmath.mpf(10) ** shown.decimals
+        scaled = value * mpmath.power(10, shown.decimals)
         lower = mpmath.floor(scaled + mpmath.mpf(1) / 2)
         tie = abs(scaled - mpmath.floor(scaled) - mpmath.mpf(1) / 2) < mpmath.mpf(10) ** -40
         candidates = {int(lower)} | ({int(lower) - 1} if tie else set())
-        target = shown.value * 10 ** shown.decimals
+        target = shown.value * Fraction(10) ** shown.decimals
         ok = target.denominator == 1 and int(target) in candidates
-        more = mpmath.nstr(value, max(shown.decimals + 3, 4), strip_zeros=False)
+        digits = len(str(abs(int(value)))) if abs(value) >= 1 else 0
+        more = mpmath.nstr(value, max(digits + shown.decimals + 2, 4), strip_zeros=False)
     return ok, more

@@ -67,6 +67,10 @@ def domain(symbols: NoteSymbols, defs: list[Made], exprs=()) -> Domain:
     defined = {m.definition.key for m in defs}
     used = {_name(o) for e in (*exprs, *(m.definition.body for m in defs)) for o in _objects(e)}
     used |= {_name(p) for m in defs for p in m.definition.params}
+    for e in (*exprs, *(m.definition.body for m in defs)):  # the sizes of the vectors used
+        for entry in (e.atoms(sp.Indexed) if isinstance(e, sp.Basic) else ()):
+            used |= {_name(x) for k in (entry.base.shape or ()) for x in
+                     sp.sympify(k).free_symbols}
 
     def keep(k) -> bool:
         return _name(k) in used and _name(k) not in defined
@@ -89,6 +93,18 @@ def domain(symbols: NoteSymbols, defs: list[Made], exprs=()) -> Domain:
                   constants=tuple(c for c in symbols.constants if keep(c)))
 
 
+def _entries_exist(lhs, rhs, defs: list[Made]) -> tuple:
+    """z_3 exists only where z has at least 3 entries: a size >= every number indexing it."""
+    out = set()
+    for e in (lhs, rhs, *(m.definition.body for m in defs)):
+        for entry in (e.atoms(sp.Indexed) if isinstance(e, sp.Basic) else ()):
+            shape = entry.base.shape or ()
+            for pos, index in enumerate(entry.indices):
+                if index.is_Integer and pos < len(shape) and not sp.sympify(shape[pos]).is_number:
+                    out.add(sp.Ge(shape[pos], index))
+    return tuple(sorted(out, key=sp.srepr))
+
+
 def _claim_id(*parts: str) -> str:
     return "note-" + hashlib.sha256("\x00".join(parts).encode()).hexdigest()[:12]
 
@@ -109,23 +125,38 @@ def _shown_rounding(tex: str, value_expr) -> tuple[bool, str] | None:
     return True, ", ".join(said)
 
 
-def _unfolded(lhs, rhs, defs: list[Made], dom: Domain):
-    """Both sides with the definitions put in, as the engine unfolds them."""
-    claim = Derivation(_claim_id(str(lhs), str(rhs)), "a link of the note",
-                       sp.Eq(lhs, rhs, evaluate=False), (), (Step(rhs, "the note"),), dom,
-                       definitions=tuple(m.definition for m in defs))
-    stated = claim.checked.statement
-    return stated.lhs, stated.rhs
+def _unfold(expr, defs: list[Made]):
+    """``expr`` with the definitions put in — only to tell whether a side is a number once the
+    note's values are in; what is checked is unfolded by the engine itself."""
+    if not isinstance(expr, sp.Basic):
+        return expr
+    for _ in range(len(defs) + 1):
+        before = expr
+        for m in reversed(defs):
+            d = m.definition
+            if isinstance(d.symbol, sp.IndexedBase):
+                expr = expr.replace(
+                    lambda e, d=d: isinstance(e, sp.Indexed) and e.base == d.symbol,
+                    lambda e, d=d: d.body.xreplace(dict(zip(d.params, e.indices, strict=True))))
+            elif isinstance(d.symbol, sp.FunctionClass):
+                expr = expr.replace(
+                    lambda e, d=d: isinstance(e, AppliedUndef) and e.func == d.symbol,
+                    lambda e, d=d: d.body.xreplace(dict(zip(d.params, e.args, strict=True))))
+            else:
+                expr = expr.xreplace({d.symbol: d.body})
+        if expr == before:
+            break
+    return expr
 
 
 def _numbers(lhs, rhs, defs, dom):
     """The two sides as numbers (or matrices of numbers) with the note's values put in, or
     None when a symbol is left."""
     try:
-        a, b = _unfolded(lhs, rhs, defs, dom)
-    except DerivationError:
+        a, b = (_unfold(x, defs) for x in (lhs, rhs))
+        a, b = (x.doit() if isinstance(x, sp.Basic) else x for x in (a, b))
+    except Exception:  # noqa: BLE001 - not numbers the note level can compute
         return None
-    a, b = (x.doit() if isinstance(x, sp.Basic) else x for x in (a, b))
     return (a, b) if is_number(a) and is_number(b) else None
 
 
@@ -174,8 +205,10 @@ def _check_link(index: int, relation: str, lhs, rhs, lhs_tex: str, rhs_tex: str,
                                        f"values can be judged")
         a, b = nums
         if relation == APPROX:
-            try:
-                judged = _shown_rounding(rhs_tex, a) or _shown_rounding(lhs_tex, b)
+            try:  # the digits are those of the side written as a plain number
+                judged = (_shown_rounding(rhs_tex, a) if approx.is_literal(rhs_tex)
+                          else _shown_rounding(lhs_tex, b) if approx.is_literal(lhs_tex)
+                          else None)
             except approx.NotANumber as exc:
                 return link(NOT_CHECKABLE, f"≈: {exc}")
             if judged is None:
@@ -197,14 +230,18 @@ def _check_link(index: int, relation: str, lhs, rhs, lhs_tex: str, rhs_tex: str,
     try:
         claim = Derivation(claim_id, f"{lhs_tex} = {rhs_tex}", sp.Eq(lhs, rhs, evaluate=False),
                            (), (Step(rhs, "as the note writes it"),), dom,
-                           definitions=tuple(m.definition for m in defs))
+                           definitions=tuple(m.definition for m in defs),
+                           hypotheses=_entries_exist(lhs, rhs, defs))
         result = verify(claim)
     except DerivationError as exc:
         return link(NOT_CHECKABLE, f"not a claim the engine can state: {exc}")
+    except Exception as exc:  # noqa: BLE001 - SymPy failing on the note's form: say so
+        return link(NOT_CHECKABLE, f"the engine could not check it: {type(exc).__name__}: "
+                                   f"{' '.join(str(exc).split())[:200]}")
     step = result.steps[0]
     if result.status == "failed":
         nums = _numbers(lhs, rhs, defs, dom)
-        if nums is not None:  # "= 0.333": a rounding, if the exact value rounds to it
+        if nums is not None and approx.is_literal(rhs_tex):  # "= 0.333": a rounding?
             try:
                 judged = _shown_rounding(rhs_tex, nums[0])
             except approx.NotANumber:
@@ -321,7 +358,16 @@ def check_formula(formula: Formula, reading: Reading, context: Context, symbols:
             checked.append(Link(index, rel, lhs_tex, rhs_tex, NOT_CHECKABLE,
                                 f"cannot be written out in plain SymPy: {why}"))
             continue
-        defs = used_definitions((lhs, rhs), context.visible(formula.section, formula.block))
+        given = context.value_of(formula.block)
+        lhs, rhs = (x.xreplace(given) if given and isinstance(x, sp.Basic) else x
+                    for x in (lhs, rhs))
+        visible_now = context.visible(formula.section, formula.block)
+        said = _value_or_instance(lhs, rhs, lhs_tex, visible_now, context, formula.block) \
+            if rel in (EQUAL, DEFINE) else ""
+        if said:
+            checked.append(Link(index, rel, lhs_tex, rhs_tex, NOT_CHECKABLE, said))
+            continue
+        defs = used_definitions((lhs, rhs), visible_now)
         checked.append(check_link(index, EQUAL if rel == DEFINE else rel, lhs, rhs, lhs_tex,
                                   rhs_tex, defs, symbols, store))
     statuses = [k.status for k in checked if k.status in CHECKED]
@@ -365,6 +411,41 @@ def _combine(result, parts: list[FormulaResult]) -> FormulaResult:
 
 def links_name(made: Made) -> str:
     return made.definition.name
+
+
+def _bare(expr) -> bool:
+    """A symbol or an entry (x, g_1, θ_0, PE_{1,0}): what a value is given to."""
+    return isinstance(expr, sp.Symbol) or (
+        isinstance(expr, sp.Indexed) and all(i.is_Integer or isinstance(i, sp.Symbol)
+                                             for i in expr.indices))
+
+
+def _closed(expr) -> bool:
+    try:
+        return is_number(expr.doit() if isinstance(expr, sp.Basic) else expr)
+    except Exception:  # noqa: BLE001 - not a number SymPy can compute
+        return False
+
+
+def _value_or_instance(lhs, rhs, lhs_tex: str, visible: list[Made], context: Context,
+                       paragraph: int) -> str:
+    """Why a link ``x = number`` is not checked, or "" when it is: a value given to a symbol or
+    entry for an example, or a defined quantity's value at an example whose other values the
+    note does not give (``L = −ln 0.638`` where L = −Σ y_i log p_i)."""
+    if not _closed(rhs) or _closed(lhs) or not _bare(lhs):
+        return ""
+    base = lhs.base if isinstance(lhs, sp.Indexed) else lhs
+    made = next((m for m in reversed(visible) if m.definition.key == _name(base)), None)
+    if made is None:
+        context.give(lhs, rhs, paragraph)
+        return f"gives {lhs_tex} a value for the example in its paragraph"
+    unfolded = _unfold(lhs, used_definitions((lhs,), visible))
+    unfolded = unfolded.xreplace(context.value_of(paragraph))
+    left = sorted({_name(o) for o in _objects(unfolded)})
+    if left:
+        return (f"{lhs_tex} at an example: the note defines it by a formula in "
+                f"{', '.join(left)}, whose values here it does not give")
+    return ""
 
 
 def _is_variable(symbol, symbols: NoteSymbols, body) -> bool:

@@ -73,6 +73,16 @@ class Context:
 
     def __init__(self) -> None:
         self.made: list[Made] = []
+        # values given for an example: (entry or symbol, value, paragraph)
+        self.values: list[tuple[sp.Basic, sp.Basic, int]] = []
+        self.seen: set[str] = set()  # names used by the formulas before this one
+
+    def value_of(self, paragraph: int) -> dict:
+        """The values given in ``paragraph``, the latest of each entry or symbol."""
+        return {obj: v for obj, v, where in self.values if where == paragraph}
+
+    def give(self, obj: sp.Basic, value: sp.Basic, paragraph: int) -> None:
+        self.values.append((obj, value, paragraph))
 
     def visible(self, section: tuple[int, ...], paragraph: int) -> list[Made]:
         """The definitions a formula in ``section`` and ``paragraph`` sees, the latest of each
@@ -81,7 +91,7 @@ class Context:
         for m in self.made:
             if section[:len(m.section)] != m.section:
                 continue
-            if m.value and m.paragraph != paragraph:
+            if m.paragraph is not None and m.paragraph != paragraph:
                 continue
             seen[m.definition.key] = m
         return list(seen.values())
@@ -104,7 +114,10 @@ class Context:
         made_body = transform(body) if transform is not None else body
         name = latex.split("=")[0].strip() or _name(symbol)
         definition = Definition(name, symbol, made_body, params=params)
+        # a name in use before it is "defined" is being described, not introduced: what the
+        # formula says of it holds where it is said (an example's p_c = 1/K), not section-wide
+        described = _name(symbol) in self.seen
         made = Made(definition, formula.index, formula.line, latex, formula.section,
-                    paragraph if value else None, value)
+                    paragraph if value or described else None, value)
         self.made.append(made)
         return made

@@ -125,10 +125,15 @@ class LatexReader:
                                                      dict(table.conflicts).items()])
 
     def read(self, latex: str, symbols: NoteSymbols) -> Reading:
-        got = lx.read(latex, self._table)
-        if isinstance(got, lx.NotUnderstood):
-            return Reading(not_understood=f"`{got.token}` at character {got.offset}: {got.why}")
-        return self._reading(got, latex)
+        try:
+            got = lx.read(latex, self._table)
+            if isinstance(got, lx.NotUnderstood):
+                return Reading(not_understood=f"`{got.token}` at character {got.offset}: "
+                                              f"{got.why}")
+            return self._reading(got, latex)
+        except Exception as exc:  # noqa: BLE001 - SymPy refusing a reading: never a guess
+            return Reading(not_understood=f"the reading could not be built: "
+                                          f"{type(exc).__name__}: {' '.join(str(exc).split())}")
 
     def _reading(self, got, latex: str) -> Reading:
         if got.kind == "list":
@@ -162,6 +167,8 @@ class LatexReader:
             return lx.lower(term, self._table), ""
         except lx.NotLowered as exc:
             return term, f"{exc}"
+        except Exception as exc:  # noqa: BLE001 - SymPy refusing to build the plain form
+            return term, f"{type(exc).__name__}: {' '.join(str(exc).split())}"
 
 
 def reader() -> LatexReader:
