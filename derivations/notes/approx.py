@@ -31,8 +31,9 @@ class Shown:
     decimals: int  # 0.27 → 2; 3 → 0; 1.2 × 10⁻⁵ → 6; 5.4 × 10⁸ → −7 (rounded to 10⁷)
 
 
-_LITERAL = re.compile(r"\s*(?:\[|\(|\\left[\[(])?\s*[-−]?\d+(?:\.\d+)?(?:\s*\\times\s*10\^\{?[-−]?\d+\}?)?"
-                      r"(?:\s*,\s*[-−]?\d+(?:\.\d+)?)*\s*(?:\]|\)|\\right[\])])?\s*")
+_NUMBER = r"[-−]?\d+(?:\.\d+)?(?:\s*\\times\s*10\^\{?[-−]?\d+\}?)?"
+_LITERAL = re.compile(r"\s*(?:\[|\(|\\left[\[(])?\s*" + _NUMBER + r"(?:\s*,\s*" + _NUMBER
+                      + r")*\s*(?:\]|\)|\\right[\])])?\s*")
 
 
 def is_literal(latex: str) -> bool:

@@ -317,6 +317,11 @@ def check_formula(formula: Formula, reading: Reading, context: Context, symbols:
     if all(r in DECLARE for r in reading.relations):
         return result(NOT_CHECKABLE, "a declaration: it says what a symbol is")
     links = _split(reading)
+    if set(reading.relations) <= {EQUAL} and len(reading.parts) > 2 \
+            and _closed(reading.parts[-1]) and all(_bare(p) for p in reading.parts[:-1]):
+        for part in reading.parts[:-1]:  # m_0 = v_0 = 0: values for the example
+            context.give(part, reading.parts[-1], formula.block)
+        return result(NOT_CHECKABLE, "values for the example in its paragraph")
     made_by_me = None
     first_rel, first_lhs = links[0][1], links[0][2]
     visible = context.visible(formula.section, formula.block)
@@ -327,8 +332,10 @@ def check_formula(formula: Formula, reading: Reading, context: Context, symbols:
                                      f"written out: {reading.unlowered[1]}")
     candidate = reading.defines if reading.defines is not None else \
         head is not None and not _is_variable(head[0], symbols, links[0][3])
-    if head is not None and (first_rel == DEFINE or context.defined(
-            head[0], formula.section, formula.block) is None) \
+    candidate = candidate or (head is not None and head[2] is not None)  # σ² = …
+    before = context.defined(head[0], formula.section, formula.block) if head else None
+    if head is not None and (first_rel == DEFINE or before is None
+                             or (before.value and is_number(links[0][3]))) \
             and head[0] not in _objects(links[0][3]) and (candidate or first_rel == DEFINE
                                                           or is_number(links[0][3])):
         try:

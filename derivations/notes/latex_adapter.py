@@ -91,6 +91,25 @@ def source_terms(latex: str, count: int) -> tuple[str, ...] | None:
     return tuple(pieces) if len(pieces) == count and all(pieces) else None
 
 
+def _bare_bases(expr):
+    """A name with entries used also on its own (L beside L_b) is, on its own, a scalar: its
+    IndexedBase outside an entry becomes the symbol of that name."""
+    if not isinstance(expr, sp.Basic) or not expr.atoms(sp.IndexedBase):
+        return expr
+
+    def walk(e):
+        if isinstance(e, sp.Indexed):
+            return e
+        if isinstance(e, sp.IndexedBase):
+            return sp.Symbol(e.name, real=True)
+        if not e.args:
+            return e
+        args = tuple(walk(a) for a in e.args)
+        return e.func(*args) if args != e.args else e
+
+    return walk(expr)
+
+
 class LatexReader:
     version = "reading-spec v1"
 
@@ -164,7 +183,7 @@ class LatexReader:
 
     def _lower(self, term):
         try:
-            return lx.lower(term, self._table), ""
+            return _bare_bases(lx.lower(term, self._table)), ""
         except lx.NotLowered as exc:
             return term, f"{exc}"
         except Exception as exc:  # noqa: BLE001 - SymPy refusing to build the plain form
