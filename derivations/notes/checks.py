@@ -332,10 +332,13 @@ def check_formula(formula: Formula, reading: Reading, context: Context, symbols:
                                      f"written out: {reading.unlowered[1]}")
     candidate = reading.defines if reading.defines is not None else \
         head is not None and not _is_variable(head[0], symbols, links[0][3])
-    candidate = candidate or (head is not None and head[2] is not None)  # σ² = …
+    # the reader's candidates are a bare symbol, an entry or a function of symbols; a name it
+    # took for a vector (L beside L_b) and a square σ² are as much so once lowered
+    candidate = candidate or head is not None
     before = context.defined(head[0], formula.section, formula.block) if head else None
     if head is not None and (first_rel == DEFINE or before is None
-                             or (before.value and is_number(links[0][3]))) \
+                             or (before.value and is_number(links[0][3]))
+                             or _other_terms(before, links[0][3])) \
             and head[0] not in _objects(links[0][3]) and (candidate or first_rel == DEFINE
                                                           or is_number(links[0][3])):
         try:
@@ -418,6 +421,15 @@ def _combine(result, parts: list[FormulaResult]) -> FormulaResult:
 
 def links_name(made: Made) -> str:
     return made.definition.name
+
+
+def _other_terms(before: Made, body) -> bool:
+    """A new formula for a defined name in other terms (L = Σ_b L_b / B after L = −Σ y log p)
+    defines it anew; in the same terms (σ² = Σ (x − μ)²/(d − 1) after /d) it is a claim
+    about it, checked against the first."""
+    old = {_name(o) for o in _objects(before.definition.body)}
+    old |= {_name(p) for p in before.definition.params}
+    return bool({_name(o) for o in _objects(body)} - old)
 
 
 def _bare(expr) -> bool:
