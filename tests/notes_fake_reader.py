@@ -46,6 +46,7 @@ READINGS = {
     "x + y = w": r((x + y, sp.Symbol("w")), "=", ("x + y", "w")),
     "x = 2": r((x, 2), "=", ("x", "2")),
     "x^2 \\approx 4.0": r((x**2, sp.Integer(4)), ["≈"], ("x^2", "4.0")),
+    "x^2 = 2x": r((x**2, 2 * x), "=", ("x^2", "2x")),
     "x \\in \\mathbb{R}": r((x, sp.S.Reals), ["∈"], ("x", "\\mathbb{R}")),
     "\\sum_i z_i = \\sum_i z_i": r((sp.Sum(z[i], (i, 1, n)), sp.Sum(z[i], (i, 1, n))), "=",
                                    ("\\sum_i z_i", "\\sum_i z_i")),

@@ -50,12 +50,14 @@ def test_colon_equals_redefines_and_equals_restates():
     assert [f.verdict for f in got] == ["definition", "definition", "proved"]
 
 
-def test_a_value_for_an_example_holds_in_its_paragraph_only():
-    text = "With $x = 2$ we get $x^2 \\approx 4.0$.\n\nIn general $x^2 \\approx 4.0$.\n"
-    example, inside, outside = one(text)
+def test_a_value_is_used_by_the_steps_of_its_example_only():
+    # x = 2 holds for the example's computations; a general identity is checked generally:
+    # x^2 = 2x is true at x = 2 and must still fail
+    text = "With $x = 2$ we get $x^2 \\approx 4.0$.\n\nIn general $x^2 = 2x$.\n"
+    example, step, general = one(text)
     assert example.verdict == "not checkable" and "value" in example.reason
-    assert inside.verdict == "proved" and inside.mark == "≈"
-    assert outside.verdict == "not checkable"
+    assert step.verdict == "proved" and step.mark == "≈"
+    assert general.verdict == "failed"
 
 
 @pytest.mark.parametrize("latex, verdict", [

@@ -320,13 +320,17 @@ def check_formula(formula: Formula, reading: Reading, context: Context, symbols:
     if set(reading.relations) <= {EQUAL} and len(reading.parts) > 2 \
             and _closed(reading.parts[-1]) and all(_bare(p) for p in reading.parts[:-1]):
         for part in reading.parts[:-1]:  # m_0 = v_0 = 0: values for the example
-            context.give(part, reading.parts[-1], formula.block)
-        return result(NOT_CHECKABLE, "values for the example in its paragraph")
+            context.give(part, reading.parts[-1], formula.section)
+        return result(NOT_CHECKABLE, "values for the worked example")
     made_by_me = None
     first_rel, first_lhs = links[0][1], links[0][2]
-    visible = context.visible(formula.section, formula.block)
     head = head_of(first_lhs) if first_rel in (EQUAL, DEFINE) and 0 not in reading.unlowered \
         else None
+    if head is not None and isinstance(head[0], sp.Symbol) and any(
+            isinstance(o, sp.IndexedBase) and o.name == head[0].name
+            for o in _objects(links[0][3])):
+        return result(NOT_CHECKABLE, f"{links[0][4]} is given in terms of its own entries "
+                                     f"({links[0][5]}): two quantities of one name, not checked")
     if head is not None and 1 in reading.unlowered:
         return result(NOT_CHECKABLE, f"would define {links[0][4]}, but its body cannot be "
                                      f"written out: {reading.unlowered[1]}")
@@ -341,6 +345,13 @@ def check_formula(formula: Formula, reading: Reading, context: Context, symbols:
                              or _other_terms(before, links[0][3])) \
             and head[0] not in _objects(links[0][3]) and (candidate or first_rel == DEFINE
                                                           or is_number(links[0][3])):
+        if _bare(first_lhs) and _closed(links[0][3]):  # a value for a worked example
+            context.give(first_lhs, links[0][3], formula.section)
+            if len(links) == 1:
+                return result(NOT_CHECKABLE, f"gives {links[0][4]} a value for the worked "
+                                             f"example")
+            return _rest(result, formula, reading, links[1:], context, symbols, store,
+                         f"gives {links[0][4]} a value; ")
         try:
             made_by_me = context.define(first_lhs, links[0][3], formula, formula.block,
                                         f"{links[0][4]} = {links[0][5]}")
@@ -351,6 +362,14 @@ def check_formula(formula: Formula, reading: Reading, context: Context, symbols:
             kind = "a value for the example in its paragraph" if made_by_me.value else \
                 "defines " + links_name(made_by_me)
             return result(DEFINITION if not made_by_me.value else NOT_CHECKABLE, kind)
+    prefix = f"defines {links_name(made_by_me)}; " if made_by_me is not None else ""
+    return _rest(result, formula, reading, links, context, symbols, store, prefix)
+
+
+def _rest(result, formula: Formula, reading: Reading, links, context: Context,
+          symbols: NoteSymbols, store, prefix: str) -> FormulaResult:
+    """The links of a formula after any definition or value its first link makes."""
+    visible = context.visible(formula.section, formula.block)
     standalone = len(reading.relations) == 1
     if standalone and all(rel not in (APPROX, *ORDER) for _, rel, *_ in links):
         unknown = _unknown(reading, symbols, visible)
@@ -368,11 +387,13 @@ def check_formula(formula: Formula, reading: Reading, context: Context, symbols:
             checked.append(Link(index, rel, lhs_tex, rhs_tex, NOT_CHECKABLE,
                                 f"cannot be written out in plain SymPy: {why}"))
             continue
-        given = context.value_of(formula.block)
-        lhs, rhs = (x.xreplace(given) if given and isinstance(x, sp.Basic) else x
-                    for x in (lhs, rhs))
+        given = context.value_of(formula.section)
+        if given:  # a worked example's step: the values in, where a side is a number
+            put = [x.xreplace(given) if isinstance(x, sp.Basic) else x for x in (lhs, rhs)]
+            if _closed(put[0]) or _closed(put[1]):
+                lhs, rhs = put
         visible_now = context.visible(formula.section, formula.block)
-        said = _value_or_instance(lhs, rhs, lhs_tex, visible_now, context, formula.block) \
+        said = _value_or_instance(lhs, rhs, lhs_tex, visible_now, context, formula.section) \
             if rel in (EQUAL, DEFINE) else ""
         if said:
             checked.append(Link(index, rel, lhs_tex, rhs_tex, NOT_CHECKABLE, said))
@@ -390,8 +411,7 @@ def check_formula(formula: Formula, reading: Reading, context: Context, symbols:
         reason = _blame(failed[0])
     else:
         reason = f"{len(statuses)} link{'s' if len(statuses) > 1 else ''} {verdict}"
-    if made_by_me is not None:
-        reason = f"defines {links_name(made_by_me)}; " + reason
+    reason = prefix + reason
     approx_ = any(k.relation == APPROX or k.reason.startswith("= to the digits")
                   for k in checked if k.status == "proved")
     return result(verdict, reason, checked, approx_)
@@ -447,23 +467,29 @@ def _closed(expr) -> bool:
 
 
 def _value_or_instance(lhs, rhs, lhs_tex: str, visible: list[Made], context: Context,
-                       paragraph: int) -> str:
+                       section: tuple[int, ...]) -> str:
     """Why a link ``x = number`` is not checked, or "" when it is: a value given to a symbol or
-    entry for an example, or a defined quantity's value at an example whose other values the
-    note does not give (``L = −ln 0.638`` where L = −Σ y_i log p_i)."""
-    if not _closed(rhs) or _closed(lhs) or not _bare(lhs):
+    entry for a worked example, or an example's computation whose values the note does not all
+    give (``L = −ln 0.638`` where L = −Σ y_i log p_i; ``η m̂_1/√v̂_1 = 0.001`` with m̂_1
+    given elsewhere).  A statement in symbols none of which has a value (Σ_i s_i = 1) is a
+    property, and checked."""
+    if _closed(lhs) and not _closed(rhs):
+        lhs, rhs = rhs, lhs
+    if not _closed(rhs) or _closed(lhs):
         return ""
     base = lhs.base if isinstance(lhs, sp.Indexed) else lhs
     made = next((m for m in reversed(visible) if m.definition.key == _name(base)), None)
-    if made is None:
-        context.give(lhs, rhs, paragraph)
-        return f"gives {lhs_tex} a value for the example in its paragraph"
+    if made is None and _bare(lhs):
+        context.give(lhs, rhs, section)
+        return f"gives {lhs_tex} a value for the worked example"
     unfolded = _unfold(lhs, used_definitions((lhs,), visible))
-    unfolded = unfolded.xreplace(context.value_of(paragraph))
-    left = sorted({_name(o) for o in _objects(unfolded)})
-    if left:
-        return (f"{lhs_tex} at an example: the note defines it by a formula in "
-                f"{', '.join(left)}, whose values here it does not give")
+    unfolded = unfolded.xreplace(context.value_of(section))
+    left = {_name(o) for o in _objects(unfolded)}
+    names = {_name(o) for o in _objects(lhs)}
+    if left and (made is not None or names & context.valued(section)
+                 or any(o.is_Integer for e in lhs.atoms(sp.Indexed) for o in e.indices)):
+        return (f"a step of a worked example: the note does not give the values of "
+                f"{', '.join(sorted(left))} here")
     return ""
 
 

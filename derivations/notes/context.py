@@ -73,16 +73,20 @@ class Context:
 
     def __init__(self) -> None:
         self.made: list[Made] = []
-        # values given for an example: (entry or symbol, value, paragraph)
-        self.values: list[tuple[sp.Basic, sp.Basic, int]] = []
-        self.seen: set[str] = set()  # names used by the formulas before this one
+        # values given for a worked example: (entry or symbol, value, section)
+        self.values: list[tuple[sp.Basic, sp.Basic, tuple[int, ...]]] = []
 
-    def value_of(self, paragraph: int) -> dict:
-        """The values given in ``paragraph``, the latest of each entry or symbol."""
-        return {obj: v for obj, v, where in self.values if where == paragraph}
+    def value_of(self, section: tuple[int, ...]) -> dict:
+        """The values given so far in ``section`` and the sections around it, the latest of
+        each entry or symbol (a worked example runs over several paragraphs)."""
+        return {obj: v for obj, v, where in self.values if section[:len(where)] == where}
 
-    def give(self, obj: sp.Basic, value: sp.Basic, paragraph: int) -> None:
-        self.values.append((obj, value, paragraph))
+    def give(self, obj: sp.Basic, value: sp.Basic, section: tuple[int, ...]) -> None:
+        self.values.append((obj, value, section))
+
+    def valued(self, section: tuple[int, ...]) -> set[str]:
+        return {_name(o.base if isinstance(o, sp.Indexed) else o)
+                for o in self.value_of(section)}
 
     def visible(self, section: tuple[int, ...], paragraph: int) -> list[Made]:
         """The definitions a formula in ``section`` and ``paragraph`` sees, the latest of each
@@ -114,10 +118,11 @@ class Context:
         made_body = transform(body) if transform is not None else body
         name = latex.split("=")[0].strip() or _name(symbol)
         definition = Definition(name, symbol, made_body, params=params)
-        # a name in use before it is "defined" is being described, not introduced: what the
-        # formula says of it holds where it is said (an example's p_c = 1/K), not section-wide
-        described = _name(symbol) in self.seen
+        # a body in the sizes alone (an example's p_c = 1/K) holds where it is said: it is what
+        # the example assumes, not what the name means elsewhere
+        sizes_only = not value and all(getattr(o, "is_integer", False) and o.is_positive
+                                       for o in getattr(made_body, "free_symbols", ()))
         made = Made(definition, formula.index, formula.line, latex, formula.section,
-                    paragraph if value or described else None, value)
+                    paragraph if value or sizes_only else None, value)
         self.made.append(made)
         return made
