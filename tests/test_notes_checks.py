@@ -37,12 +37,15 @@ def test_a_definition_is_unfolded_in_later_formulas():
     assert "contradict" in wrong.reason and "contradicts it" in d.reason
 
 
-def test_a_definition_holds_in_its_section_only():
-    text = ("# A\n\n## A1\n\nLet $s = x^2 + 1$, so $s - 1 = x^2$.\n\n"
-            "## A2\n\nHere $s - 1 = x^2$ again.\n")
+def test_definitions_are_scoped_by_section():
+    # a subsection's own meaning of s ends with it; the note's meaning holds before and after
+    text = ("# A\n\nLet $s = x^2 + 1$.\n\n## A1\n\nHere $s := x^2 + 2$, so $s - 1 = x^2$ fails.\n\n"
+            "## A2\n\nAgain $s - 1 = x^2$.\n")
     got = one(text)
-    assert [f.verdict for f in got] == ["definition", "proved", "not checkable"]
-    assert "s" in got[2].reason
+    assert [f.verdict for f in got] == ["definition", "definition", "failed", "proved"]
+    # a definition made in one section still holds in the next when that one makes none
+    later = one("# A\n\n## A1\n\nLet $s = x^2 + 1$.\n\n## A2\n\nThen $s - 1 = x^2$.\n")
+    assert [f.verdict for f in later] == ["definition", "proved"]
 
 
 def test_colon_equals_redefines_and_equals_restates():

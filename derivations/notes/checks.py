@@ -94,9 +94,15 @@ def domain(symbols: NoteSymbols, defs: list[Made], exprs=()) -> Domain:
 
 
 def _entries_exist(lhs, rhs, defs: list[Made]) -> tuple:
-    """z_3 exists only where z has at least 3 entries: a size >= every number indexing it."""
+    """What the notation presumes: z_3 exists only where z has at least 3 entries (a size >=
+    every number indexing it), and Σ_{i=1}^{t} counts t - 0 terms (an upper bound in an index
+    at least the lower bound minus one)."""
     out = set()
     for e in (lhs, rhs, *(m.definition.body for m in defs)):
+        for total in (e.atoms(sp.Sum, sp.Product) if isinstance(e, sp.Basic) else ()):
+            for _, low, high in total.limits:
+                if isinstance(high, sp.Symbol) and high.is_integer and not high.is_positive:
+                    out.add(sp.Ge(high, low - 1))
         for entry in (e.atoms(sp.Indexed) if isinstance(e, sp.Basic) else ()):
             shape = entry.base.shape or ()
             for pos, index in enumerate(entry.indices):
@@ -388,10 +394,8 @@ def _rest(result, formula: Formula, reading: Reading, links, context: Context,
                                 f"cannot be written out in plain SymPy: {why}"))
             continue
         given = context.value_of(formula.section)
-        if given:  # a worked example's step: the values in, where a side is a number
-            put = [x.xreplace(given) if isinstance(x, sp.Basic) else x for x in (lhs, rhs)]
-            if _closed(put[0]) or _closed(put[1]):
-                lhs, rhs = put
+        if given and (_closed(lhs) or _closed(rhs)):  # a worked example's step: its values in
+            lhs, rhs = (x.xreplace(given) if isinstance(x, sp.Basic) else x for x in (lhs, rhs))
         visible_now = context.visible(formula.section, formula.block)
         said = _value_or_instance(lhs, rhs, lhs_tex, visible_now, context, formula.section) \
             if rel in (EQUAL, DEFINE) else ""

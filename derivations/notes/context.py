@@ -4,9 +4,10 @@ A formula ``x̂_i = (x_i − μ)/σ`` whose left-hand side is a symbol not defin
 entry ``x̂_i`` of an indexed symbol, an applied function ``f(x)``, a matrix, or a square ``σ²``)
 *defines* it; ``:=`` always does.  Later formulas are checked with it unfolded, as the engine
 unfolds any claim's definitions (:class:`derivations.engine.Definition`): a substitution, never
-a premise.  A definition is visible from the formula that makes it to the end of its section —
-the heading it stands under, down to the next heading of the same or a higher level; one made
-before the first heading holds for the whole note.  A value given for an example (``z = [1, 2]``,
+a premise.  Definitions are scoped by section: of the definitions of one name, a formula uses the
+latest made in its own section or the sections around it (a subsection's own meaning of a name
+ends with the subsection), else the latest made before it anywhere (a definition of section 1
+still holds in section 2 unless section 2 defines the name itself).  A value given for an example (``z = [1, 2]``,
 ``T = 2``) holds only in its own paragraph: the formulas around it are its worked example, and a
 general statement elsewhere must not be checked at that one point only.
 """
@@ -91,14 +92,16 @@ class Context:
     def visible(self, section: tuple[int, ...], paragraph: int) -> list[Made]:
         """The definitions a formula in ``section`` and ``paragraph`` sees, the latest of each
         name only (a definition in a subsection hides the note's own for that subsection)."""
-        seen: dict[str, Made] = {}
+        inside: dict[str, Made] = {}
+        earlier: dict[str, Made] = {}
         for m in self.made:
-            if section[:len(m.section)] != m.section:
-                continue
             if m.paragraph is not None and m.paragraph != paragraph:
                 continue
-            seen[m.definition.key] = m
-        return list(seen.values())
+            if section[:len(m.section)] == m.section:
+                inside[m.definition.key] = m
+            else:
+                earlier[m.definition.key] = m
+        return list({**earlier, **inside}.values())
 
     def defined(self, symbol, section, paragraph) -> Made | None:
         key = _name(symbol)
