@@ -84,9 +84,24 @@ def domain(symbols: NoteSymbols, defs: list[Made], exprs=()) -> Domain:
                 if isinstance(index, sp.Symbol) and index.is_integer and keep(index) \
                         and index not in indices and shape and pos < len(shape):
                     indices[index] = (sp.Integer(1), shape[pos])
+    # an index of vectors of no declared size ranges over the one size the link's vectors
+    # have, else over a size of its own: an identity in entries holds for every size
+    sizes = {k for e in (*exprs, *(m.definition.body for m in defs)) if isinstance(e, sp.Basic)
+             for entry in e.atoms(sp.Indexed) for k in (entry.base.shape or ())}
+    size = next(iter(sizes)) if len(sizes) == 1 else sp.Symbol("n_entries", integer=True,
+                                                               positive=True)
+    for e in (*exprs, *(m.definition.body for m in defs)):
+        for entry in (e.atoms(sp.Indexed) if isinstance(e, sp.Basic) else ()):
+            for index in entry.indices:
+                if isinstance(index, sp.Symbol) and index.is_integer and keep(index) \
+                        and index not in indices:
+                    indices[index] = (sp.Integer(1), size)
     bounds = {_name(o) for lo_hi in indices.values() for b in lo_hi
               for o in sp.sympify(b).free_symbols}
-    return Domain(dims=tuple(d for d in symbols.dims if keep(d) or _name(d) in bounds),
+    dims = tuple(d for d in symbols.dims if keep(d) or _name(d) in bounds)
+    dims += tuple({b for lo_hi in indices.values() for x in lo_hi
+                   for b in sp.sympify(x).free_symbols} - set(dims) - set(indices))
+    return Domain(dims=dims,
                   indices=indices,
                   random={k: v for k, v in symbols.random.items() if keep(k)},
                   ranges={k: v for k, v in symbols.ranges.items() if keep(k)},
@@ -298,8 +313,9 @@ def _split(reading: Reading) -> list[tuple[int, str, object, object, str, str]]:
             for k, rel in enumerate(reading.relations)]
 
 
-def _unknown(reading: Reading, symbols: NoteSymbols, visible: list[Made]) -> list[str]:
-    known = {_name(o) for o in symbols.known} | {_name(d) for d in symbols.dims}
+def _unknown(reading: Reading, symbols: NoteSymbols, visible: list[Made],
+             valued: set[str] = frozenset()) -> list[str]:
+    known = {_name(o) for o in symbols.known} | {_name(d) for d in symbols.dims} | set(valued)
     known |= {_name(i) for i in symbols.indices} | {m.definition.key for m in visible}
     return sorted({_name(o) for p in reading.parts for o in _objects(p)} - known)
 
@@ -378,7 +394,7 @@ def _rest(result, formula: Formula, reading: Reading, links, context: Context,
     visible = context.visible(formula.section, formula.block)
     standalone = len(reading.relations) == 1
     if standalone and all(rel not in (APPROX, *ORDER) for _, rel, *_ in links):
-        unknown = _unknown(reading, symbols, visible)
+        unknown = _unknown(reading, symbols, visible, context.valued(formula.section))
         if unknown:
             return result(NOT_CHECKABLE, f"uses {', '.join(unknown)}, which the note does not "
                                          f"introduce (say what it is in a symbols block)")
@@ -411,8 +427,13 @@ def _rest(result, formula: Formula, reading: Reading, links, context: Context,
         return result(NOT_CHECKABLE, reason, checked)
     verdict = worst(statuses)
     failed = [k for k in checked if k.status == "failed"]
+    unchecked = [k for k in checked if k.status not in CHECKED]
     if failed:
         reason = _blame(failed[0])
+    elif unchecked:  # a formula is proved only if all of it is: say what was and was not
+        verdict = NOT_CHECKABLE
+        reason = "; ".join([f"link {k.index} {k.status}" for k in checked if k.status in CHECKED]
+                           + [f"link {k.index} not checkable: {k.reason}" for k in unchecked])
     else:
         reason = f"{len(statuses)} link{'s' if len(statuses) > 1 else ''} {verdict}"
     reason = prefix + reason
@@ -431,8 +452,12 @@ def _combine(result, parts: list[FormulaResult]) -> FormulaResult:
             links.append(dataclasses.replace(link, index=k))
     checked = [p.verdict for p in parts if p.verdict in CHECKED]
     reason = "; ".join(p.reason for p in parts)
-    if checked:
+    if "failed" in checked:
+        verdict = "failed"
+    elif checked and all(p.verdict in CHECKED or p.verdict == DEFINITION for p in parts):
         verdict = worst(checked)
+    elif any(p.verdict == NOT_CHECKABLE for p in parts) and checked:
+        verdict = NOT_CHECKABLE
     elif any(p.verdict == DEFINITION for p in parts):
         verdict = DEFINITION
     elif all(p.verdict == NOT_UNDERSTOOD for p in parts):
