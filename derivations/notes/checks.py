@@ -353,7 +353,23 @@ def check_formula(formula: Formula, reading: Reading, context: Context, symbols:
             for o in _objects(links[0][3])):
         return result(NOT_CHECKABLE, f"{links[0][4]} is given in terms of its own entries "
                                      f"({links[0][5]}): two quantities of one name, not checked")
+    if head is not None and isinstance(head[0], sp.IndexedBase) and head[0] in _objects(
+            links[0][3]) and first_rel in (EQUAL, DEFINE):
+        return result(NOT_CHECKABLE, f"a recursion: {links[0][4]} is defined from earlier "
+                                     f"entries of itself; its terms are not checked")
+    if isinstance(first_lhs, sp.IndexedBase | sp.Symbol) and isinstance(links[0][3], sp.Tuple) \
+            and first_rel == EQUAL and all(_closed(v) for v in links[0][3]):
+        values = links[0][3]
+        base = first_lhs if isinstance(first_lhs, sp.IndexedBase) else sp.IndexedBase(
+            first_lhs.name, real=True)
+        for k, v in enumerate(values, 1):  # x = (1, 2, 3, 4): x_1 … x_4, and x's size 4
+            context.give(base[k], v, formula.section)
+        for size in (base.shape or ())[:1]:
+            if isinstance(size, sp.Symbol):
+                context.give(size, sp.Integer(len(values)), formula.section)
+        return result(NOT_CHECKABLE, f"gives {links[0][4]} values for the worked example")
     if head is not None and 1 in reading.unlowered:
+        context.opaque[_name(head[0])] = links[0][4]
         return result(NOT_CHECKABLE, f"would define {links[0][4]}, but its body cannot be "
                                      f"written out: {reading.unlowered[1]}")
     candidate = reading.defines if reading.defines is not None else \
@@ -418,7 +434,19 @@ def _rest(result, formula: Formula, reading: Reading, links, context: Context,
         if said:
             checked.append(Link(index, rel, lhs_tex, rhs_tex, NOT_CHECKABLE, said))
             continue
+        names = {_name(o) for o in _objects(lhs) | _objects(rhs)}
+        opaque = sorted({context.opaque[n] for n in names if n in context.opaque})
+        if opaque:
+            checked.append(Link(index, rel, lhs_tex, rhs_tex, NOT_CHECKABLE,
+                                f"uses {', '.join(opaque)}, which the note defines by what "
+                                f"cannot be written out"))
+            continue
         defs = used_definitions((lhs, rhs), visible_now)
+        apart = _apart(_unfold(lhs, defs), _unfold(rhs, defs)) if rel in (EQUAL, DEFINE) \
+            else ""
+        if apart:
+            checked.append(Link(index, rel, lhs_tex, rhs_tex, NOT_CHECKABLE, apart))
+            continue
         checked.append(check_link(index, EQUAL if rel == DEFINE else rel, lhs, rhs, lhs_tex,
                                   rhs_tex, defs, symbols, store))
     statuses = [k.status for k in checked if k.status in CHECKED]
@@ -470,6 +498,19 @@ def _combine(result, parts: list[FormulaResult]) -> FormulaResult:
 
 def links_name(made: Made) -> str:
     return made.definition.name
+
+
+def _apart(lhs, rhs) -> str:
+    """Why a link whose sides are each in symbols the other lacks is not checked: it rests on a
+    relation between them that the formula does not state (−Σ y_i log p_i = −log p_c holds
+    for a one-hot y with y_c = 1).  A side that only drops or adds terms is checked."""
+    names = [{_name(o) for o in _objects(x)} for x in (lhs, rhs)]
+    only = [sorted(names[0] - names[1]), sorted(names[1] - names[0])]
+    if only[0] and only[1]:
+        return (f"the sides are in different symbols ({', '.join(only[0])} against "
+                f"{', '.join(only[1])}): the link rests on how they relate, which it does not "
+                f"state")
+    return ""
 
 
 def _other_terms(before: Made, body) -> bool:

@@ -7,9 +7,10 @@ unfolds any claim's definitions (:class:`derivations.engine.Definition`): a subs
 a premise.  Definitions are scoped by section: of the definitions of one name, a formula uses the
 latest made in its own section or the sections around it (a subsection's own meaning of a name
 ends with the subsection), else the latest made before it anywhere (a definition of section 1
-still holds in section 2 unless section 2 defines the name itself).  A value given for an example (``z = [1, 2]``,
-``T = 2``) holds only in its own paragraph: the formulas around it are its worked example, and a
-general statement elsewhere must not be checked at that one point only.
+still holds in section 2 unless section 2 defines the name itself).  Values given for a worked
+example (``T = 2``, ``x = (1, 2, 3, 4)``) hold in their section and enter only the example's
+steps — a link with a number for a side — so a general statement is never checked at the
+example's point only; a formula in the sizes alone (``p_c = 1/K``) holds in its paragraph.
 """
 
 from __future__ import annotations
@@ -58,6 +59,25 @@ def head_of(expr: sp.Basic) -> tuple[sp.Basic, tuple, sp.Basic | None] | None:
     return None
 
 
+def _own_bound(body):
+    """The body with the variables its sums bind renamed (i → i'): ∂L/∂p_i of L = Σ_i y_i log
+    p_i must not read the sum's i as the derivative's."""
+    if not isinstance(body, sp.Basic):
+        return body
+    bound = {lim[0] for e in body.atoms(sp.Sum, sp.Product) for lim in e.limits}
+    if not bound:
+        return body
+    taken = {str(s) for s in body.atoms(sp.Symbol)}
+    change = {}
+    for b in sorted(bound, key=str):
+        name = b.name + "'"
+        while name in taken:
+            name += "'"
+        taken.add(name)
+        change[b] = sp.Symbol(name, **b.assumptions0)
+    return body.xreplace(change)
+
+
 def _name(obj) -> str:
     return str(getattr(obj, "name", obj))
 
@@ -76,6 +96,9 @@ class Context:
         self.made: list[Made] = []
         # values given for a worked example: (entry or symbol, value, section)
         self.values: list[tuple[sp.Basic, sp.Basic, tuple[int, ...]]] = []
+        # names the note defines by what cannot be written out (a whole-vector softmax): a
+        # formula about them cannot be checked, and must not be checked as if they were free
+        self.opaque: dict[str, str] = {}
 
     def value_of(self, section: tuple[int, ...]) -> dict:
         """The values given so far in ``section`` and the sections around it, the latest of
@@ -119,6 +142,7 @@ class Context:
         symbol, params, transform = found
         value = is_number(body)
         made_body = transform(body) if transform is not None else body
+        made_body = _own_bound(made_body)
         name = latex.split("=")[0].strip() or _name(symbol)
         definition = Definition(name, symbol, made_body, params=params)
         # a body in the sizes alone (an example's p_c = 1/K) holds where it is said: it is what
