@@ -429,8 +429,8 @@ def _rest(result, formula: Formula, reading: Reading, links, context: Context,
         if given and (_closed(lhs) or _closed(rhs)):  # a worked example's step: its values in
             lhs, rhs = (x.xreplace(given) if isinstance(x, sp.Basic) else x for x in (lhs, rhs))
         visible_now = context.visible(formula.section, formula.block)
-        said = _value_or_instance(lhs, rhs, lhs_tex, visible_now, context, formula.section) \
-            if rel in (EQUAL, DEFINE) else ""
+        said = _value_or_instance(lhs, rhs, lhs_tex, visible_now, context, formula.section,
+                                  symbols.known) if rel in (EQUAL, DEFINE) else ""
         if said:
             checked.append(Link(index, rel, lhs_tex, rhs_tex, NOT_CHECKABLE, said))
             continue
@@ -537,7 +537,7 @@ def _closed(expr) -> bool:
 
 
 def _value_or_instance(lhs, rhs, lhs_tex: str, visible: list[Made], context: Context,
-                       section: tuple[int, ...]) -> str:
+                       section: tuple[int, ...], known=frozenset()) -> str:
     """Why a link ``x = number`` is not checked, or "" when it is: a value given to a symbol or
     entry for a worked example, or an example's computation whose values the note does not all
     give (``L = −ln 0.638`` where L = −Σ y_i log p_i; ``η m̂_1/√v̂_1 = 0.001`` with m̂_1
@@ -556,7 +556,8 @@ def _value_or_instance(lhs, rhs, lhs_tex: str, visible: list[Made], context: Con
     unfolded = unfolded.xreplace(context.value_of(section))
     left = {_name(o) for o in _objects(unfolded)}
     names = {_name(o) for o in _objects(lhs)}
-    if left and (made is not None or names & context.valued(section)
+    introduced = {_name(o) for o in known} | {m.definition.key for m in visible}
+    if left and (made is not None or names & context.valued(section) or names - introduced
                  or any(o.is_Integer for e in lhs.atoms(sp.Indexed) for o in e.indices)):
         return (f"a step of a worked example: the note does not give the values of "
                 f"{', '.join(sorted(left))} here")

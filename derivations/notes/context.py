@@ -101,9 +101,11 @@ class Context:
         self.opaque: dict[str, str] = {}
 
     def value_of(self, section: tuple[int, ...]) -> dict:
-        """The values given so far in ``section`` and the sections around it, the latest of
-        each entry or symbol (a worked example runs over several paragraphs)."""
-        return {obj: v for obj, v, where in self.values if section[:len(where)] == where}
+        """The values given so far, the latest of each entry or symbol, those of ``section``
+        and the sections around it first (a worked example runs over paragraphs and
+        sections)."""
+        inside = {obj: v for obj, v, where in self.values if section[:len(where)] == where}
+        return {**{obj: v for obj, v, _ in self.values}, **inside}
 
     def give(self, obj: sp.Basic, value: sp.Basic, section: tuple[int, ...]) -> None:
         self.values.append((obj, value, section))

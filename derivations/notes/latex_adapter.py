@@ -128,11 +128,14 @@ class LatexReader:
         for name, kind, rests in table.rows():
             rows.append(SymbolRow(name, kind.split(" ")[0], kind.partition(" ")[2], rests))
             info = table.get(name)
-            known.add(table.symbol(name))
-            if table.has_entries(name):
-                known.add(table.base(name))
             if info is None:
                 continue
+            # introduced: declared (∈ ℝ^…, a range, the symbols block), a size or an index;
+            # a symbol that only occurs is not (a property in it is then not checked)
+            if info.declared or info.kind in ("size", "index") or "declared" in rests:
+                known.add(table.symbol(name))
+                if table.has_entries(name):
+                    known.add(table.base(name))
             if info.kind == "size":
                 dims.append(table.symbol(name))
             elif info.kind == "index" and table.range_of(name):
