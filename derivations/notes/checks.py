@@ -18,7 +18,7 @@ import sympy as sp
 from sympy.core.function import AppliedUndef
 from sympy.printing.repr import ReprPrinter
 
-from derivations.engine import Derivation, DerivationError, Domain, Step, verify
+from derivations.engine import Definition, Derivation, DerivationError, Domain, Step, verify
 from derivations.engine.status import RANK, worst
 from derivations.notes import approx
 from derivations.notes import cache as cache_mod
@@ -104,8 +104,22 @@ def domain(symbols: NoteSymbols, defs: list[Made], exprs=()) -> Domain:
     return Domain(dims=dims,
                   indices=indices,
                   random={k: v for k, v in symbols.random.items() if keep(k)},
-                  ranges={k: v for k, v in symbols.ranges.items() if keep(k)},
+                  ranges={**{k: v for k, v in symbols.ranges.items() if keep(k)},
+                          **_body_only(exprs, defs, set(indices) | set(dims))},
                   constants=tuple(c for c in symbols.constants if keep(c)))
+
+
+def _body_only(exprs, defs: list[Made], declared: set) -> dict:
+    """The real symbols only a definition's body uses (ε in x̂_i = (x_i − μ)/√(σ² + ε)): the
+    engine draws a claim's own symbols, so these are declared, positive as an ε or a variance
+    is wherever a note leaves them in a body."""
+    mine = {o for e in exprs if isinstance(e, sp.Basic) for o in e.free_symbols}
+    out = {}
+    for m in defs:
+        for o in m.definition.body.free_symbols - mine - declared - set(m.definition.params):
+            if isinstance(o, sp.Symbol) and not o.is_integer and o not in out:
+                out[o] = (sp.Rational(1, 1000), sp.Integer(100))
+    return out
 
 
 def _entries_exist(lhs, rhs, defs: list[Made]) -> tuple:
@@ -426,9 +440,10 @@ def _rest(result, formula: Formula, reading: Reading, links, context: Context,
                                 f"cannot be written out in plain SymPy: {why}"))
             continue
         given = context.value_of(formula.section)
-        if given and (_closed(lhs) or _closed(rhs)):  # a worked example's step: its values in
-            lhs, rhs = (x.xreplace(given) if isinstance(x, sp.Basic) else x for x in (lhs, rhs))
         visible_now = context.visible(formula.section, formula.block)
+        worked = bool(given) and (_closed(lhs) or _closed(rhs))
+        if worked:  # a worked example's step: its values in
+            lhs, rhs = (x.xreplace(given) if isinstance(x, sp.Basic) else x for x in (lhs, rhs))
         said = _value_or_instance(lhs, rhs, lhs_tex, visible_now, context, formula.section,
                                   symbols.known) if rel in (EQUAL, DEFINE) else ""
         if said:
@@ -442,6 +457,8 @@ def _rest(result, formula: Formula, reading: Reading, links, context: Context,
                                 f"cannot be written out"))
             continue
         defs = used_definitions((lhs, rhs), visible_now)
+        if worked:  # and in the definitions it unfolds (ω_i = 10000^{-2i/d} at d = 512)
+            defs = _with_values(defs, given)
         apart = _apart(_unfold(lhs, defs), _unfold(rhs, defs)) if rel in (EQUAL, DEFINE) \
             else ""
         if apart:
@@ -500,6 +517,20 @@ def links_name(made: Made) -> str:
     return made.definition.name
 
 
+def _with_values(defs: list[Made], given: dict) -> list[Made]:
+    out = []
+    for m in defs:
+        d = m.definition
+        body = d.body.xreplace(given)
+        if body != d.body:
+            try:
+                d = Definition(d.name, d.symbol, body, d.tex, d.params, d.text)
+            except DerivationError:
+                pass
+        out.append(dataclasses.replace(m, definition=d))
+    return out
+
+
 def _apart(lhs, rhs) -> str:
     """Why a link whose sides are each in symbols the other lacks is not checked: it rests on a
     relation between them that the formula does not state (−Σ y_i log p_i = −log p_c holds
@@ -552,8 +583,9 @@ def _value_or_instance(lhs, rhs, lhs_tex: str, visible: list[Made], context: Con
     if made is None and _bare(lhs):
         context.give(lhs, rhs, section)
         return f"gives {lhs_tex} a value for the worked example"
-    unfolded = _unfold(lhs, used_definitions((lhs,), visible))
-    unfolded = unfolded.xreplace(context.value_of(section))
+    given = context.value_of(section)
+    unfolded = _unfold(lhs, _with_values(used_definitions((lhs,), visible), given))
+    unfolded = unfolded.xreplace(given)
     left = {_name(o) for o in _objects(unfolded)}
     names = {_name(o) for o in _objects(lhs)}
     introduced = {_name(o) for o in known} | {m.definition.key for m in visible}

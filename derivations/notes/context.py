@@ -151,6 +151,9 @@ class Context:
         # the example assumes, not what the name means elsewhere
         sizes_only = not value and all(getattr(o, "is_integer", False) and o.is_positive
                                        for o in getattr(made_body, "free_symbols", ()))
+        # a body with an example's decimals in it (y = m ⊙ x/(1 − 0.5)) is that example's
+        sizes_only = sizes_only or any(not r.is_integer for r in made_body.atoms(sp.Rational)
+                                       if r.q % 2 == 0 or r.q % 5 == 0)
         made = Made(definition, formula.index, formula.line, latex, formula.section,
                     paragraph if value or sizes_only else None, value)
         self.made.append(made)

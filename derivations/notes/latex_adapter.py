@@ -132,7 +132,8 @@ class LatexReader:
                 continue
             # introduced: declared (∈ ℝ^…, a range, the symbols block), a size or an index;
             # a symbol that only occurs is not (a property in it is then not checked)
-            if info.declared or info.kind in ("size", "index") or "declared" in rests:
+            if info.declared or info.kind in ("size", "index") or "declared" in rests \
+                    or table.has_entries(name):  # x_i: a vector the note writes entries of
                 known.add(table.symbol(name))
                 if table.has_entries(name):
                     known.add(table.base(name))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 import time
 from pathlib import Path
 
@@ -16,6 +17,8 @@ from derivations.notes.model import NoteResult, NotesResult
 from derivations.notes.reading import OverridesError, Reader, default_reader
 
 SUFFIXES = (".md", ".markdown", ".txt")
+# a formula that names one letter first: "A = …", "A := …"
+_NAMED = re.compile(r"\s*([A-Za-z])\s*(?::=|=)")
 
 
 class NotesError(ValueError):
@@ -79,6 +82,10 @@ def check_text(text: str, path: str = "<note>", reader: Reader | None = None,
     symbols.known |= {r.parts[0] for r in readings if r.understood and not r.relations
                       and len(r.parts) == 1 and isinstance(r.parts[0], sp.Symbol)}
     context = Context()
+    for f, r in zip(parsed.formulas, readings, strict=True):
+        named = _NAMED.match(f.latex)
+        if not r.understood and named:  # "A = …" unread: A's meaning is unknown, not free
+            context.opaque[named.group(1)] = f.latex.split("=")[0].strip()
     results = [check_formula(f, r, context, symbols, store)
                for f, r in zip(parsed.formulas, readings, strict=True)]
     results = _cross_reference(results)
