@@ -82,11 +82,11 @@ def check_text(text: str, path: str = "<note>", reader: Reader | None = None,
     symbols.known |= {r.parts[0] for r in readings if r.understood and not r.relations
                       and len(r.parts) == 1 and isinstance(r.parts[0], sp.Symbol)}
     context = Context()
-    known = {getattr(o, "name", str(o)) for o in symbols.known}
+    declared = {row.name for row in symbols.rows if "declared" in row.rests_on}
     results = []
     for f, r in zip(parsed.formulas, readings, strict=True):
         named = _NAMED.match(f.latex)
-        if not r.understood and named and named.group(1) not in known:
+        if not r.understood and named and named.group(1) not in declared:
             # "A = …" unread: from here on A's meaning is unknown, not a free symbol
             context.opaque[named.group(1)] = f.latex.split("=")[0].strip()
         results.append(check_formula(f, r, context, symbols, store))
