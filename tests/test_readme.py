@@ -28,7 +28,8 @@ EXIT = {"python -m derivations verify my_claims.py": 0,
         "python -m derivations report my_claims.py my_mistake.py relu_claim.py mean_claim.py "
         "norm_claim.py --no-pdf": 0,
         "python -m reports audit notes --registry registry.toml --claims my_claims.py "
-        "my_checks.py --no-pdf": 0}
+        "my_checks.py --no-pdf": 0,
+        "python -m derivations notes softmax.md --out notes-checked": 1}
 FILE_MARK = re.compile(r"\A(?:# file: (?P<py>\S+)|<!-- file: (?P<md>\S+) -->)\n")
 # Wall-clock figures differ from run to run; everything else must match to the character.
 TIMINGS = [(re.compile(r"\(\d+ steps?, \d+\.\d+ s\)"), "(<steps>, <t> s)"),
