@@ -18,10 +18,10 @@ import sys
 import time
 
 import derivations
-from derivations import claimfiles
 from derivations.cli import Parser
-from derivations.engine import DerivationError
-from derivations.engine.status import PROVED
+
+# the engine and the claim files load on first use: ``python -m derivations notes`` with its
+# notes cached needs neither
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -98,6 +98,9 @@ def _budget_table(results) -> list[str]:
 
 
 def _verify(targets: list[str], as_json: bool, workers: int = 2, budget: bool = False) -> int:
+    from derivations import claimfiles
+    from derivations.engine.status import PROVED
+
     try:
         chosen = claimfiles.load_all(targets) if targets else derivations.claims()
     except claimfiles.ClaimFileError as exc:
@@ -148,6 +151,8 @@ def main(argv: list[str] | None = None) -> int:
 
         return cli.main(argv[1:])
     args = _parser().parse_args(argv)
+    from derivations.engine import DerivationError
+
     try:
         if args.command == "verify":
             return _verify(args.names, args.json, args.workers, args.budget)

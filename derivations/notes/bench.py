@@ -19,8 +19,8 @@ FORMULAS = 100
 
 def note(count: int = FORMULAS) -> str:
     """A note of ``count`` formulas in ten sections."""
-    lines = ["# A generated note", ""]
-    made = 0
+    lines = ["# A generated note", "", "Let $x \\in \\mathbb{R}$.", ""]
+    made = 1
     k = 0
     while made < count:
         k += 1
@@ -35,6 +35,8 @@ def note(count: int = FORMULAS) -> str:
             f"Numerically $\\sqrt{{{a * a + 1}}} \\approx {((a * a + 1) ** 0.5):.2f}$.",
         ]
         for g in group:
+            if made >= count:
+                break
             lines += [g, ""]
             made += g.count("$$") // 2 + (g.count("$") - 2 * (g.count("$$"))) // 2
     return "\n".join(lines) + "\n"

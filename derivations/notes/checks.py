@@ -386,6 +386,17 @@ def check_formula(formula: Formula, reading: Reading, context: Context, symbols:
         context.opaque[_name(head[0])] = links[0][4]
         return result(NOT_CHECKABLE, f"would define {links[0][4]}, but its body cannot be "
                                      f"written out: {reading.unlowered[1]}")
+    if first_rel == EQUAL and isinstance(first_lhs, sp.Indexed) \
+            and all(i.is_Integer for i in first_lhs.indices) and not _closed(links[0][3]) \
+            and first_lhs.base not in _objects(links[0][3]) \
+            and first_lhs not in context.entries_of(formula.section) \
+            and context.defined(first_lhs.base, formula.section, formula.block) is None:
+        # u_1 = x² + 2: this entry, defined by substitution wherever it occurs
+        context.entries.append((first_lhs, links[0][3], formula.section))
+        if len(links) == 1:
+            return result(DEFINITION, f"defines {links[0][4]}")
+        return _rest(result, formula, reading, links[1:], context, symbols, store,
+                     f"defines {links[0][4]}; ")
     candidate = reading.defines if reading.defines is not None else \
         head is not None and not _is_variable(head[0], symbols, links[0][3])
     # the reader's candidates are a bare symbol, an entry or a function of symbols; a name it
@@ -439,6 +450,10 @@ def _rest(result, formula: Formula, reading: Reading, links, context: Context,
             checked.append(Link(index, rel, lhs_tex, rhs_tex, NOT_CHECKABLE,
                                 f"cannot be written out in plain SymPy: {why}"))
             continue
+        defined_entries = context.entries_of(formula.section)
+        if defined_entries:
+            lhs, rhs = (x.xreplace(defined_entries) if isinstance(x, sp.Basic) else x
+                        for x in (lhs, rhs))
         given = context.value_of(formula.section)
         visible_now = context.visible(formula.section, formula.block)
         worked = bool(given) and (_closed(lhs) or _closed(rhs))

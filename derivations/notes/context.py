@@ -99,6 +99,12 @@ class Context:
         # names the note defines by what cannot be written out (a whole-vector softmax): a
         # formula about them cannot be checked, and must not be checked as if they were free
         self.opaque: dict[str, str] = {}
+        # entries defined one by one (u_1 = x² + 2): substituted wherever they occur
+        self.entries: list[tuple[sp.Basic, sp.Basic, tuple[int, ...]]] = []
+
+    def entries_of(self, section: tuple[int, ...]) -> dict:
+        inside = {obj: v for obj, v, where in self.entries if section[:len(where)] == where}
+        return {**{obj: v for obj, v, _ in self.entries}, **inside}
 
     def value_of(self, section: tuple[int, ...]) -> dict:
         """The values given so far, the latest of each entry or symbol, those of ``section``

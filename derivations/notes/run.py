@@ -6,15 +6,14 @@ import dataclasses
 import re
 import time
 from pathlib import Path
-
-import sympy as sp
+from typing import TYPE_CHECKING
 
 from derivations.notes import cache as cache_mod
-from derivations.notes.checks import check_formula
-from derivations.notes.context import Context
 from derivations.notes.markdown import parse
 from derivations.notes.model import NoteResult, NotesResult
-from derivations.notes.reading import OverridesError, Reader, default_reader
+
+if TYPE_CHECKING:
+    from derivations.notes.reading import Reader
 
 SUFFIXES = (".md", ".markdown", ".txt")
 # a formula that names one letter first: "A = …", "A := …"
@@ -70,6 +69,12 @@ def _title(parsed, path: Path) -> str:
 def check_text(text: str, path: str = "<note>", reader: Reader | None = None,
                store: cache_mod.Cache | None = None) -> NoteResult:
     """One note's text, checked formula by formula in order."""
+    import sympy as sp  # here: a note found whole in the cache needs neither SymPy nor the engine
+
+    from derivations.notes.checks import check_formula
+    from derivations.notes.context import Context
+    from derivations.notes.reading import OverridesError
+
     started = time.perf_counter()
     reader = reader or default_reader()
     parsed = parse(text)
@@ -120,7 +125,27 @@ def check_notes(paths, reader: Reader | None = None, cache: Path | None = cache_
     """Every formula of every note under ``paths`` (files or folders), with its verdict.
     ``cache``: a folder for verdicts kept between runs (None: no cache)."""
     started = time.perf_counter()
-    reader = reader or default_reader()
     store = cache_mod.Cache(cache)
-    notes = [check_text(read_text(p), str(p), reader, store) for p in note_files(paths)]
+    notes = []
+    for path in note_files(paths):
+        text = read_text(path)
+        # the whole note, when neither it, a symbols file beside it nor the code changed
+        beside = path.with_suffix(".symbols")
+        whole = cache_mod.key("note", str(path), text, beside.read_text(encoding="utf-8")
+                              if beside.is_file() else "", getattr(reader, "version", "default"))
+        got = store.get(whole)
+        if got is not None:
+            note = NoteResult.from_dict(got, text)
+            note.cached = len(note.formulas)
+        else:
+            reader = reader or default_reader()
+            note = check_text(text, str(path), reader, store)
+            store.put(whole, note.to_dict())
+        notes.append(note)
     return NotesResult(notes, time.perf_counter() - started)
+
+
+def default_reader() -> Reader:
+    from derivations.notes.reading import default_reader as made
+
+    return made()
