@@ -19,12 +19,19 @@ from sympy.core.function import AppliedUndef
 from sympy.printing.repr import ReprPrinter
 
 from derivations.engine import Definition, Derivation, DerivationError, Domain, Step, verify
-from derivations.engine.status import RANK, worst
 from derivations.notes import approx
 from derivations.notes import cache as cache_mod
 from derivations.notes.context import Context, Made, head_of, is_number
 from derivations.notes.markdown import Formula
-from derivations.notes.model import DEFINITION, NOT_CHECKABLE, NOT_UNDERSTOOD, FormulaResult, Link
+from derivations.notes.model import (
+    DEFINITION,
+    NOT_CHECKABLE,
+    NOT_UNDERSTOOD,
+    RANK,
+    FormulaResult,
+    Link,
+    worst,
+)
 from derivations.notes.reading import APPROX, DECLARE, DEFINE, EQUAL, ORDER, NoteSymbols, Reading
 
 CHECKED = ("proved", "numeric", "timed out", "failed")
@@ -630,5 +637,3 @@ def _blame(link: Link) -> str:
                  f" {used}: this line and that definition contradict each other")
     return text
 
-
-assert set(RANK) == set(CHECKED)
