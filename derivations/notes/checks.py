@@ -27,7 +27,6 @@ from derivations.notes.model import (
     DEFINITION,
     NOT_CHECKABLE,
     NOT_UNDERSTOOD,
-    RANK,
     FormulaResult,
     Link,
     worst,
