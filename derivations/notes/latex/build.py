@@ -12,7 +12,7 @@ import sympy as sp
 from lark import Token, Tree
 
 from derivations.notes.latex import nodes as N
-from derivations.notes.latex.infer import first_offset, inner, is_compound, script_letters
+from derivations.notes.latex.infer import inner, is_compound, script_letters
 from derivations.notes.latex.table import SymbolTable
 
 _OPS = {"log": sp.log, "ln": sp.log, "exp": sp.exp, "sin": sp.sin, "cos": sp.cos, "tan": sp.tan,
@@ -44,7 +44,9 @@ class Builder:
 
     def refuse(self, node, why):
         tok = _tok(node)
-        raise Refusal(str(tok), first_offset(node), why)
+        start = tok.start_pos or 0
+        end = tok.end_pos if tok.end_pos is not None else start + len(str(tok))
+        raise Refusal(self.src[start:end] or str(tok), start, why)
 
     def note(self, text):
         if text not in self.notes:
@@ -78,6 +80,8 @@ class Builder:
                                                              "TEXTWORD"):
             return None
         word = str(node)
+        if word in self.t.conflicts and node.type in ("LETTER", "SYMBOL"):
+            self.refuse(node, self.t.conflicts[word])
         if word in ("E", "Var") and node.type == "TEXTWORD" or word == "Var":
             if scripts:
                 self.note(f"the subscript of {word} is dropped")
@@ -230,6 +234,9 @@ class Builder:
         sups = [s for k, s in zip(scripts.children[::2], scripts.children[1::2], strict=True)
                 if k.type == "SUP"]
         name = str(op)
+        if isinstance(arg, Token) and arg.type == "WORD" and not self.known_word(str(arg)):
+            self.refuse(arg, f"ambiguous: \\{name} {arg} may be \\{name}({arg}) or "
+                        f"(\\{name} {arg[0]}){arg[1:]}; write the parentheses")
         base, post = _paren_base(arg)
         if base is not None:
             args = self.arguments(base)
@@ -330,6 +337,9 @@ class Builder:
                     and len(self.arguments(base)) > 1:
                 self.refuse(nxt, f"{c}(…, …): {c} is no function of this note; declare it "
                             "(function " + str(c) + ")")
+            if isinstance(c, Tree) and c.data == "prime" and base is not None:
+                self.refuse(c, "a prime before an argument, f'(x), is not read: write "
+                            "\\frac{d}{dx} f(x)")
             if isinstance(c, Token) and c.type == "NUMBER" and out:
                 self.refuse(c, "a number after a factor is ambiguous: write it first, or use "
                             "\\cdot or \\times")
@@ -394,7 +404,7 @@ class Builder:
         result = self.ex(node)
         if isinstance(node, Tree) and node.data == "norm" and subs:
             p = inner(subs[0])
-            result = N.Norm(result.args[0], sp.Symbol("F") if str(p) == "F" else self.ex(p))
+            result = N.Norm(result.args[0], "F" if str(p) == "F" else self.ex(p))
             subs = []
         elif subs and not (isinstance(node, Tree) and node.data in ("paren", "bracket")):
             self.refuse(top, "a subscript on this expression is not read")
@@ -485,9 +495,11 @@ class Builder:
             if kind not in ("size", "scalar", "index"):
                 self.note("^T read as a transpose")
                 return N.transpose(base)
-            if N.is_matrix(base) or not base.is_commutative:
-                self.refuse(node, "^T: T is a symbol of this note and the base is a matrix; "
-                            "write ^\\top for a transpose")
+            known = isinstance(base, sp.Symbol) and self.t.kind(base.name) in (
+                "scalar", "size", "index") or isinstance(base, sp.Indexed)
+            if N.is_matrix(base) or not base.is_commutative or not known:
+                self.refuse(node, "^T: T is a symbol of this note, so this may be a power or a "
+                            "transpose; write ^\\top for a transpose, or declare the base scalar")
         return N.power(base, self.ex(node))
 
 

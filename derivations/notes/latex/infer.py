@@ -87,8 +87,9 @@ def letters_in(node) -> list[Token]:
 
 def is_compound(script) -> bool:
     node = inner(script)
-    return isinstance(node, Tree) and script_letters(script) is None and not (
-        node.data == "product" and len(node.children) == 1 and isinstance(node.children[0], Token))
+    while isinstance(node, Tree) and node.data in ("list", "product") and len(node.children) == 1:
+        node = node.children[0]
+    return isinstance(node, Tree) and script_letters(script) is None
 
 
 def first_offset(node) -> int:

@@ -64,9 +64,13 @@ class EntryOf(_Node):
 
 
 class Norm(sp.Function):
-    """``‖x‖`` (one argument: the 2-norm), ``‖x‖_p`` (two)."""
+    """``‖x‖`` (one argument: the 2-norm), ``‖x‖_p`` (two); ``‖X‖_F`` is ``Norm(X, F)``."""
 
     is_commutative = True
+
+    def __new__(cls, *args, **kwargs):
+        args = [sp.Symbol("F") if a == "F" else a for a in args]
+        return super().__new__(cls, *args, **kwargs)
 
     @classmethod
     def eval(cls, *args):

@@ -120,7 +120,8 @@ def _pieces(tree: Tree, b: Builder) -> list[tuple]:
         if node.data == "cont":
             if not out or out[-1][0] not in ("relation", "chain", "definition", "expression"):
                 b.refuse(node, "a line that starts with a relation continues nothing")
-            out[-1] = _chain(b, None, node.children, prev=out.pop())
+            prev = out.pop()
+            out.append(_chain(b, None, node.children, prev=prev))
             k += 1
             continue
         if node.data == "chain" and len(node.children) == 1 and k + 1 < len(items) and \

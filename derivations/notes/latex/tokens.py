@@ -46,6 +46,11 @@ _OPENERS_BEFORE = {None, "PLUS", "MINUS", "MULOP", "REL", "COMMA", "SEMI", "SEP"
                    "NEWLINE", "FRAC", "SQRT", "BIGOP", "OPNAME"}
 
 
+# words that are prose even without spaces around them: \text{where}, \text{and}
+_PROSE_WORDS = {"and", "or", "for", "where", "if", "with", "all", "since", "so", "then", "hence",
+                "thus", "when", "as", "by", "i.e.", "e.g.", "s.t.", "otherwise"}
+
+
 class TokenError(Exception):
     """A token outside the language: ``token`` at ``offset``, and why."""
 
@@ -342,6 +347,9 @@ class _Lexer:
             text, _, end = self.argument()
         self.pos = end
         word = text.strip()
+        if word != text or word.lower() in _PROSE_WORDS:
+            self.emit("PROSE", word, start)
+            return
         if name == "mathsf" or name == "rm":
             if word == "T":
                 self.emit("TOP", "⊤", start)
