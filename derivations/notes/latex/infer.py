@@ -256,6 +256,14 @@ class _Walk:
 
     def on_start(self, node):
         items = [c for c in node.children if isinstance(c, Tree)]
+        run = []  # x, y, z ∈ ℝ^d: the bare symbols before a declaration share it
+        for item in items:
+            kids = item.children
+            if item.data == "chain" and len(kids) == 3 and str(kids[1]) == "∈":
+                for lhs in run:
+                    self.declaration(lhs, kids[2])
+            run = run + [kids[0]] if item.data == "chain" and len(kids) == 1 and tok_name(
+                _single(kids[0])) else []
         for a, b, c in zip(items, items[1:], items[2:], strict=False):
             if a.data == "chain" and b.data == "dots_item" and c.data == "chain" and \
                     len(a.children) == 3 and str(a.children[1]) == "=" and len(c.children) == 1:

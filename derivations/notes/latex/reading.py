@@ -124,19 +124,17 @@ def _pieces(tree: Tree, b: Builder) -> list[tuple]:
             out.append(_chain(b, None, node.children, prev=prev))
             k += 1
             continue
-        if node.data == "chain" and len(node.children) == 1 and k + 1 < len(items) and \
-                _is_declaration(items[k + 1][1]) and tok_name(_one(node.children[0])):
-            group = [node]
-            while k + 1 < len(items) and items[k + 1][1].data == "chain" and \
-                    len(items[k + 1][1].children) == 1:
-                group.append(items[k + 1][1])
-                k += 1
-            decl = _chain(b, items[k + 1][1], items[k + 1][1].children)
+        j = k
+        while j < len(items) and items[j][1].data == "chain" and \
+                len(items[j][1].children) == 1 and tok_name(_one(items[j][1].children[0])):
+            j += 1
+        if j > k and j < len(items) and _is_declaration(items[j][1]):
+            decl = _chain(b, items[j][1], items[j][1].children)
             space = decl[1].args[1]
-            for g in group:
+            for _, g in items[k:j]:
                 out.append(("declaration", N.In(b.ex(g.children[0]), space), None))
             out.append(decl)
-            k += 2
+            k = j + 1
             continue
         out.append(_chain(b, node, node.children))
         k += 1

@@ -75,29 +75,16 @@ _KINDS_WRITTEN = {"index": "index", "size": "size", "matrix": "matrix", "vector"
 
 def reading_name(written: str) -> str:
     """The reading name of a symbol written in a symbols block (LaTeX or a reading name)."""
-    from derivations.notes.latex.tokens import TokenError, tokenize
+    from derivations.notes.latex.reading import read
 
     w = written.strip()
-    if re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*(\^[A-Za-z0-9()]+)?", w) and "\\" not in w:
+    if re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*(\^([A-Z]|\([A-Za-z0-9]+\)))?", w):
         return w
-    m = re.fullmatch(r"(.+?)\^\{?\(([A-Za-z0-9]+)\)\}?", w)
-    if m:
-        return f"{reading_name(m.group(1))}^({m.group(2)})"
-    m = re.fullmatch(r"(.+?)\^\{?([A-Z])\}?", w)
-    if m:
-        return f"{reading_name(m.group(1))}^{m.group(2)}"
-    m = re.fullmatch(r"(.+?)_\{?([^{}]+?)\}?", w)
-    if m:
-        sub = m.group(2)
-        sub = re.sub(r"\\(text|mathrm)\{([^{}]*)\}", r"\2", sub)
-        sub = reading_name(sub) if "\\" in sub else sub
-        return f"{reading_name(m.group(1))}_{sub}"
-    try:
-        toks = tokenize(w)
-    except TokenError as exc:
-        raise OverrideError(f"{written!r} is no symbol: {exc.why}") from None
-    if len(toks) == 1 and toks[0].type in ("SYMBOL", "LETTER", "WORD", "TEXTWORD"):
-        return toks[0].value
+    got = read(w, SymbolTable())
+    if not got.ok:
+        raise OverrideError(f"{written!r} is no symbol: {got.why}")
+    if isinstance(got.expr, sp.Symbol) and got.expr is not sp.E:
+        return got.expr.name
     raise OverrideError(f"{written!r} is no single symbol")
 
 
