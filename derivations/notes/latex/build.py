@@ -98,7 +98,9 @@ class Builder:
             if word in self.t.conflicts:
                 self.refuse(node, self.t.conflicts[word])
             return self.t.function(word)
-        if node.type == "TEXTWORD" and self.src.startswith("\\operatorname", node.start_pos):
+        if node.type == "TEXTWORD" and (len(word) > 1 or self.src.startswith(
+                "\\operatorname", node.start_pos)):
+            # an upright word before a parenthesis is an operator name: \mathrm{Std}(x)
             return sp.Function(word)
         return None
 
@@ -305,11 +307,11 @@ class Builder:
         rng = self.t.range_of(name)
         if rng:
             return rng
-        for base in _bases_indexed_by(body, name):
+        for base, pos, count in _bases_indexed_by(body, name):
             size = self.t.size_of(base)
-            if size and len(size) == 1:
-                self.note(f"the range of {name} is 1..{size[0]}, the size of {base}")
-                return (sp.Integer(1), size[0])
+            if size and len(size) == count:
+                self.note(f"the range of {name} is 1..{size[pos]}, a dimension of {base}")
+                return (sp.Integer(1), size[pos])
         self.refuse(node, f"the range of {name} is not declared: write \\sum_{{{name}=1}}^{{n}} or "
                     f"declare it (index {name} in 1..n, or the vector it indexes)")
 
@@ -331,7 +333,7 @@ class Builder:
                 k += 2
                 continue
             if fn is not None and isinstance(c, Token) and c.type == "TEXTWORD" and \
-                    N.vocabulary(str(c)) is not None:
+                    N.vocabulary(str(c)) is not None and nxt is not None:
                 self.refuse(c, f"{c} needs its argument in parentheses")
             if base is not None and isinstance(c, Token) and c.type in ("LETTER", "SYMBOL") \
                     and len(self.arguments(base)) > 1:
@@ -359,6 +361,8 @@ class Builder:
                 self.note(f"{c}(…) read as a product: {c} is no function")
             out.append(built)
             k += 1
+        if len(out) > 1 and any(isinstance(f, sp.Tuple) for f in out):
+            self.refuse(kids[0], "a tuple inside a product is not read")
         return out[0] if len(out) == 1 else N.mul(*out)
 
     def scripts_on_result(self, result, post):
@@ -375,6 +379,11 @@ class Builder:
         if letters is not None:
             return [self.sym(str(x), x) for x in letters]
         node = inner(script)
+        while isinstance(node, Tree) and node.data in ("list", "product") and \
+                len(node.children) == 1:
+            node = node.children[0]
+        if isinstance(node, Tree) and node.data == "paren":  # PE_{(pos, 2i)}
+            node = node.children[1]
         if isinstance(node, Tree) and node.data == "list":
             return [self.ex(c) for c in node.children if not isinstance(c, Token)]
         return [self.ex(node)]
@@ -445,6 +454,9 @@ class Builder:
                     entry = [self.sym(str(x), x) for x in letters]
                 elif _int(inner(s)) is not None and self.t.has_entries(name):
                     entry = [sp.Integer(_int(inner(s)))]
+                elif letters and len(letters) == 1 and self.t.has_entries(name) and \
+                        self.t.kind(str(letters[0])) == "size":
+                    entry = [self.sym(str(letters[0]), letters[0])]  # x_L, the last of x_0 … x_L
             if entry is None and sub_name is None:
                 self.refuse(s, "this subscript is neither an index nor part of a name")
             if entry is not None:
@@ -480,6 +492,9 @@ class Builder:
         if isinstance(node, Token) and node.type == "LETTER" and node.isupper() and node != "T" \
                 and self.t.kind(str(node)) not in ("size", "scalar", "index"):
             return str(node)
+        if isinstance(node, Token) and node.type == "TEXTWORD" and \
+                not self.src.startswith("\\operatorname", node.start_pos):
+            return str(node)  # y^{\text{LS}}: an upright word is a label
         return None
 
     def power(self, base, sup, where):
@@ -555,7 +570,8 @@ def _bases_indexed_by(node, name):
         return
     if node.data == "subscript" and isinstance(node.children[0], Token):
         letters = script_letters(node.children[2])
-        if letters and name in [str(x) for x in letters]:
-            yield str(node.children[0])
+        names = [str(x) for x in letters or []]
+        if name in names:
+            yield str(node.children[0]), names.index(name), len(names)
     for c in node.children:
         yield from _bases_indexed_by(c, name)

@@ -113,6 +113,8 @@ class _Walk:
         name = str(tok)
         if name in self.bound or self.t.kind(name) in ("size", "function"):
             return
+        if not name[:1].islower():  # a capital letter is never an index unless declared
+            return
         if name == "e" or len(name) > 1 and name not in ("alpha", "beta", "gamma", "mu", "nu"):
             return
         self.t.note(name, "index", self.ev(tok, why))
@@ -174,6 +176,9 @@ class _Walk:
             return
         names = [str(x) for x in letters]
         if all(n in self.bound or self.t.is_index(n) for n in names):
+            for n in names:
+                if n not in self.bound and n not in self.t:
+                    self.t.note(n, "index", self.ev(node, "a default index letter (i, j)"))
             self.entries(name, node, "subscripted by an index")
         elif len(names) == 1 and self.t.has_entries(name) and len(name) == 1:
             self.index(letters[0], f"the subscript of {name}, which has entries")
@@ -221,7 +226,9 @@ class _Walk:
                     self.t.note(str(f), "function", self.ev(f, "defined as a function here"))
 
     def declaration(self, lhs, rhs):
-        names = [tok_name(c) for c in (lhs.children if isinstance(lhs, Tree) else [lhs])]
+        one = _single(lhs)
+        names = [head(one, self.t)] if isinstance(one, Token) and (
+            one.type != "WORD" or head(one, self.t) == str(one)) else []
         names = [n for n in names if n]
         space = _single(rhs)
         if isinstance(space, Tree) and space.data == "set":
@@ -262,8 +269,8 @@ class _Walk:
             if item.data == "chain" and len(kids) == 3 and str(kids[1]) == "∈":
                 for lhs in run:
                     self.declaration(lhs, kids[2])
-            run = run + [kids[0]] if item.data == "chain" and len(kids) == 1 and tok_name(
-                _single(kids[0])) else []
+            run = run + [kids[0]] if item.data == "chain" and len(kids) == 1 and isinstance(
+                _single(kids[0]), Token) else []
         for a, b, c in zip(items, items[1:], items[2:], strict=False):
             if a.data == "chain" and b.data == "dots_item" and c.data == "chain" and \
                     len(a.children) == 3 and str(a.children[1]) == "=" and len(c.children) == 1:

@@ -15,6 +15,7 @@ import sympy as sp
 
 KINDS = ("scalar", "size", "index", "vector", "matrix", "function", "name")
 DEFAULT_FUNCTIONS = ("f", "g", "h", "sigma", "phi", "varphi", "Phi", "psi")
+DEFAULT_INDICES = ("i", "j")
 
 
 @dataclass(frozen=True)
@@ -179,6 +180,8 @@ class SymbolTable:
         return info.kind if info else None
 
     def is_index(self, name) -> bool:
+        if name not in self.entries:
+            return name in DEFAULT_INDICES
         return self.kind(name) == "index"
 
     def is_function(self, name) -> bool:
@@ -204,7 +207,7 @@ class SymbolTable:
     def symbol(self, name):
         """The SymPy object of ``name`` used as a whole."""
         info = self.entries.get(name)
-        kind = info.kind if info else "scalar"
+        kind = info.kind if info else "index" if name in DEFAULT_INDICES else "scalar"
         if kind == "size":
             return sp.Symbol(name, integer=True, positive=True)
         if kind == "index":

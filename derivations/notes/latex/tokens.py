@@ -258,8 +258,9 @@ class _Lexer:
         elif name in DECORATIONS:
             text, _, end = self.argument()
             self.pos = end
-            if name == "mathbf" and text.strip() == "1":
-                raise TokenError("\\mathbf{1}", start, "the all-ones vector is not in the language")
+            if text.strip() in ("0", "1") and DECORATIONS[name] == "bf":
+                self.emit("SYMBOL", "bf_" + text.strip(), start)  # the all-ones/zeros vector
+                return
             self.emit("SYMBOL", self.symbol_name(src[start:end], start), start)
         elif name in ("text", "mathrm", "operatorname", "textrm", "texttt", "mathit", "rm",
                       "mathsf", "textit", "textbf"):
