@@ -18,6 +18,9 @@ def kinds(formulas, block=""):
     ([r"z \in \mathbb{R}^n"], "z", "vector n"),
     ([r"x, y \in \mathbb{R}^d"], "x", "vector d"),
     ([r"a \in \mathbb{R}"], "a", "scalar"),
+    ([r"W \in \mathbb{R}^{d_{\text{in}} \times d_{\text{out}}}"], "W", "matrix d_in×d_out"),
+    ([r"W \in \mathbb{R}^{d_{\text{in}} \times d_{\text{out}}}"], "d_out", "size"),
+    ([r"AV \in \mathbb{R}^{n \times d}"], "n", "size"),
     ([r"i = 1, \dots, n"], "i", "index in 1..n"),
     ([r"i \in \{1, \dots, n\}"], "i", "index in 1..n"),
     ([r"\sum_{j=1}^{n} x_j"], "n", "size"),
@@ -43,6 +46,8 @@ def test_inferred(formulas, name, kind):
     ([r"W_Q"], "Q"),
     ([r"\beta_1 + \beta_2"], "beta"),
     ([r"\frac{QK^\top}{\sqrt{d_k}}"], "QK"),  # a run is no name
+    ([r"AV \in \mathbb{R}^{n \times d}"], "AV"),  # the shape of a product declares no symbol
+    ([r"W_Q", r"W_{ij}"], "Q"),  # a capital letter is never inferred as an index
 ])
 def test_not_inferred(formulas, absent):
     found, _ = kinds(formulas)

@@ -12,7 +12,7 @@ import sympy as sp
 from lark import Token, Tree
 
 from derivations.notes.latex import nodes as N
-from derivations.notes.latex.infer import inner, is_compound, script_letters
+from derivations.notes.latex.infer import _script_name, inner, is_compound, script_letters
 from derivations.notes.latex.table import SymbolTable
 
 _OPS = {"log": sp.log, "ln": sp.log, "exp": sp.exp, "sin": sp.sin, "cos": sp.cos, "tan": sp.tan,
@@ -523,19 +523,6 @@ def _script_word(script):
     while isinstance(node, Tree) and len(node.children) == 1:
         node = node.children[0]
     return str(node) if isinstance(node, Token) else None
-
-
-def _script_name(script):
-    """A subscript as part of a name (``Q``, ``AB``, ``\\text{model}``, ``1``), else None."""
-    node = inner(script)
-    while isinstance(node, Tree) and node.data in ("list", "product") and len(node.children) == 1:
-        node = node.children[0]
-    if isinstance(node, Token) and node.type in ("LETTER", "SYMBOL", "TEXTWORD", "WORD", "NUMBER"):
-        return str(node)
-    if isinstance(node, Tree) and node.data == "product" and all(
-            isinstance(c, Token) and c.type in ("LETTER", "WORD", "NUMBER") for c in node.children):
-        return "".join(str(c) for c in node.children)
-    return None
 
 
 def _int(node):

@@ -244,13 +244,16 @@ class _Walk:
             dims = _dims(inner(space.children[2]))
         elif not (isinstance(space, Token) and space.type == "REALS"):
             return
-        for d in dims:
-            if tok_name(d):
-                self.t.note(str(d), "size", self.ev(d, "a dimension of ℝ^…"))
+        dim_names = [node_name(d) for d in dims]
+        if None in dim_names:
+            return
+        for d, name in zip(dims, dim_names, strict=True):
+            if not name.isdigit():
+                self.t.note(name, "size", self.ev(d, "a dimension of ℝ^…"))
         kind = "scalar" if not dims else "vector" if len(dims) == 1 else "matrix"
         for n in names:
             self.t.note(n, kind, self.ev(lhs, "declared ∈ ℝ" + ("^…" if dims else "")),
-                        shape=tuple(str(d) for d in dims))
+                        shape=tuple(dim_names))
 
     def range(self, name, lo, hi, node):
         hi_name = tok_name(_single(hi))
@@ -277,6 +280,30 @@ class _Walk:
                 name = tok_name(_single(a.children[0]))
                 if name:
                     self.range(name, a.children[2], c.children[0], a)
+
+
+def _script_name(script):
+    """A subscript as part of a name (``Q``, ``AB``, ``\\text{model}``, ``1``), else None."""
+    node = inner(script)
+    while isinstance(node, Tree) and node.data in ("list", "product") and len(node.children) == 1:
+        node = node.children[0]
+    if isinstance(node, Token) and node.type in ("LETTER", "SYMBOL", "TEXTWORD", "WORD", "NUMBER"):
+        return str(node)
+    if isinstance(node, Tree) and node.data == "product" and all(
+            isinstance(c, Token) and c.type in ("LETTER", "WORD", "NUMBER") for c in node.children):
+        return "".join(str(c) for c in node.children)
+    return None
+
+
+def node_name(node):
+    """The reading name of a dimension or symbol written as a token or a name with a subscript."""
+    node = _single(node)
+    if isinstance(node, Token):
+        return tok_name(node) or (str(node) if node.type == "NUMBER" else None)
+    if isinstance(node, Tree) and node.data == "subscript" and tok_name(node.children[0]):
+        sub = _script_name(node.children[2])
+        return f"{node.children[0]}_{sub}" if sub else None
+    return None
 
 
 def head_name(node):

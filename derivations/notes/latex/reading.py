@@ -86,9 +86,10 @@ def read(latex: str, table: SymbolTable | None = None) -> Reading:
         pieces = _pieces(tree, builder)
     except (TokenError, ParseFailure, Refusal) as exc:
         return NotUnderstood(latex, exc.token, exc.offset, exc.why)
-    except (TypeError, ValueError, AttributeError, IndexError, NotImplementedError) as exc:
-        # SymPy refusing to build a node (a shape mismatch, an argument of the wrong kind)
-        return NotUnderstood(latex, latex, 0, f"SymPy cannot build this reading: {exc}")
+    except Exception as exc:  # noqa: BLE001 - SymPy refusing a node must not stop a whole note
+        # a shape or rank mismatch, an argument of the wrong kind: said, never a reading
+        return NotUnderstood(latex, latex, 0, f"SymPy cannot build this reading "
+                             f"({type(exc).__name__}: {exc})")
     notes = list(builder.notes)
     stripped = latex.rstrip()
     if stripped.endswith((".", ",")) and not stripped.endswith("\\,"):
