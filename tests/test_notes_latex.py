@@ -248,3 +248,17 @@ def test_commutative_order_is_free_but_matrix_order_is_not():
     assert same_reading(got.expr, parse_expected("c + b*a", table))
     got, table = reading(r"2x", "")
     assert same_reading(got.expr, parse_expected("x*2", table))
+
+
+@pytest.mark.parametrize("junk", [
+    "", "}", "{", "^", "_", "\\", "\\frac", "\\frac{a}", "\\sqrt", "|", "\\|", "\\left(",
+    "\\begin{pmatrix} a & b \\\\ c \\end{pmatrix}", "\\begin{cases} a \\end{cases}", "= a",
+    "a ==", "\\sum", "\\sum_{}", "\\frac{\\partial}{\\partial}", "x_{}", "x^{}", "((a)", "a))",
+    "\\hat{}", "\\mathbb{Q}", "$x$", "a \\in", "\\nabla_", "1.", "..", "x''(t)", "中文",
+    "\\text{}", "W_i^Q_j", "\\log_", "\\max_{j}", "X_{ijk}^{(l)}", "\\operatorname{}(x)",
+])
+def test_junk_is_refused_never_raised(junk):
+    got, _ = reading(junk)
+    assert got.ok in (True, False)
+    if not got.ok:
+        assert 0 <= got.offset <= len(junk) and got.why

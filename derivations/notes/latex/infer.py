@@ -347,7 +347,10 @@ def infer(formulas: Sequence[str], overrides: Overrides | None = None) -> Symbol
         before = {n: (i.kind, len(i.rests_on)) for n, i in table.entries.items()}, \
             len(table.indexed)
         for k, tree in trees:
-            _Walk(table, k).walk(tree)
+            try:
+                _Walk(table, k).walk(tree)
+            except (AttributeError, IndexError, TypeError, ValueError):
+                continue  # a tree the walk does not know says nothing; read() will refuse it
         after = {n: (i.kind, len(i.rests_on)) for n, i in table.entries.items()}, \
             len(table.indexed)
         if after == before:

@@ -13,7 +13,7 @@ import sympy as sp
 from sympy.core.function import AppliedUndef
 
 from derivations.notes.latex import nodes as N
-from derivations.notes.latex.tokens import GREEK
+from derivations.notes.latex.lexicon import GREEK
 
 _REL_LATEX = {"=": "=", ":=": ":=", "≈": "\\approx", "≤": "\\le", "≥": "\\ge", "≠": "\\ne",
               "<": "<", ">": ">"}
