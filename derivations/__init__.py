@@ -21,7 +21,7 @@ import os
 # SymPy's cache keeps 1000 results by default; the numeric route rebuilds the same subexpressions
 # at every size and point, and a larger cache cuts verification time by about a sixth.  It takes
 # effect only if SymPy is not imported yet; the engine gives every cached function this size
-# anyway (derivations.engine.budget), so that what a check counts does not depend on it.
+# anyway (derivations.engine.core.budget), so that what a check counts does not depend on it.
 os.environ.setdefault("SYMPY_CACHE_SIZE", "20000")
 
 ENGINE_NAMES = (

@@ -3,10 +3,9 @@
 A TARGET is a shipped claim id, a path to a ``.py`` file of your own claims, or an importable module
 name (see :mod:`derivations.claimfiles`).  A line per verified claim goes to stderr as it finishes,
 always, so that stdout holds only the table or the JSON.  Exit 0 if every claim is proved, 1 if any
-is not, 2 for bad usage or a target that cannot be loaded (one line, no traceback).
-``--budget`` prints, per claim, what each kind of budgeted computation used against its limit
-(SymPy operations, see :mod:`derivations.engine.budget`) and the CPU seconds it took against the
-backstop.
+is not, 2 for bad usage or a target that cannot be loaded (one line, no traceback). ``--budget``
+prints, per claim, what each kind of budgeted computation used against its limit (SymPy operations,
+see :mod:`derivations.engine.core.budget`) and the CPU seconds it took against the backstop.
 """
 
 from __future__ import annotations
@@ -20,7 +19,7 @@ import derivations
 from derivations import claimfiles
 from derivations.cli import Parser
 from derivations.engine import DerivationError
-from derivations.engine.status import PROVED
+from derivations.engine.core.status import PROVED
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -58,10 +57,10 @@ def _budget_table(results) -> list[str]:
     """Each claim's use of each kind of budget: the SymPy operations of the computation nearest
     its limit and how many times that use fits in the limit; the most CPU seconds one
     computation took; and the smallest headroom of all."""
-    from derivations.engine.budget import BACKSTOP_SECONDS
-    from derivations.engine.pointwise import NUMERIC_OPS
+    from derivations.engine.core.budget import BACKSTOP_SECONDS
+    from derivations.engine.numeric.pointwise import NUMERIC_OPS
     from derivations.engine.premises import PREMISE_OPS
-    from derivations.engine.symbolic import SYMBOLIC_OPS
+    from derivations.engine.symbolic.check import SYMBOLIC_OPS
 
     # a probe point's evaluation has the numeric budget; running out skips the point
     defaults = dict(zip(BUDGET_KINDS, (SYMBOLIC_OPS, NUMERIC_OPS, PREMISE_OPS, NUMERIC_OPS),

@@ -27,7 +27,7 @@ import sympy as sp
 import derivations
 from derivations import engine
 from derivations.engine import ChainResult, Derivation, DerivationError
-from derivations.engine.sampling import structures as _structures
+from derivations.engine.numeric.sampling import structures as _structures
 
 
 class ClaimFileError(ValueError):

@@ -1,6 +1,6 @@
 """What a formula costs its reader: how deeply fractions and roots nest in it, and how many
-symbols it shows.  The printer of claims (:mod:`derivations.engine.printing`) lays a product out
-so that its fractions nest less, and the report measures every formula it shows
+symbols it shows.  The printer of claims (:mod:`derivations.engine.core.printing`) lays a product
+out so that its fractions nest less, and the report measures every formula it shows
 (:mod:`reports.view.measure`); both read TeX source, and neither needs SymPy.
 """
 

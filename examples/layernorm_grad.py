@@ -16,7 +16,7 @@ d = 1..4 on its own).
 import sympy as sp
 
 from derivations import Assumption, Derivation, Domain, Notation, Step, lemma
-from derivations.engine.definitions import ordered, unfold
+from derivations.engine.core.definitions import ordered, unfold
 
 d = sp.Symbol("d", integer=True, positive=True)
 i, j, k, l = sp.symbols("i j k l", integer=True, positive=True)

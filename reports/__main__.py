@@ -7,8 +7,8 @@ import sys
 from pathlib import Path
 
 from derivations.cli import Parser
-from reports.pipeline import build, collect, user_claims
-from reports.render import katex, latex
+from reports.pipeline import build
+from reports.pipeline.run import run_build
 from reports.view import model
 
 
@@ -50,33 +50,6 @@ def main(argv: list[str] | None = None) -> int:
     return run_build(args.out, data=data, data_source=str(args.data or ""), pdf=not args.no_pdf,
                      cache=build.Cache(args.cache_dir, enabled=not args.no_cache),
                      claims=args.claims, shipped=not args.only_claims)
-
-
-def run_build(out: Path, *, claims: list[Path], log=None, **options) -> int:
-    """``build.build(out, claims=claims, **options)`` with bad input and a failed stage said in
-    one line on stderr: exit 0, 1 (a stage failed) or 2 (bad input)."""
-    try:
-        user_claims.check(claims)
-    except user_claims.UserClaimsError as exc:
-        print(f"reports: error: --claims {exc}", file=sys.stderr)
-        return 2
-    try:
-        build.build(out, claims=claims, **options, **({"log": log} if log else {}))
-    except user_claims.UserClaimsError as exc:  # found only when a claim is verified
-        print(f"reports: error: --claims {exc}", file=sys.stderr)
-        return 2
-    except (
-        katex.FormulaError,
-        katex.UnsafeFormula,
-        model.ReportDataError,
-        latex.LatexError,
-        collect.ProducerMissing,
-        katex.NodeMissing,
-    ) as exc:
-        print(f"reports: error: {exc}", file=sys.stderr)
-        print("reports: build failed; previous output (if any) left untouched", file=sys.stderr)
-        return 1
-    return 0
 
 
 if __name__ == "__main__":

@@ -24,9 +24,9 @@ import sympy as sp
 import derivations
 import derivations.library
 from derivations import Derivation, Step, verify
-from derivations.engine import budget
-from derivations.engine.budget import OverBudget, fresh_start, operations
-from derivations.engine.symbolic import REFUTED_OPS, symbolic_check_detail
+from derivations.engine.core import budget
+from derivations.engine.core.budget import OverBudget, fresh_start, operations
+from derivations.engine.symbolic.check import REFUTED_OPS, symbolic_check_detail
 
 x, y = sp.symbols("x y", real=True)
 SHORT_BACKSTOP = 0.3  # CPU seconds: enough to show the backstop, short for the suite

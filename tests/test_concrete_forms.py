@@ -8,7 +8,7 @@ import pytest
 import sympy as sp
 
 from derivations import Derivation, Domain, Step, verify
-from derivations.engine.finite import entries_as_symbols, write_out
+from derivations.engine.numeric.finite import entries_as_symbols, write_out
 
 i, j, k = sp.symbols("i j k", integer=True)
 n = sp.Symbol("n", integer=True, positive=True)
@@ -146,7 +146,7 @@ def test_a_wrong_gradient_of_a_sum_fails(wrong):
     sp.Sum(x[i], (i, n, 1)),  # empty past n = 2 on both sides
 ])
 def test_sums_shifted_to_start_at_zero_are_the_same_sums(expr):
-    from derivations.engine.symbolic import _sums_from_zero
+    from derivations.engine.symbolic.check import _sums_from_zero
 
     shifted = _sums_from_zero(expr)
     for size in (1, 2, 4):

@@ -16,8 +16,8 @@ import sympy as sp
 
 import derivations
 from derivations import Definition, Derivation, DerivationError, Domain, Notation, Step, verify
-from derivations.engine.definitions import ordered, unfold
-from derivations.engine.printing import latex, legend
+from derivations.engine.core.definitions import ordered, unfold
+from derivations.engine.core.printing import latex, legend
 
 EXAMPLES = sorted((Path(__file__).resolve().parent.parent / "examples").glob("*.py"))
 

@@ -14,12 +14,13 @@ import pytest
 import sympy as sp
 
 import derivations
-from derivations.engine import chain, independence, pointwise
-from derivations.engine.errors import DerivationError
+from derivations.engine import chain, independence
+from derivations.engine.core.errors import DerivationError
+from derivations.engine.core.stochastic import E, Var
 from derivations.engine.independence import REFUSED, Dependent, numbers_only
-from derivations.engine.pointwise import safe_eval
-from derivations.engine.sampling import structures
-from derivations.engine.stochastic import E, Var
+from derivations.engine.numeric import pointwise
+from derivations.engine.numeric.pointwise import safe_eval
+from derivations.engine.numeric.sampling import structures
 from derivations.redteam import CASES
 
 

@@ -1,5 +1,5 @@
 """The symbolic route's own methods for definite integrals: residues on the unit circle and the
-fundamental theorem of calculus with every condition shown (derivations/engine/residues.py,
+fundamental theorem of calculus with every condition shown (derivations/engine/symbolic/residues.py,
 antiderivatives.py, signs.py), each with a negative test.
 
 variables → the integral or the claim → the method or verify → check.  A method may only turn a
@@ -12,17 +12,17 @@ from __future__ import annotations
 import pytest
 import sympy as sp
 
-from derivations.engine import antiderivatives, residues
-from derivations.engine.antiderivatives import (
+from derivations.engine.chain import verify
+from derivations.engine.core.claim import Derivation, Step
+from derivations.engine.core.domain import Domain
+from derivations.engine.symbolic import antiderivatives, residues
+from derivations.engine.symbolic.antiderivatives import (
     ANTIDERIVATIVE,
     RESIDUES,
     integrals_by_antiderivative,
     vanishes,
 )
-from derivations.engine.chain import verify
-from derivations.engine.claim import Derivation, Step
-from derivations.engine.domain import Domain
-from derivations.engine.signs import NotShown, sign_for_positive
+from derivations.engine.symbolic.signs import NotShown, sign_for_positive
 
 x = sp.Symbol("x", real=True)
 a = sp.Symbol("a", real=True)

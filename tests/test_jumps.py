@@ -10,13 +10,13 @@ import mpmath
 import pytest
 import sympy as sp
 
-from derivations.engine import mpnum, mpsnap, periods
 from derivations.engine.chain import verify
-from derivations.engine.claim import Assumption, Derivation, Step
-from derivations.engine.domain import Domain
-from derivations.engine.errors import DerivationError
-from derivations.engine.explicit import exactly
-from derivations.engine.jumps import JUMP_DIGITS
+from derivations.engine.core.claim import Assumption, Derivation, Step
+from derivations.engine.core.domain import Domain
+from derivations.engine.core.errors import DerivationError
+from derivations.engine.numeric import mpnum, mpsnap, periods
+from derivations.engine.numeric.explicit import exactly
+from derivations.engine.numeric.jumps import JUMP_DIGITS
 
 x = sp.Symbol("x", real=True)
 y = sp.Symbol("y", real=True)
@@ -194,7 +194,7 @@ def test_a_jump_of_a_derivative_is_probed_without_a_crash():
 
 def test_a_premise_is_probed_just_inside_a_hypothesis_edge():
     # x > −10⁻¹³ lets x = −10⁻¹⁴ in, where |x| ≠ x; no drawn magnitude is that small
-    from derivations.engine.claim import Assumption
+    from derivations.engine.core.claim import Assumption
     premise = Assumption("abs", "|x| = x here", rewrites=((sp.Abs(x), x),))
     d = Derivation("edge", "edge", sp.Eq(sp.Abs(x) + 1, x + 1, evaluate=False), (premise,),
                    (Step(x + 1, "assumption", by=("abs",)),), Domain(),

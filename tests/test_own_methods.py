@@ -1,4 +1,5 @@
-"""The symbolic route's own methods (derivations/engine/methods.py), each with a negative test.
+"""The symbolic route's own methods (derivations/engine/symbolic/methods.py), each with a negative
+test.
 
 variables → the expression or the claim → the method or verify → check.  A method may only turn
 a step the numbers agree with from `numeric` into `proved`; a wrong step still fails.
@@ -9,11 +10,18 @@ from __future__ import annotations
 import pytest
 import sympy as sp
 
-from derivations.engine.cases import _split_sums, one_period, piecewise_branches, residue_classes
 from derivations.engine.chain import verify
-from derivations.engine.claim import Derivation, Step
-from derivations.engine.domain import Domain
-from derivations.engine.methods import (
+from derivations.engine.core.claim import Derivation, Step
+from derivations.engine.core.domain import Domain
+from derivations.engine.core.stochastic import E
+from derivations.engine.symbolic.cases import (
+    _split_sums,
+    one_period,
+    piecewise_branches,
+    residue_classes,
+)
+from derivations.engine.symbolic.check import symbolic_check, symbolic_check_detail
+from derivations.engine.symbolic.methods import (
     constant_terms,
     expectations_by_density,
     partial_closed_forms,
@@ -22,9 +30,7 @@ from derivations.engine.methods import (
     signed_by_ranges,
     textbook,
 )
-from derivations.engine.ring import as_ring
-from derivations.engine.stochastic import E
-from derivations.engine.symbolic import symbolic_check, symbolic_check_detail
+from derivations.engine.symbolic.ring import as_ring
 
 x = sp.Symbol("x", real=True)
 t = sp.Symbol("t", real=True)
@@ -149,7 +155,8 @@ def test_each_form_proves_its_identity_and_not_its_twin():
         assert verify(claim("wrong", lhs, wrong, dom)).status == "failed", lhs
 
 
-# --- proofs by cases (derivations/engine/cases.py) ----------------------------------------------
+# --- proofs by cases (derivations/engine/symbolic/cases.py)
+# ----------------------------------------------
 
 m = sp.Symbol("m", integer=True, positive=True)
 H = sp.Heaviside

@@ -8,7 +8,7 @@ import re
 import pytest
 
 import derivations
-from derivations.engine.printing import latex, legend
+from derivations.engine.core.printing import latex, legend
 from reports.render import html, i18n
 from reports.render import latex as tex_render
 from reports.render.katex import Code, FormulaError, Tex, prose

@@ -1,4 +1,5 @@
-"""Infinite sums and products of rational terms closed by ψ and Γ (derivations/engine/series.py).
+"""Infinite sums and products of rational terms closed by ψ and Γ
+(derivations/engine/symbolic/series.py).
 
 variables → the series → its closed form → check against mpmath's own summation of the terms
 (never SymPy's), at 50 digits; then the series the method must leave alone, and claims through
@@ -12,9 +13,9 @@ import pytest
 import sympy as sp
 
 from derivations.engine.chain import verify
-from derivations.engine.claim import Derivation, Step
-from derivations.engine.domain import Domain
-from derivations.engine.series import rational_series
+from derivations.engine.core.claim import Derivation, Step
+from derivations.engine.core.domain import Domain
+from derivations.engine.symbolic.series import rational_series
 
 i = sp.Symbol("i", integer=True)
 p = sp.Symbol("p", positive=True)

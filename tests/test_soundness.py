@@ -10,13 +10,13 @@ import mpmath
 import pytest
 import sympy as sp
 
-from derivations.engine import mplimits, mpseries, mpsnap, periods
 from derivations.engine.chain import verify
-from derivations.engine.citing import lemma
-from derivations.engine.claim import Assumption, Derivation, Step
-from derivations.engine.domain import Domain
-from derivations.engine.errors import DerivationError
-from derivations.engine.stochastic import LAWS, E, raw_moment
+from derivations.engine.core.citing import lemma
+from derivations.engine.core.claim import Assumption, Derivation, Step
+from derivations.engine.core.domain import Domain
+from derivations.engine.core.errors import DerivationError
+from derivations.engine.core.stochastic import LAWS, E, raw_moment
+from derivations.engine.numeric import mplimits, mpseries, mpsnap, periods
 
 x = sp.Symbol("x", real=True)
 p = sp.Symbol("p", positive=True)
@@ -160,7 +160,7 @@ def test_an_oscillating_integral_to_infinity_is_summed_by_half_periods():
 
 
 def test_the_frequency_of_an_integrand_is_one_or_none():
-    from derivations.engine.mpnum import frequency
+    from derivations.engine.numeric.mpprint.operators import frequency
     assert frequency(sp.sin(3 * x + 1) / x + sp.cos(3 * x), x) == 3
     assert frequency(sp.sin(x) * sp.cos(2 * x), x) == 0  # two frequencies
     assert frequency(sp.sin(x**2), x) == 0  # a chirp has none
@@ -172,7 +172,7 @@ def test_the_frequency_of_an_integrand_is_one_or_none():
 
 
 def test_a_polar_number_is_a_number_only_on_the_principal_sheet():
-    from derivations.engine.mpnum import compile_mp
+    from derivations.engine.numeric.mpnum import compile_mp
     with mpmath.workdps(DIGITS):
         # x·e^(iπ) is on the upper side of the cut, where E₁ is continuous: −Ei(x) − iπ
         above = compile_mp([p], sp.expint(1, p * sp.exp_polar(sp.I * sp.pi)))(mpmath.mpf(2))
@@ -207,7 +207,7 @@ def test_a_limit_past_a_large_constant_is_taken_past_it():
     # values are taken past the constant's 500 digits, and a huge power is a logarithm's
     step = 1 - sp.Rational(1, 10**500)
     with mpmath.workdps(DIGITS):
-        from derivations.engine.mpnum import compile_mp
+        from derivations.engine.numeric.mpnum import compile_mp
         f = compile_mp([n], step**n)
         assert mplimits.limit(f, mpmath.inf, 0, True, scale=500) < mpmath.mpf(10) ** -1000
         assert abs(mplimits.limit(lambda m: m / (m + mpmath.mpf(10) ** 30), mpmath.inf, 0,
@@ -221,7 +221,7 @@ def test_a_limit_past_a_large_constant_is_taken_past_it():
 
 
 def test_a_huge_power_is_the_power():
-    from derivations.engine.mpnum import power
+    from derivations.engine.numeric.mpnum import power
     with mpmath.workdps(DIGITS):
         base, exponent = 1 - mpmath.mpf(10) ** -25, mpmath.mpf(10) ** 26 + 3
         direct = base**exponent  # square-and-multiply: fast for 26 digits, not for 500
@@ -387,7 +387,7 @@ def test_a_constant_that_cannot_be_evaluated_is_tried_once_not_at_every_point(mo
     # Σ log(i + 1)/(i + 1)² has a tail in a logarithm: not summed (refused).  It is the same
     # form at the same (no) inputs at every point: tried once along the ladder, not at each of
     # the points again
-    from derivations.engine import mpnum
+    from derivations.engine.numeric import mpnum
 
     summed = []
     nsum = mpseries.nsum
@@ -411,7 +411,7 @@ def test_a_limit_over_a_dimension_is_taken_not_evaluated_at_a_size():
 
 
 def test_the_symbolic_route_evaluates_no_sum_with_numbers():
-    from derivations.engine.symbolic import no_numbers
+    from derivations.engine.symbolic.check import no_numbers
     series = sp.Sum(1 / i**2, (i, 1, sp.oo))
     with no_numbers():
         assert not series.evalf(5).is_Float  # left as it is: no quadrature inside the route
@@ -466,7 +466,7 @@ Yi = sp.Inverse(Y)
 ])
 def test_an_over_budget_form_is_decided_at_the_points_numbers(lhs, rhs, status,
                                                               monkeypatch):
-    from derivations.engine import pointwise
+    from derivations.engine.numeric import pointwise
 
     built = []
     at_numbers = pointwise._at_numbers

@@ -1,4 +1,4 @@
-"""Every status word of derivations.engine.status renders in both editions: a claim of each
+"""Every status word of derivations.engine.core.status renders in both editions: a claim of each
 status, and a step with each route's outcome (``partial`` included), as a shipped claim and as
 one of the reader's; each shows its own label, in the edition's words, in the HTML and the LaTeX."""
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from derivations.engine import status
+from derivations.engine.core import status
 from reports.render import html, i18n, katex, latex
 from reports.view import edition, model
 

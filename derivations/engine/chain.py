@@ -4,11 +4,11 @@
   definitions of expectation and variance, simplifies to zero within a budget of SymPy
   operations;
 * numerically — both sides agree at ``POINTS`` sampled points (see
-  :mod:`derivations.engine.pointwise`).
+  :mod:`derivations.engine.numeric.pointwise`).
 
 Symbolic success without numeric agreement is impossible; numeric agreement without symbolic
 success is ``numeric`` (or ``timed out`` when a budget ran out), never ``proved``
-(:mod:`derivations.engine.status`).  Each rewrite an assumption contributes is checked
+(:mod:`derivations.engine.core.status`).  Each rewrite an assumption contributes is checked
 numerically at its instances in the citing steps: a false one makes the claim ``failed`` naming
 the premise; one that cannot be checked is reported "assumed, unchecked".
 
@@ -26,24 +26,30 @@ from dataclasses import dataclass, field
 
 import sympy as sp
 
-from derivations.engine import status as st
-from derivations.engine.budget import (
+from derivations.engine.core import status as st
+from derivations.engine.core.budget import (
     OverBudget,
     Use,
     fresh_start,
     peaks,
 )
-from derivations.engine.claim import Derivation
-from derivations.engine.conditions import conditions
-from derivations.engine.errors import DerivationError
+from derivations.engine.core.claim import Derivation
+from derivations.engine.core.conditions import conditions
+from derivations.engine.core.errors import DerivationError
+from derivations.engine.core.printing import latex, legend
+from derivations.engine.core.status import PREMISE_STATUSES, STATUSES
 from derivations.engine.independence import REFUSED, numbers_only
-from derivations.engine.pointwise import REPLACED_FROM, compare, safe_eval
+from derivations.engine.numeric.pointwise import REPLACED_FROM, compare, safe_eval
+from derivations.engine.numeric.probe import (
+    APPROX_POINTS,
+    approximate,
+    fragile,
+    fragile_operator,
+    probe,
+)
+from derivations.engine.numeric.sampling import FEW_PROBE_SIZES, PROBE_SIZES, structures
 from derivations.engine.premises import PremiseCheck, check_premises
-from derivations.engine.printing import latex, legend
-from derivations.engine.probe import APPROX_POINTS, approximate, fragile, fragile_operator, probe
-from derivations.engine.sampling import FEW_PROBE_SIZES, PROBE_SIZES, structures
-from derivations.engine.status import PREMISE_STATUSES, STATUSES
-from derivations.engine.symbolic import REFUTED_OPS, SYMBOLIC_OPS, symbolic_check_detail
+from derivations.engine.symbolic.check import REFUTED_OPS, SYMBOLIC_OPS, symbolic_check_detail
 
 __all__ = ["PREMISE_STATUSES", "STATUSES", "ChainResult", "PremiseCheck", "StepResult",
            "check_premises", "verify", "verify_many"]

@@ -4,7 +4,7 @@ claim's operators refuse to run.
 A step is proved only when the symbolic route and the numeric route agree.  If both ended in the
 same SymPy algorithm (``Integral.doit`` on the claim, say), one wrong answer of SymPy would fool
 both, so the numeric route evaluates definitions with numbers (quadrature, term by term sums,
-numeric limits; :mod:`derivations.engine.mpnum`) and never calls them.  :func:`numbers_only`
+numeric limits; :mod:`derivations.engine.numeric.mpnum`) and never calls them.  :func:`numbers_only`
 makes that a rule of the running engine rather than a habit of its code: inside it, each
 function below raises :class:`Dependent`, which the numeric route treats like any other failure
 to evaluate a point (the point decides nothing), and the call is recorded in :data:`REFUSED` so

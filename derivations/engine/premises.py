@@ -11,16 +11,16 @@ from types import SimpleNamespace
 
 import sympy as sp
 
-from derivations.engine.budget import OverBudget, budget
-from derivations.engine.claim import Derivation
-from derivations.engine.expressions import symbols_of
+from derivations.engine.core.budget import OverBudget, budget
+from derivations.engine.core.claim import Derivation
+from derivations.engine.core.expressions import symbols_of
+from derivations.engine.core.status import PREMISE_STATUSES
 from derivations.engine.independence import numbers_only
-from derivations.engine.pointwise import counterexample, safe_eval
-from derivations.engine.probe import fragile_operator
-from derivations.engine.probe import probe as wider
-from derivations.engine.sampling import FEW_PROBE_SIZES, structures
-from derivations.engine.status import PREMISE_STATUSES
-from derivations.engine.symbolic import normal_forms
+from derivations.engine.numeric.pointwise import counterexample, safe_eval
+from derivations.engine.numeric.probe import fragile_operator
+from derivations.engine.numeric.probe import probe as wider
+from derivations.engine.numeric.sampling import FEW_PROBE_SIZES, structures
+from derivations.engine.symbolic.check import normal_forms
 
 __all__ = ["MAX_INSTANCES", "PREMISE_OPS", "PREMISE_STATUSES", "PremiseCheck", "check_premises"]
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import sympy as sp
 
 from derivations.engine import Assumption, Derivation, Domain, Step
-from derivations.engine.stochastic import E
+from derivations.engine.core.stochastic import E
 from derivations.library import notation as nt
 
 t, i, g = nt.t, nt.ti, nt.ga

@@ -27,7 +27,7 @@ import sympy as sp
 from sympy.matrices.expressions.matexpr import MatrixElement
 
 from derivations.engine import Assumption, Derivation, Domain, Notation, Step, lemma
-from derivations.engine.citing import exact_rewrite
+from derivations.engine.core.citing import exact_rewrite
 from derivations.library import notation as nt
 from derivations.library import softmax as sm
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 import sympy as sp
 
 from derivations.engine import Assumption, Derivation, Domain, Notation, Step, lemma
-from derivations.engine.stochastic import E, Var
+from derivations.engine.core.stochastic import E, Var
 
 d_k = sp.Symbol("d_k", integer=True, positive=True)
 m = sp.Symbol("m", integer=True, positive=True)

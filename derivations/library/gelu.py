@@ -16,7 +16,7 @@ from __future__ import annotations
 import sympy as sp
 
 from derivations.engine import Assumption, Derivation, Domain, Step, cite, lemma
-from derivations.engine.definitions import ordered, unfold
+from derivations.engine.core.definitions import ordered, unfold
 from derivations.library import notation as nt
 from derivations.library import residual
 

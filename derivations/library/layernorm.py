@@ -21,7 +21,7 @@ from __future__ import annotations
 import sympy as sp
 
 from derivations.engine import Assumption, Derivation, Domain, Notation, Step, lemma
-from derivations.engine.definitions import ordered, unfold
+from derivations.engine.core.definitions import ordered, unfold
 from derivations.library import notation as nt
 from derivations.library.notation import d, eps, g, i, j, k, x
 from derivations.library.rules import DIFF_UNDER_SUM

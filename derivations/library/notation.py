@@ -1,6 +1,6 @@
 """The notation of the shipped claims: every definition once, in one home per topic, with the
 symbols it is about.  A claim module imports its symbols and definitions from here and writes
-its statements and steps with them (``derivations.engine.definitions``); both routes check the
+its statements and steps with them (``derivations.engine.core.definitions``); both routes check the
 claims with the definitions unfolded.
 
 Cite a definition by its name in a step (``Step(expr, "the definition of x̂", ("x̂",))``) when the

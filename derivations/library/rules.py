@@ -1,5 +1,5 @@
 """Named rules of calculus shared by the claim modules of the training step (citing a claim is
-:mod:`derivations.engine.citing`).
+:mod:`derivations.engine.core.citing`).
 
 Each is an :class:`~derivations.engine.Assumption` of kind ``lemma``: a true identity that the
 symbolic route may apply as a rewrite; the numeric route never uses it, so a step that misapplies

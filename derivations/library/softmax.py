@@ -20,7 +20,7 @@ from __future__ import annotations
 import sympy as sp
 
 from derivations.engine import Assumption, Derivation, Domain, Notation, Step, lemma
-from derivations.engine.definitions import ordered, unfold
+from derivations.engine.core.definitions import ordered, unfold
 from derivations.library import notation as nt
 
 n, z, T = nt.n, nt.z, nt.T

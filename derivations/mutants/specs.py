@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from derivations.engine.stochastic import E, Var
+from derivations.engine.core.stochastic import E, Var
 from derivations.mutants.specs_training import SPECS as TRAINING_SPECS
 
 

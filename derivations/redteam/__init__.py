@@ -10,13 +10,10 @@ from __future__ import annotations
 import multiprocessing
 import sys
 import time
-from dataclasses import dataclass
 
-from derivations.engine.chain import verify
-from derivations.engine.errors import DerivationError
 from derivations.redteam import battery, own, review, series
 from derivations.redteam.cases import CASES as EARLIER
-from derivations.redteam.cases import Case
+from derivations.redteam.cases import Case, Outcome, run_case
 
 # the earlier classes, SymPy compared with mpmath (battery), an outside reviewer's (review), one
 # of the symbolic route's own methods (own), and infinite series (series)
@@ -29,34 +26,6 @@ SYMPY_CLASSES = frozenset({"shared integration", "shared limits", "summation con
 # those above, limits that converge past the values near ∞ it evaluates (e^(−10^3000/n)), and
 # series whose tails neither Richardson's extrapolation nor Levin's transform sums (log n/n²)
 UNEVALUABLE = SYMPY_CLASSES | {"sequence limits", "series extrapolation"}
-
-
-@dataclass(frozen=True)
-class Outcome:
-    id: str
-    cls: str
-    true: bool
-    result: str  # proved | numeric | failed | refused
-    detail: str
-
-    @property
-    def ok(self) -> bool:
-        return self.result == "proved" if self.true else self.result in ("failed", "refused")
-
-
-def run_case(case: Case) -> Outcome:
-    try:
-        r = verify(case.build())
-    except DerivationError as exc:
-        return Outcome(case.id, case.cls, case.true, "refused", str(exc))
-    detail = ""
-    if r.failed_premise:
-        detail = f"premise {r.failed_premise!r} failed"
-    elif r.failed_step:
-        detail = f"step {r.failed_step} failed"
-    else:
-        detail = "; ".join(s.reason for s in r.steps if s.reason)
-    return Outcome(case.id, case.cls, case.true, r.status, detail)
 
 
 def _run_index(k: int) -> Outcome:

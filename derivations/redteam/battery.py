@@ -20,7 +20,7 @@ import sys
 import mpmath as mp
 import sympy as sp
 
-from derivations.engine.domain import Domain
+from derivations.engine.core.domain import Domain
 from derivations.redteam.cases import Case, claim
 
 DPS = 40
@@ -564,7 +564,7 @@ nsum_case("sum_alternating_digamma", SPECIAL, True, (-1) ** i / (i + p), 0,
 
 
 def _engine_child(index, conn):
-    from derivations.redteam import run_case
+    from derivations.redteam.cases import run_case
 
     try:
         o = run_case(CASES[index])

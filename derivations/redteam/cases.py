@@ -13,9 +13,11 @@ from dataclasses import dataclass
 
 import sympy as sp
 
-from derivations.engine.claim import Assumption, Derivation, Step
-from derivations.engine.domain import Domain
-from derivations.engine.stochastic import E, Var
+from derivations.engine.chain import verify
+from derivations.engine.core.claim import Assumption, Derivation, Step
+from derivations.engine.core.domain import Domain
+from derivations.engine.core.errors import DerivationError
+from derivations.engine.core.stochastic import E, Var
 
 
 @dataclass(frozen=True)
@@ -26,6 +28,34 @@ class Case:
     build: Callable[[], Derivation]
     # confirms ``true`` without the engine (mpmath or NumPy): returns the claim's truth
     witness: Callable[[], bool] | None = None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    id: str
+    cls: str
+    true: bool
+    result: str  # proved | numeric | failed | refused
+    detail: str
+
+    @property
+    def ok(self) -> bool:
+        return self.result == "proved" if self.true else self.result in ("failed", "refused")
+
+
+def run_case(case: Case) -> Outcome:
+    try:
+        r = verify(case.build())
+    except DerivationError as exc:
+        return Outcome(case.id, case.cls, case.true, "refused", str(exc))
+    detail = ""
+    if r.failed_premise:
+        detail = f"premise {r.failed_premise!r} failed"
+    elif r.failed_step:
+        detail = f"step {r.failed_step} failed"
+    else:
+        detail = "; ".join(s.reason for s in r.steps if s.reason)
+    return Outcome(case.id, case.cls, case.true, r.status, detail)
 
 
 def claim(cid, lhs, rhs, domain=None, assumptions=(), steps=None) -> Derivation:

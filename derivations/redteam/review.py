@@ -19,9 +19,9 @@ import mpmath as mp
 import numpy as np
 import sympy as sp
 
-from derivations.engine.claim import Assumption, Step
-from derivations.engine.domain import Domain
-from derivations.engine.stochastic import E, Var
+from derivations.engine.core.claim import Assumption, Step
+from derivations.engine.core.domain import Domain
+from derivations.engine.core.stochastic import E, Var
 from derivations.redteam.cases import Case, claim
 
 CASES: list[Case] = []
@@ -782,7 +782,7 @@ def _engine_one(cid: str) -> str:
     import subprocess
     import sys
     code = ("import json, sys\n"
-            "from derivations.redteam import run_case\n"
+            "from derivations.redteam.cases import run_case\n"
             "from derivations.redteam.review import CASES\n"
             f"c = [c for c in CASES if c.id == {cid!r}][0]\n"
             "o = run_case(c)\n"

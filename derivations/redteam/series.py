@@ -21,7 +21,7 @@ from __future__ import annotations
 import mpmath as mp
 import sympy as sp
 
-from derivations.engine.domain import Domain
+from derivations.engine.core.domain import Domain
 from derivations.redteam.cases import Case, claim
 
 EXTRAPOLATION = "series extrapolation"

@@ -335,7 +335,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     for line in lines:
         print(line)
-    from reports.__main__ import run_build
+    from reports.pipeline.run import run_build, shown
 
     quiet: list[str] = []
     code = run_build(args.out.resolve(), claims=[], data=data, data_source=str(args.registry),
@@ -343,15 +343,14 @@ def main(argv: list[str] | None = None) -> int:
     if code:
         print("\n".join(quiet), file=sys.stderr)
         return code
-    from reports.pipeline.mine import _shown
     from reports.render import latex
 
     html = args.out / "html"
-    print(f"report: {_shown(html / 'index.html')} (English), {_shown(html / 'index.zh.html')} "
+    print(f"report: {shown(html / 'index.html')} (English), {shown(html / 'index.zh.html')} "
           f"(中文)")
     if not args.no_pdf and latex.tex_available():
         pdf = args.out / "pdf"
-        print(f"pdf: {_shown(pdf / 'report.en.pdf')}, {_shown(pdf / 'report.zh.pdf')}")
+        print(f"pdf: {shown(pdf / 'report.en.pdf')}, {shown(pdf / 'report.zh.pdf')}")
     elif not args.no_pdf:
         print(f"pdf: skipped: {latex.TEX_HINT}")
     return 0

@@ -34,18 +34,9 @@ def _parser() -> Parser:
     return p
 
 
-def _shown(path: Path) -> str:
-    """``path`` relative to this folder when it lies inside it, else absolute."""
-    path = path.resolve()
-    try:
-        return str(path.relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(path)
-
-
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    from reports.__main__ import run_build
+    from reports.pipeline.run import run_build, shown
     from reports.render import latex
 
     start = time.perf_counter()
@@ -70,11 +61,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(claims)} of your claims: {what}; report "
           f"written in {time.perf_counter() - start:.1f} s")
     html = args.out / "html"
-    print(f"report: {_shown(html / 'index.html')} (English), "
-          f"{_shown(html / 'index.zh.html')} (中文)")
+    print(f"report: {shown(html / 'index.html')} (English), "
+          f"{shown(html / 'index.zh.html')} (中文)")
     if pdf and latex.tex_available():
         pdfs = args.out / "pdf"
-        print(f"pdf: {_shown(pdfs / 'report.en.pdf')}, {_shown(pdfs / 'report.zh.pdf')}")
+        print(f"pdf: {shown(pdfs / 'report.en.pdf')}, {shown(pdfs / 'report.zh.pdf')}")
     elif pdf:
         print(f"pdf: skipped: {latex.TEX_HINT}")
     return 0

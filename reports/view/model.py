@@ -17,13 +17,13 @@ import math
 import re
 from typing import Any
 
-from derivations.engine.status import NUMERIC_OUTCOMES as NUMERIC
-from derivations.engine.status import STATUSES as CLAIM_STATUS
-from derivations.engine.status import SYMBOLIC_OUTCOMES as SYMBOLIC
+from derivations.engine.core.status import NUMERIC_OUTCOMES as NUMERIC
+from derivations.engine.core.status import STATUSES as CLAIM_STATUS
+from derivations.engine.core.status import SYMBOLIC_OUTCOMES as SYMBOLIC
 from numeric.crosscheck.core import DECIDES, Kind
 from reports.render.katex import Tex
 
-# a claim's conditions (derivations.engine.conditions): given to both routes, where values are
+# a claim's conditions (derivations.engine.core.conditions): given to both routes, where values are
 # drawn, random variables and the family of distributions they are checked under
 CONDITION_KINDS = ("symbol", "hypothesis", "index", "sampled", "random")
 DISTRIBUTIONS = ("any", "normal")

@@ -1,9 +1,9 @@
-"""The red team of the symbolic route's own methods (derivations/engine/methods.py), written by a
-reviewer from the README and the public API alone, each case confirmed with mpmath or plain
-Python integers (never SymPy): limits of integer sequences (long periods, plateaus, slow
+"""The red team of the symbolic route's own methods (derivations/engine/symbolic/methods.py),
+written by a reviewer from the README and the public API alone, each case confirmed with mpmath or
+plain Python integers (never SymPy): limits of integer sequences (long periods, plateaus, slow
 convergence), empty ranges (beyond the sampled sizes too), jumps at integers and 0, special
-functions, logarithms and floor identities.  The reviewer's normal-law expectations (one
-quadrature per point and law, minutes per case) are not among them.
+functions, logarithms and floor identities.  The reviewer's normal-law expectations (one quadrature
+per point and law, minutes per case) are not among them.
 
 :data:`CASES` are :class:`derivations.redteam.cases.Case` of the classes "sequence limits",
 "empty ranges" and "jumps and forms".
