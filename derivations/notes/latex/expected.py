@@ -14,7 +14,7 @@ import ast
 import sympy as sp
 from sympy.core.function import AppliedUndef
 
-from derivations.notes.latex import nodes as N
+import derivations.notes.latex.nodes as N
 from derivations.notes.latex.table import SymbolTable
 
 

@@ -1,6 +1,6 @@
 """The SymPy shapes a reading is made of, and the one set of constructors that builds them.
 
-The reader (:mod:`.build`) and the expected-reading parser (:mod:`.expected`) both build through
+The reader (:mod:`.builder`) and the expected-reading parser (:mod:`.expected`) both build through
 these constructors, so one formula written twice gives one tree.  Everything stays unevaluated:
 a constructor may flatten a sum inside a sum (or a product inside a product) and nothing else.
 It may not simplify, reorder or compute.

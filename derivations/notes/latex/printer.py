@@ -12,7 +12,7 @@ import re
 import sympy as sp
 from sympy.core.function import AppliedUndef
 
-from derivations.notes.latex import nodes as N
+import derivations.notes.latex.nodes as N
 from derivations.notes.latex.lexicon import GREEK
 
 _REL_LATEX = {"=": "=", ":=": ":=", "≈": "\\approx", "≤": "\\le", "≥": "\\ge", "≠": "\\ne",

@@ -2,7 +2,7 @@
 
 It may assemble a formula's pieces (separators, chains continued over aligned lines, ranges,
 declarations of several symbols) and say which kind of reading each is.  It may not change what
-:mod:`.build` read: a refusal anywhere makes the whole formula ``NotUnderstood``.
+:mod:`.builder` read: a refusal anywhere makes the whole formula ``NotUnderstood``.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from dataclasses import dataclass
 import sympy as sp
 from lark import Token, Tree
 
-from derivations.notes.latex import nodes as N
-from derivations.notes.latex.build import Builder, Refusal
+import derivations.notes.latex.nodes as N
+from derivations.notes.latex.builder import Builder, Refusal
 from derivations.notes.latex.infer import first_offset, tok_name
 from derivations.notes.latex.parser import ParseFailure, parse
 from derivations.notes.latex.table import SymbolTable

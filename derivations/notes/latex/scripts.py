@@ -1,6 +1,6 @@
 """Sub- and superscripts: entries or names, labels, powers and transposes (READING.md §1).
 
-A mixin of :class:`.build.Builder`.  It may decide, by the symbol table, whether ``x_s`` is an
+A mixin of :class:`.builder.Builder`.  It may decide, by the symbol table, whether ``x_s`` is an
 entry or a name, whether ``x^s`` is a label, a transpose or a power; it may not guess where the
 rules are silent: it refuses instead.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 import sympy as sp
 from lark import Token, Tree
 
-from derivations.notes.latex import nodes as N
+import derivations.notes.latex.nodes as N
 from derivations.notes.latex.infer import _script_name, inner, is_compound, script_letters
 
 

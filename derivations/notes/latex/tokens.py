@@ -5,7 +5,7 @@ It may: fold spellings of one thing into one token (``\\left(`` and ``(``; ``\\l
 (``\\hat{x}`` → ``hat_x``), wrap TeX's one-character arguments in braces (``\\frac12``), mark
 the ``d`` of a Leibniz fraction, pair ``|`` and ``\\|`` into opening and closing bars, and drop
 spacing and the wrappers of aligned environments.  It may not decide what a symbol is: that is
-the symbol table's, used later by :mod:`.build`.  Anything it does not know raises
+the symbol table's, used later by :mod:`.builder`.  Anything it does not know raises
 :class:`TokenError` naming the token and its offset.
 """
 

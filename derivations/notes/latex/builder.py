@@ -11,7 +11,7 @@ from __future__ import annotations
 import sympy as sp
 from lark import Token, Tree
 
-from derivations.notes.latex import nodes as N
+import derivations.notes.latex.nodes as N
 from derivations.notes.latex.infer import inner, script_letters
 from derivations.notes.latex.scripts import Scripts, int_of
 from derivations.notes.latex.table import SymbolTable
