@@ -30,6 +30,7 @@ from derivations.notes.latex.nodes import (
     Range,
     odot,
 )
+from derivations.notes.latex.overrides import parse_overrides
 from derivations.notes.latex.printer import table_text, to_latex, to_text
 from derivations.notes.latex.reading import NotUnderstood, Reading, Understood, read
 from derivations.notes.latex.table import (
@@ -38,7 +39,6 @@ from derivations.notes.latex.table import (
     Overrides,
     SymbolInfo,
     SymbolTable,
-    parse_overrides,
 )
 from derivations.notes.latex.vocabulary import NotLowered, lower
 

@@ -2,7 +2,10 @@
 
 A block holds records separated by blank lines: ``latex:``, ``symbols:`` (declarations of a
 symbols block, lines separated by ``|``) and ``reading:`` (an expected reading, or
-``NotUnderstood``); ``#`` lines are titles.  This module only reads them.
+``NotUnderstood``); ``#`` lines are titles.  A labelled corpus's ``formulas.toml`` (records
+``[[formula]]`` with ``file``, ``latex`` and ``reading``, "not understood: …" for a refusal) is
+read too: each formula then comes with the other formulas of its note, in order, and the note's
+``symbols`` block when it has one.  This module only reads them.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ class Example:
     symbols: str
     reading: str
     line: int
+    note_formulas: tuple = ()  # the formulas of its note, for the symbol table
 
 
 def examples(text: str) -> list[Example]:
@@ -48,7 +52,32 @@ def examples(text: str) -> list[Example]:
 
 
 def load(path: str | Path) -> list[Example]:
-    return examples(Path(path).read_text(encoding="utf-8"))
+    path = Path(path)
+    if path.suffix == ".toml":
+        return _corpus(path)
+    return examples(path.read_text(encoding="utf-8"))
+
+
+def _corpus(path: Path) -> list[Example]:
+    import tomllib
+
+    records = tomllib.loads(path.read_text(encoding="utf-8")).get("formula", [])
+    by_note: dict[str, list[str]] = {}
+    for r in records:
+        by_note.setdefault(r["file"], []).append(r["latex"])
+    out = []
+    for k, r in enumerate(records):
+        note = path.parent / "notes" / r["file"]
+        block = ""
+        if note.exists():
+            m = re.search(r"```symbols\n(.*?)```", note.read_text(encoding="utf-8"), re.S)
+            block = m.group(1).replace("\n", " | ") if m else ""
+        reading = r.get("reading", "")
+        if reading.lower().startswith("not understood"):
+            reading = "NotUnderstood"
+        out.append(Example(r["file"], r["latex"], block, reading, k + 1,
+                           tuple(by_note[r["file"]])))
+    return out
 
 
 def symbols_block(example: Example) -> str:

@@ -14,7 +14,7 @@ import ast
 import sympy as sp
 from sympy.core.function import AppliedUndef
 
-from derivations.notes.latex import nodes as N
+import derivations.notes.latex.nodes as N
 from derivations.notes.latex.table import SymbolTable
 
 
@@ -126,6 +126,11 @@ class _Reader:
         return N.EntryOf(self.ev(base), *items)
 
     def n_Call(self, node):
+        if isinstance(node.func, ast.Call) and isinstance(node.func.func, ast.Name) and \
+                node.func.func.id == "S" and node.func.args and \
+                isinstance(node.func.args[0], ast.Constant):
+            # S("R")(theta): the function named R (R itself is a constructor)
+            return N.apply(sp.Function(node.func.args[0].value), *[self.ev(a) for a in node.args])
         if not isinstance(node.func, ast.Name):
             self.fail(node, "a call of a name was expected")
         f = node.func.id
@@ -145,9 +150,11 @@ class _Reader:
                 return _CONSTRUCTORS[f](*args)
             except TypeError as exc:
                 self.fail(node, f"{f}: {exc}")
-        if f == "sigma" or self.t.is_function(f) or f in ("Phi", "phi", "psi", "varphi"):
-            if f == "sigma":
-                return N.apply(N.VOCABULARY["sigmoid"], *args)
+        if N.vocabulary(f) is not None:
+            return N.apply(N.vocabulary(f), *args)
+        if f == "sigma":
+            return N.apply(N.VOCABULARY["sigmoid"], *args)
+        if self.t.is_function(f) or len(f) > 1 and f not in self.t:
             return N.apply(self.t.function(f), *args)
         self.fail(node, f"{f} is neither a constructor of READING.md §6 nor a function of the "
                   "table (declare it: function " + f + ")")

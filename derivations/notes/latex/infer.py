@@ -87,8 +87,9 @@ def letters_in(node) -> list[Token]:
 
 def is_compound(script) -> bool:
     node = inner(script)
-    return isinstance(node, Tree) and script_letters(script) is None and not (
-        node.data == "product" and len(node.children) == 1 and isinstance(node.children[0], Token))
+    while isinstance(node, Tree) and node.data in ("list", "product") and len(node.children) == 1:
+        node = node.children[0]
+    return isinstance(node, Tree) and script_letters(script) is None
 
 
 def first_offset(node) -> int:
@@ -111,6 +112,8 @@ class _Walk:
     def index(self, tok, why):
         name = str(tok)
         if name in self.bound or self.t.kind(name) in ("size", "function"):
+            return
+        if not name[:1].islower():  # a capital letter is never an index unless declared
             return
         if name == "e" or len(name) > 1 and name not in ("alpha", "beta", "gamma", "mu", "nu"):
             return
@@ -173,6 +176,9 @@ class _Walk:
             return
         names = [str(x) for x in letters]
         if all(n in self.bound or self.t.is_index(n) for n in names):
+            for n in names:
+                if n not in self.bound and n not in self.t:
+                    self.t.note(n, "index", self.ev(node, "a default index letter (i, j)"))
             self.entries(name, node, "subscripted by an index")
         elif len(names) == 1 and self.t.has_entries(name) and len(name) == 1:
             self.index(letters[0], f"the subscript of {name}, which has entries")
@@ -220,7 +226,9 @@ class _Walk:
                     self.t.note(str(f), "function", self.ev(f, "defined as a function here"))
 
     def declaration(self, lhs, rhs):
-        names = [tok_name(c) for c in (lhs.children if isinstance(lhs, Tree) else [lhs])]
+        one = _single(lhs)
+        names = [head(one, self.t)] if isinstance(one, Token) and (
+            one.type != "WORD" or head(one, self.t) == str(one)) else []
         names = [n for n in names if n]
         space = _single(rhs)
         if isinstance(space, Tree) and space.data == "set":
@@ -236,13 +244,16 @@ class _Walk:
             dims = _dims(inner(space.children[2]))
         elif not (isinstance(space, Token) and space.type == "REALS"):
             return
-        for d in dims:
-            if tok_name(d):
-                self.t.note(str(d), "size", self.ev(d, "a dimension of ℝ^…"))
+        dim_names = [node_name(d) for d in dims]
+        if None in dim_names:
+            return
+        for d, name in zip(dims, dim_names, strict=True):
+            if not name.isdigit():
+                self.t.note(name, "size", self.ev(d, "a dimension of ℝ^…"))
         kind = "scalar" if not dims else "vector" if len(dims) == 1 else "matrix"
         for n in names:
             self.t.note(n, kind, self.ev(lhs, "declared ∈ ℝ" + ("^…" if dims else "")),
-                        shape=tuple(str(d) for d in dims))
+                        shape=tuple(dim_names))
 
     def range(self, name, lo, hi, node):
         hi_name = tok_name(_single(hi))
@@ -255,12 +266,44 @@ class _Walk:
 
     def on_start(self, node):
         items = [c for c in node.children if isinstance(c, Tree)]
+        run = []  # x, y, z ∈ ℝ^d: the bare symbols before a declaration share it
+        for item in items:
+            kids = item.children
+            if item.data == "chain" and len(kids) == 3 and str(kids[1]) == "∈":
+                for lhs in run:
+                    self.declaration(lhs, kids[2])
+            run = run + [kids[0]] if item.data == "chain" and len(kids) == 1 and isinstance(
+                _single(kids[0]), Token) else []
         for a, b, c in zip(items, items[1:], items[2:], strict=False):
             if a.data == "chain" and b.data == "dots_item" and c.data == "chain" and \
                     len(a.children) == 3 and str(a.children[1]) == "=" and len(c.children) == 1:
                 name = tok_name(_single(a.children[0]))
                 if name:
                     self.range(name, a.children[2], c.children[0], a)
+
+
+def _script_name(script):
+    """A subscript as part of a name (``Q``, ``AB``, ``\\text{model}``, ``1``), else None."""
+    node = inner(script)
+    while isinstance(node, Tree) and node.data in ("list", "product") and len(node.children) == 1:
+        node = node.children[0]
+    if isinstance(node, Token) and node.type in ("LETTER", "SYMBOL", "TEXTWORD", "WORD", "NUMBER"):
+        return str(node)
+    if isinstance(node, Tree) and node.data == "product" and all(
+            isinstance(c, Token) and c.type in ("LETTER", "WORD", "NUMBER") for c in node.children):
+        return "".join(str(c) for c in node.children)
+    return None
+
+
+def node_name(node):
+    """The reading name of a dimension or symbol written as a token or a name with a subscript."""
+    node = _single(node)
+    if isinstance(node, Token):
+        return tok_name(node) or (str(node) if node.type == "NUMBER" else None)
+    if isinstance(node, Tree) and node.data == "subscript" and tok_name(node.children[0]):
+        sub = _script_name(node.children[2])
+        return f"{node.children[0]}_{sub}" if sub else None
+    return None
 
 
 def head_name(node):
@@ -304,7 +347,10 @@ def infer(formulas: Sequence[str], overrides: Overrides | None = None) -> Symbol
         before = {n: (i.kind, len(i.rests_on)) for n, i in table.entries.items()}, \
             len(table.indexed)
         for k, tree in trees:
-            _Walk(table, k).walk(tree)
+            try:
+                _Walk(table, k).walk(tree)
+            except (AttributeError, IndexError, TypeError, ValueError):
+                continue  # a tree the walk does not know says nothing; read() will refuse it
         after = {n: (i.kind, len(i.rests_on)) for n, i in table.entries.items()}, \
             len(table.indexed)
         if after == before:

@@ -1,6 +1,6 @@
 """The SymPy shapes a reading is made of, and the one set of constructors that builds them.
 
-The reader (:mod:`.build`) and the expected-reading parser (:mod:`.expected`) both build through
+The reader (:mod:`.builder`) and the expected-reading parser (:mod:`.expected`) both build through
 these constructors, so one formula written twice gives one tree.  Everything stays unevaluated:
 a constructor may flatten a sum inside a sum (or a product inside a product) and nothing else.
 It may not simplify, reorder or compute.
@@ -57,23 +57,34 @@ class Range(_Node):
     """The index range ``{lo, …, hi}``."""
 
 
-class EntryOf(_Node):
+class _ExprNode(sp.Expr):
+    """A node of the reading that stands for a number (it may be multiplied and added)."""
+
+    def _hashable_content(self):
+        return self.args
+
+
+class EntryOf(_ExprNode):
     """An entry of a result that is no symbol: ``softmax(z)_i`` is ``EntryOf(softmax(z), i)``."""
 
     is_commutative = True
 
 
 class Norm(sp.Function):
-    """``‖x‖`` (one argument: the 2-norm), ``‖x‖_p`` (two)."""
+    """``‖x‖`` (one argument: the 2-norm), ``‖x‖_p`` (two); ``‖X‖_F`` is ``Norm(X, F)``."""
 
     is_commutative = True
+
+    def __new__(cls, *args, **kwargs):
+        args = [sp.Symbol("F") if a == "F" else a for a in args]
+        return super().__new__(cls, *args, **kwargs)
 
     @classmethod
     def eval(cls, *args):
         return None
 
 
-class MaxOver(_Node):
+class MaxOver(_ExprNode):
     """``max_j t``: ``MaxOver(t, (j, lo, hi))``."""
 
     is_commutative = True
@@ -105,10 +116,12 @@ VOCABULARY_NAMES = (
     "MultiHead", "FFN", "Concat", "head", "diag", "tr", "CE", "Adam",
 )
 VOCABULARY: dict[str, type] = {name: type(name, (Vocab,), {}) for name in VOCABULARY_NAMES}
-ALIASES = {"Softmax": "softmax", "relu": "ReLU", "gelu": "GELU", "Sigmoid": "sigmoid",
-           "LN": "LayerNorm", "layernorm": "LayerNorm", "rmsnorm": "RMSNorm",
-           "attention": "Attention", "Multihead": "MultiHead", "MultiHeadAttention": "MultiHead",
-           "trace": "tr", "Tr": "tr", "Var": "Var", "E": "E"}
+# spellings that differ only in case; any other name (LN, Tr) is a function of its own name
+ALIASES = {"Softmax": "softmax", "relu": "ReLU", "Relu": "ReLU", "gelu": "GELU",
+           "Gelu": "GELU", "Sigmoid": "sigmoid", "layernorm": "LayerNorm",
+           "Layernorm": "LayerNorm", "rmsnorm": "RMSNorm", "attention": "Attention",
+           "Multihead": "MultiHead", "multihead": "MultiHead"}
+VECTOR_ARGUMENT = ("softmax", "LayerNorm", "RMSNorm")
 ENGINE = {"E": E, "Var": Var}
 
 
@@ -141,7 +154,10 @@ def _flat(cls_names: tuple[str, ...], items):
 def add(*terms):
     terms = _flat(("Add", "MatAdd"), terms)
     if any(is_matrix(t) for t in terms):
-        return sp.MatAdd(*terms, evaluate=False)
+        if all(is_matrix(t) for t in terms):
+            return sp.MatAdd(*terms, evaluate=False)
+        # a matrix plus a scalar (QKᵀ/√d + M with M undeclared): kept as written
+        return sp.Add._from_args(terms, is_commutative=False)
     return sp.Add(*terms, evaluate=False)
 
 
@@ -160,6 +176,9 @@ def neg(x):
     x = sp.sympify(x)
     if isinstance(x, sp.Number):
         return -x
+    if type(x).__name__ == "Mul" and isinstance(x.args[0], sp.Number) and x.args[0] > 0:
+        # -2i is the number -2 times i, as -2*i is: one tree for both spellings
+        return mul(-x.args[0], *x.args[1:])
     return mul(sp.Integer(-1), x)
 
 
@@ -203,7 +222,12 @@ def hadamard(a, b):
 
 
 def apply(func, *args):
-    """``func(args)`` unevaluated, for SymPy's own functions and the vocabulary alike."""
+    """``func(args)`` unevaluated, for SymPy's own functions and the vocabulary alike.
+
+    A function of one vector written with several arguments, softmax(0.5, 0, -1), takes them as
+    one tuple."""
+    if getattr(func, "__name__", "") in VECTOR_ARGUMENT and len(args) > 1:
+        args = (sp.Tuple(*args),)
     return func(*args, evaluate=False)
 
 

@@ -38,7 +38,8 @@ class _TokensIn(Lexer):
 
     def lex(self, toks: list[Tok]):
         for t in toks:
-            yield Token(t.type, t.value, start_pos=t.offset, end_pos=t.offset + len(t.text))
+            yield Token(t.type, t.value, start_pos=t.offset,
+                        end_pos=t.offset + (len(t.text) or len(t.value)))
 
 
 @lru_cache(maxsize=1)
@@ -60,7 +61,8 @@ def parse(src: str) -> Tree:
         if tok.type == "$END":
             raise ParseFailure("", len(src), "the formula ends too early; expected "
                                + _expected(exc.expected)) from None
-        raise ParseFailure(str(tok), tok.start_pos,
+        end = tok.end_pos if tok.end_pos is not None else tok.start_pos + len(str(tok))
+        raise ParseFailure(src[tok.start_pos:end] or str(tok), tok.start_pos,
                            f"{_what(tok)} is not expected here; expected "
                            + _expected(exc.expected)) from None
     except UnexpectedInput as exc:

@@ -12,8 +12,8 @@ import re
 import sympy as sp
 from sympy.core.function import AppliedUndef
 
-from derivations.notes.latex import nodes as N
-from derivations.notes.latex.tokens import GREEK
+import derivations.notes.latex.nodes as N
+from derivations.notes.latex.lexicon import GREEK
 
 _REL_LATEX = {"=": "=", ":=": ":=", "≈": "\\approx", "≤": "\\le", "≥": "\\ge", "≠": "\\ne",
               "<": "<", ">": ">"}
@@ -84,8 +84,9 @@ class _Printer:
         if name == "Chain":
             out = self.p(x.args[0].args[0])
             for rel in x.args:
-                op = N.RELATION_OPS[type(rel).__name__]
-                out += f" {_REL_LATEX[op] if tex else op} {self.p(rel.args[1])}"
+                op = N.RELATION_OPS.get(type(rel).__name__, "∈")
+                word = ("\\in" if op == "∈" else _REL_LATEX[op]) if tex else op
+                out += f" {word} {self.p(rel.args[1])}"
             return out, 0
         if name == "Formulas":
             return (",\\quad " if tex else ";  ").join(self.p(a) for a in x.args), 0

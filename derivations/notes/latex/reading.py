@@ -2,7 +2,7 @@
 
 It may assemble a formula's pieces (separators, chains continued over aligned lines, ranges,
 declarations of several symbols) and say which kind of reading each is.  It may not change what
-:mod:`.build` read: a refusal anywhere makes the whole formula ``NotUnderstood``.
+:mod:`.builder` read: a refusal anywhere makes the whole formula ``NotUnderstood``.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from dataclasses import dataclass
 import sympy as sp
 from lark import Token, Tree
 
-from derivations.notes.latex import nodes as N
-from derivations.notes.latex.build import Builder, Refusal
+import derivations.notes.latex.nodes as N
+from derivations.notes.latex.builder import Builder, Refusal
 from derivations.notes.latex.infer import first_offset, tok_name
 from derivations.notes.latex.parser import ParseFailure, parse
 from derivations.notes.latex.table import SymbolTable
@@ -86,6 +86,10 @@ def read(latex: str, table: SymbolTable | None = None) -> Reading:
         pieces = _pieces(tree, builder)
     except (TokenError, ParseFailure, Refusal) as exc:
         return NotUnderstood(latex, exc.token, exc.offset, exc.why)
+    except Exception as exc:  # noqa: BLE001 - SymPy refusing a node must not stop a whole note
+        # a shape or rank mismatch, an argument of the wrong kind: said, never a reading
+        return NotUnderstood(latex, latex, 0, f"SymPy cannot build this reading "
+                             f"({type(exc).__name__}: {exc})")
     notes = list(builder.notes)
     stripped = latex.rstrip()
     if stripped.endswith((".", ",")) and not stripped.endswith("\\,"):
@@ -117,29 +121,40 @@ def _pieces(tree: Tree, b: Builder) -> list[tuple]:
             out.append(_range(node, items[k + 2][1], b))
             k += 3
             continue
+        if k + 3 < len(items) and items[k + 2][1].data == "dots_item" and \
+                items[k + 1][1].data == "chain" and len(items[k + 1][1].children) == 1:
+            out.append(_range(node, items[k + 3][1], b))  # i = 0, 1, …, n
+            k += 4
+            continue
         if node.data == "cont":
             if not out or out[-1][0] not in ("relation", "chain", "definition", "expression"):
                 b.refuse(node, "a line that starts with a relation continues nothing")
-            out[-1] = _chain(b, None, node.children, prev=out.pop())
+            prev = out.pop()
+            out.append(_chain(b, None, node.children, prev=prev))
             k += 1
             continue
-        if node.data == "chain" and len(node.children) == 1 and k + 1 < len(items) and \
-                _is_declaration(items[k + 1][1]) and tok_name(_one(node.children[0])):
-            group = [node]
-            while k + 1 < len(items) and items[k + 1][1].data == "chain" and \
-                    len(items[k + 1][1].children) == 1:
-                group.append(items[k + 1][1])
-                k += 1
-            decl = _chain(b, items[k + 1][1], items[k + 1][1].children)
+        j = k
+        while j < len(items) and items[j][1].data == "chain" and \
+                len(items[j][1].children) == 1 and _symbol_like(items[j][1].children[0]):
+            j += 1
+        if j > k and j < len(items) and _is_declaration(items[j][1]):
+            decl = _chain(b, items[j][1], items[j][1].children)
             space = decl[1].args[1]
-            for g in group:
+            for _, g in items[k:j]:
                 out.append(("declaration", N.In(b.ex(g.children[0]), space), None))
             out.append(decl)
-            k += 2
+            k = j + 1
             continue
         out.append(_chain(b, node, node.children))
         k += 1
     return out
+
+
+def _symbol_like(node):
+    node = _one(node)
+    while isinstance(node, Tree) and node.data in ("subscript", "superscript"):
+        node = node.children[0]
+    return tok_name(node) is not None
 
 
 def _one(node):
@@ -165,9 +180,16 @@ def _chain(b: Builder, node, kids, prev=None):
     ops = []
     for op, term in zip(kids[::2], kids[1::2], strict=True):
         if str(op) == "∈":
-            if len(kids) != 2 or prev is not None or links:
-                b.refuse(op, "∈ is read only in a declaration on its own: x ∈ ℝ^{n×d}")
-            return ("declaration", N.In(terms[0], _space(b, term)), None)
+            if op is not kids[-2] or prev is not None:
+                b.refuse(op, "∈ is read only in a declaration, x ∈ ℝ^{n×d}, or as the last "
+                         "link of a chain")
+            if len(terms) == 1:
+                return ("declaration", N.In(terms[0], _space(b, term)), None)
+            links.extend(N.relation(o, lhs, rhs)
+                         for o, lhs, rhs in zip(ops, terms, terms[1:], strict=False))
+            links.append(N.In(terms[-1], _space(b, term)))
+            first = links[0].args[0]
+            return ("chain", N.Chain(*links), first if _definable(first) else None)
         ops.append(str(op))
         terms.append(b.ex(term))
     for op, lhs, rhs in zip(ops, terms, terms[1:], strict=False):

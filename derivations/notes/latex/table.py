@@ -15,6 +15,7 @@ import sympy as sp
 
 KINDS = ("scalar", "size", "index", "vector", "matrix", "function", "name")
 DEFAULT_FUNCTIONS = ("f", "g", "h", "sigma", "phi", "varphi", "Phi", "psi")
+DEFAULT_INDICES = ("i", "j")
 
 
 @dataclass(frozen=True)
@@ -66,75 +67,6 @@ class Declaration:
 @dataclass(frozen=True)
 class Overrides:
     declarations: tuple = ()
-
-
-_KINDS_WRITTEN = {"index": "index", "size": "size", "matrix": "matrix", "vector": "vector",
-                  "scalar": "scalar", "function": "function", "random": "random",
-                  "label": "name", "name": "name"}
-
-
-def reading_name(written: str) -> str:
-    """The reading name of a symbol written in a symbols block (LaTeX or a reading name)."""
-    from derivations.notes.latex.tokens import TokenError, tokenize
-
-    w = written.strip()
-    if re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*(\^[A-Za-z0-9()]+)?", w) and "\\" not in w:
-        return w
-    m = re.fullmatch(r"(.+?)\^\{?\(([A-Za-z0-9]+)\)\}?", w)
-    if m:
-        return f"{reading_name(m.group(1))}^({m.group(2)})"
-    m = re.fullmatch(r"(.+?)\^\{?([A-Z])\}?", w)
-    if m:
-        return f"{reading_name(m.group(1))}^{m.group(2)}"
-    m = re.fullmatch(r"(.+?)_\{?([^{}]+?)\}?", w)
-    if m:
-        sub = m.group(2)
-        sub = re.sub(r"\\(text|mathrm)\{([^{}]*)\}", r"\2", sub)
-        sub = reading_name(sub) if "\\" in sub else sub
-        return f"{reading_name(m.group(1))}_{sub}"
-    try:
-        toks = tokenize(w)
-    except TokenError as exc:
-        raise OverrideError(f"{written!r} is no symbol: {exc.why}") from None
-    if len(toks) == 1 and toks[0].type in ("SYMBOL", "LETTER", "WORD", "TEXTWORD"):
-        return toks[0].value
-    raise OverrideError(f"{written!r} is no single symbol")
-
-
-def parse_overrides(text: str) -> Overrides:
-    """The declarations of a symbols block (its lines, without the fence)."""
-    out = []
-    for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.split("#", 1)[0].strip()
-        if not line:
-            continue
-        m = re.fullmatch(r"(\w+)\s*(.*)", line)
-        kind = m.group(1) if m else ""
-        if kind not in _KINDS_WRITTEN:
-            raise OverrideError(f"line {number}: expected a kind ({', '.join(_KINDS_WRITTEN)}) "
-                                f"first, got {line.split()[0]!r}; e.g. 'index i, j in 1..n'")
-        rest, rng, shape = m.group(2), None, ()
-        r = re.search(r"\s+in\s+(\S+)\s*\.\.\s*(\S+)\s*$", rest)
-        if r:
-            if kind != "index":
-                raise OverrideError(f"line {number}: only an index has a range 'in LO..HI'")
-            rng, rest = (r.group(1), r.group(2)), rest[:r.start()]
-        s = re.search(r"\s*:\s*(.+)$", rest)
-        if s:
-            if kind not in ("vector", "matrix"):
-                raise OverrideError(f"line {number}: only a vector or matrix has ': DIMS'")
-            shape = tuple(d.strip() for d in re.split(r"\s*(?:x|\\times|×)\s*", s.group(1)))
-            if len(shape) != (1 if kind == "vector" else 2) or not all(shape):
-                want = "one dimension" if kind == "vector" else "ROWS x COLS"
-                raise OverrideError(f"line {number}: expected {want} after ':', "
-                                    f"got {s.group(1)!r}")
-            rest = rest[:s.start()]
-        names = tuple(reading_name(n) for n in rest.split(",") if n.strip())
-        if not names:
-            raise OverrideError(f"line {number}: expected symbols after {kind!r}")
-        out.append(Declaration(number, _KINDS_WRITTEN[kind] if kind != "random" else "random",
-                               names, rng, shape))
-    return Overrides(tuple(out))
 
 
 def _dim(text):
@@ -192,6 +124,8 @@ class SymbolTable:
         return info.kind if info else None
 
     def is_index(self, name) -> bool:
+        if name not in self.entries:
+            return name in DEFAULT_INDICES
         return self.kind(name) == "index"
 
     def is_function(self, name) -> bool:
@@ -217,7 +151,7 @@ class SymbolTable:
     def symbol(self, name):
         """The SymPy object of ``name`` used as a whole."""
         info = self.entries.get(name)
-        kind = info.kind if info else "scalar"
+        kind = info.kind if info else "index" if name in DEFAULT_INDICES else "scalar"
         if kind == "size":
             return sp.Symbol(name, integer=True, positive=True)
         if kind == "index":

@@ -5,7 +5,7 @@ It may: fold spellings of one thing into one token (``\\left(`` and ``(``; ``\\l
 (``\\hat{x}`` → ``hat_x``), wrap TeX's one-character arguments in braces (``\\frac12``), mark
 the ``d`` of a Leibniz fraction, pair ``|`` and ``\\|`` into opening and closing bars, and drop
 spacing and the wrappers of aligned environments.  It may not decide what a symbol is: that is
-the symbol table's, used later by :mod:`.build`.  Anything it does not know raises
+the symbol table's, used later by :mod:`.builder`.  Anything it does not know raises
 :class:`TokenError` naming the token and its offset.
 """
 
@@ -14,36 +14,22 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-GREEK = (
-    "alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa lambda mu nu xi "
-    "pi varpi rho varrho sigma varsigma tau upsilon phi varphi chi psi omega Gamma Delta Theta "
-    "Lambda Xi Pi Sigma Upsilon Phi Psi Omega ell"
-).split()
-UNICODE_GREEK = dict(zip("αβγδεζηθικλμνξπρστυφχψωΓΔΘΛΞΠΣΥΦΨΩ", (
-    "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi pi rho sigma tau "
-    "upsilon phi chi psi omega Gamma Delta Theta Lambda Xi Pi Sigma Upsilon Phi Psi Omega"
-).split(), strict=True))
-DECORATIONS = {"hat": "hat", "widehat": "hat", "tilde": "tilde", "widetilde": "tilde",
-               "bar": "bar", "overline": "bar", "dot": "dot", "ddot": "ddot", "vec": "vec",
-               "mathbf": "bf", "boldsymbol": "bf", "bm": "bf", "mathcal": "cal"}
-OPNAMES = {"log", "ln", "exp", "sin", "cos", "tan", "tanh", "sinh", "cosh", "max", "min"}
-RELATIONS = {"=": "=", "<": "<", ">": ">", "le": "≤", "leq": "≤", "leqslant": "≤", "ge": "≥",
-             "geq": "≥", "geqslant": "≥", "ne": "≠", "neq": "≠", "approx": "≈",
-             "coloneqq": ":=", "triangleq": ":=", "in": "∈", "≤": "≤", "≥": "≥", "≠": "≠",
-             "≈": "≈", "∈": "∈"}
-MULOPS = {"cdot": "·", "times": "×", "odot": "⊙", "*": "·", "/": "/", "×": "×", "·": "·",
-          "⊙": "⊙"}
-SPACING = {",", ";", ":", "!", " ", ">", "displaystyle", "textstyle", "limits", "nolimits",
-           "left.", "right."}
-SIZES = {"big", "Big", "bigg", "Bigg", "bigl", "bigr", "Bigl", "Bigr", "biggl", "biggr",
-         "Biggl", "Biggr", "left", "right"}
-ALIGN_ENVS = {"aligned", "align", "align*", "split", "gathered", "gather", "gather*",
-              "equation", "equation*", "eqnarray", "eqnarray*", "alignedat"}
-MATRIX_ENVS = {"pmatrix", "bmatrix", "matrix", "Bmatrix"}
-# what may stand before a bar that opens (otherwise a bar closes the innermost open one)
-_OPENERS_BEFORE = {None, "PLUS", "MINUS", "MULOP", "REL", "COMMA", "SEMI", "SEP", "LPAR",
-                   "LBRACK", "LBRACE", "LSET", "LBAR", "LNORM", "SUB", "SUP", "AMP", "ROWSEP",
-                   "NEWLINE", "FRAC", "SQRT", "BIGOP", "OPNAME"}
+from derivations.notes.latex.lexicon import (
+    _LEIBNIZ_NUM,
+    _OPENERS_BEFORE,
+    _PROSE_WORDS,
+    ALIGN_ENVS,
+    DECORATIONS,
+    GREEK,
+    MATRIX_ENVS,
+    MULOPS,
+    OPNAMES,
+    RELATIONS,
+    SIZES,
+    SPACING,
+    UNICODE_GREEK,
+    _leibniz_denominator,
+)
 
 
 class TokenError(Exception):
@@ -235,6 +221,8 @@ class _Lexer:
     def command(self):
         src, start = self.src, self.pos
         m = _CMD.match(src, start)
+        if m is None:
+            raise TokenError("\\", start, "a backslash ends the formula")
         name = m.group(1)
         self.pos = m.end()
         if name == "\\":
@@ -253,8 +241,9 @@ class _Lexer:
         elif name in DECORATIONS:
             text, _, end = self.argument()
             self.pos = end
-            if name == "mathbf" and text.strip() == "1":
-                raise TokenError("\\mathbf{1}", start, "the all-ones vector is not in the language")
+            if text.strip() in ("0", "1") and DECORATIONS[name] == "bf":
+                self.emit("SYMBOL", "bf_" + text.strip(), start)  # the all-ones/zeros vector
+                return
             self.emit("SYMBOL", self.symbol_name(src[start:end], start), start)
         elif name in ("text", "mathrm", "operatorname", "textrm", "texttt", "mathit", "rm",
                       "mathsf", "textit", "textbf"):
@@ -342,6 +331,9 @@ class _Lexer:
             text, _, end = self.argument()
         self.pos = end
         word = text.strip()
+        if word != text or word.lower() in _PROSE_WORDS:
+            self.emit("PROSE", word, start)
+            return
         if name == "mathsf" or name == "rm":
             if word == "T":
                 self.emit("TOP", "⊤", start)
@@ -431,25 +423,6 @@ class _Lexer:
             self.envs.pop()
             if env in MATRIX_ENVS:
                 self.emit("ENDMAT", env, start)
-
-
-_D = r"(?:d|\\mathrm\s*\{\s*d\s*\})"
-_LEIBNIZ_NUM = re.compile(rf"\s*{_D}(?![A-Za-z]{{2}}|_)")
-_VAR = (r"(?:[A-Za-z](?![a-ce-zA-Z])|\\[A-Za-z]+(?:\s*\{[^{}]*\})?)"
-        r"(?:_(?:\{[^{}]*\}|[A-Za-z0-9]))?")
-_UNIT = re.compile(rf"\s*({_D})\s*{_VAR}(?:\s*\^\s*(?:\{{\s*\d+\s*\}}|\d))?\s*(?:\\,)?\s*")
-
-
-def _leibniz_denominator(den: str) -> list[int] | None:
-    """The offsets of the d's when ``den`` is ``dx``, ``dx^2``, ``dx\\,dy`` …, else None."""
-    at, found = 0, []
-    while at < len(den):
-        m = _UNIT.match(den, at)
-        if not m or m.end() == at:
-            return None
-        found.append(m.start(1))
-        at = m.end()
-    return found or None
 
 
 def tokenize(src: str) -> list[Tok]:

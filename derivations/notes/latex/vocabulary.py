@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from derivations.notes.latex import nodes as N
+import derivations.notes.latex.nodes as N
 from derivations.notes.latex.table import SymbolTable
 
 _ENTRYWISE = {"sigmoid", "ReLU", "GELU", "GELU_tanh", "exp", "log", "tanh"}

@@ -11,8 +11,9 @@ from __future__ import annotations
 import sympy as sp
 from lark import Token, Tree
 
-from derivations.notes.latex import nodes as N
-from derivations.notes.latex.infer import first_offset, inner, is_compound, script_letters
+import derivations.notes.latex.nodes as N
+from derivations.notes.latex.infer import inner, script_letters
+from derivations.notes.latex.scripts import Scripts, int_of
 from derivations.notes.latex.table import SymbolTable
 
 _OPS = {"log": sp.log, "ln": sp.log, "exp": sp.exp, "sin": sp.sin, "cos": sp.cos, "tan": sp.tan,
@@ -38,13 +39,17 @@ def _tok(node) -> Token:
     return node
 
 
-class Builder:
+class Builder(Scripts):
+    """Builds the SymPy of a parse tree; :class:`Scripts` reads sub- and superscripts."""
+
     def __init__(self, table: SymbolTable, source: str):
         self.t, self.src, self.notes, self.bound = table, source, [], []
 
     def refuse(self, node, why):
         tok = _tok(node)
-        raise Refusal(str(tok), first_offset(node), why)
+        start = tok.start_pos or 0
+        end = tok.end_pos if tok.end_pos is not None else start + len(str(tok))
+        raise Refusal(self.src[start:end] or str(tok), start, why)
 
     def note(self, text):
         if text not in self.notes:
@@ -78,6 +83,8 @@ class Builder:
                                                              "TEXTWORD"):
             return None
         word = str(node)
+        if word in self.t.conflicts and node.type in ("LETTER", "SYMBOL"):
+            self.refuse(node, self.t.conflicts[word])
         if word in ("E", "Var") and node.type == "TEXTWORD" or word == "Var":
             if scripts:
                 self.note(f"the subscript of {word} is dropped")
@@ -94,7 +101,9 @@ class Builder:
             if word in self.t.conflicts:
                 self.refuse(node, self.t.conflicts[word])
             return self.t.function(word)
-        if node.type == "TEXTWORD" and self.src.startswith("\\operatorname", node.start_pos):
+        if node.type == "TEXTWORD" and (len(word) > 1 or self.src.startswith(
+                "\\operatorname", node.start_pos)):
+            # an upright word before a parenthesis is an operator name: \mathrm{Std}(x)
             return sp.Function(word)
         return None
 
@@ -193,7 +202,7 @@ class Builder:
             if isinstance(p, Token) and p.type == "NUMBER":
                 order = int(str(p))
             elif isinstance(p, Tree) and p.data == "group":
-                order = _int(inner(p))
+                order = int_of(inner(p))
                 if order is None:
                     self.refuse(p, "the order of a derivative is a whole number")
             elif not isinstance(p, Token):
@@ -202,7 +211,7 @@ class Builder:
         for dvar in den.children:
             f = dvar.children[1]
             if isinstance(f, Tree) and f.data == "superscript":
-                k = _int(inner(f.children[2]))
+                k = int_of(inner(f.children[2]))
                 if k is None:
                     self.refuse(f, "∂x^k in a denominator needs a whole number k")
                 variables.append((self.ex(f.children[0]), k))
@@ -230,6 +239,9 @@ class Builder:
         sups = [s for k, s in zip(scripts.children[::2], scripts.children[1::2], strict=True)
                 if k.type == "SUP"]
         name = str(op)
+        if isinstance(arg, Token) and arg.type == "WORD" and not self.known_word(str(arg)):
+            self.refuse(arg, f"ambiguous: \\{name} {arg} may be \\{name}({arg}) or "
+                        f"(\\{name} {arg[0]}){arg[1:]}; write the parentheses")
         base, post = _paren_base(arg)
         if base is not None:
             args = self.arguments(base)
@@ -298,11 +310,11 @@ class Builder:
         rng = self.t.range_of(name)
         if rng:
             return rng
-        for base in _bases_indexed_by(body, name):
+        for base, pos, count in _bases_indexed_by(body, name):
             size = self.t.size_of(base)
-            if size and len(size) == 1:
-                self.note(f"the range of {name} is 1..{size[0]}, the size of {base}")
-                return (sp.Integer(1), size[0])
+            if size and len(size) == count:
+                self.note(f"the range of {name} is 1..{size[pos]}, a dimension of {base}")
+                return (sp.Integer(1), size[pos])
         self.refuse(node, f"the range of {name} is not declared: write \\sum_{{{name}=1}}^{{n}} or "
                     f"declare it (index {name} in 1..n, or the vector it indexes)")
 
@@ -324,12 +336,15 @@ class Builder:
                 k += 2
                 continue
             if fn is not None and isinstance(c, Token) and c.type == "TEXTWORD" and \
-                    N.vocabulary(str(c)) is not None:
+                    N.vocabulary(str(c)) is not None and nxt is not None:
                 self.refuse(c, f"{c} needs its argument in parentheses")
             if base is not None and isinstance(c, Token) and c.type in ("LETTER", "SYMBOL") \
                     and len(self.arguments(base)) > 1:
                 self.refuse(nxt, f"{c}(…, …): {c} is no function of this note; declare it "
                             "(function " + str(c) + ")")
+            if isinstance(c, Tree) and c.data == "prime" and base is not None:
+                self.refuse(c, "a prime before an argument, f'(x), is not read: write "
+                            "\\frac{d}{dx} f(x)")
             if isinstance(c, Token) and c.type == "NUMBER" and out:
                 self.refuse(c, "a number after a factor is ambiguous: write it first, or use "
                             "\\cdot or \\times")
@@ -349,174 +364,15 @@ class Builder:
                 self.note(f"{c}(…) read as a product: {c} is no function")
             out.append(built)
             k += 1
+        if len(out) > 1 and any(isinstance(f, sp.Tuple) for f in out):
+            self.refuse(kids[0], "a tuple inside a product is not read")
         return out[0] if len(out) == 1 else N.mul(*out)
-
-    def scripts_on_result(self, result, post):
-        for kind, script in post:
-            if kind == "SUB":
-                idx = self.indices(script)
-                result = N.EntryOf(result, *idx)
-            else:
-                result = self.power(result, script, script)
-        return result
-
-    def indices(self, script):
-        letters = script_letters(script)
-        if letters is not None:
-            return [self.sym(str(x), x) for x in letters]
-        node = inner(script)
-        if isinstance(node, Tree) and node.data == "list":
-            return [self.ex(c) for c in node.children if not isinstance(c, Token)]
-        return [self.ex(node)]
-
-    # -- postfix -------------------------------------------------------------------------------
-    def x_subscript(self, node):
-        return self.postfix(node)
-
-    x_superscript = x_prime = x_subscript
-
-    def postfix(self, node):
-        scripts, primes, top = [], 0, node
-        while isinstance(node, Tree) and node.data in ("subscript", "superscript", "prime"):
-            if node.data == "prime":
-                primes += 1
-            else:
-                scripts.insert(0, (str(node.children[1]) == "_", node.children[2]))
-            node = node.children[0]
-        subs = [s for is_sub, s in scripts if is_sub]
-        sups = [s for is_sub, s in scripts if not is_sub]
-        if len(subs) > 1 or len(sups) > 1:
-            self.refuse(top, "a double subscript or superscript: group it with braces")
-        if isinstance(node, Token) and node.type in ("LETTER", "SYMBOL", "TEXTWORD", "WORD"):
-            return self.symbol_with_scripts(node, subs, sups, primes, top)
-        if primes:
-            self.refuse(top, "a prime on an expression (f'(x)?) is not read")
-        result = self.ex(node)
-        if isinstance(node, Tree) and node.data == "norm" and subs:
-            p = inner(subs[0])
-            result = N.Norm(result.args[0], sp.Symbol("F") if str(p) == "F" else self.ex(p))
-            subs = []
-        elif subs and not (isinstance(node, Tree) and node.data in ("paren", "bracket")):
-            self.refuse(top, "a subscript on this expression is not read")
-        for s in subs:
-            result = N.EntryOf(result, *self.indices(s))
-        for s in sups:
-            result = self.power(result, s, top)
-        return result
-
-    def symbol_with_scripts(self, tok, subs, sups, primes, top):
-        name = str(tok)
-        if tok.type == "WORD" and not self.known_word(name):
-            if len(name) > 2:
-                self.refuse(tok, f"'{name}' is no name of this note: write \\mathrm{{{name}}}, "
-                            "declare it (name " + name + "), or separate factors by spaces")
-            first = self.sym(name[0], tok)
-            last = Token("LETTER", name[1], start_pos=tok.start_pos + 1)
-            return N.mul(first, self.symbol_with_scripts(last, subs, sups, primes, top))
-        sup = sups[0] if sups else None
-        if sup is not None:
-            label = self.label(sup)
-            if label is not None:
-                name, sup = f"{name}^{label}", None
-        name += "_prime" * primes
-        if subs:
-            s = subs[0]
-            sub_name = _script_name(s)
-            entry = None
-            if sub_name is not None and self.t.kind(f"{name}_{sub_name}") is not None and \
-                    self.t[f"{name}_{sub_name}"].declared:
-                entry = None
-            elif is_compound(s):
-                entry = self.indices(s)
-            else:
-                letters = script_letters(s)
-                if letters and all(str(x) in self.bound or self.t.is_index(str(x))
-                                   for x in letters):
-                    entry = [self.sym(str(x), x) for x in letters]
-                elif _int(inner(s)) is not None and self.t.has_entries(name):
-                    entry = [sp.Integer(_int(inner(s)))]
-            if entry is None and sub_name is None:
-                self.refuse(s, "this subscript is neither an index nor part of a name")
-            if entry is not None:
-                if name == "delta" and len(entry) == 2 and not (
-                        "delta" in self.t and self.t["delta"].declared):
-                    result = sp.KroneckerDelta(*entry, evaluate=False)
-                else:
-                    if name in self.t.conflicts:
-                        self.refuse(tok, self.t.conflicts[name])
-                    result = self.t.base(name)[tuple(entry)]
-            else:
-                result = self.sym(f"{name}_{sub_name}", tok)
-        else:
-            result = self.sym(name, tok)
-        if sup is not None:
-            result = self.power(result, sup, top)
-        return result
-
-    def label(self, sup):
-        node = inner(sup)
-        if isinstance(node, Tree) and node.data == "list" and len(node.children) == 1:
-            node = node.children[0]
-        if isinstance(node, Tree) and node.data == "product" and len(node.children) == 1:
-            node = node.children[0]
-        if isinstance(node, Tree) and node.data == "paren":
-            items = node.children[1].children
-            one = items[0] if len(items) == 1 else None
-            one = one.children[0] if isinstance(one, Tree) and len(one.children) == 1 else one
-            if isinstance(one, Token) and one.type in ("LETTER", "NUMBER"):
-                return f"({one})"
-            self.refuse(node, "a parenthesised superscript is a label only for one letter or "
-                        "number: (l), (t), (1)")
-        if isinstance(node, Token) and node.type == "LETTER" and node.isupper() and node != "T" \
-                and self.t.kind(str(node)) not in ("size", "scalar", "index"):
-            return str(node)
-        return None
-
-    def power(self, base, sup, where):
-        node = inner(sup)
-        if isinstance(node, Tree) and node.data == "list" and len(node.children) == 1:
-            node = node.children[0]
-        if isinstance(node, Tree) and node.data == "product" and len(node.children) == 1:
-            node = node.children[0]
-        if isinstance(node, Token) and node.type == "TOP":
-            return N.transpose(base)
-        if isinstance(node, Token) and str(node) == "T" and node.type == "LETTER":
-            kind = self.t.kind("T")
-            if kind not in ("size", "scalar", "index"):
-                self.note("^T read as a transpose")
-                return N.transpose(base)
-            if N.is_matrix(base) or not base.is_commutative:
-                self.refuse(node, "^T: T is a symbol of this note and the base is a matrix; "
-                            "write ^\\top for a transpose")
-        return N.power(base, self.ex(node))
-
 
 def _script_word(script):
     node = inner(script)
     while isinstance(node, Tree) and len(node.children) == 1:
         node = node.children[0]
     return str(node) if isinstance(node, Token) else None
-
-
-def _script_name(script):
-    """A subscript as part of a name (``Q``, ``AB``, ``\\text{model}``, ``1``), else None."""
-    node = inner(script)
-    while isinstance(node, Tree) and node.data in ("list", "product") and len(node.children) == 1:
-        node = node.children[0]
-    if isinstance(node, Token) and node.type in ("LETTER", "SYMBOL", "TEXTWORD", "WORD", "NUMBER"):
-        return str(node)
-    if isinstance(node, Tree) and node.data == "product" and all(
-            isinstance(c, Token) and c.type in ("LETTER", "WORD", "NUMBER") for c in node.children):
-        return "".join(str(c) for c in node.children)
-    return None
-
-
-def _int(node):
-    while isinstance(node, Tree) and node.data in ("list", "product") and len(node.children) == 1:
-        node = node.children[0]
-    if isinstance(node, Token) and node.type == "NUMBER" and str(node).isdigit():
-        return int(str(node))
-    return None
 
 
 def _paren_base(node):
@@ -543,7 +399,8 @@ def _bases_indexed_by(node, name):
         return
     if node.data == "subscript" and isinstance(node.children[0], Token):
         letters = script_letters(node.children[2])
-        if letters and name in [str(x) for x in letters]:
-            yield str(node.children[0])
+        names = [str(x) for x in letters or []]
+        if name in names:
+            yield str(node.children[0]), names.index(name), len(names)
     for c in node.children:
         yield from _bases_indexed_by(c, name)

@@ -1,0 +1,127 @@
+"""The symbol table: what it infers from a note's formulas, what a symbols block corrects, the
+conflicts it refuses to settle, and its printed form."""
+
+import pytest
+import sympy as sp
+
+from derivations.notes.latex import OverrideError, infer, parse_overrides, read
+
+
+def kinds(formulas, block=""):
+    table = infer(formulas, parse_overrides(block))
+    return {name: info.describe() for name, info in table.entries.items()}, table
+
+
+@pytest.mark.parametrize(("formulas", "name", "kind"), [
+    ([r"X \in \mathbb{R}^{n \times d}"], "X", "matrix n×d"),
+    ([r"X \in \mathbb{R}^{n \times d}"], "n", "size"),
+    ([r"z \in \mathbb{R}^n"], "z", "vector n"),
+    ([r"x, y \in \mathbb{R}^d"], "x", "vector d"),
+    ([r"a \in \mathbb{R}"], "a", "scalar"),
+    ([r"W \in \mathbb{R}^{d_{\text{in}} \times d_{\text{out}}}"], "W", "matrix d_in×d_out"),
+    ([r"W \in \mathbb{R}^{d_{\text{in}} \times d_{\text{out}}}"], "d_out", "size"),
+    ([r"AV \in \mathbb{R}^{n \times d}"], "n", "size"),
+    ([r"i = 1, \dots, n"], "i", "index in 1..n"),
+    ([r"i \in \{1, \dots, n\}"], "i", "index in 1..n"),
+    ([r"\sum_{j=1}^{n} x_j"], "n", "size"),
+    ([r"\sum_{j=1}^{n} x_j"], "x", "vector"),
+    ([r"m_t = m_{t-1} + g_t"], "t", "index"),
+    ([r"m_t = m_{t-1} + g_t"], "g", "vector"),
+    ([r"\text{softmax}(z)_i"], "i", "index"),
+    ([r"K^\top"], "K", "matrix"),
+    ([r"q^\top k"], "q", "vector"),
+    ([r"f(x) = x^2"], "f", "function"),
+    ([r"\sigma(x)"], "sigma", "function"),
+    ([r"\sigma^2"], "sigma", "scalar"),
+    ([r"e_i = 1", r"i = 1, \dots, n"], "e", "vector"),
+])
+def test_inferred(formulas, name, kind):
+    found, _ = kinds(formulas)
+    assert found.get(name) == kind, found
+
+
+@pytest.mark.parametrize(("formulas", "absent"), [
+    ([r"\sum_{k=1}^{n} e^{z_k}", r"\sqrt{d_k}"], "k"),  # a sum's index is local to its sum
+    ([r"\sqrt{d_k}"], "d"),
+    ([r"W_Q"], "Q"),
+    ([r"\beta_1 + \beta_2"], "beta"),
+    ([r"\frac{QK^\top}{\sqrt{d_k}}"], "QK"),  # a run is no name
+    ([r"AV \in \mathbb{R}^{n \times d}"], "AV"),  # the shape of a product declares no symbol
+    ([r"W_Q", r"W_{ij}"], "Q"),  # a capital letter is never inferred as an index
+])
+def test_not_inferred(formulas, absent):
+    found, _ = kinds(formulas)
+    assert absent not in found, found
+
+
+def test_a_sum_index_does_not_make_d_k_an_entry():
+    formulas = [r"Z = \sum_{k=1}^{n} e^{z_k}", r"s = \frac{q \cdot k}{\sqrt{d_k}}"]
+    table = infer(formulas)
+    got = read(formulas[1], table)
+    assert got.ok and sp.Symbol("d_k", real=True) in got.expr.free_symbols
+
+
+def test_a_declaration_wins_and_says_so():
+    found, table = kinds([r"\sigma(x) + \sigma^2"], "scalar sigma")
+    assert found["sigma"] == "scalar"
+    assert not table.conflicts
+    assert "declared (symbols block, line 1)" in str(table)
+    assert read(r"\sigma(x)", table).text == "sigma·x"
+
+
+def test_a_conflict_is_listed_and_refused():
+    _, table = kinds([r"\sigma(x)", r"\sigma^2"])
+    assert "sigma" in table.conflicts
+    assert "CONFLICT" in str(table)
+    assert not read(r"\sigma^2", table).ok
+
+
+def test_rests_on_names_the_formula():
+    _, table = kinds([r"a = 1", r"X \in \mathbb{R}^{n \times d}"])
+    (ev,) = table["X"].rests_on
+    assert (ev.formula, ev.offset) == (1, 0) and "formula 2" in str(ev)
+
+
+def test_printed_table_has_a_row_per_symbol():
+    _, table = kinds([r"X \in \mathbb{R}^{n \times d}", r"i = 1, \dots, n"])
+    lines = str(table).splitlines()
+    assert lines[0].split() == ["symbol", "kind", "rests", "on"]
+    assert {row[0] for row in table.rows()} == {"X", "n", "d", "i"}
+    assert len(lines) == 5
+
+
+def test_symbols_block_syntax():
+    block = """
+    # a comment
+    index    i, j    in 1..n
+    size     n, d_k
+    matrix   Q, K    : n x d_k
+    vector   z       : n
+    scalar   \\sigma, e
+    function f
+    random   X
+    label    W^{Q}, x^{(l)}
+    name     PE, d_{\\text{model}}
+    """
+    found, table = kinds([], block)
+    assert found["i"] == "index in 1..n" and found["Q"] == "matrix n×d_k"
+    assert found["sigma"] == "scalar" and "W^Q" in found and "x^(l)" in found
+    assert "d_model" in found and found["X"] == "scalar (random)"
+    assert not table.euler()
+    assert table.symbol("Q") == sp.MatrixSymbol("Q", sp.Symbol("n", integer=True, positive=True),
+                                                sp.Symbol("d_k", integer=True, positive=True))
+
+
+@pytest.mark.parametrize(("block", "words"), [
+    ("vectr z : n", "expected a kind"),
+    ("scalar x in 1..n", "only an index has a range"),
+    ("index i : n", "only a vector or matrix"),
+    ("matrix Q : n", "ROWS x COLS"),
+    ("size", "expected symbols"),
+    ("scalar \\foo", "no symbol"),
+])
+def test_symbols_block_errors(block, words):
+    with pytest.raises(OverrideError) as exc:
+        parse_overrides(block)
+    assert words in str(exc.value)
+    assert "line 1" in str(exc.value) or "no symbol" in str(exc.value)
