@@ -7,6 +7,7 @@ plain numbers by its check expression.
 
 from __future__ import annotations
 
+import ast
 import itertools
 import math
 import re
@@ -48,6 +49,8 @@ def approx(value, written: str) -> bool:
     """value lies within half a unit of the last digit written ('0.665', '5.4e8', '2981')."""
     digits = Decimal(written)
     half = Decimal(5).scaleb(digits.as_tuple().exponent - 1)
+    if isinstance(value, Fraction):
+        return abs(value - Fraction(digits)) <= Fraction(half)
     with mpmath.workdps(50):
         return abs(mpmath.mpf(value) - mpmath.mpf(str(digits))) <= mpmath.mpf(str(half))
 
@@ -198,3 +201,197 @@ def test_every_link_between_plain_numbers_has_a_check():
 def test_plain_number_detection():
     assert _plain_number(r" 0.5 + 0.1 \times 2 ") and _plain_number(r"\frac{0.07}{1 - 0.9}")
     assert not _plain_number(r"g_1 ") and not _plain_number(r"\sqrt{d_k}")
+
+
+# --- readings ---------------------------------------------------------------------------------
+# An expected reading is either "not understood: <why>" or an expression of the reading language
+# (Python syntax). Its numeric links are evaluated here by a small interpreter of our own (exact
+# fractions for the decimals as written, mpmath for the functions), so a reading that mistypes a
+# number or a bracket disagrees with the formula's label.
+
+NOT_UNDERSTOOD = "not understood: "
+
+
+class _Symbolic(Exception):
+    """The term holds a symbol: its value is not a number."""
+
+
+_FUNCTIONS = {"sqrt": mpmath.sqrt, "exp": mpmath.exp, "log": mpmath.log, "sin": mpmath.sin,
+              "cos": mpmath.cos}
+_CONSTANTS = {"e": mpmath.e, "pi": mpmath.pi}
+
+
+def _number(x):
+    if isinstance(x, Fraction):
+        return mpmath.mpf(x.numerator) / x.denominator
+    return mpmath.mpf(x)
+
+
+def _equal(x, y) -> bool:
+    if isinstance(x, Fraction) and isinstance(y, Fraction):
+        return x == y
+    return abs(_number(x) - _number(y)) < mpmath.mpf(10) ** -40
+
+
+def _elementwise(op, a, b):
+    if isinstance(a, tuple) and isinstance(b, tuple):
+        return tuple(_elementwise(op, x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, tuple):
+        return tuple(_elementwise(op, x, b) for x in a)
+    if isinstance(b, tuple):
+        return tuple(_elementwise(op, a, y) for y in b)
+    return op(a, b)
+
+
+def _power(a, b):
+    if isinstance(a, Fraction) and isinstance(b, Fraction) and b.denominator == 1:
+        return a ** int(b)
+    return mpmath.power(_number(a), _number(b))
+
+
+def _matmul(a, b):
+    return tuple(
+        tuple(sum(a[i][k] * b[k][j] for k in range(len(b))) for j in range(len(b[0])))
+        for i in range(len(a))
+    )
+
+
+def _value(node, source):
+    """The number (or tuple, or matrix as nested tuples) a term of a reading stands for."""
+    if isinstance(node, ast.Constant):
+        if isinstance(node.value, bool) or not isinstance(node.value, int | float):
+            raise _Symbolic
+        return Fraction(ast.get_source_segment(source, node))
+    if isinstance(node, ast.Name):
+        if node.id in _CONSTANTS:
+            return _CONSTANTS[node.id]
+        raise _Symbolic
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return _elementwise(lambda x, _: -x, _value(node.operand, source), Fraction(0))
+    if isinstance(node, ast.BinOp):
+        a, b = _value(node.left, source), _value(node.right, source)
+        if isinstance(node.op, ast.Mult) and _is_matrix(a) and _is_matrix(b):
+            return _matmul(a, b)
+        ops = {ast.Add: lambda x, y: x + y, ast.Sub: lambda x, y: x - y,
+               ast.Mult: lambda x, y: x * y, ast.Pow: _power,
+               ast.Div: lambda x, y: x / y if isinstance(x, Fraction) and isinstance(y, Fraction)
+               else _number(x) / _number(y)}
+        return _elementwise(ops[type(node.op)], a, b)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        name = node.func.id
+        if name == "Matrix" and len(node.args) == 1 and isinstance(node.args[0], ast.List):
+            return tuple(tuple(_value(c, source) for c in row.elts) for row in node.args[0].elts)
+        args = [_value(a, source) for a in node.args]
+        if name == "Tuple":
+            return tuple(args)
+        if name == "softmax" and len(args) == 1 and isinstance(args[0], tuple):
+            exps = [mpmath.exp(_number(x)) for x in args[0]]
+            return tuple(x / sum(exps) for x in exps)
+        if name in _FUNCTIONS and len(args) == 1:
+            return _FUNCTIONS[name](_number(args[0]))
+    raise _Symbolic
+
+
+def _is_matrix(x):
+    return isinstance(x, tuple) and x and isinstance(x[0], tuple)
+
+
+def _flat(x):
+    if isinstance(x, tuple):
+        return [y for item in x for y in _flat(item)]
+    return [x]
+
+
+def _literal_texts(node, source):
+    """The digits as written of a literal number or a tuple of them, else None."""
+    if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "Tuple":
+        texts = [_literal_texts(a, source) for a in node.args]
+        return None if None in texts else [t for ts in texts for t in ts]
+    scientific = (
+        isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult)
+        and isinstance(node.left, ast.Constant) and isinstance(node.right, ast.BinOp)
+        and isinstance(node.right.op, ast.Pow) and getattr(node.right.left, "value", None) == 10
+    )
+    if scientific:
+        exponent = ast.get_source_segment(source, node.right.right).strip("()")
+        return [f"{ast.get_source_segment(source, node.left)}e{exponent}"]
+    if isinstance(node, ast.Constant | ast.UnaryOp):
+        try:
+            _value(node, source)
+        except _Symbolic:
+            return None
+        return [ast.get_source_segment(source, node).replace(" ", "")]
+    return None
+
+
+def _links(node):
+    """The relations of a reading, in order: (name, lhs, rhs)."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        if node.func.id in ("Chain", "Formulas"):
+            return [link for a in node.args for link in _links(a)]
+        if node.func.id in ("Eq", "Approx") and len(node.args) == 2:
+            return [(node.func.id, node.args[0], node.args[1])]
+    return []
+
+
+def numeric_truths(reading: str) -> list[bool]:
+    """The truth of each link of the reading whose two sides are numbers (others are skipped)."""
+    tree = ast.parse(reading, mode="eval").body
+    truths = []
+    with mpmath.workdps(50):
+        for name, lhs, rhs in _links(tree):
+            try:
+                a, b = _value(lhs, reading), _value(rhs, reading)
+            except _Symbolic:
+                continue
+            if name == "Eq":
+                pairs = zip(_flat(a), _flat(b), strict=True)
+                truths.append(all(_equal(x, y) for x, y in pairs))
+            else:
+                written, value = _literal_texts(rhs, reading), a
+                if written is None:
+                    written, value = _literal_texts(lhs, reading), b
+                if written is not None:
+                    truths.append(all(approx(v, w)
+                                      for v, w in zip(_flat(value), written, strict=True)))
+    return truths
+
+
+def test_every_formula_has_a_reading():
+    for r in FORMULAS:
+        reading = r["reading"]
+        if reading.startswith(NOT_UNDERSTOOD):
+            assert len(reading) > len(NOT_UNDERSTOOD) + 5, r
+        else:
+            ast.parse(reading, mode="eval")
+
+
+READ = [r for r in FORMULAS if not r["reading"].startswith(NOT_UNDERSTOOD)]
+
+
+@pytest.mark.parametrize("formula", READ, ids=[f"{r['file'][:2]}@{r['start']}" for r in READ])
+def test_the_numbers_of_each_reading_agree_with_the_label(formula):
+    truths = numeric_truths(formula["reading"])
+    if formula["correct"]:
+        assert all(truths)
+    elif "check" in formula and truths:
+        assert not all(truths)
+
+
+def test_readings_of_checked_formulas_are_evaluated():
+    """The interpreter reaches most formulas with numeric links, wrong ones among them."""
+    evaluated = [r for r in READ if "check" in r and numeric_truths(r["reading"])]
+    assert len(evaluated) >= 80
+    assert sum(not r["correct"] for r in evaluated) >= 10
+
+
+def test_the_reading_interpreter_finds_a_wrong_number():
+    assert numeric_truths("Chain(Eq(g_1, 0.5 + 0.1*2), Eq(0.5 + 0.1*2, 0.7))") == [True]
+    assert numeric_truths("Chain(Eq(g_1, 0.5 + 0.1*2), Eq(0.5 + 0.1*2, 0.6))") == [False]
+    assert numeric_truths("Approx(sqrt(128), 11.2)") == [False]
+    assert numeric_truths("Approx(Tuple(1/3, 2/3), Tuple(0.333, 0.667))") == [True]
+    assert numeric_truths("Approx(536870912, 5.4*10**8)") == [True]
+    assert numeric_truths("Approx(536870912, 5.3*10**8)") == [False]
+    assert numeric_truths(
+        "Eq(Matrix([[1, 3], [2, 4]])*Matrix([[1, 1], [0, 1]]), Matrix([[1, 4], [2, 5]]))"
+    ) == [False]
