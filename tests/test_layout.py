@@ -29,7 +29,7 @@ def modules(root: Path, packages=PACKAGES) -> dict[str, Path]:
     for package in packages:
         for path in sorted((root / package).rglob("*.py")):
             parts = path.relative_to(root).with_suffix("").parts
-            if "build" in parts or "node_modules" in parts:
+            if "build" in parts[:-1] or "node_modules" in parts[:-1]:  # output, not source
                 continue
             name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
             found[name] = path
