@@ -231,8 +231,23 @@ def apply(func, *args):
     return func(*args, evaluate=False)
 
 
+class Whole(sp.IndexedBase):
+    """A vector or matrix with entries taken as a whole, as the variable of a derivative
+    (``∂L/∂z``, ``∇_z L``): SymPy differentiates by no plain IndexedBase."""
+
+    _diff_wrt = True
+
+
+def _whole(v):
+    if isinstance(v, tuple | sp.Tuple):
+        return (_whole(v[0]), *v[1:])
+    if type(v) is sp.IndexedBase:
+        return Whole(v.label, shape=v.shape)
+    return v
+
+
 def derivative(expr, *variables):
-    return sp.Derivative(expr, *variables, evaluate=False)
+    return sp.Derivative(expr, *[_whole(v) for v in variables], evaluate=False)
 
 
 def relation(op: str, lhs, rhs):
