@@ -31,6 +31,26 @@ READ = [
     ([r"g_t = \nabla_\theta L"], "", "Eq(g_t, Derivative(L, theta))"),
     # near miss: a product in parentheses after the operator stays a product
     ([r"\frac{\partial}{\partial x} a(b + c)"], "", "Derivative(a*(b + c), x)"),
+    # near misses of the shapes: × with a number, or in a relation, is a product
+    ([r"X \in \mathbb{R}^{n \times d}", r"4 \times d"], "", "4*d"),
+    ([r"X \in \mathbb{R}^{n \times d}", r"n \times d = 6"], "", "Eq(n*d, 6)"),
+    ([r"(2 \times 3) + 1"], "", "2*3 + 1"),
+    ([r"(2 \times 3) \times (4 \times 5)"], "", "2*3*(4*5)"),
+    # near misses of the units: an upright name applied after a number
+    ([r"2\,\mathrm{Var}(x)"], "", "2*Var(x)"),
+    ([r"2\,\mathrm{Std}(x)"], "", "2*Std(x)"),
+    # near misses of indexing: brackets around a sum group it
+    ([r"\eta[g + \lambda\theta]"], "", "eta*(g + S('lambda')*theta)"),
+    ([r"\mathbb{E}[X]"], "", "E(X)"),
+    # near misses of the imaginary unit: i as an index
+    ([r"PE_{(pos, 2i)} = \sin(pos / 10000^{2i/d})"], "name PE, pos",
+     "Eq(PE[pos, 2*i], sin(pos/10000**(2*i/d)))"),
+    ([r"x_{i+1} - x_i"], "", "x[i + 1] - x[i]"),
+    ([r"i x_2"], "index i in 1..n", "i*x_2"),
+    ([r"\sum_{i=1}^{n} i x_i"], "", "Sum(i*x[i], (i, 1, n))"),
+    # near miss of the bare lists: relations separated by commas are separate formulas
+    ([r"Q = XW_Q, K = XW_K"], "", "Formulas(Eq(Q, X*W_Q), Eq(K, X*W_K))"),
+    ([r"pos = 1, i = 0"], "name pos", "Formulas(Eq(pos, 1), Eq(i, 0))"),
 ]
 
 
@@ -48,6 +68,28 @@ REFUSED = [
     # a gradient at a point: L(θ) with L no function is no product to differentiate
     ([r"g_t = \nabla_\theta L(\theta_{t-1})"], "", "L", "gradient at a point"),
     ([r"\frac{\partial}{\partial x} L(x)"], "", "L", "gradient at a point"),
+    # shapes written with × are no algebra
+    ([r"Q \in \mathbb{R}^{n \times d_k}", r"(n \times d_k)(d_k \times n) = n \times n"], "",
+     "(", "shapes"),
+    ([r"(1024 \times 768)(768 \times 1024)"], "", "(", "shapes"),
+    ([r"W \in \mathbb{R}^{d_{\text{in}} \times d_{\text{out}}}",
+      r"d_{\text{in}} \times d_{\text{out}}"], "", "d", "shape"),
+    ([r"h d_v \times d_{\text{model}}"], "", "h", "shape"),
+    # units after numbers
+    ([r"124\text{M} \approx 1.24 \times 10^8"], "", r"\text{M}", "unit"),
+    ([r"2.5\text{B}"], "", r"\text{B}", "unit"),
+    ([r"2 \times 2 = 4 \ \text{字节} = 0.5\ \text{KiB}"], "", "=", "after the prose"),
+    # indexing with square brackets, as code writes it
+    ([r"x^{(0)}_t = W_E[\text{token}_t] + W_P[t]"], "", "[", "indexing"),
+    ([r"h = x[i]"], "", "[", "indexing"),
+    # the imaginary unit
+    ([r"x_1 + i x_2"], "", "i", "imaginary"),
+    ([r"e^{im\theta}"], "", "im", "imaginary"),
+    ([r"\cos\alpha + i\sin\alpha"], "", "i", "imaginary"),
+    ([r"e^{\mathrm{i}\theta}"], "", r"\mathrm{i}", "imaginary"),
+    # bare comma lists of terms
+    ([r"Q, K, V"], "", "K", "list"),
+    ([r"W_Q, W_K, W_V, W_O"], "", "W", "list"),
 ]
 
 

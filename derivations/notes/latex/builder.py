@@ -12,6 +12,7 @@ import sympy as sp
 from lark import Token, Tree
 
 import derivations.notes.latex.nodes as N
+from derivations.notes.latex.guards import check_factor
 from derivations.notes.latex.infer import inner, script_letters
 from derivations.notes.latex.scripts import Scripts, int_of
 from derivations.notes.latex.table import SymbolTable
@@ -44,6 +45,7 @@ class Builder(Scripts):
 
     def __init__(self, table: SymbolTable, source: str):
         self.t, self.src, self.notes, self.bound = table, source, [], []
+        self.in_script = 0  # inside a subscript: letters there are indices
 
     def refuse(self, node, why):
         tok = _tok(node)
@@ -352,6 +354,7 @@ class Builder(Scripts):
                     _paren_base(c.children[2])[0] is None and not _starts_operator(nxt, self):
                 self.refuse(nxt, f"ambiguous: what does \\{c.children[0]} apply to? write "
                             f"\\{c.children[0]}(…) around its argument")
+            check_factor(self, kids, k)
             built = self.ex(c)
             if isinstance(built, _Operator):
                 if k + 1 >= len(kids):

@@ -14,6 +14,7 @@ from lark import Token, Tree
 
 import derivations.notes.latex.nodes as N
 from derivations.notes.latex.builder import Builder, Refusal
+from derivations.notes.latex.guards import check_bare_list, check_shape_alone
 from derivations.notes.latex.infer import first_offset, tok_name
 from derivations.notes.latex.parser import ParseFailure, parse
 from derivations.notes.latex.table import SymbolTable
@@ -112,6 +113,7 @@ def _pieces(tree: Tree, b: Builder) -> list[tuple]:
             continue
         items.append((sep, c))
         sep = None
+    check_bare_list(b, items)
     out, k = [], 0
     while k < len(items):
         sep, node = items[k]
@@ -127,6 +129,9 @@ def _pieces(tree: Tree, b: Builder) -> list[tuple]:
             k += 4
             continue
         if node.data == "cont":
+            if sep is not None and sep.type == "PROSE":
+                b.refuse(node, f"a relation after the prose '{sep}': prose separates formulas "
+                         "(a unit in \\text{…} is not read); write the chain without it")
             if not out or out[-1][0] not in ("relation", "chain", "definition", "expression"):
                 b.refuse(node, "a line that starts with a relation continues nothing")
             prev = out.pop()
@@ -145,6 +150,8 @@ def _pieces(tree: Tree, b: Builder) -> list[tuple]:
             out.append(decl)
             k = j + 1
             continue
+        if node.data == "chain" and len(node.children) == 1:
+            check_shape_alone(b, node.children[0])
         out.append(_chain(b, node, node.children))
         k += 1
     return out

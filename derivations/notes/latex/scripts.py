@@ -25,6 +25,13 @@ class Scripts:
         return result
 
     def indices(self, script):
+        self.in_script += 1
+        try:
+            return self._indices(script)
+        finally:
+            self.in_script -= 1
+
+    def _indices(self, script):
         letters = script_letters(script)
         if letters is not None:
             return [self.sym(str(x), x) for x in letters]

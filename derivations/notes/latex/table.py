@@ -123,6 +123,10 @@ class SymbolTable:
         info = self.entries.get(name)
         return info.kind if info else None
 
+    def declared(self, name) -> bool:
+        info = self.entries.get(name)
+        return bool(info and info.declared)
+
     def is_index(self, name) -> bool:
         if name not in self.entries:
             return name in DEFAULT_INDICES

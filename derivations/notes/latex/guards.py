@@ -1,0 +1,111 @@
+"""Refusals of what the grammar parses but a reading would only guess (READING.md §2, "Refused
+although it parses"): shapes written with ``\\times``, units after numbers, indexing with square
+brackets, the imaginary unit, bare comma lists of terms.
+
+Each check looks at a product's factors (or a formula's pieces) as parsed and raises through the
+builder's ``refuse``, naming the token; it may not build or change a reading.
+"""
+
+from __future__ import annotations
+
+from lark import Token, Tree
+
+_SCRIPTED = ("subscript", "superscript")
+
+
+def _one(node):
+    while isinstance(node, Tree) and node.data in ("product", "list") and len(node.children) == 1:
+        node = node.children[0]
+    return node
+
+
+def _name_base(node):
+    """The name token a factor is written on (``W_P``, ``x^{(0)}``, ``Q``), else None."""
+    while isinstance(node, Tree) and node.data in _SCRIPTED:
+        node = node.children[0]
+    if isinstance(node, Token) and node.type in ("LETTER", "SYMBOL", "WORD", "TEXTWORD"):
+        return node
+    return None
+
+
+def _times_operands(node):
+    """The operands of a chain ``a \\times b \\times …``, or None if ``node`` is none."""
+    node = _one(node)
+    if not (isinstance(node, Tree) and node.data == "binop" and str(node.children[1]) == "×"):
+        return None
+    left = _times_operands(node.children[0]) or [_one(node.children[0])]
+    return left + [_one(node.children[2])]
+
+
+def _is_dimension(node) -> bool:
+    """A letter or name, or a juxtaposition of them (``n``, ``d_{\\text{model}}``, ``h d_v``)."""
+    node = _one(node)
+    if isinstance(node, Tree) and node.data == "product":
+        return all(_is_dimension(c) for c in node.children)
+    if isinstance(node, Tree) and node.data == "subscript":
+        return _name_base(node) is not None
+    return isinstance(node, Token) and node.type in ("LETTER", "SYMBOL", "WORD", "TEXTWORD")
+
+
+def _paren_times(node):
+    """Whether a factor is ``(a \\times b)``: a parenthesised product written with ×."""
+    if not (isinstance(node, Tree) and node.data == "paren"):
+        return False
+    items = [c for c in node.children[1].children if isinstance(c, Tree)
+             or c.type != "COMMA"]
+    return len(items) == 1 and _times_operands(items[0]) is not None
+
+
+def check_factor(b, kids, k):
+    """Refusals for factor ``k`` of a product ``kids`` (a juxtaposition)."""
+    c = kids[k]
+    nxt = kids[k + 1] if k + 1 < len(kids) else None
+    prev = kids[k - 1] if k > 0 else None
+    if len(kids) > 1 and _paren_times(c):
+        b.refuse(c, "(a \\times b) beside another factor is how shapes are multiplied, "
+                 "(n \\times d)(d \\times m): a shape has no reading; for a product of numbers "
+                 "write (a \\cdot b) or a \\times b \\times …")
+    if isinstance(c, Token) and c.type == "TEXTWORD" and isinstance(prev, Token) and \
+            prev.type == "NUMBER" and not (isinstance(nxt, Tree) and nxt.data == "paren") and \
+            not b.known_word(str(c)) and str(c) != "e":
+        b.refuse(c, f"a unit after a number ({prev}\\text{{{c}}}) has no reading: write the "
+                 "number alone, and the unit in the prose")
+    base = _name_base(c)
+    if base is not None and isinstance(nxt, Tree) and nxt.data == "bracket" and \
+            b.function_of(c) is None:
+        items = [x for x in nxt.children[1].children if isinstance(x, Tree)
+                 or x.type != "COMMA"]
+        if len(items) != 1 or not (isinstance(_one(items[0]), Tree) and _one(items[0]).data in (
+                "add", "sub")):
+            b.refuse(nxt, f"{base}[…] is indexing as code writes it, not read: write an entry "
+                     f"as a subscript, {base}_{{…}}")
+    leads = k == 0 and isinstance(c, Token) and (
+        nxt is not None or c.type == "WORD" and not b.known_word(str(c)))
+    if isinstance(c, Token) and str(c)[:1] == "i" and not b.in_script and (
+            c.type == "TEXTWORD" and str(c) == "i" or c.type in ("LETTER", "WORD") and leads
+            and "i" not in b.bound and not b.t.declared("i")):
+        b.refuse(c, "i leading a product (i x, i\\sin\\alpha, e^{i\\theta}) is the imaginary "
+                 "unit, which has no reading; if i is an index here, declare it (index i in "
+                 "1..n)")
+
+
+def check_shape_alone(b, node):
+    """A formula that is only ``a \\times b`` of letters (``d_{\\text{in}} \\times
+    d_{\\text{out}}``) names a shape: refused."""
+    operands = _times_operands(node)
+    if operands and all(_is_dimension(x) for x in operands):
+        b.refuse(node, "a \\times b of letters standing alone is a shape (n \\times d), which has "
+                 "no reading; write a \\cdot b for a product")
+
+
+def check_bare_list(b, items):
+    """Terms separated only by commas, no relation (``Q, K, V``), are no formula: refused.
+
+    ``items`` are the (separator before, node) pairs of the formula's top level."""
+    terms = [(sep, node) for sep, node in items if node.data == "chain"
+             and len(node.children) == 1]
+    if len(terms) < 2 or len(terms) != len(items):
+        return
+    if all(sep is None or sep.type == "COMMA" for sep, _ in items):
+        b.refuse(items[1][1], "terms separated by commas with no relation (Q, K, V) are a list "
+                 "of names, no formula to read")
