@@ -31,6 +31,22 @@ READ = [
     ([r"g_t = \nabla_\theta L"], "", "Eq(g_t, Derivative(L, theta))"),
     # near miss: a product in parentheses after the operator stays a product
     ([r"\frac{\partial}{\partial x} a(b + c)"], "", "Derivative(a*(b + c), x)"),
+    # gradients named d + the forward name are one name, never d times a matrix
+    ([r"O = AV", r"dA = dO\, V^\top"], "", "Eq(dA, dO*V.T)"),
+    ([r"dV = A^\top dO"], "", "Eq(dV, A.T*dO)"),
+    ([r"dW_Q = X^\top dQ"], "", "Eq(dW_Q, X.T*dQ)"),
+    # near misses: two sizes side by side, a lowercase run, a Leibniz fraction
+    ([r"W_E \in \mathbb{R}^{V \times d}", r"dV = 38597376"], "", "Eq(d*V, 38597376)"),
+    ([r"dx + dy"], "", "d*x + d*y"),
+    ([r"\frac{dO}{dX}"], "", "Derivative(O, X)"),
+    # pos and PE, the names of the sinusoidal encoding
+    ([r"PE_{(pos, 2i)} = \sin(pos / 10000^{2i/d})"], "",
+     "Eq(PE[pos, 2*i], sin(pos/10000**(2*i/d)))"),
+    ([r"PE_{(pos, 2i)}", r"PE_{(1,0)} = \sin 1 \approx 0.841"], "",
+     "Chain(Eq(PE[1, 0], sin(1)), Approx(sin(1), 0.841))"),
+    # near misses: a spaced product, and the letters of pos inferred as no indices
+    ([r"P E"], "", "P*S('E')"),
+    ([r"PE_{(pos, 2i)}", r"p + o + s"], "", "p + o + s"),
     # near misses of the shapes: × with a number, or in a relation, is a product
     ([r"X \in \mathbb{R}^{n \times d}", r"4 \times d"], "", "4*d"),
     ([r"X \in \mathbb{R}^{n \times d}", r"n \times d = 6"], "", "Eq(n*d, 6)"),
@@ -68,6 +84,8 @@ REFUSED = [
     # a gradient at a point: L(θ) with L no function is no product to differentiate
     ([r"g_t = \nabla_\theta L(\theta_{t-1})"], "", "L", "gradient at a point"),
     ([r"\frac{\partial}{\partial x} L(x)"], "", "L", "gradient at a point"),
+    # a run of three letters or more that is no name is still refused
+    ([r"pose = 1"], "", "pose", "no name"),
     # shapes written with × are no algebra
     ([r"Q \in \mathbb{R}^{n \times d_k}", r"(n \times d_k)(d_k \times n) = n \times n"], "",
      "(", "shapes"),

@@ -73,7 +73,7 @@ class Builder(Scripts):
         return self.t.symbol(name)
 
     def known_word(self, word) -> bool:
-        return N.vocabulary(word) is not None or word in self.t
+        return N.vocabulary(word) is not None or word in self.t or self.t.is_gradient(word)
 
     def function_of(self, node):
         """The function a head token names (with its scripts), or None."""

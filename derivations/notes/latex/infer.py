@@ -36,7 +36,7 @@ def head(node, table):
 
     name = tok_name(node)
     if name and node.type == "WORD" and vocabulary(name) is None and not (
-            name in table and table[name].declared):
+            name in table and table[name].declared) and not table.is_gradient(name):
         return name[-1]
     return name
 
@@ -190,7 +190,8 @@ class _Walk:
         body = inner(script)
         name = head(base, self.t)
         if name and isinstance(body, Token) and body.type == "TOP":
-            kind = "matrix" if name[:1].isupper() else "vector"
+            first = name[1] if self.t.is_gradient(name) else name[:1]
+            kind = "matrix" if first.isupper() else "vector"
             info = self.t.get(name)
             if info is None or info.kind == "scalar" and not info.declared:
                 self.t.note(name, kind, self.ev(node, "transposed as a whole"))

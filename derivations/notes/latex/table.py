@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 
 import sympy as sp
 
+from derivations.notes.latex.lexicon import GRADIENT
+
 KINDS = ("scalar", "size", "index", "vector", "matrix", "function", "name")
 DEFAULT_FUNCTIONS = ("f", "g", "h", "sigma", "phi", "varphi", "Phi", "psi")
 DEFAULT_INDICES = ("i", "j")
@@ -122,6 +124,14 @@ class SymbolTable:
     def kind(self, name) -> str | None:
         info = self.entries.get(name)
         return info.kind if info else None
+
+    def is_gradient(self, word) -> bool:
+        """Whether a run ``dX`` is the name of a gradient: always, unless both d and X are sizes
+        (``dV``, a count of parameters, is then their product)."""
+        if not GRADIENT.fullmatch(word) or self.kind(word) not in (None, "scalar", "vector",
+                                                                   "matrix", "name"):
+            return False
+        return not (self.kind("d") == "size" and self.kind(word[1]) == "size")
 
     def declared(self, name) -> bool:
         info = self.entries.get(name)

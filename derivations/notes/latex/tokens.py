@@ -23,6 +23,7 @@ from derivations.notes.latex.lexicon import (
     GREEK,
     MATRIX_ENVS,
     MULOPS,
+    NAMES,
     OPNAMES,
     RELATIONS,
     SIZES,
@@ -171,7 +172,7 @@ class _Lexer:
                 self.letters()
             return
         self.pos = m.end()
-        self.emit("LETTER" if len(run) == 1 else "WORD", run, start)
+        self.emit("LETTER" if len(run) == 1 else "SYMBOL" if run in NAMES else "WORD", run, start)
 
     def punctuation(self, c, start):
         self.pos += 1
