@@ -47,6 +47,21 @@ READ = [
     # near misses: a spaced product, and the letters of pos inferred as no indices
     ([r"P E"], "", "P*S('E')"),
     ([r"PE_{(pos, 2i)}", r"p + o + s"], "", "p + o + s"),
+    # R(m theta) = [matrix] defines R: R occurs neither in its argument nor on the right
+    ([r"R(m\theta) = \begin{bmatrix} a & b \\ c & d \end{bmatrix}",
+      r"R(\alpha)R(\beta) = R(\alpha + \beta)"], "",
+     'Eq(S("R")(alpha)*S("R")(beta), S("R")(alpha + beta))'),
+    ([r"R(m\theta) = \begin{bmatrix} a & b \\ c & d \end{bmatrix}",
+      r"R(\alpha)^\top R(\alpha) = I"], "", 'Eq(S("R")(alpha).T*S("R")(alpha), I)'),
+    # near misses: the letter on the right side, or in its own argument, keeps a product
+    ([r"a(b + c) = ab + ac", r"a(b + c)"], "", "a*(b + c)"),
+    ([r"p(1 - p) = 0.21", r"p(1 - p)"], "", "p*(1 - p)"),
+    ([r"R(m\theta) = R m \theta", r"R(\alpha)"], "", "S('R')*alpha"),
+    # x = (1, 2) gives x entries: x_1 is then its first entry
+    ([r"x = (1, 2)", r"(x_1, x_2)"], "", "Tuple(x[1], x[2])"),
+    # near misses: one value in parentheses is no tuple; without it, x_1 is a name
+    ([r"x = (1 + 2)", r"(x_1, x_2)"], "", "Tuple(x_1, x_2)"),
+    ([r"(x_1, x_2)"], "", "Tuple(x_1, x_2)"),
     # near misses of the shapes: × with a number, or in a relation, is a product
     ([r"X \in \mathbb{R}^{n \times d}", r"4 \times d"], "", "4*d"),
     ([r"X \in \mathbb{R}^{n \times d}", r"n \times d = 6"], "", "Eq(n*d, 6)"),

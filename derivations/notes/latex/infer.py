@@ -216,15 +216,29 @@ class _Walk:
         kids = node.children
         if len(kids) == 3 and str(kids[1]) == "∈":
             self.declaration(kids[0], kids[2])
+        if len(kids) >= 3 and str(kids[1]) in ("=", ":="):
+            value = _single(kids[2])
+            name = tok_name(_single(kids[0]))
+            if name and _single(kids[0]).type != "WORD" and isinstance(value, Tree) and \
+                    value.data == "paren" and sum(isinstance(c, Token) and c.type == "COMMA"
+                                                  for c in value.children[1].children):
+                self.entries(name, kids[0], "given a tuple of values")  # x = (1, 2)
         if len(kids) == 3 and str(kids[1]) in ("=", ":="):
             lhs = kids[0]
             if isinstance(lhs, Tree) and lhs.data == "product" and len(lhs.children) == 2:
                 f, arg = lhs.children
-                if tok_name(f) and isinstance(arg, Tree) and arg.data == "paren" and \
-                        isinstance(f, Token) and f.type in ("LETTER", "SYMBOL") and all(
-                            tok_name(_single(a)) for a in arg.children[1].children
-                            if not isinstance(a, Token)):
+                if not (tok_name(f) and isinstance(arg, Tree) and arg.data == "paren" and
+                        isinstance(f, Token) and f.type in ("LETTER", "SYMBOL")):
+                    return
+                if all(tok_name(_single(a)) for a in arg.children[1].children
+                       if not isinstance(a, Token)):
                     self.t.note(str(f), "function", self.ev(f, "defined as a function here"))
+                elif not _mentions(arg, str(f)) and not _mentions(kids[2], str(f)):
+                    # R(m\theta) = [matrix]: R occurs neither in its argument nor on the right,
+                    # so R(…) = … defines R; a(b + c) = ab + ac and p(1 - p) = … stay products
+                    self.t.note(str(f), "function", self.ev(
+                        f, "defined as a function here (absent from its argument and the right "
+                           "side)"))
 
     def declaration(self, lhs, rhs):
         one = _single(lhs)
@@ -281,6 +295,13 @@ class _Walk:
                 name = tok_name(_single(a.children[0]))
                 if name:
                     self.range(name, a.children[2], c.children[0], a)
+
+
+def _mentions(node, name) -> bool:
+    """Whether the name token ``name`` occurs anywhere in ``node``."""
+    if isinstance(node, Token):
+        return tok_name(node) == name or node.type == "WORD" and name in str(node)
+    return any(_mentions(c, name) for c in node.children)
 
 
 def _script_name(script):
