@@ -62,6 +62,17 @@ READ = [
     # near misses: one value in parentheses is no tuple; without it, x_1 is a name
     ([r"x = (1 + 2)", r"(x_1, x_2)"], "", "Tuple(x_1, x_2)"),
     ([r"(x_1, x_2)"], "", "Tuple(x_1, x_2)"),
+    # s := softmax(z) with z of size K is of size K: an unbounded sum over s runs to K
+    ([r"z \in \mathbb{R}^K", r"s := \operatorname{softmax}(z)", r"\sum_i s_i = 1"], "",
+     "Eq(Sum(s[i], (i, 1, K)), 1)"),
+    ([r"x \in \mathbb{R}^d", r"y = \mathrm{ReLU}(x)", r"\sum_j y_j"], "",
+     "Sum(y[j], (j, 1, d))"),
+    # the entries of a bold vector are written in plain type
+    ([r"\mathbf{x} \in \mathbb{R}^{d}", r"\mu = x_1", r"\sum_i (x_i - \mu) = 0"], "",
+     "Eq(Sum(x[i] - mu, (i, 1, d)), 0)"),
+    # near miss: a plain vector declared with its own size keeps it
+    ([r"\mathbf{x} \in \mathbb{R}^{d}", r"x \in \mathbb{R}^{n}", r"\sum_i x_i"], "",
+     "Sum(x[i], (i, 1, n))"),
     # near misses of the shapes: × with a number, or in a relation, is a product
     ([r"X \in \mathbb{R}^{n \times d}", r"4 \times d"], "", "4*d"),
     ([r"X \in \mathbb{R}^{n \times d}", r"n \times d = 6"], "", "Eq(n*d, 6)"),
@@ -101,6 +112,11 @@ REFUSED = [
     ([r"\frac{\partial}{\partial x} L(x)"], "", "L", "gradient at a point"),
     # a run of three letters or more that is no name is still refused
     ([r"pose = 1"], "", "pose", "no name"),
+    # near misses of the sizes: no size to take, or a function with no single size
+    ([r"s := \operatorname{softmax}(z)", r"\sum_i s_i = 1"], "", "i", "range of i"),
+    ([r"z \in \mathbb{R}^K", r"s := \operatorname{Attention}(z)", r"\sum_i s_i = 1"], "",
+     "i", "range of i"),
+    ([r"\mathbf{x} \in \mathbb{R}^{d}", r"\sum_i y_i"], "", "i", "range of i"),
     # shapes written with × are no algebra
     ([r"Q \in \mathbb{R}^{n \times d_k}", r"(n \times d_k)(d_k \times n) = n \times n"], "",
      "(", "shapes"),

@@ -12,7 +12,7 @@ import sympy as sp
 from lark import Token, Tree
 
 import derivations.notes.latex.nodes as N
-from derivations.notes.latex.guards import check_factor
+from derivations.notes.latex.guards import check_factor, check_operand
 from derivations.notes.latex.infer import inner, script_letters
 from derivations.notes.latex.scripts import Scripts, int_of
 from derivations.notes.latex.table import SymbolTable
@@ -359,13 +359,7 @@ class Builder(Scripts):
             if isinstance(built, _Operator):
                 if k + 1 >= len(kids):
                     self.refuse(c, "this derivative operator applies to nothing")
-                if k + 2 < len(kids) and _one_factor(_paren_base(kids[k + 2])[0]) and \
-                        isinstance(kids[k + 1], Token) and self.function_of(kids[k + 1]) is None:
-                    # ∇_θ L(θ_{t-1}): a gradient taken at a point, not of a product L·θ
-                    self.refuse(kids[k + 1], f"a derivative of {kids[k + 1]}(…) with "
-                                f"{kids[k + 1]} no function of this note: a gradient at a "
-                                "point is not read; declare the function, or write the "
-                                "derivative alone")
+                check_operand(self, kids[k + 1:])
                 rest = self.product(kids[k + 1:])
                 out.append(N.derivative(rest, *built.variables))
                 break
@@ -394,17 +388,6 @@ def _paren_base(node):
     if isinstance(node, Tree) and node.data in ("paren", "bracket"):
         return node, post
     return None, []
-
-
-def _one_factor(paren) -> bool:
-    """Whether a parenthesised group holds one factor (``(θ_{t-1})``), no sum and no list."""
-    if paren is None:
-        return False
-    items = [c for c in paren.children[1].children if isinstance(c, Tree)
-             or c.type != "COMMA"]
-    node = items[0] if len(items) == 1 else None
-    return node is not None and not (isinstance(node, Tree) and node.data in (
-        "add", "sub", "neg", "binop"))
 
 
 def _starts_operator(node, builder) -> bool:

@@ -109,3 +109,30 @@ def check_bare_list(b, items):
     if all(sep is None or sep.type == "COMMA" for sep, _ in items):
         b.refuse(items[1][1], "terms separated by commas with no relation (Q, K, V) are a list "
                  "of names, no formula to read")
+
+
+def _one_factor(paren) -> bool:
+    """Whether a parenthesised group holds one factor (``(θ_{t-1})``), no sum and no list."""
+    if paren is None:
+        return False
+    items = [c for c in paren.children[1].children if isinstance(c, Tree)
+             or c.type != "COMMA"]
+    node = items[0] if len(items) == 1 else None
+    return node is not None and not (isinstance(node, Tree) and node.data in (
+        "add", "sub", "neg", "binop"))
+
+
+def check_operand(b, kids):
+    """What a derivative operator applies to (``kids``, the rest of its product): ``∇_θ
+    L(θ_{t-1})`` with L no function is a gradient taken at a point, not of a product L·θ."""
+    if len(kids) > 1 and _one_factor(_paren_base(kids[1])) and isinstance(kids[0], Token) \
+            and b.function_of(kids[0]) is None:
+        b.refuse(kids[0], f"a derivative of {kids[0]}(…) with {kids[0]} no function of this "
+                 "note: a gradient at a point is not read; declare the function, or write the "
+                 "derivative alone")
+
+
+def _paren_base(node):
+    while isinstance(node, Tree) and node.data in _SCRIPTED:
+        node = node.children[0]
+    return node if isinstance(node, Tree) and node.data == "paren" else None

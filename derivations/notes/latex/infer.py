@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from lark import Token, Tree
 
 from derivations.notes.latex.parser import ParseFailure, parse
+from derivations.notes.latex.sizes import bold_entries, same_size
 from derivations.notes.latex.table import (
     DEFAULT_FUNCTIONS,
     Evidence,
@@ -24,6 +25,7 @@ from derivations.notes.latex.table import (
 from derivations.notes.latex.tokens import TokenError
 
 NAME_TOKENS = ("LETTER", "SYMBOL", "TEXTWORD", "WORD")
+
 
 
 def tok_name(node):
@@ -224,6 +226,7 @@ class _Walk:
                                                   for c in value.children[1].children):
                 self.entries(name, kids[0], "given a tuple of values")  # x = (1, 2)
         if len(kids) == 3 and str(kids[1]) in ("=", ":="):
+            same_size(self, kids[0], kids[2])
             lhs = kids[0]
             if isinstance(lhs, Tree) and lhs.data == "product" and len(lhs.children) == 2:
                 f, arg = lhs.children
@@ -382,6 +385,7 @@ def infer(formulas: Sequence[str], overrides: Overrides | None = None) -> Symbol
                 "used as a symbol" in e.text for e in info.rests_on) and not info.declared:
             table.conflicts.setdefault(name, f"{name} is applied as a function and used as a "
                                              "plain symbol; declare it in the symbols block")
+    bold_entries(table)
     return table
 
 
