@@ -135,7 +135,7 @@ TRAPS = [
     (r"g_1=0.5+0.1\times2=0.7", "", "Chain(Eq(g_1, 0.5 + 0.1*2), Eq(0.5 + 0.1*2, 0.7))"),
     # gamma is no function
     (r"\gamma_i x", "index i in 1..d", "gamma[i]*x"),
-    (r"\gamma(x)", "", "gamma*x"),
+    (r"\gamma(x)", "", "NotUnderstood"),  # one factor: a function applied, or a product?
     # a tuple, not an interval
     (r"(3,4)", "", "Tuple(3, 4)"),
     # a product, not an application

@@ -56,7 +56,7 @@ READ = [
     # near misses: the letter on the right side, or in its own argument, keeps a product
     ([r"a(b + c) = ab + ac", r"a(b + c)"], "", "a*(b + c)"),
     ([r"p(1 - p) = 0.21", r"p(1 - p)"], "", "p*(1 - p)"),
-    ([r"R(m\theta) = R m \theta", r"R(\alpha)"], "", "S('R')*alpha"),
+    ([r"R(m\theta) = R m \theta", r"R(\alpha + \beta)"], "", "S('R')*(alpha + beta)"),
     # x = (1, 2) gives x entries: x_1 is then its first entry
     ([r"x = (1, 2)", r"(x_1, x_2)"], "", "Tuple(x[1], x[2])"),
     # near misses: one value in parentheses is no tuple; without it, x_1 is a name
@@ -73,6 +73,10 @@ READ = [
     # near miss: a plain vector declared with its own size keeps it
     ([r"\mathbf{x} \in \mathbb{R}^{d}", r"x \in \mathbb{R}^{n}", r"\sum_i x_i"], "",
      "Sum(x[i], (i, 1, n))"),
+    # near misses of one factor in parentheses: a declared matrix, a declared function, a sum
+    ([r"W \in \mathbb{R}^{d \times d}", r"W(x)"], "", "W*x"),
+    ([r"x_{l+1} = x_l + F(x_l)"], "function F", "Eq(x[l + 1], x[l] + F(x[l]))"),
+    ([r"\gamma(x + 1)"], "", "gamma*(x + 1)"),
     # near misses of the shapes: × with a number, or in a relation, is a product
     ([r"X \in \mathbb{R}^{n \times d}", r"4 \times d"], "", "4*d"),
     ([r"X \in \mathbb{R}^{n \times d}", r"n \times d = 6"], "", "Eq(n*d, 6)"),
@@ -110,6 +114,10 @@ REFUSED = [
     # a gradient at a point: L(θ) with L no function is no product to differentiate
     ([r"g_t = \nabla_\theta L(\theta_{t-1})"], "", "L", "gradient at a point"),
     ([r"\frac{\partial}{\partial x} L(x)"], "", "L", "gradient at a point"),
+    # a letter before parentheses around one factor: a function applied, or a product?
+    ([r"x_{l+1} = x_l + F(x_l)"], "", "(", "ambiguous"),
+    ([r"H = -\sum_{x=1}^{n} p(x) \log q(x)"], "", "(", "ambiguous"),
+    ([r"\gamma(x)"], "", "(", "ambiguous"),
     # a run of three letters or more that is no name is still refused
     ([r"pose = 1"], "", "pose", "no name"),
     # near misses of the sizes: no size to take, or a function with no single size

@@ -28,6 +28,20 @@ def _name_base(node):
     return None
 
 
+def _written_name(node):
+    """The table name of a factor written as a name with a subscript name (``W_2``), else its
+    base's name."""
+    if isinstance(node, Tree) and node.data == "subscript" and isinstance(node.children[0],
+                                                                          Token):
+        script = node.children[2]
+        inner = script.children[1] if isinstance(script, Tree) and script.data == "group" \
+            else script
+        if isinstance(inner, Token):
+            return f"{node.children[0]}_{inner}"
+    base = _name_base(node)
+    return str(base) if base is not None else None
+
+
 def _times_operands(node):
     """The operands of a chain ``a \\times b \\times …``, or None if ``node`` is none."""
     node = _one(node)
@@ -71,6 +85,12 @@ def check_factor(b, kids, k):
         b.refuse(c, f"a unit after a number ({prev}\\text{{{c}}}) has no reading: write the "
                  "number alone, and the unit in the prose")
     base = _name_base(c)
+    if base is not None and base.type in ("LETTER", "SYMBOL") and _one_factor(_paren_base(nxt)) \
+            and b.function_of(c) is None and b.t.kind(_written_name(c)) not in ("vector",
+                                                                                 "matrix"):
+        b.refuse(nxt, f"ambiguous: {base}(…) around one factor may be the function {base} "
+                 f"applied or a product; declare it (function {base}), or write "
+                 f"{base} \\cdot (…)")
     if base is not None and isinstance(nxt, Tree) and nxt.data == "bracket" and \
             b.function_of(c) is None:
         items = [x for x in nxt.children[1].children if isinstance(x, Tree)
