@@ -77,6 +77,7 @@ READ = [
     ([r"W \in \mathbb{R}^{d \times d}", r"W(x)"], "", "W*x"),
     ([r"x_{l+1} = x_l + F(x_l)"], "function F", "Eq(x[l + 1], x[l] + F(x[l]))"),
     ([r"\gamma(x + 1)"], "", "gamma*(x + 1)"),
+    ([r"\gamma(x)"], "scalar gamma", "gamma*x"),
     # near misses of the shapes: × with a number, or in a relation, is a product
     ([r"X \in \mathbb{R}^{n \times d}", r"4 \times d"], "", "4*d"),
     ([r"X \in \mathbb{R}^{n \times d}", r"n \times d = 6"], "", "Eq(n*d, 6)"),

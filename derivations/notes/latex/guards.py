@@ -87,10 +87,11 @@ def check_factor(b, kids, k):
     base = _name_base(c)
     if base is not None and base.type in ("LETTER", "SYMBOL") and _one_factor(_paren_base(nxt)) \
             and b.function_of(c) is None and b.t.kind(_written_name(c)) not in ("vector",
-                                                                                 "matrix"):
+                                                                                 "matrix") \
+            and not b.t.declared(_written_name(c)):
         b.refuse(nxt, f"ambiguous: {base}(…) around one factor may be the function {base} "
-                 f"applied or a product; declare it (function {base}), or write "
-                 f"{base} \\cdot (…)")
+                 f"applied or a product; declare it (function {base}, or scalar {base} for a "
+                 f"product), or write {base} \\cdot (…)")
     if base is not None and isinstance(nxt, Tree) and nxt.data == "bracket" and \
             b.function_of(c) is None:
         items = [x for x in nxt.children[1].children if isinstance(x, Tree)
