@@ -78,6 +78,12 @@ READ = [
     ([r"x_{l+1} = x_l + F(x_l)"], "function F", "Eq(x[l + 1], x[l] + F(x[l]))"),
     ([r"\gamma(x + 1)"], "", "gamma*(x + 1)"),
     ([r"\gamma(x)"], "scalar gamma", "gamma*x"),
+    # near misses of the code-style numbers: e after a number as Euler's number
+    ([r"2e^{x}"], "", "2*exp(x)"),
+    ([r"10^{-5}"], "", "10**(-5)"),
+    # near misses of the comma rule: relations separated by commas
+    ([r"\beta_1 = 0.9, \beta_2 = 0.999"], "", "Formulas(Eq(beta_1, 0.9), Eq(beta_2, 0.999))"),
+    ([r"V = 50257"], "", "Eq(V, 50257)"),
     # near misses of the shapes: × with a number, or in a relation, is a product
     ([r"X \in \mathbb{R}^{n \times d}", r"4 \times d"], "", "4*d"),
     ([r"X \in \mathbb{R}^{n \times d}", r"n \times d = 6"], "", "Eq(n*d, 6)"),
@@ -119,6 +125,17 @@ REFUSED = [
     ([r"x_{l+1} = x_l + F(x_l)"], "", "(", "ambiguous"),
     ([r"H = -\sum_{x=1}^{n} p(x) \log q(x)"], "", "(", "ambiguous"),
     ([r"\gamma(x)"], "", "(", "ambiguous"),
+    ([r"y = LN(x)"], "", "(", "ambiguous"),
+    ([r"O(n^2 \cdot d)"], "", "(", "ambiguous"),
+    ([r"\mathcal{O}(n^2)"], "", "(", "ambiguous"),
+    # a number as code writes it would read 1·e − 5
+    ([r"\epsilon = 1e-5"], "", "1e-5", "as code writes it"),
+    ([r"c = 3E8"], "", "3E8", "as code writes it"),
+    # a term beside a relation across a comma: a digit group, or a list of values
+    ([r"V = 50,257"], "", "257", "digit group"),
+    ([r"x = 1, 2"], "", "2", "digit group"),
+    # argmax names an index, no value
+    ([r"\hat{y} = \mathrm{argmax}_i\, p_i"], "", r"\mathrm{argmax}", "no reading"),
     # a run of three letters or more that is no name is still refused
     ([r"pose = 1"], "", "pose", "no name"),
     # near misses of the sizes: no size to take, or a function with no single size

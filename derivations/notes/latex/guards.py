@@ -85,10 +85,10 @@ def check_factor(b, kids, k):
         b.refuse(c, f"a unit after a number ({prev}\\text{{{c}}}) has no reading: write the "
                  "number alone, and the unit in the prose")
     base = _name_base(c)
-    if base is not None and base.type in ("LETTER", "SYMBOL") and _one_factor(_paren_base(nxt)) \
-            and b.function_of(c) is None and b.t.kind(_written_name(c)) not in ("vector",
-                                                                                 "matrix") \
-            and not b.t.declared(_written_name(c)):
+    if base is not None and base.type in ("LETTER", "SYMBOL", "WORD") and \
+            _one_term(_paren_base(nxt)) and b.function_of(c) is None and \
+            b.t.kind(_written_name(c)) != "matrix" and not b.t.declared(_written_name(c)) and \
+            not (base.type == "WORD" and b.known_word(str(base))):
         b.refuse(nxt, f"ambiguous: {base}(…) around one factor may be the function {base} "
                  f"applied or a product; declare it (function {base}, or scalar {base} for a "
                  f"product), or write {base} \\cdot (…)")
@@ -132,6 +132,18 @@ def check_bare_list(b, items):
                  "of names, no formula to read")
 
 
+def check_comma_term(b, items, k):
+    """A term alone beside a relation across a bare comma (``V = 50,257``, ``x = 1, 2``): a
+    digit group, a list of values or a separate mention — refused."""
+    sep, node = items[k]
+    after = items[k + 1][0] if k + 1 < len(items) else None
+    if node.data == "chain" and len(node.children) == 1 and len(items) > 1 and (
+            sep is not None and sep.type == "COMMA" or after is not None and after.type == "COMMA"):
+        b.refuse(node, "a term alone beside a relation across a comma (V = 50,257 or x = 1, 2): "
+                 "a digit group, values or a list are not read; write 50257, or separate "
+                 "formulas with \\quad")
+
+
 def _one_factor(paren) -> bool:
     """Whether a parenthesised group holds one factor (``(θ_{t-1})``), no sum and no list."""
     if paren is None:
@@ -141,6 +153,17 @@ def _one_factor(paren) -> bool:
     node = items[0] if len(items) == 1 else None
     return node is not None and not (isinstance(node, Tree) and node.data in (
         "add", "sub", "neg", "binop"))
+
+
+def _one_term(paren) -> bool:
+    """Whether a parenthesised group holds one term: no sum, no list (``(x_l)``, ``(n^2 d)``,
+    ``(n \\cdot d)``, ``(-x)``)."""
+    if paren is None:
+        return False
+    items = [c for c in paren.children[1].children if isinstance(c, Tree)
+             or c.type != "COMMA"]
+    return len(items) == 1 and not (isinstance(_one(items[0]), Tree) and _one(items[0]).data in (
+        "add", "sub"))
 
 
 def check_operand(b, kids):

@@ -14,7 +14,7 @@ from lark import Token, Tree
 
 import derivations.notes.latex.nodes as N
 from derivations.notes.latex.builder import Builder, Refusal
-from derivations.notes.latex.guards import check_bare_list, check_shape_alone
+from derivations.notes.latex.guards import check_bare_list, check_comma_term, check_shape_alone
 from derivations.notes.latex.infer import first_offset, tok_name
 from derivations.notes.latex.parser import ParseFailure, parse
 from derivations.notes.latex.table import SymbolTable
@@ -152,6 +152,7 @@ def _pieces(tree: Tree, b: Builder) -> list[tuple]:
             continue
         if node.data == "chain" and len(node.children) == 1:
             check_shape_alone(b, node.children[0])
+            check_comma_term(b, items, k)
         out.append(_chain(b, node, node.children))
         k += 1
     return out

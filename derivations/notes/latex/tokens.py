@@ -52,6 +52,9 @@ class Tok:
 _CMD = re.compile(r"\\([A-Za-z]+\*?|.)")
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 _LETTERS = re.compile(r"[A-Za-z]+")
+_EXPONENT = re.compile(r"[eE][+-]?\d")
+# operator names with no reading: argmax over an index is no value a chain can hold
+_NO_READING = {"argmax", "argmin", "arg"}
 
 
 class _Lexer:
@@ -136,6 +139,7 @@ class _Lexer:
                         and src[self.pos + 1].isdigit():
                     raise TokenError(src[start:self.pos + 2], start, "not a number")
                 self.script_number_check(start)
+                self.exponent_check(start)
                 self.emit("NUMBER", m.group(), start)
             elif c.isalpha() and c.isascii():
                 self.letters()
@@ -157,6 +161,13 @@ class _Lexer:
             raise TokenError(self.src[start:self.pos], start,
                              "TeX takes only the first digit as the script here; write "
                              f"{{{self.src[start:self.pos]}}} with braces")
+
+    def exponent_check(self, start):
+        """``1e-5``, ``3E8``: a code-style exponent, which would read as 1·e − 5."""
+        m = _EXPONENT.match(self.src, self.pos)
+        if m:
+            raise TokenError(self.src[start:m.end()], start, "a number written as code writes "
+                             "it (1e-5) is not read: write 10^{-5} or 1 \\times 10^{-5}")
 
     def letters(self):
         src, start = self.src, self.pos
@@ -343,6 +354,9 @@ class _Lexer:
                 raise TokenError("\\rm", start, "\\rm is read only in ^{\\rm T}")
         if start in self.diffs and word == "d":
             self.emit("DIFF", "d", start)
+        elif word in _NO_READING:
+            raise TokenError(self.src[start:end], start, f"{word} has no reading (it names an "
+                             "index, not a value)")
         elif re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", word):
             self.emit("TEXTWORD", word, start)
         else:
@@ -397,6 +411,7 @@ class _Lexer:
                 m = _NUMBER.match(self.src, start)
                 self.pos = m.end()
                 self.script_number_check(start)
+                self.exponent_check(start)
                 self.emit("NUMBER", m.group(), start)
             elif c.isalpha() and c.isascii():
                 self.letters()
