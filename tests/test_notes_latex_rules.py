@@ -84,6 +84,16 @@ READ = [
     # near misses of the comma rule: relations separated by commas
     ([r"\beta_1 = 0.9, \beta_2 = 0.999"], "", "Formulas(Eq(beta_1, 0.9), Eq(beta_2, 0.999))"),
     ([r"V = 50257"], "", "Eq(V, 50257)"),
+    # near misses of the divisor: one factor, an application, a fraction
+    ([r"\eta \hat{m}_t / \sqrt{\hat{v}_t}"], "", "eta*hat_m_t/sqrt(hat_v_t)"),
+    ([r"x / \mathrm{RMS}(x)"], "", "x/RMS(x)"),
+    ([r"\frac{1}{2} x^2"], "", "1/2*x**2"),
+    # near misses of the change: a subscripted Delta, the Kronecker delta
+    ([r"\Delta_t = 1"], "", "Eq(Delta_t, 1)"),
+    ([r"\delta_{ij} x"], "", "KroneckerDelta(i, j)*x"),
+    # near misses of the unit letters: a product of symbols, a spaced factor, a known symbol
+    ([r"C \approx 6ND"], "", "Approx(C, 6*N*D)"),
+    ([r"M \in \mathbb{R}^{n \times n}", r"2M"], "", "2*M"),
     # near misses of the shapes: × with a number, or in a relation, is a product
     ([r"X \in \mathbb{R}^{n \times d}", r"4 \times d"], "", "4*d"),
     ([r"X \in \mathbb{R}^{n \times d}", r"n \times d = 6"], "", "Eq(n*d, 6)"),
@@ -136,6 +146,15 @@ REFUSED = [
     ([r"x = 1, 2"], "", "2", "digit group"),
     # argmax names an index, no value
     ([r"\hat{y} = \mathrm{argmax}_i\, p_i"], "", r"\mathrm{argmax}", "no reading"),
+    # a juxtaposition after / : (a/b)c or a/(bc)?
+    ([r"1/2 x^2"], "", "/", "ambiguous"),
+    ([r"x / 2\sigma^2"], "", "/", "ambiguous"),
+    # a change of a symbol, not a product
+    ([r"\Delta\theta = -\eta g"], "", r"\Delta", "change"),
+    ([r"\Delta W = BA"], "", r"\Delta", "change"),
+    # K, M, B, G after a number: a unit
+    ([r"12 \cdot 768^2 \approx 7M"], "", "M", "unit"),
+    ([r"2.5B"], "", "B", "unit"),
     # a run of three letters or more that is no name is still refused
     ([r"pose = 1"], "", "pose", "no name"),
     # near misses of the sizes: no size to take, or a function with no single size

@@ -12,7 +12,7 @@ import sympy as sp
 from lark import Token, Tree
 
 import derivations.notes.latex.nodes as N
-from derivations.notes.latex.guards import check_factor, check_operand
+from derivations.notes.latex.guards import check_divisor, check_factor, check_operand
 from derivations.notes.latex.infer import inner, script_letters
 from derivations.notes.latex.scripts import Scripts, int_of
 from derivations.notes.latex.table import SymbolTable
@@ -143,6 +143,7 @@ class Builder(Scripts):
 
     def x_binop(self, node):
         a, op, b = node.children
+        check_divisor(self, op, b)
         x, y = self.ex(a), self.ex(b)
         if op == "/":
             return N.div(x, y)

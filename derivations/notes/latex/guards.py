@@ -11,6 +11,8 @@ from __future__ import annotations
 from lark import Token, Tree
 
 _SCRIPTED = ("subscript", "superscript")
+# letters that notes put after a number as a unit: thousand, million, billion, giga
+_UNIT_LETTERS = ("K", "M", "B", "G")
 
 
 def _one(node):
@@ -84,6 +86,15 @@ def check_factor(b, kids, k):
             not b.known_word(str(c)) and str(c) != "e":
         b.refuse(c, f"a unit after a number ({prev}\\text{{{c}}}) has no reading: write the "
                  "number alone, and the unit in the prose")
+    if isinstance(c, Token) and c.type == "LETTER" and str(c) in _UNIT_LETTERS and \
+            isinstance(prev, Token) and prev.type == "NUMBER" and nxt is None and \
+            c.start_pos == prev.end_pos and str(c) not in b.t:
+        b.refuse(c, f"a unit after a number ({prev}{c}: thousand, million, billion?) has no "
+                 "reading: write the number in full, or 124 \\times 10^6")
+    if isinstance(c, Token) and c.type == "SYMBOL" and str(c) in ("Delta", "delta") and \
+            nxt is not None and _name_base(nxt) is not None:
+        b.refuse(c, f"\\{c} before a symbol is a change of it (\\Delta\\theta), not a "
+                 f"product; write \\Delta_\\theta for a name, or \\{c} \\cdot x")
     base = _name_base(c)
     if base is not None and base.type in ("LETTER", "SYMBOL", "WORD") and \
             _one_term(_paren_base(nxt)) and b.function_of(c) is None and \
@@ -164,6 +175,22 @@ def _one_term(paren) -> bool:
              or c.type != "COMMA"]
     return len(items) == 1 and not (isinstance(_one(items[0]), Tree) and _one(items[0]).data in (
         "add", "sub"))
+
+
+def check_divisor(b, op, node):
+    """``1/2 x``, ``x / 2\\sigma^2``: a juxtaposition after ``/`` may divide by the product or
+    by its first factor only — refused (``x / \\text{RMS}(x)`` divides by one factor)."""
+    if str(op) != "/" or not (isinstance(node, Tree) and node.data == "product"):
+        return
+    kids, k, factors = node.children, 0, 0
+    while k < len(kids):
+        applied = k + 1 < len(kids) and _paren_base(kids[k + 1]) is not None and \
+            b.function_of(kids[k]) is not None
+        k += 2 if applied else 1
+        factors += 1
+    if factors > 1:
+        b.refuse(op, "a/bc is ambiguous: (a/b)·c or a/(bc)? write \\frac{a}{bc} or "
+                 "\\frac{a}{b} c")
 
 
 def check_operand(b, kids):
