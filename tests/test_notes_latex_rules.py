@@ -35,6 +35,8 @@ READ = [
     ([r"O = AV", r"dA = dO\, V^\top"], "", "Eq(dA, dO*V.T)"),
     ([r"dV = A^\top dO"], "", "Eq(dV, A.T*dO)"),
     ([r"dW_Q = X^\top dQ"], "", "Eq(dW_Q, X.T*dQ)"),
+    # in a note that names gradients so, d + a lowercase letter is one too
+    ([r"dW = X^\top dY", r"db = \sum_{i=1}^{n} dY_i"], "", "Eq(db, Sum(dY[i], (i, 1, n)))"),
     # near misses: two sizes side by side, a lowercase run, a Leibniz fraction
     ([r"W_E \in \mathbb{R}^{V \times d}", r"dV = 38597376"], "", "Eq(d*V, 38597376)"),
     ([r"dx + dy"], "", "d*x + d*y"),
@@ -94,6 +96,9 @@ READ = [
     # near misses of the unit letters: a product of symbols, a spaced factor, a known symbol
     ([r"C \approx 6ND"], "", "Approx(C, 6*N*D)"),
     ([r"M \in \mathbb{R}^{n \times n}", r"2M"], "", "2*M"),
+    # an equation's number or label is layout
+    ([r"L = -\log p \tag{1}"], "", "Eq(L, -log(p))"),
+    ([r"a = b \label{eq:ab} \nonumber"], "", "Eq(a, b)"),
     # near misses of the shapes: × with a number, or in a relation, is a product
     ([r"X \in \mathbb{R}^{n \times d}", r"4 \times d"], "", "4*d"),
     ([r"X \in \mathbb{R}^{n \times d}", r"n \times d = 6"], "", "Eq(n*d, 6)"),
@@ -155,6 +160,8 @@ REFUSED = [
     # K, M, B, G after a number: a unit
     ([r"12 \cdot 768^2 \approx 7M"], "", "M", "unit"),
     ([r"2.5B"], "", "B", "unit"),
+    # a bracketed superscript is a layer label as some courses write it, never a power
+    ([r"W^{[l]} = W^{[l]} - \eta\, dW"], "", "[", "layer label"),
     # a run of three letters or more that is no name is still refused
     ([r"pose = 1"], "", "pose", "no name"),
     # near misses of the sizes: no size to take, or a function with no single size

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from lark import Token, Tree
 
+from derivations.notes.latex.lexicon import GRADIENT
 from derivations.notes.latex.parser import ParseFailure, parse
 from derivations.notes.latex.sizes import bold_entries, same_size
 from derivations.notes.latex.table import (
@@ -368,6 +369,9 @@ def infer(formulas: Sequence[str], overrides: Overrides | None = None) -> Symbol
             trees.append((k, parse(src)))
         except (ParseFailure, TokenError):
             continue  # a formula that cannot be read says nothing about its symbols
+    table.gradient_names = any(tok.type == "WORD" and GRADIENT.fullmatch(tok)
+                               for _, tree in trees for tok in tree.scan_values(
+                                   lambda v: isinstance(v, Token)))
     for _ in range(3):  # entries and indices feed each other
         before = {n: (i.kind, len(i.rests_on)) for n, i in table.entries.items()}, \
             len(table.indexed)

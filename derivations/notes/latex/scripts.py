@@ -138,6 +138,9 @@ class Scripts:
             node = node.children[0]
         if isinstance(node, Tree) and node.data == "product" and len(node.children) == 1:
             node = node.children[0]
+        if isinstance(node, Tree) and node.data == "bracket":
+            self.refuse(node, "a bracketed superscript, W^{[l]}, is a layer label as some "
+                        "courses write it, not a power: write W^{(l)}")
         if isinstance(node, Tree) and node.data == "paren":
             items = node.children[1].children
             one = items[0] if len(items) == 1 else None

@@ -242,8 +242,10 @@ class _Lexer:
                 self.emit("ROWSEP", "\\\\", start)
             else:
                 self.emit("NEWLINE", "\\\\", start)
-        elif name in SPACING:
+        elif name in SPACING or name in ("nonumber", "notag"):
             pass
+        elif name in ("tag", "tag*", "label"):
+            _, _, self.pos = self.argument()  # an equation's number or label: layout only
         elif name in ("quad", "qquad"):
             self.emit("SEP", name, start)
         elif name in SIZES or name.startswith("left") or name.startswith("right"):
