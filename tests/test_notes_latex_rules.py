@@ -96,6 +96,10 @@ READ = [
     # near misses of the unit letters: a product of symbols, a spaced factor, a known symbol
     ([r"C \approx 6ND"], "", "Approx(C, 6*N*D)"),
     ([r"M \in \mathbb{R}^{n \times n}", r"2M"], "", "2*M"),
+    # near misses of the superscript runs: spaced factors, an upright label, e's exponent
+    ([r"x^{a b}"], "", "x**(a*b)"),
+    ([r"y^{\text{LS}}"], "", 'S("y^LS")'),
+    ([r"e^{xy}"], "", "exp(x*y)"),
     # an equation's number or label is layout
     ([r"L = -\log p \tag{1}"], "", "Eq(L, -log(p))"),
     ([r"a = b \label{eq:ab} \nonumber"], "", "Eq(a, b)"),
@@ -162,6 +166,9 @@ REFUSED = [
     ([r"2.5B"], "", "B", "unit"),
     # a bracketed superscript is a layer label as some courses write it, never a power
     ([r"W^{[l]} = W^{[l]} - \eta\, dW"], "", "[", "layer label"),
+    # a run of letters as a superscript: a label or a power?
+    ([r"y_k^{LS} = (1 - \alpha) y_k + \alpha / K"], "", "LS", "label"),
+    ([r"W^{in}"], "", "in", "label"),
     # a run of three letters or more that is no name is still refused
     ([r"pose = 1"], "", "pose", "no name"),
     # near misses of the sizes: no size to take, or a function with no single size

@@ -165,6 +165,11 @@ class Scripts:
             node = node.children[0]
         if isinstance(node, Token) and node.type == "TOP":
             return N.transpose(base)
+        if isinstance(node, Token) and node.type == "WORD" and base is not sp.E and \
+                not self.known_word(str(node)):
+            self.refuse(node, f"^{{{node}}}: a label ({node} as a name) or a power of "
+                        f"{'·'.join(str(node))}? write ^{{\\text{{{node}}}}} for a label, or "
+                        "spaces between the factors")
         if isinstance(node, Token) and str(node) == "T" and node.type == "LETTER":
             kind = self.t.kind("T")
             if kind not in ("size", "scalar", "index"):
