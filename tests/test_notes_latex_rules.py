@@ -35,11 +35,13 @@ READ = [
     ([r"O = AV", r"dA = dO\, V^\top"], "", "Eq(dA, dO*V.T)"),
     ([r"dV = A^\top dO"], "", "Eq(dV, A.T*dO)"),
     ([r"dW_Q = X^\top dQ"], "", "Eq(dW_Q, X.T*dQ)"),
-    # in a note that names gradients so, d + a lowercase letter is one too
+    # d + a lowercase letter too
     ([r"dW = X^\top dY", r"db = \sum_{i=1}^{n} dY_i"], "", "Eq(db, Sum(dY[i], (i, 1, n)))"),
+    ([r"dz = s \odot (ds - (ds \cdot s))"], "", "Eq(dz, odot(s, ds - ds*s))"),
     # near misses: two sizes side by side, a lowercase run, a Leibniz fraction
     ([r"W_E \in \mathbb{R}^{V \times d}", r"dV = 38597376"], "", "Eq(d*V, 38597376)"),
-    ([r"dx + dy"], "", "d*x + d*y"),
+    ([r"d x + d\, y"], "", "d*x + d*y"),
+    ([r"X \in \mathbb{R}^{n \times d}", r"d\sigma^2"], "", "d*sigma**2"),
     ([r"\frac{dO}{dX}"], "", "Derivative(O, X)"),
     # pos and PE, the names of the sinusoidal encoding
     ([r"PE_{(pos, 2i)} = \sin(pos / 10000^{2i/d})"], "",
@@ -164,6 +166,10 @@ REFUSED = [
     # K, M, B, G after a number: a unit
     ([r"12 \cdot 768^2 \approx 7M"], "", "M", "unit"),
     ([r"2.5B"], "", "B", "unit"),
+    # d right before a Greek or decorated symbol: a gradient, a differential or a product?
+    ([r"d\hat{x} = dy \odot \gamma"], "", "d", "gradient or differential"),
+    ([r"dW = X^\top dY", r"X \in \mathbb{R}^{n \times d}", r"d\theta = 0"], "", "d",
+     "gradient or differential"),
     # a bracketed superscript is a layer label as some courses write it, never a power
     ([r"W^{[l]} = W^{[l]} - \eta\, dW"], "", "[", "layer label"),
     # a run of letters as a superscript: a label or a power?

@@ -44,6 +44,15 @@ def _written_name(node):
     return str(base) if base is not None else None
 
 
+def _adjacent_symbol(d, node) -> bool:
+    """Whether ``node`` is a Greek or decorated symbol written right after the letter ``d``
+    (``d\\hat{x}``, ``d\\theta``), with no space between."""
+    base = _name_base(node)
+    if base is None or base.type != "SYMBOL":
+        return False
+    return base.start_pos == d.end_pos
+
+
 def _times_operands(node):
     """The operands of a chain ``a \\times b \\times …``, or None if ``node`` is none."""
     node = _one(node)
@@ -95,6 +104,11 @@ def check_factor(b, kids, k):
             nxt is not None and _name_base(nxt) is not None:
         b.refuse(c, f"\\{c} before a symbol is a change of it (\\Delta\\theta), not a "
                  f"product; write \\Delta_\\theta for a name, or \\{c} \\cdot x")
+    if isinstance(c, Token) and c.type == "LETTER" and str(c) == "d" and isinstance(
+            nxt, Token | Tree) and _adjacent_symbol(c, nxt) and (
+            b.t.gradient_names or b.t.kind("d") != "size"):
+        b.refuse(c, f"d right before {_name_base(nxt)}: its gradient or differential, or d "
+                 "times it? write d \\cdot … for a product")
     base = _name_base(c)
     if base is not None and base.type in ("LETTER", "SYMBOL", "WORD") and \
             _one_term(_paren_base(nxt)) and b.function_of(c) is None and \

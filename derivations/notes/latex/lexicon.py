@@ -43,8 +43,8 @@ _OPENERS_BEFORE = {None, "PLUS", "MINUS", "MULOP", "REL", "COMMA", "SEMI", "SEP"
 # runs of letters that are one name in Transformer notes, as a Greek letter is: a position and
 # the positional encoding of the sinusoidal scheme (PE_{(pos, 2i)})
 NAMES = {"pos", "PE"}
-# a gradient written d + the forward name (dO, dA, dV, dW), as backward passes name them
-GRADIENT = re.compile(r"d[A-Z]")
+# a gradient written d + the forward name (dO, dA, dV, dW, dx), as backward passes name them
+GRADIENT = re.compile(r"d[A-Za-z]")
 
 # words that are prose even without spaces around them: \text{where}, \text{and}
 _PROSE_WORDS = {"and", "or", "for", "where", "if", "with", "all", "since", "so", "then", "hence",

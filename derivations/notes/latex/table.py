@@ -83,7 +83,7 @@ class SymbolTable:
         self.entries: dict[str, SymbolInfo] = {}
         self.conflicts: dict[str, str] = {}
         self.indexed: set[str] = set()  # names used with entries (IndexedBase)
-        self.gradient_names = False  # the note writes a gradient d + a capital (dW, dO)
+        self.gradient_names = False  # the note writes a gradient d + a name (dW, dx)
 
     # -- filling ---------------------------------------------------------------------------
     def get(self, name) -> SymbolInfo | None:
@@ -127,11 +127,9 @@ class SymbolTable:
         return info.kind if info else None
 
     def is_gradient(self, word) -> bool:
-        """Whether a run ``dX`` is the name of a gradient: always, unless both d and X are sizes
-        (``dV``, a count of parameters, is then their product); ``db``, ``dx`` too in a note
-        that names gradients so (``gradient_names``)."""
-        lower = self.gradient_names and re.fullmatch(r"d[a-z]", word) is not None
-        if not (GRADIENT.fullmatch(word) or lower) or self.kind(word) not in (
+        """Whether a run ``dX`` or ``dx`` is the name of a gradient: always, unless both d and X
+        are sizes (``dV``, a count of parameters, is then their product)."""
+        if not GRADIENT.fullmatch(word) or self.kind(word) not in (
                 None, "scalar", "vector", "matrix", "name"):
             return False
         return not (self.kind("d") == "size" and self.kind(word[1]) == "size")
