@@ -34,6 +34,10 @@ def kinds(formulas, block=""):
     ([r"\sigma(x)"], "sigma", "function"),
     ([r"\sigma^2"], "sigma", "scalar"),
     ([r"e_i = 1", r"i = 1, \dots, n"], "e", "vector"),
+    ([r"x = (1, 2)"], "x", "vector"),
+    ([r"R(m\theta) = \begin{bmatrix} a & b \\ c & d \end{bmatrix}"], "R", "function"),
+    ([r"z \in \mathbb{R}^K", r"s := \operatorname{softmax}(z)"], "s", "vector K"),
+    ([r"\mathbf{x} \in \mathbb{R}^{d}", r"x_i"], "x", "vector d"),
 ])
 def test_inferred(formulas, name, kind):
     found, _ = kinds(formulas)
@@ -48,6 +52,11 @@ def test_inferred(formulas, name, kind):
     ([r"\frac{QK^\top}{\sqrt{d_k}}"], "QK"),  # a run is no name
     ([r"AV \in \mathbb{R}^{n \times d}"], "AV"),  # the shape of a product declares no symbol
     ([r"W_Q", r"W_{ij}"], "Q"),  # a capital letter is never inferred as an index
+    ([r"x = (1 + 2)"], "x"),  # one value in parentheses is no tuple
+    ([r"a(b + c) = ab + ac"], "a"),  # a on the right: a product, no definition
+    ([r"p(1 - p) = 0.21"], "p"),  # p in its own argument
+    ([r"s := \operatorname{softmax}(z)"], "s"),  # z of no known size
+    ([r"PE_{(pos, 2i)}"], "p"),  # pos is one name, its letters no indices
 ])
 def test_not_inferred(formulas, absent):
     found, _ = kinds(formulas)
@@ -125,3 +134,12 @@ def test_symbols_block_errors(block, words):
         parse_overrides(block)
     assert words in str(exc.value)
     assert "line 1" in str(exc.value) or "no symbol" in str(exc.value)
+
+
+def test_what_the_new_inferences_rest_on_is_shown():
+    table = infer([r"z \in \mathbb{R}^K", r"s := \operatorname{softmax}(z)", r"x = (1, 2)",
+                   r"\mathbf{y} \in \mathbb{R}^{d}", r"y_i"])
+    text = str(table)
+    assert "softmax of z, a vector of size K" in text
+    assert "given a tuple of values" in text
+    assert "the entries of \\mathbf{y}, of size d" in text

@@ -3,9 +3,11 @@
 It may record what the formulas show: declarations (``x \\in \\mathbb{R}^{n\\times d}``, ``i =
 1, \\dots, n``), the bound variables of sums (indices inside their sum only), compound
 subscripts (``m_{t-1}``: t an index, m has entries), entries of a function's result, symbols
-transposed as a whole, functions defined in the note, and a default function letter also used as a
-plain symbol (a conflict).  It may not guess from letter shapes or habits; what no rule settles
-stays a scalar, as READING.md says.
+transposed as a whole, symbols given a tuple of values (``x = (1, 2)``: entries), functions
+defined in the note (``f(x) = …``, or ``R(m\\theta) = …`` with R in neither its argument nor the
+right side), whether the note writes gradient names (``dW``), the sizes :mod:`.sizes` finds, and
+a default function letter also used as a plain symbol (a conflict).  It may not guess from letter
+shapes or habits; what no rule settles stays a scalar, as READING.md says.
 """
 
 from __future__ import annotations
