@@ -60,6 +60,7 @@ READ = [
     # near misses: the letter on the right side, or in its own argument, keeps a product
     ([r"a(b + c) = ab + ac", r"a(b + c)"], "", "a*(b + c)"),
     ([r"p(1 - p) = 0.21", r"p(1 - p)"], "", "p*(1 - p)"),
+    ([r"k(x - 1) = 0", r"k(x + 1)"], "", "k*(x + 1)"),
     ([r"R(m\theta) = R m \theta", r"R(\alpha + \beta)"], "", "S('R')*(alpha + beta)"),
     # x = (1, 2) gives x entries: x_1 is then its first entry
     ([r"x = (1, 2)", r"(x_1, x_2)"], "", "Tuple(x[1], x[2])"),

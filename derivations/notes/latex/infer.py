@@ -239,9 +239,11 @@ class _Walk:
                 if all(tok_name(_single(a)) for a in arg.children[1].children
                        if not isinstance(a, Token)):
                     self.t.note(str(f), "function", self.ev(f, "defined as a function here"))
-                elif not _mentions(arg, str(f)) and not _mentions(kids[2], str(f)):
-                    # R(m\theta) = [matrix]: R occurs neither in its argument nor on the right,
-                    # so R(…) = … defines R; a(b + c) = ab + ac and p(1 - p) = … stay products
+                elif _one_term(arg) and not _mentions(arg, str(f)) and \
+                        not _mentions(kids[2], str(f)):
+                    # R(m\theta) = [matrix]: one term, and R occurs neither in it nor on the
+                    # right, so R(…) = … defines R; a(b + c) = ab + ac, k(x - 1) = 0 and
+                    # p(1 - p) = … stay products
                     self.t.note(str(f), "function", self.ev(
                         f, "defined as a function here (absent from its argument and the right "
                            "side)"))
@@ -301,6 +303,13 @@ class _Walk:
                 name = tok_name(_single(a.children[0]))
                 if name:
                     self.range(name, a.children[2], c.children[0], a)
+
+
+def _one_term(paren) -> bool:
+    """Whether a parenthesised group holds one term (no sum, no list)."""
+    items = [c for c in paren.children[1].children if not isinstance(c, Token)]
+    return len(items) == 1 and not (isinstance(_single(items[0]), Tree) and _single(
+        items[0]).data in ("add", "sub"))
 
 
 def _mentions(node, name) -> bool:
