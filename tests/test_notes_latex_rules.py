@@ -103,6 +103,11 @@ READ = [
     ([r"x^{a b}"], "", "x**(a*b)"),
     ([r"y^{\text{LS}}"], "", 'S("y^LS")'),
     ([r"e^{xy}"], "", "exp(x*y)"),
+    # a labelled name in a Leibniz denominator is the variable
+    ([r"\frac{\partial L}{\partial x^{(l)}} = g"], "", 'Eq(Derivative(L, S("x^(l)")), g)'),
+    ([r"\frac{\partial L}{\partial W^{Q}}"], "", 'Derivative(L, S("W^Q"))'),
+    # near miss: a power in the denominator is still an order
+    ([r"\frac{\partial^2 y}{\partial x^2}"], "", "Derivative(y, (x, 2))"),
     # an equation's number or label is layout
     ([r"L = -\log p \tag{1}"], "", "Eq(L, -log(p))"),
     ([r"a = b \label{eq:ab} \nonumber"], "", "Eq(a, b)"),
@@ -176,6 +181,8 @@ REFUSED = [
     # a run of letters as a superscript: a label or a power?
     ([r"y_k^{LS} = (1 - \alpha) y_k + \alpha / K"], "", "LS", "label"),
     ([r"W^{in}"], "", "in", "label"),
+    # a label under a sum over its own letter: the bound letter does not reach into the name
+    ([r"x^{(L)} = x^{(0)} + \sum_{l=0}^{L-1} G\big(x^{(l)}\big)"], "", "l", "does not reach"),
     # a run of three letters or more that is no name is still refused
     ([r"pose = 1"], "", "pose", "no name"),
     # near misses of the sizes: no size to take, or a function with no single size

@@ -213,7 +213,8 @@ class Builder(Scripts):
         variables = []
         for dvar in den.children:
             f = dvar.children[1]
-            if isinstance(f, Tree) and f.data == "superscript":
+            if isinstance(f, Tree) and f.data == "superscript" and \
+                    self.label(f.children[2]) is None:
                 k = int_of(inner(f.children[2]))
                 if k is None:
                     self.refuse(f, "∂x^k in a denominator needs a whole number k")

@@ -146,6 +146,10 @@ class Scripts:
             one = items[0] if len(items) == 1 else None
             one = one.children[0] if isinstance(one, Tree) and len(one.children) == 1 else one
             if isinstance(one, Token) and one.type in ("LETTER", "NUMBER"):
+                if str(one) in self.bound:
+                    self.refuse(one, f"^{{({one})}} under a sum or product over {one}: the "
+                                f"label is one fixed name that the bound {one} does not reach; "
+                                f"write an entry, x_{{{one}}}")
                 return f"({one})"
             self.refuse(node, "a parenthesised superscript is a label only for one letter or "
                         "number: (l), (t), (1)")
