@@ -1,6 +1,7 @@
 """Refusals of what the grammar parses but a reading would only guess (READING.md §2, "Refused
-although it parses"): shapes written with ``\\times``, units after numbers, indexing with square
-brackets, the imaginary unit, bare comma lists of terms.
+although it parses"): shapes written with ``\\times``, units after numbers, a change or gradient
+written before a symbol, the imaginary unit, a letter before one term in parentheses, indexing
+with square brackets, a juxtaposition after ``/``, a gradient at a point, bare comma lists.
 
 Each check looks at a product's factors (or a formula's pieces) as parsed and raises through the
 builder's ``refuse``, naming the token; it may not build or change a reading.
@@ -90,49 +91,74 @@ def check_factor(b, kids, k):
         b.refuse(c, "(a \\times b) beside another factor is how shapes are multiplied, "
                  "(n \\times d)(d \\times m): a shape has no reading; for a product of numbers "
                  "write (a \\cdot b) or a \\times b \\times …")
-    if isinstance(c, Token) and c.type == "TEXTWORD" and isinstance(prev, Token) and \
-            prev.type == "NUMBER" and not (isinstance(nxt, Tree) and nxt.data == "paren") and \
+    if isinstance(c, Token):
+        _units(b, c, prev, nxt)
+        _change(b, c, nxt)
+        _imaginary(b, c, k, nxt)
+    base = _name_base(c)
+    if base is not None:
+        _application(b, c, base, nxt)
+        _indexing(b, c, base, nxt)
+
+
+def _units(b, c, prev, nxt):
+    """``124\\text{M}``, ``124M``: a unit after a number."""
+    if not (isinstance(prev, Token) and prev.type == "NUMBER"):
+        return
+    if c.type == "TEXTWORD" and not (isinstance(nxt, Tree) and nxt.data == "paren") and \
             not b.known_word(str(c)) and str(c) != "e":
         b.refuse(c, f"a unit after a number ({prev}\\text{{{c}}}) has no reading: write the "
                  "number alone, and the unit in the prose")
-    if isinstance(c, Token) and c.type == "LETTER" and str(c) in _UNIT_LETTERS and \
-            isinstance(prev, Token) and prev.type == "NUMBER" and nxt is None and \
+    if c.type == "LETTER" and str(c) in _UNIT_LETTERS and nxt is None and \
             c.start_pos == prev.end_pos and str(c) not in b.t:
         b.refuse(c, f"a unit after a number ({prev}{c}: thousand, million, billion?) has no "
                  "reading: write the number in full, or 124 \\times 10^6")
-    if isinstance(c, Token) and c.type == "SYMBOL" and str(c) in ("Delta", "delta") and \
-            nxt is not None and _name_base(nxt) is not None:
+
+
+def _change(b, c, nxt):
+    """``\\Delta\\theta``, ``d\\hat{x}``: a change, a gradient or a differential of a symbol."""
+    if c.type == "SYMBOL" and str(c) in ("Delta", "delta") and nxt is not None and \
+            _name_base(nxt) is not None:
         b.refuse(c, f"\\{c} before a symbol is a change of it (\\Delta\\theta), not a "
                  f"product; write \\Delta_\\theta for a name, or \\{c} \\cdot x")
-    if isinstance(c, Token) and c.type == "LETTER" and str(c) == "d" and isinstance(
-            nxt, Token | Tree) and _adjacent_symbol(c, nxt) and (
-            b.t.gradient_names or b.t.kind("d") != "size"):
+    if c.type == "LETTER" and str(c) == "d" and nxt is not None and \
+            _adjacent_symbol(c, nxt) and (b.t.gradient_names or b.t.kind("d") != "size"):
         b.refuse(c, f"d right before {_name_base(nxt)}: its gradient or differential, or d "
                  "times it? write d \\cdot … for a product")
-    base = _name_base(c)
-    if base is not None and base.type in ("LETTER", "SYMBOL", "WORD") and \
-            _one_term(_paren_base(nxt)) and b.function_of(c) is None and \
-            b.t.kind(_written_name(c)) != "matrix" and not b.t.declared(_written_name(c)) and \
-            not (base.type == "WORD" and b.known_word(str(base))):
-        b.refuse(nxt, f"ambiguous: {base}(…) around one factor may be the function {base} "
-                 f"applied or a product; declare it (function {base}, or scalar {base} for a "
-                 f"product), or write {base} \\cdot (…)")
-    if base is not None and isinstance(nxt, Tree) and nxt.data == "bracket" and \
-            b.function_of(c) is None:
-        items = [x for x in nxt.children[1].children if isinstance(x, Tree)
-                 or x.type != "COMMA"]
-        if len(items) != 1 or not (isinstance(_one(items[0]), Tree) and _one(items[0]).data in (
-                "add", "sub")):
-            b.refuse(nxt, f"{base}[…] is indexing as code writes it, not read: write an entry "
-                     f"as a subscript, {base}_{{…}}")
-    leads = k == 0 and isinstance(c, Token) and (
-        nxt is not None or c.type == "WORD" and not b.known_word(str(c)))
-    if isinstance(c, Token) and str(c)[:1] == "i" and not b.in_script and (
-            c.type == "TEXTWORD" and str(c) == "i" or c.type in ("LETTER", "WORD") and leads
-            and "i" not in b.bound and not b.t.declared("i")):
+
+
+def _imaginary(b, c, k, nxt):
+    """``x_1 + i x_2``, ``e^{i\\theta}``, ``\\mathrm{i}``: the imaginary unit."""
+    if str(c)[:1] != "i" or b.in_script:
+        return
+    leads = k == 0 and (nxt is not None or c.type == "WORD" and not b.known_word(str(c)))
+    if c.type == "TEXTWORD" and str(c) == "i" or c.type in ("LETTER", "WORD") and leads and \
+            "i" not in b.bound and not b.t.declared("i"):
         b.refuse(c, "i leading a product (i x, i\\sin\\alpha, e^{i\\theta}) is the imaginary "
                  "unit, which has no reading; if i is an index here, declare it (index i in "
                  "1..n)")
+
+
+def _application(b, c, base, nxt):
+    """``F(x_l)``, ``p(x)``: a letter before parentheses around one term, no function known."""
+    name = _written_name(c)
+    if base.type in ("LETTER", "SYMBOL", "WORD") and _one_term(_paren_base(nxt)) and \
+            b.function_of(c) is None and b.t.kind(name) != "matrix" and \
+            not b.t.declared(name) and not (base.type == "WORD" and b.known_word(str(base))):
+        b.refuse(nxt, f"ambiguous: {base}(…) around one term may be the function {base} "
+                 f"applied or a product; declare it (function {base}, or scalar {base} for a "
+                 f"product), or write {base} \\cdot (…)")
+
+
+def _indexing(b, c, base, nxt):
+    """``W_P[t]``: square brackets after a symbol around one term, as code indexes."""
+    if not (isinstance(nxt, Tree) and nxt.data == "bracket") or b.function_of(c) is not None:
+        return
+    items = [x for x in nxt.children[1].children if isinstance(x, Tree) or x.type != "COMMA"]
+    if len(items) != 1 or not (isinstance(_one(items[0]), Tree) and _one(items[0]).data in (
+            "add", "sub")):
+        b.refuse(nxt, f"{base}[…] is indexing as code writes it, not read: write an entry "
+                 f"as a subscript, {base}_{{…}}")
 
 
 def check_shape_alone(b, node):
@@ -169,17 +195,6 @@ def check_comma_term(b, items, k):
                  "formulas with \\quad")
 
 
-def _one_factor(paren) -> bool:
-    """Whether a parenthesised group holds one factor (``(θ_{t-1})``), no sum and no list."""
-    if paren is None:
-        return False
-    items = [c for c in paren.children[1].children if isinstance(c, Tree)
-             or c.type != "COMMA"]
-    node = items[0] if len(items) == 1 else None
-    return node is not None and not (isinstance(node, Tree) and node.data in (
-        "add", "sub", "neg", "binop"))
-
-
 def _one_term(paren) -> bool:
     """Whether a parenthesised group holds one term: no sum, no list (``(x_l)``, ``(n^2 d)``,
     ``(n \\cdot d)``, ``(-x)``)."""
@@ -210,7 +225,7 @@ def check_divisor(b, op, node):
 def check_operand(b, kids):
     """What a derivative operator applies to (``kids``, the rest of its product): ``∇_θ
     L(θ_{t-1})`` with L no function is a gradient taken at a point, not of a product L·θ."""
-    if len(kids) > 1 and _one_factor(_paren_base(kids[1])) and isinstance(kids[0], Token) \
+    if len(kids) > 1 and _one_term(_paren_base(kids[1])) and isinstance(kids[0], Token) \
             and b.function_of(kids[0]) is None:
         b.refuse(kids[0], f"a derivative of {kids[0]}(…) with {kids[0]} no function of this "
                  "note: a gradient at a point is not read; declare the function, or write the "
