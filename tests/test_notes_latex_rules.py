@@ -229,3 +229,18 @@ def test_a_declared_function_makes_the_gradient_at_a_point_readable():
     assert got.ok, str(got)
     want = parse_expected("Eq(g[t], Derivative(L(theta[t - 1]), theta))", table)
     assert same_reading(got.expr, want), first_difference(got.expr, want)
+
+
+@pytest.mark.parametrize(("formulas", "text", "latex"), [
+    # a note's function named as a node of the reading prints as a function
+    ([r"R(m\theta) = \begin{bmatrix} a & b \\ c & d \end{bmatrix}", r"R(\alpha)"],
+     "R(alpha)", r"R\left(\alpha\right)"),
+    ([r"\mathrm{Norm}(x)"], "Norm(x)", r"\operatorname{Norm}\left(x\right)"),
+    # near misses: the space and the norm themselves
+    ([r"X \in \mathbb{R}^{n \times d}"], "X ∈ ℝ^(n×d)", r"X \in \mathbb{R}^{n \times d}"),
+    ([r"\|x\|"], "‖x‖", r"\left\lVert x \right\rVert"),
+])
+def test_shown_back_as_read(formulas, text, latex):
+    got, _ = read_last(formulas)
+    assert got.ok, str(got)
+    assert (got.text, got.latex) == (text, latex)

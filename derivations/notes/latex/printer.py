@@ -78,6 +78,8 @@ class _Printer:
         if isinstance(x, sp.Indexed):
             idx = ", ".join(self.p(i) for i in x.indices)
             return (f"{self.name(str(x.base))}_{{{idx}}}" if tex else f"{x.base}[{idx}]"), _ATOM
+        if isinstance(x, AppliedUndef):
+            return self.function(x)  # a note's function named R or Norm is no space, no norm
         if name in N.RELATION_OPS:
             op = N.RELATION_OPS[name]
             return f"{self.p(x.args[0])} {_REL_LATEX[op] if tex else op} {self.p(x.args[1])}", 0
@@ -151,17 +153,20 @@ class _Printer:
             return "[" + "; ".join(", ".join(self.p(e) for e in x.row(r))
                                    for r in range(x.rows)) + "]", _ATOM
         if isinstance(x, (sp.Function, AppliedUndef)) or isinstance(x, N.Vocab):
-            fname = str(x.func)
-            args = ", ".join(self.p(a) for a in x.args)
-            if tex:
-                head = _FUNC_LATEX.get(fname) or (self.name(fname) if len(fname) == 1 or
-                                                  fname in GREEK else
-                                                  f"\\operatorname{{{fname}}}")
-                if fname in ("E", "Var"):
-                    return f"{head}\\left[{args}\\right]", _ATOM
-                return f"{head}{self.wrap(args)}", _ATOM
-            return f"{fname}({args})", _ATOM
+            return self.function(x)
         return (sp.latex(x) if tex else str(x)), _ATOM
+
+    def function(self, x):
+        fname = str(x.func)
+        args = ", ".join(self.p(a) for a in x.args)
+        if self.tex:
+            head = _FUNC_LATEX.get(fname) or (self.name(fname) if len(fname) == 1 or
+                                              fname in GREEK else
+                                              f"\\operatorname{{{fname}}}")
+            if fname in ("E", "Var"):
+                return f"{head}\\left[{args}\\right]", _ATOM
+            return f"{head}{self.wrap(args)}", _ATOM
+        return f"{fname}({args})", _ATOM
 
     def add(self, x):
         out = ""
