@@ -78,6 +78,8 @@ CONSTRUCTS = [
     (r"X^T", "size T", "NotUnderstood"),
     (r"a^T", "scalar T", "NotUnderstood"),
     (r"a^T", "scalar T, a", "a**T"),
+    (r"q_i^T k_j", "size T", "NotUnderstood"),  # a row transposed, or a power T?
+    (r"q_i^\top k_j", "size T", "transpose(q[i])*k[j]"),
     (r"A \odot B", "size n | matrix A, B : n x n", "odot(A, B)"),
     (r"\|x\| + \lVert y \rVert + \left\| z \right\|", "", "Norm(x) + Norm(y) + Norm(z)"),
     (r"\|x\|_1 + \|x\|_2", "", "Norm(x, 1) + Norm(x, 2)"),

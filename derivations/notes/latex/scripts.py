@@ -179,8 +179,10 @@ class Scripts:
             if kind not in ("size", "scalar", "index"):
                 self.note("^T read as a transpose")
                 return N.transpose(base)
+            # an entry q_i^T is as often a row transposed as a power: only a symbol the table
+            # knows as a number takes the power T
             known = isinstance(base, sp.Symbol) and self.t.kind(base.name) in (
-                "scalar", "size", "index") or isinstance(base, sp.Indexed)
+                "scalar", "size", "index")
             if N.is_matrix(base) or not base.is_commutative or not known:
                 self.refuse(node, "^T: T is a symbol of this note, so this may be a power or a "
                             "transpose; write ^\\top for a transpose, or declare the base scalar")
