@@ -108,6 +108,11 @@ READ = [
     ([r"\frac{\partial L}{\partial W^{Q}}"], "", 'Derivative(L, S("W^Q"))'),
     # near miss: a power in the denominator is still an order
     ([r"\frac{\partial^2 y}{\partial x^2}"], "", "Derivative(y, (x, 2))"),
+    # near misses: a number or a declared scalar takes the power; a letter no symbol is a label
+    ([r"n \in \mathbb{R}^{N}", r"2^N"], "", "2**N"),
+    ([r"n \in \mathbb{R}^{N}", r"x^N"], "scalar x", "x**N"),
+    ([r"W^Q"], "", 'S("W^Q")'),
+    ([r"e_{ij} = q_i^\top k_j", r"\alpha = \exp(x)"], "", "Eq(alpha, exp(x))"),
     # an equation's number or label is layout
     ([r"L = -\log p \tag{1}"], "", "Eq(L, -log(p))"),
     ([r"a = b \label{eq:ab} \nonumber"], "", "Eq(a, b)"),
@@ -183,6 +188,10 @@ REFUSED = [
     ([r"W^{in}"], "", "in", "label"),
     # a label under a sum over its own letter: the bound letter does not reach into the name
     ([r"x^{(L)} = x^{(0)} + \sum_{l=0}^{L-1} G\big(x^{(l)}\big)"], "", "l", "does not reach"),
+    # a capital superscript that is a size of the note, on a base of unknown kind
+    ([r"W_E \in \mathbb{R}^{V \times d}", r"W^V"], "", "V", "power or the label"),
+    # e subscripted elsewhere, and raised to a power
+    ([r"e_{ij} = q_i^\top k_j", r"\alpha = e^{x}"], "", "{", "Euler's number"),
     # a run of three letters or more that is no name is still refused
     ([r"pose = 1"], "", "pose", "no name"),
     # near misses of the sizes: no size to take, or a function with no single size

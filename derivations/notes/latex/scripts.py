@@ -94,6 +94,8 @@ class Scripts:
             label = self.label(sup)
             if label is not None:
                 name, sup = f"{name}^{label}", None
+            else:
+                self.check_power_of(name, sup, bool(subs))
         name += "_prime" * primes
         if subs:
             s = subs[0]
@@ -131,6 +133,20 @@ class Scripts:
         if sup is not None:
             result = self.power(result, sup, top)
         return result
+
+    def check_power_of(self, name, sup, entry):
+        """``W^V`` with V a size, ``e^{x}`` with e subscripted elsewhere: a power only of what the
+        table knows as a number."""
+        node = _bare(inner(sup))
+        known = not entry and self.t.kind(name) in ("scalar", "size", "index")
+        if isinstance(node, Token) and node.type == "LETTER" and node.isupper() and \
+                node != "T" and not known:
+            self.refuse(node, f"^{node}: {node} is a {self.t.kind(str(node))} of this note, so "
+                        f"this is a power or the label {name}^{node}; declare {name} (scalar "
+                        f"{name}), or write ^{{\\text{{{node}}}}} for a label")
+        if name == "e" and not entry and "e" in self.t and not self.t.declared("e"):
+            self.refuse(sup, "e is subscripted elsewhere in this note (e_i), so e^{…} may be "
+                        "Euler's number or a power of that e: write \\exp(…), or declare e")
 
     def label(self, sup):
         node = inner(sup)
@@ -196,3 +212,9 @@ def int_of(node):
     if isinstance(node, Token) and node.type == "NUMBER" and str(node).isdigit():
         return int(str(node))
     return None
+
+
+def _bare(node):
+    while isinstance(node, Tree) and node.data in ("list", "product") and len(node.children) == 1:
+        node = node.children[0]
+    return node
