@@ -86,6 +86,9 @@ READ = [
     # near misses of the code-style numbers: e after a number as Euler's number
     ([r"2e^{x}"], "", "2*exp(x)"),
     ([r"10^{-5}"], "", "10**(-5)"),
+    # near misses of the lowercase runs: both letters alone elsewhere, or declared
+    ([r"w = 0.5", r"F(x) = wx"], "", "Eq(F(x), w*x)"),
+    ([r"lr = 0.001"], "name lr", "Eq(lr, 0.001)"),
     # near misses of the comma rule: relations separated by commas
     ([r"\beta_1 = 0.9, \beta_2 = 0.999"], "", "Formulas(Eq(beta_1, 0.9), Eq(beta_2, 0.999))"),
     ([r"V = 50257"], "", "Eq(V, 50257)"),
@@ -102,7 +105,7 @@ READ = [
     # near misses of the superscript runs: spaced factors, an upright label, e's exponent
     ([r"x^{a b}"], "", "x**(a*b)"),
     ([r"y^{\text{LS}}"], "", 'S("y^LS")'),
-    ([r"e^{xy}"], "", "exp(x*y)"),
+    ([r"x + y", r"e^{xy}"], "", "exp(x*y)"),
     # a labelled name in a Leibniz denominator is the variable
     ([r"\frac{\partial L}{\partial x^{(l)}} = g"], "", 'Eq(Derivative(L, S("x^(l)")), g)'),
     ([r"\frac{\partial L}{\partial W^{Q}}"], "", 'Derivative(L, S("W^Q"))'),
@@ -192,6 +195,9 @@ REFUSED = [
     ([r"W_E \in \mathbb{R}^{V \times d}", r"W^V"], "", "V", "power or the label"),
     # e subscripted elsewhere, and raised to a power
     ([r"e_{ij} = q_i^\top k_j", r"\alpha = e^{x}"], "", "{", "Euler's number"),
+    # two lowercase letters, one of which the note never writes alone: a name or a product?
+    ([r"lr = 0.001"], "", "lr", "stands alone nowhere"),
+    ([r"x = 1", r"xy = 2"], "", "xy", "stands alone nowhere"),
     # a run of three letters or more that is no name is still refused
     ([r"pose = 1"], "", "pose", "no name"),
     # near misses of the sizes: no size to take, or a function with no single size

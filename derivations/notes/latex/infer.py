@@ -380,9 +380,10 @@ def infer(formulas: Sequence[str], overrides: Overrides | None = None) -> Symbol
             trees.append((k, parse(src)))
         except (ParseFailure, TokenError):
             continue  # a formula that cannot be read says nothing about its symbols
-    table.gradient_names = any(tok.type == "WORD" and GRADIENT.fullmatch(tok)
-                               for _, tree in trees for tok in tree.scan_values(
-                                   lambda v: isinstance(v, Token)))
+    tokens = [tok for _, tree in trees for tok in tree.scan_values(
+        lambda v: isinstance(v, Token) and v.type in ("WORD", "LETTER"))]
+    table.gradient_names = any(t.type == "WORD" and GRADIENT.fullmatch(t) for t in tokens)
+    table.letters = {str(t) for t in tokens if t.type == "LETTER"}
     for _ in range(3):  # entries and indices feed each other
         before = {n: (i.kind, len(i.rests_on)) for n, i in table.entries.items()}, \
             len(table.indexed)

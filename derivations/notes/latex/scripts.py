@@ -86,6 +86,12 @@ class Scripts:
             if len(name) > 2:
                 self.refuse(tok, f"'{name}' is no name of this note: write \\mathrm{{{name}}}, "
                             "declare it (name " + name + "), or separate factors by spaces")
+            alone = self.t.letters
+            if name.islower() and alone is not None and not (set(name) <= alone):
+                missing = " and ".join(sorted({c for c in name if c not in alone}))
+                self.refuse(tok, f"'{name}': a name, or {name[0]}·{name[1]}? {missing} stands "
+                            f"alone nowhere in the note: write \\mathrm{{{name}}}, declare it "
+                            f"(name {name}), or separate the factors")
             first = self.sym(name[0], tok)
             last = Token("LETTER", name[1], start_pos=tok.start_pos + 1)
             return N.mul(first, self.symbol_with_scripts(last, subs, sups, primes, top))

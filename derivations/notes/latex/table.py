@@ -84,6 +84,7 @@ class SymbolTable:
         self.conflicts: dict[str, str] = {}
         self.indexed: set[str] = set()  # names used with entries (IndexedBase)
         self.gradient_names = False  # the note writes a gradient d + a name (dW, dx)
+        self.letters: set[str] | None = None  # the letters the note writes on their own
 
     # -- filling ---------------------------------------------------------------------------
     def get(self, name) -> SymbolInfo | None:
