@@ -86,6 +86,8 @@ READ = [
     # near misses of the code-style numbers: e after a number as Euler's number
     ([r"2e^{x}"], "", "2*exp(x)"),
     ([r"10^{-5}"], "", "10**(-5)"),
+    # near miss of the conflicting subscript: declared, y is an index
+    ([r"y_i = 1", r"p_i = 0.5", r"L = -\log p_y"], "index y in 1..K", "Eq(L, -log(p[y]))"),
     # near misses of the lowercase runs: both letters alone elsewhere, or declared
     ([r"w = 0.5", r"F(x) = wx"], "", "Eq(F(x), w*x)"),
     ([r"lr = 0.001"], "name lr", "Eq(lr, 0.001)"),
@@ -198,6 +200,8 @@ REFUSED = [
     # two lowercase letters, one of which the note never writes alone: a name or a product?
     ([r"lr = 0.001"], "", "lr", "stands alone nowhere"),
     ([r"x = 1", r"xy = 2"], "", "xy", "stands alone nowhere"),
+    # a subscript that is a conflict of the table: an entry or a name, by that choice
+    ([r"y_i = 1", r"p_i = 0.5", r"p_y = 0.5", r"L = -\log p_y"], "", "y", "declare it"),
     # a run of three letters or more that is no name is still refused
     ([r"pose = 1"], "", "pose", "no name"),
     # near misses of the sizes: no size to take, or a function with no single size

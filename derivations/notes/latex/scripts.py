@@ -114,6 +114,10 @@ class Scripts:
                 entry = self.indices(s)
             else:
                 letters = script_letters(s)
+                for x in letters or ():
+                    if str(x) in self.t.conflicts and str(x) not in self.bound:
+                        # p_y with y a vector and an index: an entry or a name, by that choice
+                        self.refuse(x, self.t.conflicts[str(x)])
                 if letters and all(str(x) in self.bound or self.t.is_index(str(x))
                                    for x in letters):
                     entry = [self.sym(str(x), x) for x in letters]
