@@ -88,6 +88,10 @@ READ = [
     ([r"10^{-5}"], "", "10**(-5)"),
     # near miss of the conflicting subscript: declared, y is an index
     ([r"y_i = 1", r"p_i = 0.5", r"L = -\log p_y"], "index y in 1..K", "Eq(L, -log(p[y]))"),
+    # near misses of the subscripted function: an entry of its result, a named entry
+    ([r"\alpha_{ij} = \mathrm{softmax}(e_i)_j"], "index i, j in 1..n",
+     "Eq(alpha[i, j], softmax(e[i])[j])"),
+    ([r"\text{head}_i = \text{Attention}(Q, K, V)"], "", 'Eq(S("head")[i], Attention(Q, K, V))'),
     # near misses of the lowercase runs: both letters alone elsewhere, or declared
     ([r"w = 0.5", r"F(x) = wx"], "", "Eq(F(x), w*x)"),
     ([r"lr = 0.001"], "name lr", "Eq(lr, 0.001)"),
@@ -202,6 +206,8 @@ REFUSED = [
     ([r"x = 1", r"xy = 2"], "", "xy", "stands alone nowhere"),
     # a subscript that is a conflict of the table: an entry or a name, by that choice
     ([r"y_i = 1", r"p_i = 0.5", r"p_y = 0.5", r"L = -\log p_y"], "", "y", "declare it"),
+    # a function of the vocabulary with a subscript before its argument
+    ([r"\alpha_{ij} = \mathrm{softmax}_j(e_{ij})"], "", r"\mathrm{softmax}", "subscript"),
     # a run of three letters or more that is no name is still refused
     ([r"pose = 1"], "", "pose", "no name"),
     # near misses of the sizes: no size to take, or a function with no single size

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from lark import Token, Tree
 
+import derivations.notes.latex.nodes as N
+
 _SCRIPTED = ("subscript", "superscript")
 # letters that notes put after a number as a unit: thousand, million, billion, giga
 _UNIT_LETTERS = ("K", "M", "B", "G")
@@ -99,6 +101,7 @@ def check_factor(b, kids, k):
     if base is not None:
         _application(b, c, base, nxt)
         _indexing(b, c, base, nxt)
+        _scripted_function(b, c, base, nxt)
 
 
 def _units(b, c, prev, nxt):
@@ -148,6 +151,15 @@ def _application(b, c, base, nxt):
         b.refuse(nxt, f"ambiguous: {base}(…) around one term may be the function {base} "
                  f"applied or a product; declare it (function {base}, or scalar {base} for a "
                  f"product), or write {base} \\cdot (…)")
+
+
+def _scripted_function(b, c, base, nxt):
+    """``\\mathrm{softmax}_j(e_{ij})``: a function of the vocabulary with a subscript (over j?)
+    before its argument, which would read as an entry softmax[j] times the argument."""
+    if isinstance(c, Tree) and c.data == "subscript" and _paren_base(nxt) is not None and \
+            b.function_of(c) is None and N.vocabulary(str(base)) is not None:
+        b.refuse(c, f"{base} with a subscript before its argument ({base} over an index?) is "
+                 f"not read: write {base}(…) and take its entry, {base}(…)_j")
 
 
 def _indexing(b, c, base, nxt):
