@@ -92,6 +92,7 @@ READ = [
     ([r"\alpha_{ij} = \mathrm{softmax}(e_i)_j"], "index i, j in 1..n",
      "Eq(alpha[i, j], softmax(e[i])[j])"),
     ([r"\text{head}_i = \text{Attention}(Q, K, V)"], "", 'Eq(S("head")[i], Attention(Q, K, V))'),
+    ([r"\text{lr}_t (1 - \beta)"], "", "lr_t*(1 - beta)"),
     # near misses of the lowercase runs: both letters alone elsewhere, or declared
     ([r"w = 0.5", r"F(x) = wx"], "", "Eq(F(x), w*x)"),
     ([r"lr = 0.001"], "name lr", "Eq(lr, 0.001)"),
@@ -208,6 +209,7 @@ REFUSED = [
     ([r"y_i = 1", r"p_i = 0.5", r"p_y = 0.5", r"L = -\log p_y"], "", "y", "declare it"),
     # a function of the vocabulary with a subscript before its argument
     ([r"\alpha_{ij} = \mathrm{softmax}_j(e_{ij})"], "", r"\mathrm{softmax}", "subscript"),
+    ([r"s_i = \mathrm{score}_i(x)"], "", r"\mathrm{score}", "subscript"),
     # a run of three letters or more that is no name is still refused
     ([r"pose = 1"], "", "pose", "no name"),
     # near misses of the sizes: no size to take, or a function with no single size

@@ -156,8 +156,10 @@ def _application(b, c, base, nxt):
 def _scripted_function(b, c, base, nxt):
     """``\\mathrm{softmax}_j(e_{ij})``: a function of the vocabulary with a subscript (over j?)
     before its argument, which would read as an entry softmax[j] times the argument."""
-    if isinstance(c, Tree) and c.data == "subscript" and _paren_base(nxt) is not None and \
-            b.function_of(c) is None and N.vocabulary(str(base)) is not None:
+    paren = _paren_base(nxt)
+    if isinstance(c, Tree) and c.data == "subscript" and paren is not None and \
+            b.function_of(c) is None and (N.vocabulary(str(base)) is not None or (
+                base.type == "TEXTWORD" and len(str(base)) > 1 and _one_term(paren))):
         b.refuse(c, f"{base} with a subscript before its argument ({base} over an index?) is "
                  f"not read: write {base}(…) and take its entry, {base}(…)_j")
 
