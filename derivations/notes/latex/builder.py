@@ -356,7 +356,7 @@ class Builder(Scripts):
                     _paren_base(c.children[2])[0] is None and not _starts_operator(nxt, self):
                 self.refuse(nxt, f"ambiguous: what does \\{c.children[0]} apply to? write "
                             f"\\{c.children[0]}(…) around its argument")
-            check_factor(self, kids, k)
+            check_factor(self, kids, k, fn)
             built = self.ex(c)
             if isinstance(built, _Operator):
                 if k + 1 >= len(kids):

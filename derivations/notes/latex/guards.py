@@ -84,8 +84,9 @@ def _paren_times(node):
     return len(items) == 1 and _times_operands(items[0]) is not None
 
 
-def check_factor(b, kids, k):
-    """Refusals for factor ``k`` of a product ``kids`` (a juxtaposition)."""
+def check_factor(b, kids, k, fn):
+    """Refusals for factor ``k`` of a product ``kids`` (a juxtaposition); ``fn`` is the function
+    the factor names, or None."""
     c = kids[k]
     nxt = kids[k + 1] if k + 1 < len(kids) else None
     prev = kids[k - 1] if k > 0 else None
@@ -98,7 +99,7 @@ def check_factor(b, kids, k):
         _change(b, c, nxt)
         _imaginary(b, c, k, nxt)
     base = _name_base(c)
-    if base is not None:
+    if base is not None and fn is None:
         _application(b, c, base, nxt)
         _indexing(b, c, base, nxt)
         _scripted_function(b, c, base, nxt)
@@ -146,8 +147,8 @@ def _application(b, c, base, nxt):
     """``F(x_l)``, ``p(x)``: a letter before parentheses around one term, no function known."""
     name = _written_name(c)
     if base.type in ("LETTER", "SYMBOL", "WORD") and _one_term(_paren_base(nxt)) and \
-            b.function_of(c) is None and b.t.kind(name) != "matrix" and \
-            not b.t.declared(name) and not (base.type == "WORD" and b.known_word(str(base))):
+            b.t.kind(name) != "matrix" and not b.t.declared(name) and \
+            not (base.type == "WORD" and b.known_word(str(base))):
         b.refuse(nxt, f"ambiguous: {base}(…) around one term may be the function {base} "
                  f"applied or a product; declare it (function {base}, or scalar {base} for a "
                  f"product), or write {base} \\cdot (…)")
@@ -157,8 +158,8 @@ def _scripted_function(b, c, base, nxt):
     """``\\mathrm{softmax}_j(e_{ij})``: a function of the vocabulary with a subscript (over j?)
     before its argument, which would read as an entry softmax[j] times the argument."""
     paren = _paren_base(nxt)
-    if isinstance(c, Tree) and c.data == "subscript" and paren is not None and \
-            b.function_of(c) is None and (N.vocabulary(str(base)) is not None or (
+    if isinstance(c, Tree) and c.data == "subscript" and paren is not None and (
+            N.vocabulary(str(base)) is not None or (
                 base.type == "TEXTWORD" and len(str(base)) > 1 and _one_term(paren))):
         b.refuse(c, f"{base} with a subscript before its argument ({base} over an index?) is "
                  f"not read: write {base}(…) and take its entry, {base}(…)_j")
@@ -166,7 +167,7 @@ def _scripted_function(b, c, base, nxt):
 
 def _indexing(b, c, base, nxt):
     """``W_P[t]``: square brackets after a symbol around one term, as code indexes."""
-    if not (isinstance(nxt, Tree) and nxt.data == "bracket") or b.function_of(c) is not None:
+    if not (isinstance(nxt, Tree) and nxt.data == "bracket"):
         return
     items = [x for x in nxt.children[1].children if isinstance(x, Tree) or x.type != "COMMA"]
     if len(items) != 1 or not (isinstance(_one(items[0]), Tree) and _one(items[0]).data in (
