@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from html import escape
 
-from derivations.notes.model import MARKS, VERDICTS
+from derivations.notes.verdicts import MARKS, VERDICTS
 
 _COLOURS = {"proved": "#1a7f37", "numeric": "#9a6700", "timed out": "#9a6700",
             "failed": "#c62828", "not understood": "#9a6700"}

@@ -76,25 +76,3 @@ class Reader(Protocol):
     def symbols(self, text: str, formulas: list, path=None) -> NoteSymbols: ...
 
     def read(self, latex: str, symbols: NoteSymbols) -> Reading: ...
-
-
-class _Missing:
-    """Stands in while no LaTeX reader is installed: every formula is ``not understood``, with
-    the reason, so nothing is silently skipped."""
-
-    version = "none"
-
-    def symbols(self, text: str, formulas: list, path=None) -> NoteSymbols:
-        return NoteSymbols(digest="none")
-
-    def read(self, latex: str, symbols: NoteSymbols) -> Reading:
-        return Reading(not_understood="the LaTeX reader (derivations.notes.latex) is not "
-                                      "available in this installation")
-
-
-def default_reader() -> Reader:
-    try:
-        from derivations.notes import latex_adapter
-    except (ImportError, AttributeError):  # the reader's package not there, or not complete
-        return _Missing()
-    return latex_adapter.reader()

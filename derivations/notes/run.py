@@ -146,6 +146,7 @@ def check_notes(paths, reader: Reader | None = None, cache: Path | None = cache_
 
 
 def default_reader() -> Reader:
-    from derivations.notes.reading import default_reader as made
+    # imported here: the reader's grammar loads only when a note is read, not from the cache
+    from derivations.notes import latex_adapter
 
-    return made()
+    return latex_adapter.reader()

@@ -119,6 +119,8 @@ def errata(derive: list[dict], evidence: list[dict]) -> dict:
     return _plain(view.load(statuses={c["id"]: c["status"] for c in derive}, runs=evidence))
 
 
+# the audited notes, beside the project's folder
+NOTES_DIR = Path(__file__).resolve().parents[3] / "shared" / "notes"
 # the shipped notes written in Markdown + LaTeX, read by the notes reader beside their hand audit
 LATEX_NOTES = ("003_a83e13780b5fae71.txt",)
 
@@ -132,8 +134,6 @@ def _notes_modules():
 def notes_reading() -> dict:
     """Each LaTeX note of the audit read by the notes reader: {file: its NoteResult.to_dict()}
     (every formula's verdict; the hand audit stays the errata's authority)."""
-    from reports.pipeline.stages import NOTES_DIR
-
     check_text = _notes_modules().check_text
     out = {}
     for name in LATEX_NOTES:

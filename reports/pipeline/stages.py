@@ -46,7 +46,7 @@ def package_dir(name: str) -> Path | None:
 
 HERE = Path(__file__).resolve().parent
 REPORTS = HERE.parent  # the reports package
-NOTES_DIR = REPORTS.parent.parent / "shared" / "notes"
+NOTES_DIR = collect.NOTES_DIR
 
 
 def _errata_inputs() -> list[Path]:
