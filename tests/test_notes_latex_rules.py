@@ -23,6 +23,12 @@ def read_last(formulas, symbols=""):
 
 # (the note's formulas, the last one read; symbols block; expected reading)
 READ = [
+    # near misses of the two refusals below: an entry with a comma, a declared vector's
+    # entry twelve, the absolute value of an entry, the norm of the whole vector
+    ([r"dS_{ij} = A_{ij}", r"dS_{1,2} = 3"], "", "Eq(dS[1, 2], 3)"),
+    ([r"x \in \mathbb{R}^{n}", r"x_1 = 2", r"x_{12} = 3"], "", "Eq(x[12], 3)"),
+    ([r"g \in \mathbb{R}^n", r"|g_1| = 3"], "", "Eq(Abs(g[1]), 3)"),
+    ([r"g \in \mathbb{R}^n", r"\|g\| = 7"], "", "Eq(Norm(g), 7)"),
     # a derivative by a vector or matrix with entries taken as a whole
     ([r"z \in \mathbb{R}^K", r"z_i", r"\nabla_z L = p - y"], "",
      "Eq(Derivative(L, z), p - y)"),
@@ -160,6 +166,10 @@ def test_read_in_a_note(formulas, symbols, want):
 
 # (the note's formulas, the last one refused; symbols; the token refused; a word of why)
 REFUSED = [
+    # a subscript of two digits on a matrix: entry eleven, or row 1 and column 1?
+    ([r"dS_{ij} = A_{ij}", r"dS_{11} = 0.25"], "", "{", "row 1, column 1"),
+    # the norm of an entry: a vector of its own, or |g_1|?
+    ([r"g \in \mathbb{R}^n", r"\|g_1\| = 3"], "", "\\|", "an entry of g"),
     # a gradient at a point: L(θ) with L no function is no product to differentiate
     ([r"g_t = \nabla_\theta L(\theta_{t-1})"], "", "L", "gradient at a point"),
     ([r"\frac{\partial}{\partial x} L(x)"], "", "L", "gradient at a point"),

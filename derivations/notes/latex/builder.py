@@ -176,7 +176,13 @@ class Builder(Scripts):
         return sp.Abs(self.ex(node.children[1]), evaluate=False)
 
     def x_norm(self, node):
-        return N.Norm(self.ex(node.children[1]))
+        inside = self.ex(node.children[1])
+        if isinstance(inside, sp.Indexed):
+            # ‖g_1‖ of a scalar entry would be |g_1|: the note means g_1 as a vector of its own
+            self.refuse(node, f"the norm ‖…‖ of {inside}, an entry of {inside.base}: if it is a "
+                        f"vector of its own, declare it in a symbols block (vector "
+                        f"{inside.base}_{'_'.join(map(str, inside.indices))}), else write |…|")
+        return N.Norm(inside)
 
     def x_frac(self, node):
         return N.div(self.ex(node.children[2]), self.ex(node.children[5]))

@@ -122,7 +122,15 @@ class Scripts:
                                    for x in letters):
                     entry = [self.sym(str(x), x) for x in letters]
                 elif int_of(inner(s)) is not None and self.t.has_entries(name):
-                    entry = [sp.Integer(int_of(inner(s)))]
+                    number = int_of(inner(s))
+                    shape = self.t.size_of(name)
+                    if number >= 10 and not (shape and len(shape) == 1):
+                        # S_{11}: row 1, column 1 as often as entry eleven
+                        self.refuse(s, f"{name}_{{{number}}}: entry {number}, or row "
+                                    f"{str(number)[0]}, column {str(number)[1:]}? write "
+                                    f"{name}_{{{str(number)[0]},{str(number)[1:]}}} for the "
+                                    f"latter, or declare {name} a vector")
+                    entry = [sp.Integer(number)]
                 elif letters and len(letters) == 1 and self.t.has_entries(name) and \
                         self.t.kind(str(letters[0])) == "size":
                     entry = [self.sym(str(letters[0]), letters[0])]  # x_L, the last of x_0 … x_L
