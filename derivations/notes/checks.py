@@ -120,10 +120,12 @@ def _body_only(exprs, defs: list[Made], declared: set) -> dict:
     engine draws a claim's own symbols, so these are declared, positive as an ε or a variance
     is wherever a note leaves them in a body."""
     mine = {o for e in exprs if isinstance(e, sp.Basic) for o in e.free_symbols}
+    defined = {m.definition.key for m in defs}
     out = {}
     for m in defs:
         for o in m.definition.body.free_symbols - mine - declared - set(m.definition.params):
-            if isinstance(o, sp.Symbol) and not o.is_integer and o not in out:
+            if isinstance(o, sp.Symbol) and not o.is_integer and o not in out \
+                    and _name(o) not in defined:
                 out[o] = (sp.Rational(1, 1000), sp.Integer(100))
     return out
 
@@ -201,33 +203,35 @@ def _numbers(lhs, rhs, defs, dom):
     return (a, b) if is_number(a) and is_number(b) else None
 
 
-def _key(relation, lhs, rhs, lhs_tex, rhs_tex, defs: list[Made], symbols: NoteSymbols) -> str:
+def _key(relation, lhs, rhs, lhs_tex, rhs_tex, defs: list[Made], symbols: NoteSymbols,
+         named: dict | None = None) -> str:
     """Everything a link's verdict depends on, as text: its sides, the definitions it uses
     (symbol, parameters, body), where they were made (named in its reason) and the table."""
     said = [f"{sp.srepr(m.definition.symbol)}|{sp.srepr(m.definition.params)}|"
             f"{sp.srepr(m.definition.body)}|{m.definition.name}|{m.where}" for m in defs]
     return cache_mod.key(relation, sp.srepr(lhs), sp.srepr(rhs), lhs_tex, rhs_tex,
-                         symbols.digest, *said)
+                         symbols.digest, repr(sorted((named or {}).items())), *said)
 
 
 def check_link(index: int, relation: str, lhs, rhs, lhs_tex: str, rhs_tex: str,
-               defs: list[Made], symbols: NoteSymbols, store: cache_mod.Cache | None = None
-               ) -> Link:
-    """One link, from the cache when nothing it depends on changed."""
-    k = _key(relation, lhs, rhs, lhs_tex, rhs_tex, defs, symbols) if store else ""
+               defs: list[Made], symbols: NoteSymbols, store: cache_mod.Cache | None = None,
+               said: dict | None = None) -> Link:
+    """One link, from the cache when nothing it depends on changed.  ``said``: the
+    definitions named in its reason, when they were put in before (an example's step)."""
+    k = _key(relation, lhs, rhs, lhs_tex, rhs_tex, defs, symbols, said) if store else ""
     got = store.get(k) if store else None
     if got is not None:
         return Link(index, **{f: got[f] for f in ("relation", "lhs", "rhs", "status", "reason",
                                                   "counterexample", "definitions", "claim")})
-    link = _check_link(index, relation, lhs, rhs, lhs_tex, rhs_tex, defs, symbols)
+    link = _check_link(index, relation, lhs, rhs, lhs_tex, rhs_tex, defs, symbols, said)
     if store:
         store.put(k, link.to_dict())
     return link
 
 
 def _check_link(index: int, relation: str, lhs, rhs, lhs_tex: str, rhs_tex: str,
-                defs: list[Made], symbols: NoteSymbols) -> Link:
-    said = {m.definition.name: m.where for m in defs}
+                defs: list[Made], symbols: NoteSymbols, said: dict | None = None) -> Link:
+    said = {m.definition.name: m.where for m in defs} if said is None else said
 
     def link(status, reason="", counterexample=None):
         return Link(index, relation, lhs_tex, rhs_tex, status, reason, counterexample, said)
@@ -349,6 +353,7 @@ def check_formula(formula: Formula, reading: Reading, context: Context, symbols:
                              formula.latex, formula.display, reading.printed, verdict, reason,
                              tuple(links), approx_, formula.sentence)
 
+    context.at = formula.block
     if not reading.understood:
         return result(NOT_UNDERSTOOD, reading.not_understood)
     if reading.pieces:
@@ -375,6 +380,8 @@ def check_formula(formula: Formula, reading: Reading, context: Context, symbols:
                                      f"({links[0][5]}): two quantities of one name, not checked")
     if head is not None and isinstance(head[0], sp.IndexedBase) and head[0] in _objects(
             links[0][3]) and first_rel in (EQUAL, DEFINE):
+        if len(first_lhs.indices) == 1 and isinstance(first_lhs.indices[0], sp.Symbol):
+            context.recursions[_name(head[0])] = (first_lhs, links[0][3], formula.line)
         return result(NOT_CHECKABLE, f"a recursion: {links[0][4]} is defined from earlier "
                                      f"entries of itself; its terms are not checked")
     if isinstance(first_lhs, sp.IndexedBase | sp.Symbol) and isinstance(links[0][3], sp.Tuple) \
@@ -382,8 +389,12 @@ def check_formula(formula: Formula, reading: Reading, context: Context, symbols:
         values = links[0][3]
         base = first_lhs if isinstance(first_lhs, sp.IndexedBase) else sp.IndexedBase(
             first_lhs.name, real=True)
+        # a bold vector's entries are written in the plain letter (𝐱 = (1, 2, 3, 4), x_i)
+        plain = [o for o in symbols.known if isinstance(o, sp.IndexedBase)
+                 and base.name.startswith("bf_") and o.name == base.name[3:]]
         for k, v in enumerate(values, 1):  # x = (1, 2, 3, 4): x_1 … x_4, and x's size 4
-            context.give(base[k], v, formula.section)
+            for b in (base, *plain):
+                context.give(b[k], v, formula.section)
         for size in (base.shape or ())[:1]:
             if isinstance(size, sp.Symbol):
                 context.give(size, sp.Integer(len(values)), formula.section)
@@ -409,6 +420,16 @@ def check_formula(formula: Formula, reading: Reading, context: Context, symbols:
     # took for a vector (L beside L_b) and a square σ² are as much so once lowered
     candidate = candidate or head is not None
     before = context.defined(head[0], formula.section, formula.block) if head else None
+    recursion = context.recursions.get(_name(head[0])) if head else None
+    if recursion is not None and first_rel in (EQUAL, DEFINE) and not _closed(links[0][3]):
+        why = (f"{links[0][4]} is defined by the recursion at line {recursion[2]}: a second "
+               f"formula for it (a closed form) is not taken as its definition, and is not "
+               f"checked")
+        if len(links) == 1:
+            return result(NOT_CHECKABLE, why)
+        first = Link(1, first_rel, links[0][4], links[0][5], NOT_CHECKABLE, why)
+        return _rest(result, formula, reading, links[1:], context, symbols, store, "",
+                     (first,))
     if head is not None and (first_rel == DEFINE or before is None
                              or (before.value and is_number(links[0][3]))
                              or _other_terms(before, links[0][3])) \
@@ -436,8 +457,9 @@ def check_formula(formula: Formula, reading: Reading, context: Context, symbols:
 
 
 def _rest(result, formula: Formula, reading: Reading, links, context: Context,
-          symbols: NoteSymbols, store, prefix: str) -> FormulaResult:
-    """The links of a formula after any definition or value its first link makes."""
+          symbols: NoteSymbols, store, prefix: str, before=()) -> FormulaResult:
+    """The links of a formula after any definition or value its first link makes (``before``:
+    links already judged, not checked)."""
     visible = context.visible(formula.section, formula.block)
     standalone = len(reading.relations) == 1
     if standalone and all(rel not in (APPROX, *ORDER) for _, rel, *_ in links):
@@ -445,7 +467,7 @@ def _rest(result, formula: Formula, reading: Reading, links, context: Context,
         if unknown:
             return result(NOT_CHECKABLE, f"uses {', '.join(unknown)}, which the note does not "
                                          f"introduce (say what it is in a symbols block)")
-    checked = []
+    checked = list(before)
     for index, rel, lhs, rhs, lhs_tex, rhs_tex in links:
         if rel in DECLARE or rel not in (EQUAL, DEFINE, APPROX, *ORDER):
             checked.append(Link(index, rel, lhs_tex, rhs_tex, NOT_CHECKABLE,
@@ -463,10 +485,11 @@ def _rest(result, formula: Formula, reading: Reading, links, context: Context,
         given = context.value_of(formula.section)
         visible_now = context.visible(formula.section, formula.block)
         worked = bool(given) and (_closed(lhs) or _closed(rhs))
+        written = {_name(o) for o in _objects(lhs) | _objects(rhs)}
         if worked:  # a worked example's step: its values in
-            lhs, rhs = (x.xreplace(given) if isinstance(x, sp.Basic) else x for x in (lhs, rhs))
+            lhs, rhs = (put(x, given, context) for x in (lhs, rhs))
         said = _value_or_instance(lhs, rhs, lhs_tex, visible_now, context, formula.section,
-                                  symbols.known) if rel in (EQUAL, DEFINE) else ""
+                                  symbols.known, written) if rel in (EQUAL, DEFINE) else ""
         if said:
             checked.append(Link(index, rel, lhs_tex, rhs_tex, NOT_CHECKABLE, said))
             continue
@@ -480,6 +503,12 @@ def _rest(result, formula: Formula, reading: Reading, links, context: Context,
         defs = used_definitions((lhs, rhs), visible_now)
         if worked:  # and in the definitions it unfolds (ω_i = 10000^{-2i/d} at d = 512)
             defs = _with_values(defs, given)
+            a, b = (put(_unfold(x, defs), given, context) for x in (lhs, rhs))
+            if _closed(a) and _closed(b):  # recomputed: numbers against numbers
+                checked.append(check_link(index, EQUAL if rel == DEFINE else rel, a, b,
+                                          lhs_tex, rhs_tex, [], symbols, store,
+                                          {m.definition.name: m.where for m in defs}))
+                continue
         apart = _apart(_unfold(lhs, defs), _unfold(rhs, defs)) if rel in (EQUAL, DEFINE) \
             else ""
         if apart:
@@ -538,11 +567,31 @@ def links_name(made: Made) -> str:
     return made.definition.name
 
 
+def put(expr, given: dict, context: Context | None = None):
+    """``expr`` with an example's values in, its sums over a range the values made numeric
+    written out so that entries given one by one (x_1 … x_4) go in too, and the entries of
+    a recursion the note has not given (v_2) computed from it."""
+    if not isinstance(expr, sp.Basic) or not given:
+        return expr
+    for _ in range(6):
+        before = expr
+        expr = expr.xreplace(given)
+        if context is not None:
+            expr = context.unroll(expr)
+        expr = expr.replace(
+            lambda e: isinstance(e, sp.Sum | sp.Product) and all(
+                sp.sympify(b).is_Integer for _, *lim in e.limits for b in lim),
+            lambda e: e.doit())
+        if expr == before:
+            break
+    return expr
+
+
 def _with_values(defs: list[Made], given: dict) -> list[Made]:
     out = []
     for m in defs:
         d = m.definition
-        body = d.body.xreplace(given)
+        body = put(d.body, given)
         if body != d.body:
             try:
                 d = Definition(d.name, d.symbol, body, d.tex, d.params, d.text)
@@ -582,6 +631,11 @@ def _bare(expr) -> bool:
 
 
 def _closed(expr) -> bool:
+    """A number as written (0.9 × 0.07, √0.49, a vector of numbers): no symbol in it — not one
+    SymPy makes a number (∂L/∂x̂ of two unrelated symbols is not 0 for the note)."""
+    if isinstance(expr, sp.Basic) and not isinstance(expr, sp.MatrixBase) \
+            and expr.free_symbols:
+        return False
     try:
         return is_number(expr.doit() if isinstance(expr, sp.Basic) else expr)
     except Exception:  # noqa: BLE001 - not a number SymPy can compute
@@ -589,7 +643,7 @@ def _closed(expr) -> bool:
 
 
 def _value_or_instance(lhs, rhs, lhs_tex: str, visible: list[Made], context: Context,
-                       section: tuple[int, ...], known=frozenset()) -> str:
+                       section: tuple[int, ...], known=frozenset(), written=frozenset()) -> str:
     """Why a link ``x = number`` is not checked, or "" when it is: a value given to a symbol or
     entry for a worked example, or an example's computation whose values the note does not all
     give (``L = −ln 0.638`` where L = −Σ y_i log p_i; ``η m̂_1/√v̂_1 = 0.001`` with m̂_1
@@ -601,16 +655,21 @@ def _value_or_instance(lhs, rhs, lhs_tex: str, visible: list[Made], context: Con
         return ""
     base = lhs.base if isinstance(lhs, sp.Indexed) else lhs
     made = next((m for m in reversed(visible) if m.definition.key == _name(base)), None)
-    if made is None and _bare(lhs):
+    recurs = isinstance(lhs, sp.Indexed) and _name(lhs.base) in context.recursions \
+        and context.unroll(lhs) != lhs
+    if made is None and _bare(lhs) and not recurs:
         context.give(lhs, rhs, section)
         return f"gives {lhs_tex} a value for the worked example"
     given = context.value_of(section)
-    unfolded = _unfold(lhs, _with_values(used_definitions((lhs,), visible), given))
-    unfolded = unfolded.xreplace(given)
+    unfolded = put(_unfold(lhs, _with_values(used_definitions((lhs,), visible), given)), given,
+                   context)
     left = {_name(o) for o in _objects(unfolded)}
     names = {_name(o) for o in _objects(lhs)}
     introduced = {_name(o) for o in known} | {m.definition.key for m in visible}
-    if left and (made is not None or names & context.valued(section) or names - introduced
+    # a link that, as written, uses a value of this section's example (d = 4) is a step of it
+    example = set(written) & context.valued(section, here=True)
+    if left and (made is not None or names & context.valued(section) or example
+                 or names - introduced
                  or any(o.is_Integer for e in lhs.atoms(sp.Indexed) for o in e.indices)):
         return (f"a step of a worked example: the note does not give the values of "
                 f"{', '.join(sorted(left))} here")
