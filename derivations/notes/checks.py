@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 
+import mpmath
 import sympy as sp
 from sympy.core.function import AppliedUndef
 from sympy.printing.repr import ReprPrinter
@@ -257,6 +258,10 @@ def _check_link(index: int, relation: str, lhs, rhs, lhs_tex: str, rhs_tex: str,
             except approx.NotANumber as exc:
                 return link(NOT_CHECKABLE, f"≈: {exc}")
             if judged is None:
+                got = _rounded_inputs(a, b, lhs_tex, rhs_tex, symbols)
+                if got is not None:
+                    ok, more = got
+                    return link("proved" if ok else NOT_CHECKABLE, f"≈: {more}")
                 return link(NOT_CHECKABLE, "≈ with no decimal number to judge the rounding by")
             ok, more = judged
             return link("proved" if ok else "failed",
@@ -293,9 +298,41 @@ def _check_link(index: int, relation: str, lhs, rhs, lhs_tex: str, rhs_tex: str,
                 judged = None
             if judged and judged[0]:
                 return link("proved", f"= to the digits shown: the exact value is {judged[1]}")
+        got = _rounded_inputs(*nums, lhs_tex, rhs_tex, symbols) if nums is not None else None
+        if got is not None and got[0]:
+            return link("proved", f"= to the digits shown: {got[1]}")
         failed = link("failed", step.reason or "the two sides differ", step.counterexample)
         return dataclasses.replace(failed, claim=claim_source(claim))
     return link(result.status, step.reason)
+
+
+def _rounded_inputs(a, b, lhs_tex: str, rhs_tex: str, symbols: NoteSymbols):
+    """A side computed from decimals the note rounded (2.0794/0.6931 for L/ln 2) against an
+    exact value no decimal can equal (an irrational one): (whether the exact value lies in the
+    values the side takes while each decimal ranges over the numbers it is a rounding of, the
+    reason), or None when the link is not of that shape."""
+    if symbols.reread is None:
+        return None
+    for exact, tex in ((a, rhs_tex), (b, lhs_tex)):
+        template, shown = approx.with_stand_ins(tex)
+        if not shown or not isinstance(exact, sp.Basic) or exact.is_rational is not False \
+                and sp.nsimplify(exact).is_rational is not False:
+            continue
+        side = symbols.reread(template)
+        if side is None:
+            continue
+        try:
+            span = approx.interval(side, shown)
+            value = approx.exact_value(exact)
+        except (approx.NotANumber, TypeError, ValueError, ZeroDivisionError):
+            continue
+        ok = approx.within(value, span)
+        digits = ", ".join(s.text for s in shown.values())
+        return ok, (f"with {digits} read as roundings, {tex} lies in "
+                    f"[{mpmath.nstr(span.a, 8)}, {mpmath.nstr(span.b, 8)}], which "
+                    f"{'holds' if ok else 'does not hold'} the exact value "
+                    f"{mpmath.nstr(value, 10)}")
+    return None
 
 
 class _Repr(ReprPrinter):
@@ -486,6 +523,7 @@ def _rest(result, formula: Formula, reading: Reading, links, context: Context,
         visible_now = context.visible(formula.section, formula.block)
         worked = bool(given) and (_closed(lhs) or _closed(rhs))
         written = {_name(o) for o in _objects(lhs) | _objects(rhs)}
+        as_written = lhs, rhs
         if worked:  # a worked example's step: its values in
             lhs, rhs = (put(x, given, context) for x in (lhs, rhs))
         said = _value_or_instance(lhs, rhs, lhs_tex, visible_now, context, formula.section,
@@ -494,28 +532,33 @@ def _rest(result, formula: Formula, reading: Reading, links, context: Context,
             checked.append(Link(index, rel, lhs_tex, rhs_tex, NOT_CHECKABLE, said))
             continue
         names = {_name(o) for o in _objects(lhs) | _objects(rhs)}
+        names |= {_name(o) + "[]" for o in _objects(lhs) | _objects(rhs)
+                  if isinstance(o, sp.IndexedBase)}
         opaque = sorted({context.opaque[n] for n in names if n in context.opaque})
         if opaque:
             checked.append(Link(index, rel, lhs_tex, rhs_tex, NOT_CHECKABLE,
                                 f"uses {', '.join(opaque)}, which the note defines by what "
-                                f"cannot be written out"))
+                                f"cannot be read or written out"))
             continue
         defs = used_definitions((lhs, rhs), visible_now)
-        if worked:  # and in the definitions it unfolds (ω_i = 10000^{-2i/d} at d = 512)
-            defs = _with_values(defs, given)
-            a, b = (put(_unfold(x, defs), given, context) for x in (lhs, rhs))
-            if _closed(a) and _closed(b):  # recomputed: numbers against numbers
-                checked.append(check_link(index, EQUAL if rel == DEFINE else rel, a, b,
-                                          lhs_tex, rhs_tex, [], symbols, store,
-                                          {m.definition.name: m.where for m in defs}))
-                continue
-        apart = _apart(_unfold(lhs, defs), _unfold(rhs, defs)) if rel in (EQUAL, DEFINE) \
-            else ""
-        if apart:
-            checked.append(Link(index, rel, lhs_tex, rhs_tex, NOT_CHECKABLE, apart))
-            continue
-        checked.append(check_link(index, EQUAL if rel == DEFINE else rel, lhs, rhs, lhs_tex,
-                                  rhs_tex, defs, symbols, store))
+        tex = (index, EQUAL if rel == DEFINE else rel, lhs_tex, rhs_tex)
+        link = _verify(tex, lhs, rhs, defs, given if worked else None, context, symbols, store)
+        tiny = _negligible(context, link, lhs, rhs, defs, given if worked else {})
+        if tiny:  # ε = 10⁻⁸ the note leaves out: does the link hold without it?
+            zero = {e: sp.Integer(0) for e in tiny}
+            if worked:
+                again = _verify(tex, *(put(x, {**given, **zero}, context) for x in as_written),
+                                defs, {**given, **zero}, context, symbols, store)
+            else:
+                again = _verify(tex, *(x.xreplace(zero) for x in (lhs, rhs)),
+                                _with_values(defs, zero), None, context, symbols, store)
+            if again.status in ("proved", "numeric"):
+                shown = ", ".join(f"{_name(e)} = {tiny[e]}" for e in sorted(tiny, key=str))
+                link = dataclasses.replace(link, status=NOT_CHECKABLE, counterexample=None,
+                                           claim="", reason=(
+                    f"holds only with {', '.join(sorted(map(_name, tiny)))} taken as 0 (the "
+                    f"note gives {shown}): the note leaves it out here, so it is not checked"))
+        checked.append(link)
     statuses = [k.status for k in checked if k.status in CHECKED]
     if not statuses:
         reason = "; ".join(dict.fromkeys(k.reason for k in checked))
@@ -535,6 +578,40 @@ def _rest(result, formula: Formula, reading: Reading, links, context: Context,
     approx_ = any(k.relation == APPROX or k.reason.startswith("= to the digits")
                   for k in checked if k.status == "proved")
     return result(verdict, reason, checked, approx_)
+
+
+def _verify(tex, lhs, rhs, defs: list[Made], given: dict | None, context: Context,
+            symbols: NoteSymbols, store) -> Link:
+    """One link checked: an example's step (``given`` its values) recomputed as numbers when
+    they are all there, else as a claim with the definitions it uses."""
+    index, rel, lhs_tex, rhs_tex = tex
+    if given is not None:  # and in the definitions it unfolds (ω_i = 10000^{-2i/d}, d = 512)
+        defs = _with_values(defs, given)
+        a, b = (put(_unfold(x, defs), given, context) for x in (lhs, rhs))
+        if _closed(a) and _closed(b):  # recomputed: numbers against numbers
+            return check_link(index, rel, a, b, lhs_tex, rhs_tex, [], symbols, store,
+                              {m.definition.name: m.where for m in defs})
+    apart = _apart(_unfold(lhs, defs), _unfold(rhs, defs)) if rel == EQUAL else ""
+    if apart:
+        return Link(index, rel, lhs_tex, rhs_tex, NOT_CHECKABLE, apart)
+    return check_link(index, rel, lhs, rhs, lhs_tex, rhs_tex, defs, symbols, store)
+
+
+# a value this small given to a symbol (ε = 10⁻⁸) is one a note may leave out of a step
+NEGLIGIBLE = sp.Rational(1, 10**4)
+
+
+def _negligible(context: Context, link: Link, lhs, rhs, defs: list[Made], given: dict) -> dict:
+    """The symbols of a failed link (or of the definitions it unfolds) the note gives a
+    negligible value (ε = 10⁻⁵): symbol -> value; empty when the link did not fail."""
+    if link.status != "failed":
+        return {}
+    tiny = {o: v for o, v, *_ in context.values if isinstance(o, sp.Symbol)
+            and isinstance(v, sp.Rational) and v != 0 and abs(v) <= NEGLIGIBLE}
+    used = set().union(*(x.free_symbols for x in (lhs, rhs, *(m.definition.body for m in defs))
+                         if isinstance(x, sp.Basic)))
+    used |= {o for o in given if given[o] in tiny.values()}
+    return {o: v for o, v in tiny.items() if o in used}
 
 
 def _combine(result, parts: list[FormulaResult]) -> FormulaResult:

@@ -145,7 +145,19 @@ class LatexReader:
         known.add(ENTRY)
         return NoteSymbols(rows=rows, known=known, dims=tuple(dims), indices=indices,
                            digest=str(table), notes=[f"{k}: {v}" for k, v in
-                                                     dict(table.conflicts).items()])
+                                                     dict(table.conflicts).items()],
+                           reread=self._side)
+
+    def _side(self, latex: str):
+        """One side of a link as plain SymPy, or None when it is not read or not lowered."""
+        try:
+            got = lx.read(latex, self._table)
+            if isinstance(got, lx.NotUnderstood) or got.kind != "expression":
+                return None
+            value, why = self._lower(got.expr)
+        except Exception:  # noqa: BLE001 - not read: the side is then not bounded
+            return None
+        return None if why else value
 
     def read(self, latex: str, symbols: NoteSymbols) -> Reading:
         try:
