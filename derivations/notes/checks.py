@@ -174,6 +174,13 @@ def _unfold(expr, defs: list[Made]):
     note's values are in; what is checked is unfolded by the engine itself."""
     if not isinstance(expr, sp.Basic):
         return expr
+    try:
+        return _unfolded(expr, defs)
+    except (ValueError, TypeError):  # ∂/∂p_i with p_i written out: no variable SymPy takes
+        return expr
+
+
+def _unfolded(expr, defs: list[Made]):
     for _ in range(len(defs) + 1):
         before = expr
         for m in reversed(defs):
@@ -216,22 +223,26 @@ def _key(relation, lhs, rhs, lhs_tex, rhs_tex, defs: list[Made], symbols: NoteSy
 
 def check_link(index: int, relation: str, lhs, rhs, lhs_tex: str, rhs_tex: str,
                defs: list[Made], symbols: NoteSymbols, store: cache_mod.Cache | None = None,
-               said: dict | None = None) -> Link:
+               said: dict | None = None, hypotheses=()) -> Link:
     """One link, from the cache when nothing it depends on changed.  ``said``: the
-    definitions named in its reason, when they were put in before (an example's step)."""
-    k = _key(relation, lhs, rhs, lhs_tex, rhs_tex, defs, symbols, said) if store else ""
+    definitions named in its reason, when they were put in before (an example's step);
+    ``hypotheses``: the case it is stated in (i ≠ j)."""
+    k = _key(relation, lhs, rhs, lhs_tex, rhs_tex, defs, symbols,
+             {**(said or {}), "hypotheses": sp.srepr(tuple(hypotheses))}) if store else ""
     got = store.get(k) if store else None
     if got is not None:
         return Link(index, **{f: got[f] for f in ("relation", "lhs", "rhs", "status", "reason",
                                                   "counterexample", "definitions", "claim")})
-    link = _check_link(index, relation, lhs, rhs, lhs_tex, rhs_tex, defs, symbols, said)
+    link = _check_link(index, relation, lhs, rhs, lhs_tex, rhs_tex, defs, symbols, said,
+                       hypotheses)
     if store:
         store.put(k, link.to_dict())
     return link
 
 
 def _check_link(index: int, relation: str, lhs, rhs, lhs_tex: str, rhs_tex: str,
-                defs: list[Made], symbols: NoteSymbols, said: dict | None = None) -> Link:
+                defs: list[Made], symbols: NoteSymbols, said: dict | None = None,
+                hypotheses=()) -> Link:
     said = {m.definition.name: m.where for m in defs} if said is None else said
 
     def link(status, reason="", counterexample=None):
@@ -281,7 +292,7 @@ def _check_link(index: int, relation: str, lhs, rhs, lhs_tex: str, rhs_tex: str,
         claim = Derivation(claim_id, f"{lhs_tex} = {rhs_tex}", sp.Eq(lhs, rhs, evaluate=False),
                            (), (Step(rhs, "as the note writes it"),), dom,
                            definitions=tuple(m.definition for m in defs),
-                           hypotheses=_entries_exist(lhs, rhs, defs))
+                           hypotheses=_entries_exist(lhs, rhs, defs) + tuple(hypotheses))
         result = verify(claim)
     except DerivationError as exc:
         return link(NOT_CHECKABLE, f"not a claim the engine can state: {exc}")
@@ -408,6 +419,13 @@ def check_formula(formula: Formula, reading: Reading, context: Context, symbols:
         return result(NOT_CHECKABLE, "values for the worked example")
     made_by_me = None
     first_rel, first_lhs = links[0][1], links[0][2]
+    if len(links) == 1 and first_rel in (EQUAL, "≠") and all(
+            isinstance(p, sp.Symbol) and p.is_integer and not p.is_positive
+            for p in reading.parts):  # "when i = j:", "when i ≠ j:" — the case of what follows
+        context.case = (first_rel, *reading.parts[:2], formula.index + 1)
+        return result(NOT_CHECKABLE, f"a case of the indices ({links[0][4]} {first_rel} "
+                                     f"{links[0][5]}): it holds in the formula that follows, "
+                                     f"and is not a definition")
     head = head_of(first_lhs) if first_rel in (EQUAL, DEFINE) and 0 not in reading.unlowered \
         else None
     if head is not None and isinstance(head[0], sp.Symbol) and any(
@@ -498,6 +516,11 @@ def _rest(result, formula: Formula, reading: Reading, links, context: Context,
     """The links of a formula after any definition or value its first link makes (``before``:
     links already judged, not checked)."""
     visible = context.visible(formula.section, formula.block)
+    case = context.case if context.case and context.case[3] == formula.index else None
+    if case and case[0] == EQUAL:  # when i = j: the formula is about i alone
+        links = [(k, r, *(x.xreplace({case[2]: case[1]}) if isinstance(x, sp.Basic) else x
+                          for x in (a, b)), ta, tb) for k, r, a, b, ta, tb in links]
+    hypotheses = (sp.Ne(case[1], case[2]),) if case and case[0] == "≠" else ()
     standalone = len(reading.relations) == 1
     if standalone and all(rel not in (APPROX, *ORDER) for _, rel, *_ in links):
         unknown = _unknown(reading, symbols, visible, context.valued(formula.section))
@@ -542,16 +565,18 @@ def _rest(result, formula: Formula, reading: Reading, links, context: Context,
             continue
         defs = used_definitions((lhs, rhs), visible_now)
         tex = (index, EQUAL if rel == DEFINE else rel, lhs_tex, rhs_tex)
-        link = _verify(tex, lhs, rhs, defs, given if worked else None, context, symbols, store)
+        link = _verify(tex, lhs, rhs, defs, given if worked else None, context, symbols, store,
+                       hypotheses)
         tiny = _negligible(context, link, lhs, rhs, defs, given if worked else {})
         if tiny:  # ε = 10⁻⁸ the note leaves out: does the link hold without it?
             zero = {e: sp.Integer(0) for e in tiny}
             if worked:
                 again = _verify(tex, *(put(x, {**given, **zero}, context) for x in as_written),
-                                defs, {**given, **zero}, context, symbols, store)
+                                defs, {**given, **zero}, context, symbols, store, hypotheses)
             else:
                 again = _verify(tex, *(x.xreplace(zero) for x in (lhs, rhs)),
-                                _with_values(defs, zero), None, context, symbols, store)
+                                _with_values(defs, zero), None, context, symbols, store,
+                                hypotheses)
             if again.status in ("proved", "numeric"):
                 shown = ", ".join(f"{_name(e)} = {tiny[e]}" for e in sorted(tiny, key=str))
                 link = dataclasses.replace(link, status=NOT_CHECKABLE, counterexample=None,
@@ -581,7 +606,7 @@ def _rest(result, formula: Formula, reading: Reading, links, context: Context,
 
 
 def _verify(tex, lhs, rhs, defs: list[Made], given: dict | None, context: Context,
-            symbols: NoteSymbols, store) -> Link:
+            symbols: NoteSymbols, store, hypotheses=()) -> Link:
     """One link checked: an example's step (``given`` its values) recomputed as numbers when
     they are all there, else as a claim with the definitions it uses."""
     index, rel, lhs_tex, rhs_tex = tex
@@ -590,11 +615,12 @@ def _verify(tex, lhs, rhs, defs: list[Made], given: dict | None, context: Contex
         a, b = (put(_unfold(x, defs), given, context) for x in (lhs, rhs))
         if _closed(a) and _closed(b):  # recomputed: numbers against numbers
             return check_link(index, rel, a, b, lhs_tex, rhs_tex, [], symbols, store,
-                              {m.definition.name: m.where for m in defs})
+                              {m.definition.name: m.where for m in defs}, hypotheses)
     apart = _apart(_unfold(lhs, defs), _unfold(rhs, defs)) if rel == EQUAL else ""
     if apart:
         return Link(index, rel, lhs_tex, rhs_tex, NOT_CHECKABLE, apart)
-    return check_link(index, rel, lhs, rhs, lhs_tex, rhs_tex, defs, symbols, store)
+    return check_link(index, rel, lhs, rhs, lhs_tex, rhs_tex, defs, symbols, store,
+                      hypotheses=hypotheses)
 
 
 # a value this small given to a symbol (ε = 10⁻⁸) is one a note may leave out of a step

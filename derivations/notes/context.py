@@ -110,6 +110,8 @@ class Context:
         # values given for a worked example: (entry or symbol, value, section, paragraph)
         self.values: list[tuple[sp.Basic, sp.Basic, tuple[int, ...], int | None]] = []
         self.at: int | None = None  # the paragraph of the formula being checked
+        # a case of the indices ("when i ≠ j:"): (relation, i, j, the formula it holds in)
+        self.case: tuple | None = None
         # names the note defines by what cannot be written out (a whole-vector softmax): a
         # formula about them cannot be checked, and must not be checked as if they were free
         self.opaque: dict[str, str] = {}

@@ -192,6 +192,12 @@ class LatexReader:
             entries = [self._lower(lx.EntryOf(term, ENTRY)) for term in terms]
             if not any(why for _, why in entries):
                 lowered, unlowered = [value for value, _ in entries], {}
+        if len(terms) == 2 and relations[0] in ("=", ":=") and list(unlowered) == [1] \
+                and "whole vector" in unlowered[1] and isinstance(lowered[0], sp.Symbol):
+            # s := softmax(z) names a vector by its entries: s_entry := softmax(z)_entry
+            value, why = self._lower(lx.EntryOf(terms[1], ENTRY))
+            if not why:
+                lowered, unlowered = [sp.IndexedBase(lowered[0])[ENTRY], value], {}
         written = source_terms(latex, len(terms)) or tuple(lx.to_latex(t) for t in terms)
         return Reading(tuple(lowered), relations, got.latex, written, unlowered=unlowered,
                        notes=tuple(getattr(got, "notes", ()) or ()),
