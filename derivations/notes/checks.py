@@ -33,6 +33,8 @@ from derivations.notes.model import (
     worst,
 )
 from derivations.notes.reading import APPROX, DECLARE, DEFINE, EQUAL, ORDER, NoteSymbols, Reading
+from derivations.notes.shapes import NoShape, shape_of
+from derivations.notes.shapes import judge as judge_shape
 
 CHECKED = ("proved", "numeric", "timed out", "failed")
 
@@ -409,9 +411,25 @@ def check_formula(formula: Formula, reading: Reading, context: Context, symbols:
                                  for p in reading.pieces])
     if not reading.relations:
         return result(NOT_CHECKABLE, "an expression: it states nothing to check")
+    links = _split(reading) if len(reading.parts) == len(reading.relations) + 1 else []
+    shaped = _shapes(links, context)
     if all(r in DECLARE for r in reading.relations):
+        if shaped and len(links) == 1:
+            return result(shaped[0].status, shaped[0].reason if shaped[0].status == "proved"
+                          else _blame(shaped[0]), shaped)
         return result(NOT_CHECKABLE, "a declaration: it says what a symbol is")
-    links = _split(reading)
+    out = _links(result, formula, reading, links, context, symbols, store)
+    wrong = [k for k in shaped if k.status == "failed"]
+    if wrong:  # a shape the formula states is wrong, whatever its other links say
+        judged = {k.index: k for k in shaped}
+        return result("failed", _blame(wrong[0]),
+                      [judged.get(k.index, k) for k in out.links] or shaped)
+    return out
+
+
+def _links(result, formula: Formula, reading: Reading, links, context: Context,
+           symbols: NoteSymbols, store) -> FormulaResult:
+    """A formula's links after its shapes: values, definitions, and claims."""
     if set(reading.relations) <= {EQUAL} and len(reading.parts) > 2 \
             and _closed(reading.parts[-1]) and all(_bare(p) for p in reading.parts[:-1]):
         for part in reading.parts[:-1]:  # m_0 = v_0 = 0: values for the example
@@ -638,6 +656,31 @@ def _negligible(context: Context, link: Link, lhs, rhs, defs: list[Made], given:
                          if isinstance(x, sp.Basic)))
     used |= {o for o in given if given[o] in tiny.values()}
     return {o: v for o, v in tiny.items() if o in used}
+
+
+def _shapes(links, context: Context) -> list[Link]:
+    """The links ``expr ∈ ℝ^{a×b}`` judged by shapes, where the shape of ``expr`` can be told
+    (a declared matrix alone is a declaration, not judged); a name the formula defines by a
+    matrix expression (S = QKᵀ/√d_k) gets that expression's shape for later formulas."""
+    out = []
+    for k, (index, rel, lhs, rhs, lhs_tex, rhs_tex) in enumerate(links):
+        if rel in (EQUAL, DEFINE) and k == 0 and isinstance(lhs, sp.Symbol | sp.IndexedBase):
+            try:
+                found = shape_of(rhs, context.shapes)
+            except NoShape:
+                found = None
+            if found is not None:
+                context.shapes[_name(lhs)] = found
+        if rel != "∈" or isinstance(lhs, sp.Symbol | sp.IndexedBase | sp.MatrixSymbol):
+            continue
+        judged = judge_shape(lhs, rhs, context.shapes)
+        if judged is None:
+            continue
+        ok, shape = judged
+        out.append(Link(index, rel, lhs_tex, rhs_tex, "proved" if ok else "failed",
+                        f"by shapes: {lhs_tex} is {shape}",
+                        None if ok else {"shape": shape, "stated": rhs_tex}))
+    return out
 
 
 def _combine(result, parts: list[FormulaResult]) -> FormulaResult:

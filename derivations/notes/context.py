@@ -110,6 +110,8 @@ class Context:
         # values given for a worked example: (entry or symbol, value, section, paragraph)
         self.values: list[tuple[sp.Basic, sp.Basic, tuple[int, ...], int | None]] = []
         self.at: int | None = None  # the paragraph of the formula being checked
+        # the shapes of names the note defines by a matrix expression (S = QKᵀ/√d_k)
+        self.shapes: dict[str, tuple] = {}
         # a case of the indices ("when i ≠ j:"): (relation, i, j, the formula it holds in)
         self.case: tuple | None = None
         # names the note defines by what cannot be written out (a whole-vector softmax): a

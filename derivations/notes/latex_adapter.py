@@ -176,8 +176,9 @@ class LatexReader:
                            pieces=tuple(self._reading(p, p.source) for p in got.pieces))
         if got.kind == "expression":
             return Reading((self._lower(got.expr)[0],), (), got.latex, (latex,))
-        if got.kind == "declaration":
-            return Reading((), ("∈",), got.latex)
+        if got.kind == "declaration":  # its two sides kept as read: a shape is judged
+            sides = tuple(got.expr.args[:2])
+            return Reading(sides, ("∈",), got.latex, tuple(lx.to_latex(t) for t in sides))
         links = list(got.links)
         relations = tuple(RELATIONS.get(type(k).__name__, type(k).__name__) for k in links)
         terms = [links[0].args[0], *(k.args[1] for k in links)]
