@@ -217,3 +217,44 @@ def test_when_i_differs_from_j_is_the_case_of_the_next_formula():
     # the near miss: with no case stated, the same formula is false in general
     bare = real(SOFTMAX + "$$\\frac{\\partial s_i}{\\partial z_j} = -s_i s_j$$\n")
     assert bare["\\frac{\\partial s_i}{\\partial z_j} = -s_i s_j"][0] == "failed"
+
+
+SHAPES = ("$X \\in \\mathbb{R}^{n \\times d}$, $W \\in \\mathbb{R}^{d \\times m}$ and "
+          "$S = XW$.\n\n")
+
+
+@pytest.mark.parametrize("stated, verdict", [
+    ("XW \\in \\mathbb{R}^{n \\times m}", "proved"),
+    ("X^\\top X \\in \\mathbb{R}^{n \\times n}", "failed"),
+    ("A = \\operatorname{softmax}(S) \\in \\mathbb{R}^{n \\times m}", "not checkable"),
+    ("A = \\operatorname{softmax}(S) \\in \\mathbb{R}^{n \\times d}", "failed")])
+def test_a_stated_shape_is_judged_by_the_shapes_of_its_factors(stated, verdict):
+    got = real(SHAPES + f"Then ${stated}$.\n")
+    assert got[stated][0] == verdict
+    if verdict == "failed":
+        assert "by shapes" in got[stated][1]
+
+
+def test_a_matrix_of_no_stated_shape_is_not_judged():
+    got = real("$X \\in \\mathbb{R}^{n \\times d}$. "
+               "Then $X^\\top G \\in \\mathbb{R}^{n \\times d}$.\n")
+    assert got["X^\\top G \\in \\mathbb{R}^{n \\times d}"][0] == "not checkable"
+
+
+def test_a_name_defined_twice_in_one_section_is_not_used():
+    got = real("$x, y \\in \\mathbb{R}$.\n\n$L = x^2$ here, and for the batch $L = y^2$.\n\n"
+               "So $L - x^2 = 0$.\n")
+    verdict, reason = got["L - x^2 = 0"]
+    assert verdict == "not checkable" and "defined twice" in reason
+    # the near miss: := says the second meaning replaces the first, and is used
+    again = real("$x, y \\in \\mathbb{R}$.\n\n$L = x^2$ here, and now $L := y^2$.\n\n"
+                 "So $L - x^2 = 0$.\n")
+    assert again["L - x^2 = 0"][0] == "failed"
+
+
+def test_a_name_used_as_a_constant_and_with_an_index_is_not_used():
+    got = real("$x \\in \\mathbb{R}$ and $g = x^2$.\n\nSo $\\sum_{t=1}^{T} g_t = T x^2$.\n")
+    verdict, reason = got["\\sum_{t=1}^{T} g_t = T x^2"]
+    assert verdict == "not checkable" and "constant and with an index" in reason
+    plain = real("$x \\in \\mathbb{R}$ and $g = x^2$.\n\nSo $g + 1 = x^2 + 2$.\n")
+    assert plain["g + 1 = x^2 + 2"][0] == "failed"

@@ -520,6 +520,14 @@ def _links(result, formula: Formula, reading: Reading, links, context: Context,
                                         f"{links[0][4]} = {links[0][5]}")
         except DerivationError as exc:
             return result(NOT_CHECKABLE, f"reads as a definition the engine refuses: {exc}")
+        key = made_by_me.definition.key
+        if first_rel == DEFINE:  # := says the new meaning replaces the old
+            context.twice.pop(key, None)
+        elif before is not None and not before.value and before.paragraph is None \
+                and made_by_me.paragraph is None and before.section == formula.section:
+            # a second meaning of one name in one section: which one a later line uses is
+            # not said, so neither is used
+            context.twice[key] = (*context.twice.get(key, (before.line,)), formula.line)
         links = links[1:]
         if not links:
             kind = "a value for the example in its paragraph" if made_by_me.value else \
@@ -582,6 +590,10 @@ def _rest(result, formula: Formula, reading: Reading, links, context: Context,
                                 f"cannot be read or written out"))
             continue
         defs = used_definitions((lhs, rhs), visible_now)
+        ambiguous = _ambiguous(lhs, rhs, defs, context)
+        if ambiguous:
+            checked.append(Link(index, rel, lhs_tex, rhs_tex, NOT_CHECKABLE, ambiguous))
+            continue
         tex = (index, EQUAL if rel == DEFINE else rel, lhs_tex, rhs_tex)
         link = _verify(tex, lhs, rhs, defs, given if worked else None, context, symbols, store,
                        hypotheses)
@@ -621,6 +633,40 @@ def _rest(result, formula: Formula, reading: Reading, links, context: Context,
     approx_ = any(k.relation == APPROX or k.reason.startswith("= to the digits")
                   for k in checked if k.status == "proved")
     return result(verdict, reason, checked, approx_)
+
+
+def _ambiguous(lhs, rhs, defs: list[Made], context: Context) -> str:
+    """Why the definitions a link would be checked with are not used, or "": a name the note
+    defines twice (in one section, by =), or one it writes both as a constant and with an
+    index (g beside g_t) where one of the two is defined."""
+    for m in defs:
+        key = m.definition.key
+        if key in context.twice:
+            lines = ", ".join(str(n) for n in context.twice[key])
+            return (f"{m.definition.name} is defined twice (lines {lines}): which meaning this "
+                    f"line uses is not said, so it is not checked")
+    exprs = [x for x in (lhs, rhs, *(m.definition.body for m in defs)) if isinstance(x, sp.Basic)]
+    plain = {s.name for e in exprs for s in _outside_entries(e)}
+    indexed = {a.base.name for e in exprs for a in e.atoms(sp.Indexed)}
+    for m in defs:
+        key = m.definition.key
+        kinds = {"constant" for n in plain if n == key} | {"indexed" for n in indexed if n == key}
+        kinds.add("indexed" if isinstance(m.definition.symbol, sp.IndexedBase) else
+                  "constant" if isinstance(m.definition.symbol, sp.Symbol) else "other")
+        if {"constant", "indexed"} <= kinds:
+            return (f"{key} is used both as a constant and with an index, and one of them is "
+                    f"defined: which is meant is not said, so it is not checked")
+    return ""
+
+
+def _outside_entries(expr) -> set:
+    """The symbols of ``expr`` written on their own, not as the name of an entry x_i."""
+    if isinstance(expr, sp.Indexed | sp.IndexedBase):
+        return set()
+    if isinstance(expr, sp.Symbol):
+        return {expr}
+    bound = {lim[0] for lim in getattr(expr, "limits", ())}
+    return set().union(*(_outside_entries(a) for a in expr.args)) - bound if expr.args else set()
 
 
 def _verify(tex, lhs, rhs, defs: list[Made], given: dict | None, context: Context,

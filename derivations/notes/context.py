@@ -110,6 +110,8 @@ class Context:
         # values given for a worked example: (entry or symbol, value, section, paragraph)
         self.values: list[tuple[sp.Basic, sp.Basic, tuple[int, ...], int | None]] = []
         self.at: int | None = None  # the paragraph of the formula being checked
+        # names defined twice in one section (by =): name -> the lines; not used in checks
+        self.twice: dict[str, tuple[int, ...]] = {}
         # the shapes of names the note defines by a matrix expression (S = QKᵀ/√d_k)
         self.shapes: dict[str, tuple] = {}
         # a case of the indices ("when i ≠ j:"): (relation, i, j, the formula it holds in)
