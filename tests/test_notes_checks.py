@@ -258,3 +258,11 @@ def test_a_name_used_as_a_constant_and_with_an_index_is_not_used():
     assert verdict == "not checkable" and "constant and with an index" in reason
     plain = real("$x \\in \\mathbb{R}$ and $g = x^2$.\n\nSo $g + 1 = x^2 + 2$.\n")
     assert plain["g + 1 = x^2 + 2"][0] == "failed"
+
+
+def test_sizes_multiplied_as_shapes_are_not_algebra():
+    got = real(SHAPES + "So $(n \\times d)(d \\times m) = n \\times m$ and "
+                        "$(n + d)(d + m) = n m$.\n")
+    verdict, reason = got["(n \\times d)(d \\times m) = n \\times m"]
+    assert verdict == "not checkable" and "shapes" in reason
+    assert got["(n + d)(d + m) = n m"][0] == "failed"  # the near miss: plain algebra

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import re
 
 import mpmath
 import sympy as sp
@@ -37,6 +38,8 @@ from derivations.notes.shapes import NoShape, shape_of
 from derivations.notes.shapes import judge as judge_shape
 
 CHECKED = ("proved", "numeric", "timed out", "failed")
+# two shapes side by side, (n × d)(d × m): the notation of shapes, which reads as a product
+_SHAPE_PRODUCT = re.compile(r"\(\s*[^()]*\\times[^()]*\)\s*\(\s*[^()]*\\times[^()]*\)")
 
 
 def _objects(expr) -> set:
@@ -411,6 +414,11 @@ def check_formula(formula: Formula, reading: Reading, context: Context, symbols:
                                  for p in reading.pieces])
     if not reading.relations:
         return result(NOT_CHECKABLE, "an expression: it states nothing to check")
+    if _SHAPE_PRODUCT.search(formula.latex) and all(
+            o in symbols.dims for p in reading.parts if isinstance(p, sp.Basic)
+            for o in p.free_symbols):
+        return result(NOT_CHECKABLE, "sizes multiplied as shapes ((n × d)(d × m) = n × m): a "
+                                     "statement about shapes, not algebra, and not checked")
     links = _split(reading) if len(reading.parts) == len(reading.relations) + 1 else []
     shaped = _shapes(links, context)
     if all(r in DECLARE for r in reading.relations):
