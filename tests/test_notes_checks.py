@@ -266,3 +266,19 @@ def test_sizes_multiplied_as_shapes_are_not_algebra():
     verdict, reason = got["(n \\times d)(d \\times m) = n \\times m"]
     assert verdict == "not checkable" and "shapes" in reason
     assert got["(n + d)(d + m) = n m"][0] == "failed"  # the near miss: plain algebra
+
+
+
+def test_a_product_whose_order_is_not_kept_is_not_judged():
+    import sympy as sp
+
+    from derivations.notes.shapes import NoShape, shape_of
+
+    n, d = sp.symbols("n d", integer=True, positive=True)
+    X, W = sp.MatrixSymbol("X", n, d), sp.MatrixSymbol("W", d, n)
+    assert shape_of(X * W, {}) == (n, n) and shape_of(W.T * X.T, {}) == (n, n)
+    # G, a matrix read as a commuting symbol (its entries G_ij): G X may be X G as written
+    G = sp.IndexedBase("G")
+    with pytest.raises(NoShape):
+        shape_of(sp.Mul(G, X, evaluate=False), {"G": (n, n)})
+    assert shape_of(sp.Mul(3, X, evaluate=False), {}) == (n, d)  # a scalar factor is fine

@@ -49,6 +49,11 @@ def shape_of(expr, known: dict[str, tuple]) -> tuple | None:
         return None if inner is None else (inner[1], inner[0])
     if isinstance(expr, sp.MatMul | sp.Mul):
         shapes = [s for s in (shape_of(a, known) for a in expr.args) if s is not None]
+        if len(shapes) > 1 and any(shape_of(a, known) is not None and a.is_commutative
+                                   for a in expr.args):
+            # a matrix read as a commuting symbol (G of entries G_ij): SymPy may have put it
+            # anywhere in the product, so the order the note wrote is lost
+            raise NoShape("a product whose order is not kept")
         if not shapes:
             return None
         for left, right in zip(shapes, shapes[1:], strict=False):
