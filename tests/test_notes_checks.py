@@ -282,3 +282,28 @@ def test_a_product_whose_order_is_not_kept_is_not_judged():
     with pytest.raises(NoShape):
         shape_of(sp.Mul(G, X, evaluate=False), {"G": (n, n)})
     assert shape_of(sp.Mul(3, X, evaluate=False), {}) == (n, d)  # a scalar factor is fine
+
+
+EXAMPLE = SOFTMAX + "Its entries are $s_i$.\n\n## Example\n\n$z = (1, 2, 3)$.\n\n"
+
+
+@pytest.mark.parametrize("shown, verdict", [("0.665", "proved"), ("0.666", "failed")])
+def test_a_vectors_values_reach_its_entries_of_a_declared_size(shown, verdict):
+    got = real(EXAMPLE + f"So $s_3 \\approx {shown}$.\n")
+    assert got[f"s_3 \\approx {shown}"][0] == verdict
+
+
+@pytest.mark.parametrize("terms, verdict", [("2.718 + 7.389", "proved"),
+                                            ("2.718 + 7.489", "not checkable")])
+def test_approx_against_a_sum_of_rounded_decimals(terms, verdict):
+    got = real(f"$e^{{1}} + e^{{2}} \\approx {terms}$\n")
+    assert got[f"e^{{1}} + e^{{2}} \\approx {terms}"][0] == verdict
+
+
+def test_a_number_supposed_for_a_defined_entry_is_not_blamed():
+    got = real(EXAMPLE + "If $s_3 = 0.25$, then … ; and $s_3 = \\frac{e^{3}}{e^{1} + e^{2} + "
+                         "e^{3}} = 0.5$.\n")
+    verdict, reason = got["s_3 = 0.25"]
+    assert verdict == "not checkable" and "supposes" in reason
+    # the near miss: a computation the note carries out is checked, and its wrong link fails
+    assert got["s_3 = \\frac{e^{3}}{e^{1} + e^{2} + e^{3}} = 0.5"][0] == "failed"

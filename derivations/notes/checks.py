@@ -274,7 +274,7 @@ def _check_link(index: int, relation: str, lhs, rhs, lhs_tex: str, rhs_tex: str,
             except approx.NotANumber as exc:
                 return link(NOT_CHECKABLE, f"≈: {exc}")
             if judged is None:
-                got = _rounded_inputs(a, b, lhs_tex, rhs_tex, symbols)
+                got = _rounded_inputs(a, b, lhs_tex, rhs_tex, symbols, irrational=False)
                 if got is not None:
                     ok, more = got
                     return link("proved" if ok else NOT_CHECKABLE, f"≈: {more}")
@@ -297,7 +297,8 @@ def _check_link(index: int, relation: str, lhs, rhs, lhs_tex: str, rhs_tex: str,
         claim = Derivation(claim_id, f"{lhs_tex} = {rhs_tex}", sp.Eq(lhs, rhs, evaluate=False),
                            (), (Step(rhs, "as the note writes it"),), dom,
                            definitions=tuple(m.definition for m in defs),
-                           hypotheses=_entries_exist(lhs, rhs, defs) + tuple(hypotheses))
+                           hypotheses=tuple(h for h in (*_entries_exist(lhs, rhs, defs),
+                                                        *hypotheses) if h is not sp.true))
         result = verify(claim)
     except DerivationError as exc:
         return link(NOT_CHECKABLE, f"not a claim the engine can state: {exc}")
@@ -322,17 +323,19 @@ def _check_link(index: int, relation: str, lhs, rhs, lhs_tex: str, rhs_tex: str,
     return link(result.status, step.reason)
 
 
-def _rounded_inputs(a, b, lhs_tex: str, rhs_tex: str, symbols: NoteSymbols):
+def _rounded_inputs(a, b, lhs_tex: str, rhs_tex: str, symbols: NoteSymbols,
+                    irrational: bool = True):
     """A side computed from decimals the note rounded (2.0794/0.6931 for L/ln 2) against an
-    exact value no decimal can equal (an irrational one): (whether the exact value lies in the
-    values the side takes while each decimal ranges over the numbers it is a rounding of, the
-    reason), or None when the link is not of that shape."""
+    exact value: (whether the exact value lies in the values the side takes while each decimal
+    ranges over the numbers it is a rounding of, the reason), or None when the link is not of
+    that shape.  For ``=`` (``irrational``) only against a value no decimal can equal: between
+    rationals, = is exact."""
     if symbols.reread is None:
         return None
     for exact, tex in ((a, rhs_tex), (b, lhs_tex)):
         template, shown = approx.with_stand_ins(tex)
-        if not shown or not isinstance(exact, sp.Basic) or exact.is_rational is not False \
-                and sp.nsimplify(exact).is_rational is not False:
+        if not shown or not isinstance(exact, sp.Basic) or irrational and (
+                exact.is_rational is not False and sp.nsimplify(exact).is_rational is not False):
             continue
         side = symbols.reread(template)
         if side is None:
@@ -473,10 +476,14 @@ def _links(result, formula: Formula, reading: Reading, links, context: Context,
         # a bold vector's entries are written in the plain letter (𝐱 = (1, 2, 3, 4), x_i)
         plain = [o for o in symbols.known if isinstance(o, sp.IndexedBase)
                  and base.name.startswith("bf_") and o.name == base.name[3:]]
+        # the vector as the table holds it, with its declared size (z ∈ ℝ^K)
+        same = [o for o in symbols.known if isinstance(o, sp.IndexedBase)
+                and o.name in (base.name, base.name.removeprefix("bf_")) and o != base]
         for k, v in enumerate(values, 1):  # x = (1, 2, 3, 4): x_1 … x_4, and x's size 4
-            for b in (base, *plain):
+            for b in dict.fromkeys((base, *plain, *same)):
                 context.give(b[k], v, formula.section)
-        for size in (base.shape or ())[:1]:
+        sizes = {o.shape[0] for o in (base, *same) if o.shape and len(o.shape) == 1}
+        for size in sizes if len(sizes) == 1 else ():
             if isinstance(size, sp.Symbol):
                 context.give(size, sp.Integer(len(values)), formula.section)
         return result(NOT_CHECKABLE, f"gives {links[0][4]} values for the worked example")
@@ -576,7 +583,12 @@ def _rest(result, formula: Formula, reading: Reading, links, context: Context,
         if defined_entries:
             lhs, rhs = (x.xreplace(defined_entries) if isinstance(x, sp.Basic) else x
                         for x in (lhs, rhs))
+        # "if p_c = 0.25, …": a number alone for a name the note defines may be a value an
+        # example supposes; it is checked, but a failure is not blamed
+        supposed = standalone and rel == EQUAL and _bare(lhs) and approx.is_literal(rhs_tex)
         given = context.value_of(formula.section)
+        if supposed:
+            given = {k: v for k, v in given.items() if k != lhs}
         visible_now = context.visible(formula.section, formula.block)
         worked = bool(given) and (_closed(lhs) or _closed(rhs))
         written = {_name(o) for o in _objects(lhs) | _objects(rhs)}
@@ -621,6 +633,13 @@ def _rest(result, formula: Formula, reading: Reading, links, context: Context,
                                            claim="", reason=(
                     f"holds only with {', '.join(sorted(map(_name, tiny)))} taken as 0 (the "
                     f"note gives {shown}): the note leaves it out here, so it is not checked"))
+        if supposed and link.status == "failed":
+            context.give(lhs, rhs, formula.section)
+            link = dataclasses.replace(link, status=NOT_CHECKABLE, counterexample=None, claim="",
+                                       reason=f"gives {lhs_tex} a value an example supposes "
+                                              f"(\"if {lhs_tex} = {rhs_tex}\"): the note's "
+                                              f"definition gives another, and this is not "
+                                              f"blamed for it")
         checked.append(link)
     statuses = [k.status for k in checked if k.status in CHECKED]
     if not statuses:
@@ -773,9 +792,25 @@ def put(expr, given: dict, context: Context | None = None):
     a recursion the note has not given (v_2) computed from it."""
     if not isinstance(expr, sp.Basic) or not given:
         return expr
+    try:  # a derivative first, at the general point: ∂s_3/∂z_3 before z_3 = 3 goes in (of
+        # what is written out only: ∂L/∂z_1 of an L not written out in z is not 0)
+        return _put(expr.replace(lambda e: isinstance(e, sp.Derivative) and all(
+            e.expr.has(v.base if isinstance(v, sp.Indexed) else v) for v, _ in e.variable_count),
+            lambda e: e.doit()), given, context)
+    except (ValueError, TypeError):  # not something SymPy can put the values in
+        return expr
+
+
+def _put(expr, given: dict, context: Context | None):
+    # an entry by its name and place: z_3 of z ∈ ℝ^K is z_3 of z once K = 3 is in
+    entries = {(k.base.name, k.indices): v for k, v in given.items() if isinstance(k, sp.Indexed)}
     for _ in range(6):
         before = expr
         expr = expr.xreplace(given)
+        if entries:
+            expr = expr.replace(lambda e: isinstance(e, sp.Indexed)
+                                and (e.base.name, e.indices) in entries,
+                                lambda e: entries[(e.base.name, e.indices)])
         if context is not None:
             expr = context.unroll(expr)
         expr = expr.replace(
