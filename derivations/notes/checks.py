@@ -12,17 +12,16 @@ shown) only where the exact value rounds to those digits; it is then marked as `
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import re
 
-import mpmath
 import sympy as sp
-from sympy.core.function import AppliedUndef
-from sympy.printing.repr import ReprPrinter
 
-from derivations.engine import Definition, Derivation, DerivationError, Domain, Step, verify
+from derivations.engine import DerivationError
 from derivations.notes import approx
 from derivations.notes import cache as cache_mod
+from derivations.notes.claims import (
+    check_link,
+)
 from derivations.notes.context import Context, Made, head_of, is_number
 from derivations.notes.markdown import Formula
 from derivations.notes.model import (
@@ -36,355 +35,23 @@ from derivations.notes.model import (
 from derivations.notes.reading import APPROX, DECLARE, DEFINE, EQUAL, ORDER, NoteSymbols, Reading
 from derivations.notes.shapes import NoShape, shape_of
 from derivations.notes.shapes import judge as judge_shape
+from derivations.notes.terms import (
+    _bare,
+    _closed,
+    _name,
+    _objects,
+    _outside_entries,
+    _unfold,
+    _with_values,
+    put,
+    used_definitions,
+)
 
 CHECKED = ("proved", "numeric", "timed out", "failed")
+
+
 # two shapes side by side, (n × d)(d × m): the notation of shapes, which reads as a product
 _SHAPE_PRODUCT = re.compile(r"\(\s*[^()]*\\times[^()]*\)\s*\(\s*[^()]*\\times[^()]*\)")
-
-
-def _objects(expr) -> set:
-    """The symbols, indexed bases, matrices and functions ``expr`` refers to (free)."""
-    if isinstance(expr, sp.MatrixBase):
-        return set().union(*(_objects(e) for e in expr)) if expr else set()
-    if not isinstance(expr, sp.Basic):
-        return set()
-    found = set(expr.free_symbols) | {a.base for a in expr.atoms(sp.Indexed)}
-    found |= {a.func for a in expr.atoms(AppliedUndef)} | expr.atoms(sp.MatrixSymbol)
-    found -= {a for a in expr.atoms(sp.Indexed)}
-    return {o for o in found if not isinstance(o, sp.Indexed)}
-
-
-def _name(obj) -> str:
-    return str(getattr(obj, "name", obj))
-
-
-def used_definitions(exprs, visible: list[Made]) -> list[Made]:
-    """The visible definitions that ``exprs`` use, with those their bodies use, in the order
-    they were made."""
-    by_key = {m.definition.key: m for m in visible}
-    todo = [o for e in exprs for o in _objects(e)]
-    used: dict[str, Made] = {}
-    while todo:
-        key = _name(todo.pop())
-        if key in by_key and key not in used:
-            used[key] = by_key[key]
-            todo.extend(_objects(used[key].definition.body))
-    return sorted(used.values(), key=lambda m: m.formula)
-
-
-def domain(symbols: NoteSymbols, defs: list[Made], exprs=()) -> Domain:
-    """The engine's domain from the symbol table for ``exprs`` (and the bodies of ``defs``):
-    only the symbols they use, and none the note defines (a defined symbol has no values of its
-    own to draw)."""
-    defined = {m.definition.key for m in defs}
-    used = {_name(o) for e in (*exprs, *(m.definition.body for m in defs)) for o in _objects(e)}
-    used |= {_name(p) for m in defs for p in m.definition.params}
-    for e in (*exprs, *(m.definition.body for m in defs)):  # the sizes of the vectors used
-        for entry in (e.atoms(sp.Indexed) if isinstance(e, sp.Basic) else ()):
-            used |= {_name(x) for k in (entry.base.shape or ()) for x in
-                     sp.sympify(k).free_symbols}
-
-    def keep(k) -> bool:
-        return _name(k) in used and _name(k) not in defined
-
-    indices = {k: v for k, v in symbols.indices.items() if keep(k)}
-    # an index with no declared range ranges over the size of the vector whose entry it is
-    for e in (*exprs, *(m.definition.body for m in defs)):
-        for entry in (e.atoms(sp.Indexed) if isinstance(e, sp.Basic) else ()):
-            shape = entry.base.shape
-            for pos, index in enumerate(entry.indices):
-                if isinstance(index, sp.Symbol) and index.is_integer and keep(index) \
-                        and index not in indices and shape and pos < len(shape):
-                    indices[index] = (sp.Integer(1), shape[pos])
-    # an index of vectors of no declared size ranges over the one size the link's vectors
-    # have, else over a size of its own: an identity in entries holds for every size
-    sizes = {k for e in (*exprs, *(m.definition.body for m in defs)) if isinstance(e, sp.Basic)
-             for entry in e.atoms(sp.Indexed) for k in (entry.base.shape or ())}
-    size = next(iter(sizes)) if len(sizes) == 1 else sp.Symbol("n_entries", integer=True,
-                                                               positive=True)
-    for e in (*exprs, *(m.definition.body for m in defs)):
-        for entry in (e.atoms(sp.Indexed) if isinstance(e, sp.Basic) else ()):
-            for index in entry.indices:
-                if isinstance(index, sp.Symbol) and index.is_integer and keep(index) \
-                        and index not in indices:
-                    indices[index] = (sp.Integer(1), size)
-    bounds = {_name(o) for lo_hi in indices.values() for b in lo_hi
-              for o in sp.sympify(b).free_symbols}
-    dims = tuple(d for d in symbols.dims if keep(d) or _name(d) in bounds)
-    dims += tuple({b for lo_hi in indices.values() for x in lo_hi
-                   for b in sp.sympify(x).free_symbols} - set(dims) - set(indices))
-    return Domain(dims=dims,
-                  indices=indices,
-                  random={k: v for k, v in symbols.random.items() if keep(k)},
-                  ranges={**{k: v for k, v in symbols.ranges.items() if keep(k)},
-                          **_body_only(exprs, defs, set(indices) | set(dims))},
-                  constants=tuple(c for c in symbols.constants if keep(c)))
-
-
-def _body_only(exprs, defs: list[Made], declared: set) -> dict:
-    """The real symbols only a definition's body uses (ε in x̂_i = (x_i − μ)/√(σ² + ε)): the
-    engine draws a claim's own symbols, so these are declared, positive as an ε or a variance
-    is wherever a note leaves them in a body."""
-    mine = {o for e in exprs if isinstance(e, sp.Basic) for o in e.free_symbols}
-    defined = {m.definition.key for m in defs}
-    out = {}
-    for m in defs:
-        for o in m.definition.body.free_symbols - mine - declared - set(m.definition.params):
-            if isinstance(o, sp.Symbol) and not o.is_integer and o not in out \
-                    and _name(o) not in defined:
-                out[o] = (sp.Rational(1, 1000), sp.Integer(100))
-    return out
-
-
-def _entries_exist(lhs, rhs, defs: list[Made]) -> tuple:
-    """What the notation presumes: z_3 exists only where z has at least 3 entries (a size >=
-    every number indexing it), and Σ_{i=1}^{t} counts t - 0 terms (an upper bound in an index
-    at least the lower bound minus one)."""
-    out = set()
-    for e in (lhs, rhs, *(m.definition.body for m in defs)):
-        for total in (e.atoms(sp.Sum, sp.Product) if isinstance(e, sp.Basic) else ()):
-            for _, low, high in total.limits:
-                if isinstance(high, sp.Symbol) and high.is_integer and not high.is_positive:
-                    out.add(sp.Ge(high, low - 1))
-        for entry in (e.atoms(sp.Indexed) if isinstance(e, sp.Basic) else ()):
-            shape = entry.base.shape or ()
-            for pos, index in enumerate(entry.indices):
-                if index.is_Integer and pos < len(shape) and not sp.sympify(shape[pos]).is_number:
-                    out.add(sp.Ge(shape[pos], index))
-    return tuple(sorted(out, key=sp.srepr))
-
-
-def _claim_id(*parts: str) -> str:
-    return "note-" + hashlib.sha256("\x00".join(parts).encode()).hexdigest()[:12]
-
-
-def _shown_rounding(tex: str, value_expr) -> tuple[bool, str] | None:
-    """Whether the numbers shown in ``tex`` are the roundings of ``value_expr`` (a number or a
-    matrix of numbers) to the digits shown; None when the two do not pair up."""
-    shown = approx.shown_numbers(tex)
-    values = list(value_expr) if isinstance(value_expr, sp.MatrixBase) else [value_expr]
-    if not shown or len(shown) != len(values):
-        return None
-    said = []
-    for s, v in zip(shown, values, strict=True):
-        ok, more = approx.rounds_to(approx.exact_value(v), s)
-        said.append(more)
-        if not ok:
-            return False, ", ".join(said)
-    return True, ", ".join(said)
-
-
-def _unfold(expr, defs: list[Made]):
-    """``expr`` with the definitions put in — only to tell whether a side is a number once the
-    note's values are in; what is checked is unfolded by the engine itself."""
-    if not isinstance(expr, sp.Basic):
-        return expr
-    try:
-        return _unfolded(expr, defs)
-    except (ValueError, TypeError):  # ∂/∂p_i with p_i written out: no variable SymPy takes
-        return expr
-
-
-def _unfolded(expr, defs: list[Made]):
-    for _ in range(len(defs) + 1):
-        before = expr
-        for m in reversed(defs):
-            d = m.definition
-            if isinstance(d.symbol, sp.IndexedBase):
-                expr = expr.replace(
-                    lambda e, d=d: isinstance(e, sp.Indexed) and e.base == d.symbol,
-                    lambda e, d=d: d.body.xreplace(dict(zip(d.params, e.indices, strict=True))))
-            elif isinstance(d.symbol, sp.FunctionClass):
-                expr = expr.replace(
-                    lambda e, d=d: isinstance(e, AppliedUndef) and e.func == d.symbol,
-                    lambda e, d=d: d.body.xreplace(dict(zip(d.params, e.args, strict=True))))
-            else:
-                expr = expr.xreplace({d.symbol: d.body})
-        if expr == before:
-            break
-    return expr
-
-
-def _numbers(lhs, rhs, defs, dom):
-    """The two sides as numbers (or matrices of numbers) with the note's values put in, or
-    None when a symbol is left."""
-    try:
-        a, b = (_unfold(x, defs) for x in (lhs, rhs))
-        a, b = (x.doit() if isinstance(x, sp.Basic) else x for x in (a, b))
-    except Exception:  # noqa: BLE001 - not numbers the note level can compute
-        return None
-    return (a, b) if is_number(a) and is_number(b) else None
-
-
-def _key(relation, lhs, rhs, lhs_tex, rhs_tex, defs: list[Made], symbols: NoteSymbols,
-         named: dict | None = None) -> str:
-    """Everything a link's verdict depends on, as text: its sides, the definitions it uses
-    (symbol, parameters, body), where they were made (named in its reason) and the table."""
-    said = [f"{sp.srepr(m.definition.symbol)}|{sp.srepr(m.definition.params)}|"
-            f"{sp.srepr(m.definition.body)}|{m.definition.name}|{m.where}" for m in defs]
-    return cache_mod.key(relation, sp.srepr(lhs), sp.srepr(rhs), lhs_tex, rhs_tex,
-                         symbols.digest, repr(sorted((named or {}).items())), *said)
-
-
-def check_link(index: int, relation: str, lhs, rhs, lhs_tex: str, rhs_tex: str,
-               defs: list[Made], symbols: NoteSymbols, store: cache_mod.Cache | None = None,
-               said: dict | None = None, hypotheses=()) -> Link:
-    """One link, from the cache when nothing it depends on changed.  ``said``: the
-    definitions named in its reason, when they were put in before (an example's step);
-    ``hypotheses``: the case it is stated in (i ≠ j)."""
-    k = _key(relation, lhs, rhs, lhs_tex, rhs_tex, defs, symbols,
-             {**(said or {}), "hypotheses": sp.srepr(tuple(hypotheses))}) if store else ""
-    got = store.get(k) if store else None
-    if got is not None:
-        return Link(index, **{f: got[f] for f in ("relation", "lhs", "rhs", "status", "reason",
-                                                  "counterexample", "definitions", "claim")})
-    link = _check_link(index, relation, lhs, rhs, lhs_tex, rhs_tex, defs, symbols, said,
-                       hypotheses)
-    if store:
-        store.put(k, link.to_dict())
-    return link
-
-
-def _check_link(index: int, relation: str, lhs, rhs, lhs_tex: str, rhs_tex: str,
-                defs: list[Made], symbols: NoteSymbols, said: dict | None = None,
-                hypotheses=()) -> Link:
-    said = {m.definition.name: m.where for m in defs} if said is None else said
-
-    def link(status, reason="", counterexample=None):
-        return Link(index, relation, lhs_tex, rhs_tex, status, reason, counterexample, said)
-
-    free = {o for e in (lhs, rhs) for o in _objects(e) if isinstance(o, sp.FunctionClass)}
-    defined_funcs = {m.definition.key for m in defs}
-    free = sorted(_name(f) for f in free if _name(f) not in defined_funcs)
-    if free:
-        return link(NOT_CHECKABLE, f"free function {', '.join(free)}: the note does not say "
-                                   f"what it is")
-    dom = domain(symbols, defs, (lhs, rhs))
-    if relation in ORDER or relation == APPROX:
-        nums = _numbers(lhs, rhs, defs, dom)
-        if nums is None:
-            return link(NOT_CHECKABLE, f"{relation} between expressions with symbols: only "
-                                       f"values can be judged")
-        a, b = nums
-        if relation == APPROX:
-            try:  # the digits are those of the side written as a plain number
-                judged = (_shown_rounding(rhs_tex, a) if approx.is_literal(rhs_tex)
-                          else _shown_rounding(lhs_tex, b) if approx.is_literal(lhs_tex)
-                          else None)
-            except approx.NotANumber as exc:
-                return link(NOT_CHECKABLE, f"≈: {exc}")
-            if judged is None:
-                got = _rounded_inputs(a, b, lhs_tex, rhs_tex, symbols, irrational=False)
-                if got is not None:
-                    ok, more = got
-                    return link("proved" if ok else NOT_CHECKABLE, f"≈: {more}")
-                return link(NOT_CHECKABLE, "≈ with no decimal number to judge the rounding by")
-            ok, more = judged
-            return link("proved" if ok else "failed",
-                        f"≈: the exact value {more} {'rounds' if ok else 'does not round'} to "
-                        f"the digits shown", None if ok else {"exact": more, "shown": rhs_tex})
-        try:
-            va, vb = approx.exact_value(a), approx.exact_value(b)
-        except (approx.NotANumber, TypeError) as exc:
-            return link(NOT_CHECKABLE, f"{relation}: {exc}")
-        holds = {"<": va < vb, "≤": va <= vb, ">": va > vb, "≥": va >= vb, "≠": va != vb}
-        ok = holds[relation]
-        return link("proved" if ok else "failed", f"exactly: {va} {relation} {vb} "
-                    f"{'holds' if ok else 'does not hold'}",
-                    None if ok else {"lhs": str(va), "rhs": str(vb)})
-    claim_id = _claim_id(str(lhs), str(rhs), lhs_tex, rhs_tex)
-    try:
-        claim = Derivation(claim_id, f"{lhs_tex} = {rhs_tex}", sp.Eq(lhs, rhs, evaluate=False),
-                           (), (Step(rhs, "as the note writes it"),), dom,
-                           definitions=tuple(m.definition for m in defs),
-                           hypotheses=tuple(h for h in (*_entries_exist(lhs, rhs, defs),
-                                                        *hypotheses) if h is not sp.true))
-        result = verify(claim)
-    except DerivationError as exc:
-        return link(NOT_CHECKABLE, f"not a claim the engine can state: {exc}")
-    except Exception as exc:  # noqa: BLE001 - SymPy failing on the note's form: say so
-        return link(NOT_CHECKABLE, f"the engine could not check it: {type(exc).__name__}: "
-                                   f"{' '.join(str(exc).split())[:200]}")
-    step = result.steps[0]
-    if result.status == "failed":
-        nums = _numbers(lhs, rhs, defs, dom)
-        if nums is not None and approx.is_literal(rhs_tex):  # "= 0.333": a rounding?
-            try:
-                judged = _shown_rounding(rhs_tex, nums[0])
-            except approx.NotANumber:
-                judged = None
-            if judged and judged[0]:
-                return link("proved", f"= to the digits shown: the exact value is {judged[1]}")
-        got = _rounded_inputs(*nums, lhs_tex, rhs_tex, symbols) if nums is not None else None
-        if got is not None and got[0]:
-            return link("proved", f"= to the digits shown: {got[1]}")
-        failed = link("failed", step.reason or "the two sides differ", step.counterexample)
-        return dataclasses.replace(failed, claim=claim_source(claim))
-    return link(result.status, step.reason)
-
-
-def _rounded_inputs(a, b, lhs_tex: str, rhs_tex: str, symbols: NoteSymbols,
-                    irrational: bool = True):
-    """A side computed from decimals the note rounded (2.0794/0.6931 for L/ln 2) against an
-    exact value: (whether the exact value lies in the values the side takes while each decimal
-    ranges over the numbers it is a rounding of, the reason), or None when the link is not of
-    that shape.  For ``=`` (``irrational``) only against a value no decimal can equal: between
-    rationals, = is exact."""
-    if symbols.reread is None:
-        return None
-    for exact, tex in ((a, rhs_tex), (b, lhs_tex)):
-        template, shown = approx.with_stand_ins(tex)
-        if not shown or not isinstance(exact, sp.Basic) or irrational and (
-                exact.is_rational is not False and sp.nsimplify(exact).is_rational is not False):
-            continue
-        side = symbols.reread(template)
-        if side is None:
-            continue
-        try:
-            span = approx.interval(side, shown)
-            value = approx.exact_value(exact)
-        except (approx.NotANumber, TypeError, ValueError, ZeroDivisionError):
-            continue
-        ok = approx.within(value, span)
-        digits = ", ".join(s.text for s in shown.values())
-        return ok, (f"with {digits} read as roundings, {tex} lies in "
-                    f"[{mpmath.nstr(span.a, 8)}, {mpmath.nstr(span.b, 8)}], which "
-                    f"{'holds' if ok else 'does not hold'} the exact value "
-                    f"{mpmath.nstr(value, 10)}")
-    return None
-
-
-class _Repr(ReprPrinter):
-    """SymPy's srepr, but Euler's number as ``exp(Integer(1))``: in a claims file ``E`` is the
-    engine's expectation, which srepr would otherwise print Euler's number as too."""
-
-    def _print_Exp1(self, expr):
-        return "exp(Integer(1))"
-
-
-def _srepr(expr) -> str:
-    return _Repr().doprint(expr)
-
-
-def claim_source(claim: Derivation) -> str:
-    """Python that builds ``claim`` again (SymPy's srepr of every object), for a claims file."""
-    d, r = claim.domain, _srepr
-
-    def mapping(m: dict) -> str:
-        return "{" + ", ".join(f"{r(k)}: ({r(sp.sympify(a))}, {r(sp.sympify(b))})"
-                               for k, (a, b) in m.items()) + "}"
-
-    def seq(items) -> str:
-        return "(" + "".join(r(x) + ", " for x in items) + ")"
-
-    defs = "".join(f"Definition({x.name!r}, {r(x.symbol)}, {r(x.body)}, params={seq(x.params)}), "
-                   for x in claim.definitions)
-    lhs, rhs = claim.statement.lhs, claim.statement.rhs
-    return (f"Derivation({claim.id!r}, {claim.title!r}, Eq({r(lhs)}, {r(rhs)}, "
-            f"evaluate=False), (), (Step({r(rhs)}, 'as the note writes it'),), "
-            f"Domain(dims={seq(d.dims)}, indices={mapping(d.indices)}, "
-            f"random={mapping(d.random)}, ranges={mapping(d.ranges)}, "
-            f"constants={seq(d.constants)}), definitions=({defs}))")
 
 
 def _split(reading: Reading) -> list[tuple[int, str, object, object, str, str]]:
@@ -686,16 +353,6 @@ def _ambiguous(lhs, rhs, defs: list[Made], context: Context) -> str:
     return ""
 
 
-def _outside_entries(expr) -> set:
-    """The symbols of ``expr`` written on their own, not as the name of an entry x_i."""
-    if isinstance(expr, sp.Indexed | sp.IndexedBase):
-        return set()
-    if isinstance(expr, sp.Symbol):
-        return {expr}
-    bound = {lim[0] for lim in getattr(expr, "limits", ())}
-    return set().union(*(_outside_entries(a) for a in expr.args)) - bound if expr.args else set()
-
-
 def _verify(tex, lhs, rhs, defs: list[Made], given: dict | None, context: Context,
             symbols: NoteSymbols, store, hypotheses=()) -> Link:
     """One link checked: an example's step (``given`` its values) recomputed as numbers when
@@ -786,56 +443,6 @@ def links_name(made: Made) -> str:
     return made.definition.name
 
 
-def put(expr, given: dict, context: Context | None = None):
-    """``expr`` with an example's values in, its sums over a range the values made numeric
-    written out so that entries given one by one (x_1 … x_4) go in too, and the entries of
-    a recursion the note has not given (v_2) computed from it."""
-    if not isinstance(expr, sp.Basic) or not given:
-        return expr
-    try:  # a derivative first, at the general point: ∂s_3/∂z_3 before z_3 = 3 goes in (of
-        # what is written out only: ∂L/∂z_1 of an L not written out in z is not 0)
-        return _put(expr.replace(lambda e: isinstance(e, sp.Derivative) and all(
-            e.expr.has(v.base if isinstance(v, sp.Indexed) else v) for v, _ in e.variable_count),
-            lambda e: e.doit()), given, context)
-    except (ValueError, TypeError):  # not something SymPy can put the values in
-        return expr
-
-
-def _put(expr, given: dict, context: Context | None):
-    # an entry by its name and place: z_3 of z ∈ ℝ^K is z_3 of z once K = 3 is in
-    entries = {(k.base.name, k.indices): v for k, v in given.items() if isinstance(k, sp.Indexed)}
-    for _ in range(6):
-        before = expr
-        expr = expr.xreplace(given)
-        if entries:
-            expr = expr.replace(lambda e: isinstance(e, sp.Indexed)
-                                and (e.base.name, e.indices) in entries,
-                                lambda e: entries[(e.base.name, e.indices)])
-        if context is not None:
-            expr = context.unroll(expr)
-        expr = expr.replace(
-            lambda e: isinstance(e, sp.Sum | sp.Product) and all(
-                sp.sympify(b).is_Integer for _, *lim in e.limits for b in lim),
-            lambda e: e.doit())
-        if expr == before:
-            break
-    return expr
-
-
-def _with_values(defs: list[Made], given: dict) -> list[Made]:
-    out = []
-    for m in defs:
-        d = m.definition
-        body = put(d.body, given)
-        if body != d.body:
-            try:
-                d = Definition(d.name, d.symbol, body, d.tex, d.params, d.text)
-            except DerivationError:
-                pass
-        out.append(dataclasses.replace(m, definition=d))
-    return out
-
-
 def _apart(lhs, rhs) -> str:
     """Why a link whose sides are each in symbols the other lacks is not checked: it rests on a
     relation between them that the formula does not state (−Σ y_i log p_i = −log p_c holds
@@ -856,25 +463,6 @@ def _other_terms(before: Made, body) -> bool:
     old = {_name(o) for o in _objects(before.definition.body)}
     old |= {_name(p) for p in before.definition.params}
     return bool({_name(o) for o in _objects(body)} - old)
-
-
-def _bare(expr) -> bool:
-    """A symbol or an entry (x, g_1, θ_0, PE_{1,0}): what a value is given to."""
-    return isinstance(expr, sp.Symbol) or (
-        isinstance(expr, sp.Indexed) and all(i.is_Integer or isinstance(i, sp.Symbol)
-                                             for i in expr.indices))
-
-
-def _closed(expr) -> bool:
-    """A number as written (0.9 × 0.07, √0.49, a vector of numbers): no symbol in it — not one
-    SymPy makes a number (∂L/∂x̂ of two unrelated symbols is not 0 for the note)."""
-    if isinstance(expr, sp.Basic) and not isinstance(expr, sp.MatrixBase) \
-            and expr.free_symbols:
-        return False
-    try:
-        return is_number(expr.doit() if isinstance(expr, sp.Basic) else expr)
-    except Exception:  # noqa: BLE001 - not a number SymPy can compute
-        return False
 
 
 def _value_or_instance(lhs, rhs, lhs_tex: str, visible: list[Made], context: Context,
@@ -929,4 +517,3 @@ def _blame(link: Link) -> str:
         text += (f", checked with the note's definition{'s' if len(link.definitions) > 1 else ''}"
                  f" {used}: this line and that definition contradict each other")
     return text
-
