@@ -307,3 +307,12 @@ def test_a_number_supposed_for_a_defined_entry_is_not_blamed():
     assert verdict == "not checkable" and "supposes" in reason
     # the near miss: a computation the note carries out is checked, and its wrong link fails
     assert got["s_3 = \\frac{e^{3}}{e^{1} + e^{2} + e^{3}} = 0.5"][0] == "failed"
+
+
+def test_a_name_defined_again_in_a_section_beside_holds_there_only():
+    # (in other terms: s = y + 1 after s = x², not a restatement checked against the first)
+    got = real("# N\n\n$x, y \\in \\mathbb{R}$.\n\n## A\n\n$s = x^2$.\n\n## B\n\nHere "
+               "$s = y + 1$, so $s - y = 1$.\n\n## C\n\nThen $s - x^2 = 0$.\n")
+    assert got["s - y = 1"][0] == "proved"  # B's own meaning, in B
+    verdict, reason = got["s - x^2 = 0"]
+    assert verdict == "not checkable" and "defined twice" in reason

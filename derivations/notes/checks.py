@@ -206,10 +206,17 @@ def _links(result, formula: Formula, reading: Reading, links, context: Context,
         if first_rel == DEFINE:  # := says the new meaning replaces the old
             context.twice.pop(key, None)
         elif before is not None and not before.value and before.paragraph is None \
-                and made_by_me.paragraph is None and before.section == formula.section:
-            # a second meaning of one name in one section: which one a later line uses is
-            # not said, so neither is used
-            context.twice[key] = (*context.twice.get(key, (before.line,)), formula.line)
+                and made_by_me.paragraph is None \
+                and formula.section[:len(before.section)] != before.section \
+                or before is not None and before.section == formula.section \
+                and not before.value and before.paragraph is None \
+                and made_by_me.paragraph is None:
+            # a second meaning of one name: in one section, which one a later line uses is
+            # not said, so neither is used; in a section beside the first, the second holds
+            # there, and after it neither does
+            lines = (*context.twice.get(key, ((before.line,), None))[0], formula.line)
+            context.twice[key] = (lines, None if before.section == formula.section
+                                  else formula.section)
         links = links[1:]
         if not links:
             kind = "a value for the example in its paragraph" if made_by_me.value else \
@@ -277,7 +284,7 @@ def _rest(result, formula: Formula, reading: Reading, links, context: Context,
                                 f"cannot be read or written out"))
             continue
         defs = used_definitions((lhs, rhs), visible_now)
-        ambiguous = _ambiguous(lhs, rhs, defs, context)
+        ambiguous = _ambiguous(lhs, rhs, defs, context, formula.section)
         if ambiguous:
             checked.append(Link(index, rel, lhs_tex, rhs_tex, NOT_CHECKABLE, ambiguous))
             continue
@@ -329,14 +336,15 @@ def _rest(result, formula: Formula, reading: Reading, links, context: Context,
     return result(verdict, reason, checked, approx_)
 
 
-def _ambiguous(lhs, rhs, defs: list[Made], context: Context) -> str:
+def _ambiguous(lhs, rhs, defs: list[Made], context: Context, section: tuple[int, ...]) -> str:
     """Why the definitions a link would be checked with are not used, or "": a name the note
     defines twice (in one section, by =), or one it writes both as a constant and with an
     index (g beside g_t) where one of the two is defined."""
     for m in defs:
         key = m.definition.key
-        if key in context.twice:
-            lines = ", ".join(str(n) for n in context.twice[key])
+        lines, scope = context.twice.get(key, ((), None))
+        if lines and (scope is None or section[:len(scope)] != scope):
+            lines = ", ".join(str(n) for n in lines)
             return (f"{m.definition.name} is defined twice (lines {lines}): which meaning this "
                     f"line uses is not said, so it is not checked")
     exprs = [x for x in (lhs, rhs, *(m.definition.body for m in defs)) if isinstance(x, sp.Basic)]

@@ -110,8 +110,9 @@ class Context:
         # values given for a worked example: (entry or symbol, value, section, paragraph)
         self.values: list[tuple[sp.Basic, sp.Basic, tuple[int, ...], int | None]] = []
         self.at: int | None = None  # the paragraph of the formula being checked
-        # names defined twice in one section (by =): name -> the lines; not used in checks
-        self.twice: dict[str, tuple[int, ...]] = {}
+        # names defined twice (by =): name -> (the lines, the section where the second holds,
+        # None when both are in one section); not used in checks where ambiguous
+        self.twice: dict[str, tuple[tuple[int, ...], tuple[int, ...] | None]] = {}
         # the shapes of names the note defines by a matrix expression (S = QKᵀ/√d_k)
         self.shapes: dict[str, tuple] = {}
         # a case of the indices ("when i ≠ j:"): (relation, i, j, the formula it holds in)

@@ -40,7 +40,8 @@ def used_definitions(exprs, visible: list[Made]) -> list[Made]:
         if key in by_key and key not in used:
             used[key] = by_key[key]
             todo.extend(_objects(used[key].definition.body))
-    return sorted(used.values(), key=lambda m: m.formula)
+    made = {id(m): k for k, m in enumerate(visible)}  # the order they were made, not a set's
+    return sorted(used.values(), key=lambda m: (m.formula, made[id(m)]))
 
 
 def _unfold(expr, defs: list[Made]):
