@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from derivations.notes import check_notes, checks
+from derivations.notes import check_notes, claims
 from tests.notes_fake_reader import FakeReader
 
 NOTE = ("# A\n\nLet $s = x^2 + 1$. Then $s - 1 = x^2$.\n\n"
@@ -11,13 +11,13 @@ NOTE = ("# A\n\nLet $s = x^2 + 1$. Then $s - 1 = x^2$.\n\n"
 
 def _counting(monkeypatch):
     calls = []
-    real = checks._check_link
+    real = claims._check_link
 
     def counted(*args):
         calls.append(args[2])
         return real(*args)
 
-    monkeypatch.setattr(checks, "_check_link", counted)
+    monkeypatch.setattr(claims, "_check_link", counted)
     return calls
 
 

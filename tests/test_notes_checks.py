@@ -105,3 +105,214 @@ def test_the_vocabulary_starts_with_the_engines_statuses():
     from derivations.notes.model import STATUSES as WRITTEN
 
     assert WRITTEN == STATUSES
+
+
+# ---- notes read by the real reader: the classes of context a note's prose and layout carry ----
+
+def real(text: str) -> dict:
+    """Each formula's (verdict, reason) by its LaTeX, the note read by the LaTeX reader."""
+    return {f.latex: (f.verdict, f.reason) for f in check_text(text).formulas}
+
+
+def test_a_definition_with_a_square_root_holds_beyond_its_paragraph():
+    got = real("$a \\in \\mathbb{R}$ and $r = \\sqrt{a^2 + 1}$.\n\nThen $r^2 = a^2 + 1$.\n\n"
+               "Wrongly $r^2 = a^2$.\n")
+    assert got["r = \\sqrt{a^2 + 1}"][0] == "definition"
+    assert got["r^2 = a^2 + 1"][0] == "proved"
+    assert got["r^2 = a^2"][0] == "failed"  # the near miss
+
+
+MEAN = ("# Mean\n\nFor $\\mathbf{x} \\in \\mathbb{R}^n$, $\\mu = \\frac{1}{n}\\sum_{i=1}^{n} x_i$."
+        "\n\n## Example\n\n")
+
+
+def test_an_example_step_whose_values_are_missing_is_not_failed():
+    got = real(MEAN + "With $n = 3$: $\\frac{1}{n-1}\\sum_{i=1}^{n}(x_i - \\mu)^2 = 1$.\n")
+    verdict, reason = got["\\frac{1}{n-1}\\sum_{i=1}^{n}(x_i - \\mu)^2 = 1"]
+    assert verdict == "not checkable" and "values of x" in reason
+
+
+@pytest.mark.parametrize("shown, verdict", [("1", "proved"), ("2", "failed")])
+def test_an_example_step_is_recomputed_from_a_bold_vectors_values(shown, verdict):
+    got = real(MEAN + f"$\\mathbf{{x}} = (1, 2, 3)$, $n = 3$: "
+                      f"$\\frac{{1}}{{n-1}}\\sum_{{i=1}}^{{n}}(x_i - \\mu)^2 = {shown}$.\n")
+    assert got[f"\\frac{{1}}{{n-1}}\\sum_{{i=1}}^{{n}}(x_i - \\mu)^2 = {shown}"][0] == verdict
+
+
+XAVIER = ("$m, n \\in \\mathbb{N}$ and $a = \\sqrt{\\frac{6}{m + n}}$.\n\n## Numbers\n\n"
+          "$m = n = 3$: $a = \\sqrt{6/6} = 1$.\n\n")
+
+
+@pytest.mark.parametrize("shown, verdict", [("0.71", "proved"), ("0.8", "failed")])
+def test_a_value_given_twice_holds_in_its_own_paragraph(shown, verdict):
+    got = real(XAVIER + f"$m = n = 6$: $a = \\sqrt{{6/12}} \\approx {shown}$.\n\n"
+               "Another layer: $a = \\sqrt{\\frac{6}{2 + 4}}$.\n")
+    assert got["a = \\sqrt{6/6} = 1"][0] == "proved"
+    assert got[f"a = \\sqrt{{6/12}} \\approx {shown}"][0] == verdict
+    # m and n have two values by now: which example the last line is about is not said
+    assert got["a = \\sqrt{\\frac{6}{2 + 4}}"][0] == "not checkable"
+
+
+RECURSION = ("$\\beta = 0.9$, $v_0 = 0$.\n\n$$v_t = \\beta v_{t-1} + (1 - \\beta)\\, g_t$$\n\n"
+             "For a constant gradient $v_t = (1 - \\beta^{t+1})\\, g$.\n\n")
+
+
+@pytest.mark.parametrize("shown, verdict", [("0.2", "proved"), ("0.3", "failed")])
+def test_an_entry_of_a_recursion_is_computed_from_it(shown, verdict):
+    got = real(RECURSION + f"With $g_1 = 2$: $v_1 = 0.9 \\times 0 + 0.1 \\times 2 = {shown}$.\n")
+    verdict_of_closed_form, reason = got["v_t = (1 - \\beta^{t+1})\\, g"]
+    # a second formula for v_t is neither its definition nor checked against the example
+    assert verdict_of_closed_form == "not checkable" and "recursion" in reason
+    assert got[f"v_1 = 0.9 \\times 0 + 0.1 \\times 2 = {shown}"][0] == verdict
+
+
+@pytest.mark.parametrize("rhs, verdict", [("1", "not checkable"), ("2", "failed")])
+def test_a_link_that_holds_only_without_a_negligible_epsilon_is_not_failed(rhs, verdict):
+    got = real("$x \\in \\mathbb{R}$, $\\epsilon = 10^{-5}$ and "
+               "$y = \\frac{x^2}{x^2 + \\epsilon}$.\n\n## Ignoring it\n\n"
+               f"$$\\frac{{y}}{{x}} = \\frac{{{rhs}}}{{x}}$$\n")
+    verdict_, reason = got[f"\\frac{{y}}{{x}} = \\frac{{{rhs}}}{{x}}"]
+    assert verdict_ == verdict
+    if verdict == "not checkable":
+        assert "taken as 0" in reason
+
+
+@pytest.mark.parametrize("written, verdict", [("0.6931", "proved"), ("0.6831", "failed")])
+def test_decimals_that_round_an_irrational_value_are_judged_by_their_digits(written, verdict):
+    got = real("$L_{\\text{bit}} = \\frac{L_{\\text{nat}}}{\\ln 2}$.\n\n"
+               f"With $L_{{\\text{{nat}}}} = 2.0794$: "
+               f"$L_{{\\text{{bit}}}} = \\frac{{2.0794}}{{{written}}}$.\n")
+    assert got[f"L_{{\\text{{bit}}}} = \\frac{{2.0794}}{{{written}}}"][0] == verdict
+
+
+def test_a_symbol_stated_in_an_unread_formula_is_not_checked_as_free():
+    said = real("Each $m_i \\sim \\operatorname{Bernoulli}(p)$, so $m_i^2 = m_i$.\n")
+    verdict, reason = said["m_i^2 = m_i"]
+    assert verdict == "not checkable" and "not read" in reason
+    # the near miss: a plain vector m, nothing said of it, is checked and fails
+    plain = real("For $m \\in \\mathbb{R}^n$, $m_i^2 = m_i$.\n")
+    assert plain["m_i^2 = m_i"][0] == "failed"
+
+
+@pytest.mark.parametrize("index, verdict", [("j", "proved"), ("i", "failed")])
+def test_a_vector_named_softmax_of_a_vector_is_defined_by_its_entries(index, verdict):
+    got = real("$z \\in \\mathbb{R}^K$, $s := \\operatorname{softmax}(z)$.\n\n"
+               f"$$\\frac{{\\partial \\log s_i}}{{\\partial z_j}} = \\delta_{{ij}} - s_{index}$$\n")
+    assert got["s := \\operatorname{softmax}(z)"][0] == "definition"
+    assert got[f"\\frac{{\\partial \\log s_i}}{{\\partial z_j}} = \\delta_{{ij}} - s_{index}"][0] \
+        == verdict
+
+
+SOFTMAX = "$z \\in \\mathbb{R}^K$, $s := \\operatorname{softmax}(z)$.\n\n"
+
+
+def test_when_i_differs_from_j_is_the_case_of_the_next_formula():
+    got = real(SOFTMAX + "When $i \\neq j$:\n\n$$\\frac{\\partial s_i}{\\partial z_j} = "
+                         "-s_i s_j$$\n\nWhen $i = j$:\n\n$$\\frac{\\partial s_i}{\\partial z_j}"
+                         " = s_i (1 - s_i)$$\n")
+    assert got["i \\neq j"][0] == "not checkable" and got["i = j"][0] == "not checkable"
+    assert got["\\frac{\\partial s_i}{\\partial z_j} = -s_i s_j"][0] in ("proved", "numeric")
+    assert got["\\frac{\\partial s_i}{\\partial z_j} = s_i (1 - s_i)"][0] in ("proved",
+                                                                               "numeric")
+    # the near miss: with no case stated, the same formula is false in general
+    bare = real(SOFTMAX + "$$\\frac{\\partial s_i}{\\partial z_j} = -s_i s_j$$\n")
+    assert bare["\\frac{\\partial s_i}{\\partial z_j} = -s_i s_j"][0] == "failed"
+
+
+SHAPES = ("$X \\in \\mathbb{R}^{n \\times d}$, $W \\in \\mathbb{R}^{d \\times m}$ and "
+          "$S = XW$.\n\n")
+
+
+@pytest.mark.parametrize("stated, verdict", [
+    ("XW \\in \\mathbb{R}^{n \\times m}", "proved"),
+    ("X^\\top X \\in \\mathbb{R}^{n \\times n}", "failed"),
+    ("A = \\operatorname{softmax}(S) \\in \\mathbb{R}^{n \\times m}", "not checkable"),
+    ("A = \\operatorname{softmax}(S) \\in \\mathbb{R}^{n \\times d}", "failed")])
+def test_a_stated_shape_is_judged_by_the_shapes_of_its_factors(stated, verdict):
+    got = real(SHAPES + f"Then ${stated}$.\n")
+    assert got[stated][0] == verdict
+    if verdict == "failed":
+        assert "by shapes" in got[stated][1]
+
+
+def test_a_matrix_of_no_stated_shape_is_not_judged():
+    got = real("$X \\in \\mathbb{R}^{n \\times d}$. "
+               "Then $X^\\top G \\in \\mathbb{R}^{n \\times d}$.\n")
+    assert got["X^\\top G \\in \\mathbb{R}^{n \\times d}"][0] == "not checkable"
+
+
+def test_a_name_defined_twice_in_one_section_is_not_used():
+    got = real("$x, y \\in \\mathbb{R}$.\n\n$L = x^2$ here, and for the batch $L = y^2$.\n\n"
+               "So $L - x^2 = 0$.\n")
+    verdict, reason = got["L - x^2 = 0"]
+    assert verdict == "not checkable" and "defined twice" in reason
+    # the near miss: := says the second meaning replaces the first, and is used
+    again = real("$x, y \\in \\mathbb{R}$.\n\n$L = x^2$ here, and now $L := y^2$.\n\n"
+                 "So $L - x^2 = 0$.\n")
+    assert again["L - x^2 = 0"][0] == "failed"
+
+
+def test_a_name_used_as_a_constant_and_with_an_index_is_not_used():
+    got = real("$x \\in \\mathbb{R}$ and $g = x^2$.\n\nSo $\\sum_{t=1}^{T} g_t = T x^2$.\n")
+    verdict, reason = got["\\sum_{t=1}^{T} g_t = T x^2"]
+    assert verdict == "not checkable" and "constant and with an index" in reason
+    plain = real("$x \\in \\mathbb{R}$ and $g = x^2$.\n\nSo $g + 1 = x^2 + 2$.\n")
+    assert plain["g + 1 = x^2 + 2"][0] == "failed"
+
+
+def test_sizes_multiplied_as_shapes_are_not_algebra():
+    got = real(SHAPES + "So $(n \\times d)(d \\times m) = n \\times m$ and "
+                        "$(n + d)(d + m) = n m$.\n")
+    verdict, reason = got["(n \\times d)(d \\times m) = n \\times m"]
+    assert verdict == "not checkable" and "shapes" in reason
+    assert got["(n + d)(d + m) = n m"][0] == "failed"  # the near miss: plain algebra
+
+
+
+def test_a_product_whose_order_is_not_kept_is_not_judged():
+    import sympy as sp
+
+    from derivations.notes.shapes import NoShape, shape_of
+
+    n, d = sp.symbols("n d", integer=True, positive=True)
+    X, W = sp.MatrixSymbol("X", n, d), sp.MatrixSymbol("W", d, n)
+    assert shape_of(X * W, {}) == (n, n) and shape_of(W.T * X.T, {}) == (n, n)
+    # G, a matrix read as a commuting symbol (its entries G_ij): G X may be X G as written
+    G = sp.IndexedBase("G")
+    with pytest.raises(NoShape):
+        shape_of(sp.Mul(G, X, evaluate=False), {"G": (n, n)})
+    assert shape_of(sp.Mul(3, X, evaluate=False), {}) == (n, d)  # a scalar factor is fine
+
+
+EXAMPLE = SOFTMAX + "Its entries are $s_i$.\n\n## Example\n\n$z = (1, 2, 3)$.\n\n"
+
+
+@pytest.mark.parametrize("shown, verdict", [("0.665", "proved"), ("0.666", "failed")])
+def test_a_vectors_values_reach_its_entries_of_a_declared_size(shown, verdict):
+    got = real(EXAMPLE + f"So $s_3 \\approx {shown}$.\n")
+    assert got[f"s_3 \\approx {shown}"][0] == verdict
+
+
+@pytest.mark.parametrize("terms, verdict", [("2.718 + 7.389", "proved"),
+                                            ("2.718 + 7.489", "not checkable")])
+def test_approx_against_a_sum_of_rounded_decimals(terms, verdict):
+    got = real(f"$e^{{1}} + e^{{2}} \\approx {terms}$\n")
+    assert got[f"e^{{1}} + e^{{2}} \\approx {terms}"][0] == verdict
+
+
+def test_a_number_supposed_for_a_defined_entry_is_not_blamed():
+    got = real(EXAMPLE + "If $s_3 = 0.25$, then … ; and $s_3 = \\frac{e^{3}}{e^{1} + e^{2} + "
+                         "e^{3}} = 0.5$.\n")
+    verdict, reason = got["s_3 = 0.25"]
+    assert verdict == "not checkable" and "supposes" in reason
+    # the near miss: a computation the note carries out is checked, and its wrong link fails
+    assert got["s_3 = \\frac{e^{3}}{e^{1} + e^{2} + e^{3}} = 0.5"][0] == "failed"
+
+
+def test_a_name_defined_again_in_a_section_beside_holds_there_only():
+    # (in other terms: s = y + 1 after s = x², not a restatement checked against the first)
+    got = real("# N\n\n$x, y \\in \\mathbb{R}$.\n\n## A\n\n$s = x^2$.\n\n## B\n\nHere "
+               "$s = y + 1$, so $s - y = 1$.\n\n## C\n\nThen $s - x^2 = 0$.\n")
+    assert got["s - y = 1"][0] == "proved"  # B's own meaning, in B
+    verdict, reason = got["s - x^2 = 0"]
+    assert verdict == "not checkable" and "defined twice" in reason

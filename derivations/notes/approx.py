@@ -93,3 +93,85 @@ def rounds_to(value: mpmath.mpf, shown: Shown) -> tuple[bool, str]:
         digits = len(str(abs(int(value)))) if abs(value) >= 1 else 0
         more = mpmath.nstr(value, max(digits + shown.decimals + 2, 4), strip_zeros=False)
     return ok, more
+
+
+# a decimal a note may have rounded (2.0794, 0.6931): a point and digits, not the mantissa of
+# a power of ten, and not inside a name or a command
+_ROUNDABLE = re.compile(r"(?<![\w.\\])\d+\.\d+(?![\d.])(?!\s*\\times\s*10)")
+# what each such decimal is replaced by before the side is read again
+STAND_IN = "rnd"
+
+
+def with_stand_ins(latex: str) -> tuple[str, dict[str, Shown]]:
+    """``latex`` with each decimal replaced by a name of its own (``\\mathrm{rnd}_{1}`` …),
+    and the decimal each name stands for; no decimal: ``(latex, {})``."""
+    shown: dict[str, Shown] = {}
+
+    def swap(m):
+        k = len(shown) + 1
+        text = m.group(0)
+        shown[f"{STAND_IN}_{k}"] = Shown(text, Fraction(text), len(text.split(".")[1]))
+        return rf"\mathrm{{{STAND_IN}}}_{{{k}}}"
+
+    return _ROUNDABLE.sub(swap, latex), shown
+
+
+def interval(expr, shown: dict[str, Shown]):
+    """The values ``expr`` takes while each stand-in ranges over the numbers its decimal is a
+    rounding of (2.0794: [2.07935, 2.07945]), as an mpmath interval, in exact interval
+    arithmetic; NotANumber for what it cannot bound."""
+    iv = mpmath.iv
+
+    def half_unit(s: Shown):
+        h = Fraction(1, 2 * 10 ** s.decimals)
+        lo, hi = s.value - h, s.value + h
+        return iv.mpf([mpmath.mpf(lo.numerator) / lo.denominator,
+                       mpmath.mpf(hi.numerator) / hi.denominator])
+
+    def walk(e):
+        if isinstance(e, sp.Symbol):
+            if e.name not in shown:
+                raise NotANumber(f"it still has the symbol {e.name}")
+            return half_unit(shown[e.name])
+        if isinstance(e, sp.Rational):
+            return iv.mpf(int(e.p)) / int(e.q)
+        if e is sp.pi:
+            return iv.pi
+        if e is sp.E:
+            return iv.e
+        if isinstance(e, sp.Add):
+            out = iv.mpf(0)
+            for a in e.args:
+                out = out + walk(a)
+            return out
+        if isinstance(e, sp.Mul):
+            out = iv.mpf(1)
+            for a in e.args:
+                out = out * walk(a)
+            return out
+        if isinstance(e, sp.Pow):
+            base = walk(e.base)
+            if e.exp.is_Integer:
+                return base ** int(e.exp)
+            if not base.a > 0:
+                raise NotANumber("a power of a base that may not be positive")
+            return iv.exp(walk(e.exp) * iv.log(base))
+        if isinstance(e, sp.exp):
+            return iv.exp(walk(e.args[0]))
+        if isinstance(e, sp.log) and len(e.args) == 1:
+            inner = walk(e.args[0])
+            if not inner.a > 0:
+                raise NotANumber("a logarithm of what may not be positive")
+            return iv.log(inner)
+        raise NotANumber(f"{type(e).__name__} is not bounded here")
+
+    before = iv.dps
+    iv.dps = DIGITS
+    try:
+        return walk(expr)
+    finally:
+        iv.dps = before
+
+
+def within(value: mpmath.mpf, span) -> bool:
+    return bool(span.a <= value <= span.b)

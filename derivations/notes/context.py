@@ -78,6 +78,19 @@ def _own_bound(body):
     return body.xreplace(change)
 
 
+def _written_numbers(expr) -> set:
+    """The rationals ``expr`` holds as numbers, not as exponents: the 1/2 of a square root is
+    no decimal of an example."""
+    if not isinstance(expr, sp.Basic):
+        return set()
+    if isinstance(expr, sp.Rational):
+        return {expr}
+    if isinstance(expr, sp.Pow):
+        return _written_numbers(expr.base) | (
+            set() if isinstance(expr.exp, sp.Rational) else _written_numbers(expr.exp))
+    return set().union(*(_written_numbers(a) for a in expr.args)) if expr.args else set()
+
+
 def _name(obj) -> str:
     return str(getattr(obj, "name", obj))
 
@@ -94,13 +107,39 @@ class Context:
 
     def __init__(self) -> None:
         self.made: list[Made] = []
-        # values given for a worked example: (entry or symbol, value, section)
-        self.values: list[tuple[sp.Basic, sp.Basic, tuple[int, ...]]] = []
+        # values given for a worked example: (entry or symbol, value, section, paragraph)
+        self.values: list[tuple[sp.Basic, sp.Basic, tuple[int, ...], int | None]] = []
+        self.at: int | None = None  # the paragraph of the formula being checked
+        # names defined twice (by =): name -> (the lines, the section where the second holds,
+        # None when both are in one section); not used in checks where ambiguous
+        self.twice: dict[str, tuple[tuple[int, ...], tuple[int, ...] | None]] = {}
+        # the shapes of names the note defines by a matrix expression (S = QKᵀ/√d_k)
+        self.shapes: dict[str, tuple] = {}
+        # a case of the indices ("when i ≠ j:"): (relation, i, j, the formula it holds in)
+        self.case: tuple | None = None
         # names the note defines by what cannot be written out (a whole-vector softmax): a
         # formula about them cannot be checked, and must not be checked as if they were free
         self.opaque: dict[str, str] = {}
+        # sequences defined by a recursion (v_t = β v_{t−1} + g_t): name -> (v_t, body, line);
+        # an example's entry v_1 is computed from it, and a second formula for v_t is no
+        # definition (one name would have two meanings)
+        self.recursions: dict[str, tuple[sp.Indexed, sp.Basic, int]] = {}
         # entries defined one by one (u_1 = x² + 2): substituted wherever they occur
         self.entries: list[tuple[sp.Basic, sp.Basic, tuple[int, ...]]] = []
+
+    def unroll(self, expr):
+        """``expr`` with each entry v_k (k a whole number ≥ 1) of a recursion written as one
+        step of it (β v_{k−1} + g_k)."""
+        if not isinstance(expr, sp.Basic) or not self.recursions:
+            return expr
+
+        def step(e):
+            lhs, body, _ = self.recursions[_name(e.base)]
+            return body.xreplace({lhs.indices[0]: e.indices[0]})
+
+        return expr.replace(
+            lambda e: isinstance(e, sp.Indexed) and _name(e.base) in self.recursions
+            and len(e.indices) == 1 and e.indices[0].is_Integer and e.indices[0] >= 1, step)
 
     def entries_of(self, section: tuple[int, ...]) -> dict:
         inside = {obj: v for obj, v, where in self.entries if section[:len(where)] == where}
@@ -109,16 +148,27 @@ class Context:
     def value_of(self, section: tuple[int, ...]) -> dict:
         """The values given so far, the latest of each entry or symbol, those of ``section``
         and the sections around it first (a worked example runs over paragraphs and
-        sections)."""
-        inside = {obj: v for obj, v, where in self.values if section[:len(where)] == where}
-        return {**{obj: v for obj, v, _ in self.values}, **inside}
+        sections).  A name given two different values there (n = 512 for one example, n = 256
+        for the next) has, outside the paragraphs that gave them, no value: which example a
+        later step belongs to is not said."""
+        out: dict = {}
+        for obj in dict.fromkeys(o for o, *_ in self.values):
+            given = [(v, where, par) for o, v, where, par in self.values if o == obj]
+            pool = [g for g in given if section[:len(g[1])] == g[1]] or given
+            if len({v for v, _, _ in pool}) > 1:
+                pool = [g for g in pool if g[2] == self.at]
+            if pool:
+                out[obj] = pool[-1][0]
+        return out
 
     def give(self, obj: sp.Basic, value: sp.Basic, section: tuple[int, ...]) -> None:
-        self.values.append((obj, value, section))
+        self.values.append((obj, value, section, self.at))
 
-    def valued(self, section: tuple[int, ...]) -> set[str]:
+    def valued(self, section: tuple[int, ...], here: bool = False) -> set[str]:
+        """The names given a value so far (in one example or several); ``here``: in
+        ``section`` or a section around it only."""
         return {_name(o.base if isinstance(o, sp.Indexed) else o)
-                for o in self.value_of(section)}
+                for o, _, where, _ in self.values if not here or section[:len(where)] == where}
 
     def visible(self, section: tuple[int, ...], paragraph: int) -> list[Made]:
         """The definitions a formula in ``section`` and ``paragraph`` sees, the latest of each
@@ -158,7 +208,7 @@ class Context:
         sizes_only = not value and all(getattr(o, "is_integer", False) and o.is_positive
                                        for o in getattr(made_body, "free_symbols", ()))
         # a body with an example's decimals in it (y = m ⊙ x/(1 − 0.5)) is that example's
-        sizes_only = sizes_only or any(not r.is_integer for r in made_body.atoms(sp.Rational)
+        sizes_only = sizes_only or any(not r.is_integer for r in _written_numbers(made_body)
                                        if r.q % 2 == 0 or r.q % 5 == 0)
         made = Made(definition, formula.index, formula.line, latex, formula.section,
                     paragraph if value or sizes_only else None, value)

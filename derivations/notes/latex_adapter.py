@@ -145,7 +145,19 @@ class LatexReader:
         known.add(ENTRY)
         return NoteSymbols(rows=rows, known=known, dims=tuple(dims), indices=indices,
                            digest=str(table), notes=[f"{k}: {v}" for k, v in
-                                                     dict(table.conflicts).items()])
+                                                     dict(table.conflicts).items()],
+                           reread=self._side)
+
+    def _side(self, latex: str):
+        """One side of a link as plain SymPy, or None when it is not read or not lowered."""
+        try:
+            got = lx.read(latex, self._table)
+            if isinstance(got, lx.NotUnderstood) or got.kind != "expression":
+                return None
+            value, why = self._lower(got.expr)
+        except Exception:  # noqa: BLE001 - not read: the side is then not bounded
+            return None
+        return None if why else value
 
     def read(self, latex: str, symbols: NoteSymbols) -> Reading:
         try:
@@ -164,8 +176,9 @@ class LatexReader:
                            pieces=tuple(self._reading(p, p.source) for p in got.pieces))
         if got.kind == "expression":
             return Reading((self._lower(got.expr)[0],), (), got.latex, (latex,))
-        if got.kind == "declaration":
-            return Reading((), ("∈",), got.latex)
+        if got.kind == "declaration":  # its two sides kept as read: a shape is judged
+            sides = tuple(got.expr.args[:2])
+            return Reading(sides, ("∈",), got.latex, tuple(lx.to_latex(t) for t in sides))
         links = list(got.links)
         relations = tuple(RELATIONS.get(type(k).__name__, type(k).__name__) for k in links)
         terms = [links[0].args[0], *(k.args[1] for k in links)]
@@ -180,6 +193,12 @@ class LatexReader:
             entries = [self._lower(lx.EntryOf(term, ENTRY)) for term in terms]
             if not any(why for _, why in entries):
                 lowered, unlowered = [value for value, _ in entries], {}
+        if len(terms) == 2 and relations[0] in ("=", ":=") and list(unlowered) == [1] \
+                and "whole vector" in unlowered[1] and isinstance(lowered[0], sp.Symbol):
+            # s := softmax(z) names a vector by its entries: s_entry := softmax(z)_entry
+            value, why = self._lower(lx.EntryOf(terms[1], ENTRY))
+            if not why:
+                lowered, unlowered = [sp.IndexedBase(lowered[0])[ENTRY], value], {}
         written = source_terms(latex, len(terms)) or tuple(lx.to_latex(t) for t in terms)
         return Reading(tuple(lowered), relations, got.latex, written, unlowered=unlowered,
                        notes=tuple(getattr(got, "notes", ()) or ()),

@@ -10,6 +10,7 @@ the token and why; the reader never guesses.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -62,6 +63,9 @@ class NoteSymbols:
     digest: str = ""  # a stable text of all of the above, for the cache key
     # the table's own words for a symbol it could not decide (e.g. two readings of one name)
     notes: list[str] = field(default_factory=list)
+    # one side of a link read again (LaTeX -> plain SymPy, or None when it is not read): a side
+    # with its decimals replaced by names, to bound it while they range over their roundings
+    reread: Callable[[str], object] | None = None
 
 
 class OverridesError(ValueError):

@@ -16,8 +16,10 @@ if TYPE_CHECKING:
     from derivations.notes.reading import Reader
 
 SUFFIXES = (".md", ".markdown", ".txt")
-# a formula that names one letter first: "A = …", "A := …"
-_NAMED = re.compile(r"\s*([A-Za-z])\s*(?::=|=)")
+# a formula that names one letter, or an entry of it, first: "A = …", "A := …", "m_i \sim …",
+# "m_i \in \{0, 1\}": unread, it still says what the letter is
+_NAMED = re.compile(r"\s*([A-Za-z])(_(?:\{[^{}=]*\}|\w))?\s*"
+                    r"(?::=|=|\\sim(?![A-Za-z])|\\in(?![A-Za-z]))")
 
 
 class NotesError(ValueError):
@@ -92,8 +94,10 @@ def check_text(text: str, path: str = "<note>", reader: Reader | None = None,
     for f, r in zip(parsed.formulas, readings, strict=True):
         named = _NAMED.match(f.latex)
         if not r.understood and named and named.group(1) not in declared:
-            # "A = …" unread: from here on A's meaning is unknown, not a free symbol
-            context.opaque[named.group(1)] = f.latex.split("=")[0].strip()
+            # "A = …", "m_i ~ …" unread: from here on what A is is unknown, not a free symbol
+            # (of an entry m_i: the entries only, not a scalar m written beside them)
+            key = named.group(1) + ("[]" if named.group(2) else "")
+            context.opaque[key] = f"{f.latex.strip()} (line {f.line}, not read)"
         results.append(check_formula(f, r, context, symbols, store))
     results = _cross_reference(results)
     return NoteResult(path, text, results, list(symbols.rows), _title(parsed, Path(path)),
