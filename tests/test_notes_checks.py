@@ -316,3 +316,16 @@ def test_a_name_defined_again_in_a_section_beside_holds_there_only():
     assert got["s - y = 1"][0] == "proved"  # B's own meaning, in B
     verdict, reason = got["s - x^2 = 0"]
     assert verdict == "not checkable" and "defined twice" in reason
+
+
+def test_a_matrix_whose_entries_the_note_writes_still_does_not_commute():
+    """A and B declared n×n, their entries A_{ij} written too: as wholes they are matrices, so
+    AB = BA fails (as entries' bases they would commute and it would be proved)."""
+    head = (r"设 $A \in \mathbb{R}^{n \times n}$，$B \in \mathbb{R}^{n \times n}$，"
+            "元素为 $A_{ij}$、$B_{ij}$。\n\n")
+    got = real(head + r"于是 $AB = BA$，$A^\top B = B A^\top$。" + "\n")
+    assert got["AB = BA"][0] == "failed" and got[r"A^\top B = B A^\top"][0] == "failed"
+    # the near misses that hold: a transpose of a product, a sum
+    got = real(head + r"于是 $(AB)^\top = B^\top A^\top$，且 $A + B = B + A$。" + "\n")
+    assert got[r"(AB)^\top = B^\top A^\top"][0] == "proved"
+    assert got["A + B = B + A"][0] == "proved"

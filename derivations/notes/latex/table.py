@@ -174,8 +174,11 @@ class SymbolTable:
             return sp.Symbol(name, integer=True)
         if kind in ("vector", "matrix"):
             shape = self.size_of(name)
-            if kind == "matrix" and shape and name not in self.indexed:
-                return sp.MatrixSymbol(name, *shape)
+            if kind == "matrix":
+                # a matrix as a whole never commutes, even where the note also writes its
+                # entries (A_{ij}): as an IndexedBase, AB = BA would hold
+                return sp.MatrixSymbol(name, *shape) if shape else sp.Symbol(
+                    name, commutative=False)
             if name in self.indexed or kind == "vector" and shape:
                 return self.base(name)
             return sp.Symbol(name, commutative=False)
