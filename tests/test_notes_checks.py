@@ -264,7 +264,8 @@ def test_sizes_multiplied_as_shapes_are_not_algebra():
     got = real(SHAPES + "So $(n \\times d)(d \\times m) = n \\times m$ and "
                         "$(n + d)(d + m) = n m$.\n")
     verdict, reason = got["(n \\times d)(d \\times m) = n \\times m"]
-    assert verdict == "not checkable" and "shapes" in reason
+    # refused by the reader (it names shapes) or left unchecked by the checks: never algebra
+    assert verdict in ("not understood", "not checkable") and "shapes" in reason
     assert got["(n + d)(d + m) = n m"][0] == "failed"  # the near miss: plain algebra
 
 

@@ -197,8 +197,11 @@ class LatexReader:
                 and "whole vector" in unlowered[1] and isinstance(lowered[0], sp.Symbol):
             # s := softmax(z) names a vector by its entries: s_entry := softmax(z)_entry
             value, why = self._lower(lx.EntryOf(terms[1], ENTRY))
+            # the base the note's entries s_i are read with (a shape, when s has the size of z)
+            base = terms[0] if isinstance(terms[0], sp.IndexedBase) else sp.IndexedBase(
+                lowered[0])
             if not why:
-                lowered, unlowered = [sp.IndexedBase(lowered[0])[ENTRY], value], {}
+                lowered, unlowered = [base[ENTRY], value], {}
         written = source_terms(latex, len(terms)) or tuple(lx.to_latex(t) for t in terms)
         return Reading(tuple(lowered), relations, got.latex, written, unlowered=unlowered,
                        notes=tuple(getattr(got, "notes", ()) or ()),

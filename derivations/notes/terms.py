@@ -19,10 +19,12 @@ def _objects(expr) -> set:
         return set().union(*(_objects(e) for e in expr)) if expr else set()
     if not isinstance(expr, sp.Basic):
         return set()
-    found = set(expr.free_symbols) | {a.base for a in expr.atoms(sp.Indexed)}
-    found |= {a.func for a in expr.atoms(AppliedUndef)} | expr.atoms(sp.MatrixSymbol)
-    found -= {a for a in expr.atoms(sp.Indexed)}
-    return {o for o in found if not isinstance(o, sp.Indexed)}
+    bases = expr.atoms(sp.IndexedBase)
+    # a vector's size (s ∈ ℝ^K) is in its IndexedBase's shape, not a symbol the term uses
+    plain = expr.xreplace({b: sp.IndexedBase(b.label) for b in bases if b.shape})
+    found = {o for o in plain.free_symbols if not isinstance(o, sp.Indexed | sp.IndexedBase)}
+    found |= bases | {a.func for a in expr.atoms(AppliedUndef)} | expr.atoms(sp.MatrixSymbol)
+    return found
 
 
 def _name(obj) -> str:
@@ -105,7 +107,9 @@ def _put(expr, given: dict, context: Context | None):
     entries = {(k.base.name, k.indices): v for k, v in given.items() if isinstance(k, sp.Indexed)}
     for _ in range(6):
         before = expr
-        expr = expr.xreplace(given)
+        # a value for a size (K = 3) is no value for the shape of a vector of that size: s_3
+        # stays the entry of the s the note defines
+        expr = expr.xreplace({**{b: b for b in expr.atoms(sp.IndexedBase)}, **given})
         if entries:
             expr = expr.replace(lambda e: isinstance(e, sp.Indexed)
                                 and (e.base.name, e.indices) in entries,
