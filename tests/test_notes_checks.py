@@ -330,3 +330,24 @@ def test_a_matrix_whose_entries_the_note_writes_still_does_not_commute():
     got = real(head + r"于是 $(AB)^\top = B^\top A^\top$，且 $A + B = B + A$。" + "\n")
     assert got[r"(AB)^\top = B^\top A^\top"][0] == "proved"
     assert got["A + B = B + A"][0] == "proved"
+
+
+VAR_HEAD = "$q_i$, $k_j$ and $x \\in \\mathbb{R}^{d_k}$.\n\n"
+
+
+@pytest.mark.parametrize("scale, verdict", [("d_k", "failed"), ("\\sqrt{d_k}", "proved")])
+def test_var_of_a_term_not_written_out_still_takes_its_factor_out_squared(scale, verdict):
+    """q_iᵀk_j (vectors of no size) cannot be written out; inside Var it is one random scalar
+    of unknown law, and Var(q_iᵀk_j / d_k) = Var(q_iᵀk_j) / d_k fails whatever it is."""
+    stated = (f"\\mathrm{{Var}}\\left(\\frac{{q_i^\\top k_j}}{{{scale}}}\\right) = "
+              "\\frac{\\mathrm{Var}(q_i^\\top k_j)}{d_k}")
+    got = check_text(VAR_HEAD + f"$${stated}$$\n").formulas[-1]
+    assert got.verdict == verdict and got.links[0].status == verdict
+
+
+def test_a_term_not_written_out_on_one_side_only_is_not_checked():
+    got = check_text(VAR_HEAD + "$$\\frac{\\mathrm{Var}(q_i^\\top k_j)}{d_k} = "
+                                "\\frac{d_k}{d_k} = 1$$\n").formulas[-1]
+    first, second = got.links
+    assert first.status == "not checkable" and "only one side" in first.reason
+    assert second.status == "proved" and got.verdict == "not checkable"

@@ -17,7 +17,7 @@ import re
 import sympy as sp
 
 from derivations.engine import DerivationError
-from derivations.notes import approx
+from derivations.notes import approx, opaque
 from derivations.notes import cache as cache_mod
 from derivations.notes.claims import (
     check_link,
@@ -64,7 +64,8 @@ def _unknown(reading: Reading, symbols: NoteSymbols, visible: list[Made],
              valued: set[str] = frozenset()) -> list[str]:
     known = {_name(o) for o in symbols.known} | {_name(d) for d in symbols.dims} | set(valued)
     known |= {_name(i) for i in symbols.indices} | {m.definition.key for m in visible}
-    return sorted({_name(o) for p in reading.parts for o in _objects(p)} - known)
+    hidden = {_name(o) for p in reading.parts for o in opaque.atoms_of(p)}
+    return sorted({_name(o) for p in reading.parts for o in _objects(p)} - known - hidden)
 
 
 def check_formula(formula: Formula, reading: Reading, context: Context, symbols: NoteSymbols,
@@ -269,18 +270,19 @@ def _rest(result, formula: Formula, reading: Reading, links, context: Context,
         as_written = lhs, rhs
         if worked:  # a worked example's step: its values in
             lhs, rhs = (put(x, given, context) for x in (lhs, rhs))
-        said = _value_or_instance(lhs, rhs, lhs_tex, visible_now, context, formula.section,
-                                  symbols.known, written) if rel in (EQUAL, DEFINE) else ""
+        said = opaque.apart(lhs, rhs) or (_value_or_instance(
+            lhs, rhs, lhs_tex, visible_now, context, formula.section, symbols.known, written)
+            if rel in (EQUAL, DEFINE) else "")
         if said:
             checked.append(Link(index, rel, lhs_tex, rhs_tex, NOT_CHECKABLE, said))
             continue
         names = {_name(o) for o in _objects(lhs) | _objects(rhs)}
         names |= {_name(o) + "[]" for o in _objects(lhs) | _objects(rhs)
                   if isinstance(o, sp.IndexedBase)}
-        opaque = sorted({context.opaque[n] for n in names if n in context.opaque})
-        if opaque:
+        unread = sorted({context.opaque[n] for n in names if n in context.opaque})
+        if unread:
             checked.append(Link(index, rel, lhs_tex, rhs_tex, NOT_CHECKABLE,
-                                f"uses {', '.join(opaque)}, which the note defines by what "
+                                f"uses {', '.join(unread)}, which the note defines by what "
                                 f"cannot be read or written out"))
             continue
         defs = used_definitions((lhs, rhs), visible_now)

@@ -14,7 +14,7 @@ import sympy as sp
 from sympy.printing.repr import ReprPrinter
 
 from derivations.engine import Derivation, DerivationError, Domain, Step, verify
-from derivations.notes import approx
+from derivations.notes import approx, opaque
 from derivations.notes import cache as cache_mod
 from derivations.notes.context import Made, is_number
 from derivations.notes.model import (
@@ -70,11 +70,17 @@ def domain(symbols: NoteSymbols, defs: list[Made], exprs=()) -> Domain:
     dims = tuple(d for d in symbols.dims if keep(d) or _name(d) in bounds)
     dims += tuple({b for lo_hi in indices.values() for x in lo_hi
                    for b in sp.sympify(x).free_symbols} - set(dims) - set(indices))
+    # a term inside E or Var that cannot be written out: a random scalar whose mean and
+    # variance are symbols drawn like any other
+    hidden = sorted(set().union(*(opaque.atoms_of(e) for e in exprs)), key=str)
+    laws = {a: opaque.law(a) for a in hidden}
     return Domain(dims=dims,
                   indices=indices,
-                  random={k: v for k, v in symbols.random.items() if keep(k)},
+                  random={**{k: v for k, v in symbols.random.items() if keep(k)}, **laws},
                   ranges={**{k: v for k, v in symbols.ranges.items() if keep(k)},
-                          **_body_only(exprs, defs, set(indices) | set(dims))},
+                          **_body_only(exprs, defs, set(indices) | set(dims)),
+                          **{m: (-3, 3) for m, _ in laws.values()},
+                          **{v: (sp.Rational(1, 10), 10) for _, v in laws.values()}},
                   constants=tuple(c for c in symbols.constants if keep(c)))
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import sympy as sp
 
 from derivations.notes import latex as lx
+from derivations.notes import opaque
 from derivations.notes.markdown import parse
 from derivations.notes.model import SymbolRow
 from derivations.notes.reading import NoteSymbols, OverridesError, Reading
@@ -211,9 +212,21 @@ class LatexReader:
         try:
             return _bare_bases(lx.lower(term, self._table)), ""
         except lx.NotLowered as exc:
+            moments = self._opaque_moments(term)
+            if moments is not None:
+                return moments, ""
             return term, f"{exc}"
         except Exception as exc:  # noqa: BLE001 - SymPy refusing to build the plain form
             return term, f"{type(exc).__name__}: {' '.join(str(exc).split())}"
+
+    def _opaque_moments(self, term):
+        """``term`` lowered with what cannot be written out inside an E or a Var (q_iᵀk_j) taken
+        as one random scalar of unknown law (:func:`opaque.moments`), or None."""
+        try:
+            got = opaque.moments(term, lambda t: lx.lower(t, self._table), lx.to_text)
+            return None if got is None else _bare_bases(got)
+        except Exception:  # noqa: BLE001 - not lowered that way either: the first reason stands
+            return None
 
 
 def reader() -> LatexReader:
