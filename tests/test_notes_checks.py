@@ -351,3 +351,32 @@ def test_a_term_not_written_out_on_one_side_only_is_not_checked():
     first, second = got.links
     assert first.status == "not checkable" and "only one side" in first.reason
     assert second.status == "proved" and got.verdict == "not checkable"
+
+
+GRADS = ("$X \\in \\mathbb{R}^{n\\times d}$, $W \\in \\mathbb{R}^{d\\times m}$, "
+         "$G \\in \\mathbb{R}^{n\\times m}$.\n\n")
+
+
+@pytest.mark.parametrize("stated, verdict", [
+    ("\\nabla_X L = W^\\top G", "failed"),   # (m×d)(n×m): no product
+    ("\\nabla_X L = W G^\\top", "failed"),   # d×n, the gradient is n×d
+    ("\\nabla_X L = G W^\\top", "not checkable"),  # fits: L is not written out
+    ("\\nabla_W L = X^\\top G", "not checkable")])
+def test_a_gradient_is_judged_by_the_shapes_of_its_sides(stated, verdict):
+    got = real(GRADS + f"$${stated}$$\n")
+    assert got[stated][0] == verdict
+    if verdict == "failed":
+        assert "by shapes" in got[stated][1]
+
+
+def test_statements_side_by_side_are_read_each_on_its_own():
+    """One statement refused (a row slice G_{i,:}) leaves the others read and checked."""
+    grads = "\\nabla_W L = X^\\top G, \\qquad \\nabla_X L = {}, \\qquad \\nabla_b L = " \
+            "\\sum_{{i=1}}^{{n}} G_{{i,:}}"
+    wrong, right = grads.format("W^\\top G"), grads.format("G W^\\top")
+    got = real(GRADS + f"$${wrong}$$\n\n$${right}$$\n")
+    verdict, reason = got[wrong]
+    assert verdict == "failed" and "by shapes" in reason and "`:` at character" in reason
+    offset = int(reason.split("`:` at character ")[1].split(":")[0])
+    assert wrong[offset] == ":"
+    assert got[right][0] == "not checkable"  # the near miss: every statement that is read fits

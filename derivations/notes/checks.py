@@ -33,7 +33,7 @@ from derivations.notes.model import (
     worst,
 )
 from derivations.notes.reading import APPROX, DECLARE, DEFINE, EQUAL, ORDER, NoteSymbols, Reading
-from derivations.notes.shapes import NoShape, shape_of
+from derivations.notes.shapes import NoShape, different_shapes, shape_of, undefined_product
 from derivations.notes.shapes import judge as judge_shape
 from derivations.notes.terms import (
     _bare,
@@ -411,6 +411,20 @@ def _shapes(links, context: Context) -> list[Link]:
                 found = None
             if found is not None:
                 context.shapes[_name(lhs)] = found
+        if rel in (EQUAL, DEFINE, APPROX):  # a side that multiplies matrices which do not fit
+            for side, tex in ((lhs, lhs_tex), (rhs, rhs_tex)):
+                bad = undefined_product(side, context.shapes)
+                if bad:
+                    out.append(Link(index, rel, lhs_tex, rhs_tex, "failed",
+                                    f"by shapes: {tex} multiplies {bad}, whose inner sizes "
+                                    f"differ", {"shape": bad, "stated": tex}))
+                    break
+            else:
+                apart = different_shapes(lhs, rhs, context.shapes) if rel == EQUAL else None
+                if apart:
+                    out.append(Link(index, rel, lhs_tex, rhs_tex, "failed",
+                                    f"by shapes: the sides are {apart}",
+                                    {"shape": apart, "stated": rhs_tex}))
         if rel != "∈" or isinstance(lhs, sp.Symbol | sp.IndexedBase | sp.MatrixSymbol):
             continue
         judged = judge_shape(lhs, rhs, context.shapes)

@@ -92,6 +92,32 @@ def source_terms(latex: str, count: int) -> tuple[str, ...] | None:
     return tuple(pieces) if len(pieces) == count and all(pieces) else None
 
 
+_STATEMENT_SEP = re.compile(r"\\q?quad(?![A-Za-z])")
+
+
+def statements(latex: str) -> list[str]:
+    """The statements of a formula written side by side, cut at its top-level ``\\quad`` and
+    ``\\qquad`` (outside braces, brackets and environments), a comma before a cut dropped;
+    one piece when there is no such cut."""
+    depth, cuts = 0, []
+    for i, ch in enumerate(latex):
+        if ch in "{[(" and (i == 0 or latex[i - 1] != "\\"):
+            depth += 1
+        elif ch in "}])" and (i == 0 or latex[i - 1] != "\\"):
+            depth -= 1
+        elif depth == 0 and ch == "\\":
+            m = _STATEMENT_SEP.match(latex, i)
+            if m:
+                cuts.append((m.start(), m.end()))
+    if "\\begin" in latex or not cuts:
+        return [latex]
+    pieces, last = [], 0
+    for a, b in [*cuts, (len(latex), len(latex))]:
+        pieces.append(latex[last:a].strip().rstrip(",").strip())
+        last = b
+    return [p for p in pieces if p]
+
+
 def _bare_bases(expr):
     """A name with entries used also on its own (L beside L_b) is, on its own, a scalar: its
     IndexedBase outside an entry becomes the symbol of that name."""
@@ -164,12 +190,30 @@ class LatexReader:
         try:
             got = lx.read(latex, self._table)
             if isinstance(got, lx.NotUnderstood):
-                return Reading(not_understood=f"`{got.token}` at character {got.offset}: "
-                                              f"{got.why}")
+                refused = Reading(not_understood=f"`{got.token}` at character {got.offset}: "
+                                                 f"{got.why}")
+                apart = statements(latex)
+                if len(apart) < 2:
+                    return refused
+                # statements side by side (a = b, \qquad c = d), one of them refused: the
+                # others are read on their own, as the reader reads such a list
+                pieces = tuple(self._piece(latex, piece, symbols) for piece in apart)
+                if all(not p.understood for p in pieces):
+                    return refused
+                return Reading(printed=", \\qquad ".join(p.printed or "?" for p in pieces),
+                               pieces=pieces)
             return self._reading(got, latex)
         except Exception as exc:  # noqa: BLE001 - SymPy refusing a reading: never a guess
             return Reading(not_understood=f"the reading could not be built: "
                                           f"{type(exc).__name__}: {' '.join(str(exc).split())}")
+
+    def _piece(self, latex: str, piece: str, symbols: NoteSymbols) -> Reading:
+        """One statement of a formula read on its own; a refusal's offset is in the formula."""
+        got = lx.read(piece, self._table)
+        if isinstance(got, lx.NotUnderstood):
+            at = latex.find(piece) + got.offset
+            return Reading(not_understood=f"`{got.token}` at character {at}: {got.why}")
+        return self.read(piece, symbols)
 
     def _reading(self, got, latex: str) -> Reading:
         if got.kind == "list":

@@ -67,6 +67,12 @@ def shape_of(expr, known: dict[str, tuple]) -> tuple | None:
         return next(iter(shapes), None)
     if isinstance(expr, sp.Pow) and shape_of(expr.base, known) is None:
         return None if shape_of(expr.exp, known) is None else _raise("a power of a matrix")
+    if isinstance(expr, sp.Derivative) and len(expr.variable_count) == 1 \
+            and expr.variable_count[0][1] == 1 and isinstance(expr.expr, sp.Symbol) \
+            and expr.expr.is_commutative and str(expr.expr) not in known:
+        # the gradient of a scalar (a commuting name of no shape) by a matrix: its shape
+        by = shape_of(expr.variable_count[0][0], known)
+        return by if by is not None else _raise("a derivative by a scalar")
     if isinstance(expr, AppliedUndef | sp.Function) and len(expr.args) == 1 \
             and type(expr).__name__ in SAME_SHAPE:
         return shape_of(expr.args[0], known)
@@ -107,3 +113,48 @@ def judge(expr, space, known: dict[str, tuple]) -> tuple[bool, str] | None:
     if symbolic != numeric:  # the two routes disagree: nothing is judged
         return None
     return symbolic, f"{sp.latex(got[0])} \\times {sp.latex(got[1])}"
+
+
+def _differ(a, b) -> bool:
+    """Two sizes differ by both routes: as symbols, and with the sizes replaced by primes."""
+    sizes = sorted(sp.sympify(a - b).free_symbols, key=str)
+    if len(sizes) > len(_PRIMES):
+        return False
+    at = dict(zip(sizes, _PRIMES, strict=False))
+    return sp.simplify(a - b) != 0 and sp.sympify(a).xreplace(at) != sp.sympify(b).xreplace(at)
+
+
+def undefined_product(expr, known: dict[str, tuple]) -> str | None:
+    """A product in ``expr`` of two matrices whose inner sizes differ (Wᵀ G with W d×m and G
+    n×m): the shapes, written out, or None when every product whose factors' shapes can be
+    told is defined."""
+    if not isinstance(expr, sp.Basic):
+        return None
+    for node in sp.preorder_traversal(expr):
+        if not isinstance(node, sp.MatMul | sp.Mul):
+            continue
+        try:
+            shapes = [(a, shape_of(a, known)) for a in node.args]
+        except NoShape:
+            continue
+        shaped = [(a, s) for a, s in shapes if s is not None]
+        if any(a.is_commutative for a, _ in shaped) and len(shaped) > 1:
+            continue  # the order the note wrote is lost: nothing is said
+        for (_, left), (_, right) in zip(shaped, shaped[1:], strict=False):
+            if _differ(left[1], right[0]):
+                return (f"({sp.latex(left[0])} \\times {sp.latex(left[1])})"
+                        f"({sp.latex(right[0])} \\times {sp.latex(right[1])})")
+    return None
+
+
+def different_shapes(lhs, rhs, known: dict[str, tuple]) -> str | None:
+    """The two shapes when both sides of an equation are matrices whose shapes can be told and
+    differ (by both routes), else None."""
+    try:
+        a, b = shape_of(lhs, known), shape_of(rhs, known)
+    except NoShape:
+        return None
+    if a is None or b is None or not any(_differ(x, y) for x, y in zip(a, b, strict=True)):
+        return None
+    return (f"{sp.latex(a[0])} \\times {sp.latex(a[1])} against "
+            f"{sp.latex(b[0])} \\times {sp.latex(b[1])}")
