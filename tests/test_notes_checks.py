@@ -186,9 +186,12 @@ def test_decimals_that_round_an_irrational_value_are_judged_by_their_digits(writ
 
 
 def test_a_symbol_stated_in_an_unread_formula_is_not_checked_as_free():
-    said = real("Each $m_i \\sim \\operatorname{Bernoulli}(p)$, so $m_i^2 = m_i$.\n")
+    said = real("Each $m_i \\sim \\mathcal{B}(p)$, so $m_i^2 = m_i$.\n")
     verdict, reason = said["m_i^2 = m_i"]
     assert verdict == "not checkable" and "not read" in reason
+    # a law that is read (Bernoulli: the values 0 and 1) makes it hold
+    said = real("Each $m_i \\sim \\operatorname{Bernoulli}(p)$, so $m_i^2 = m_i$.\n")
+    assert said["m_i^2 = m_i"][0] == "proved"
     # the near miss: a plain vector m, nothing said of it, is checked and fails
     plain = real("For $m \\in \\mathbb{R}^n$, $m_i^2 = m_i$.\n")
     assert plain["m_i^2 = m_i"][0] == "failed"
@@ -380,3 +383,35 @@ def test_statements_side_by_side_are_read_each_on_its_own():
     offset = int(reason.split("`:` at character ")[1].split(":")[0])
     assert wrong[offset] == ":"
     assert got[right][0] == "not checkable"  # the near miss: every statement that is read fits
+
+
+LAW = ("For each entry, $m_i \\sim \\operatorname{Bernoulli}(1 - p)$, independently; "
+       "$x \\in \\mathbb{R}^n$.\n\n")
+
+
+@pytest.mark.parametrize("stated, verdict", [
+    ("\\mathbb{E}[p\\, m_i x_i] = x_i", "failed"),
+    ("\\mathbb{E}\\left[\\frac{m_i x_i}{1 - p}\\right] = x_i", "numeric"),
+    ("\\mathbb{E}[m_i^3] = 1 - p", "numeric"),   # m³ = m: the law's values are 0 and 1
+    ("\\mathbb{E}[m_i^2] = p", "failed"),
+    ("\\mathrm{Var}(m_i) = p(1-p)", "numeric"),
+    ("\\mathrm{Var}(m_i) = p", "failed")])
+def test_a_bernoulli_variable_gives_e_and_var_their_values(stated, verdict):
+    formulas = check_text(LAW + f"So ${stated}$.\n").formulas
+    assert formulas[0].verdict == "not checkable" and "Bernoulli" in formulas[0].reason
+    assert formulas[-1].latex == stated and formulas[-1].verdict == verdict
+    if "x_i" in stated:
+        assert "x taken as not random" in formulas[-1].links[0].reason
+
+
+def test_a_law_the_checks_do_not_know_says_so():
+    got = real("$w \\sim \\operatorname{Laplace}(0, 1)$. So $\\mathbb{E}[w] = 0$.\n")
+    assert "not a law the checks know" in got["w \\sim \\operatorname{Laplace}(0, 1)"][1]
+    assert got["\\mathbb{E}[w] = 0"][0] != "failed"
+
+
+@pytest.mark.parametrize("stated, verdict", [("m_i^2 = m_i", "proved"), ("m_i^2 = 1", "failed"),
+                                             ("e^{m_i} = 1 + (e - 1) m_i", "not checkable")])
+def test_a_bernoulli_variable_takes_the_values_0_and_1(stated, verdict):
+    formulas = check_text(LAW + f"So ${stated}$.\n").formulas
+    assert formulas[-1].latex == stated and formulas[-1].verdict == verdict

@@ -17,7 +17,7 @@ import re
 import sympy as sp
 
 from derivations.engine import DerivationError
-from derivations.notes import approx, opaque
+from derivations.notes import approx, laws, opaque
 from derivations.notes import cache as cache_mod
 from derivations.notes.claims import (
     check_link,
@@ -96,6 +96,8 @@ def check_formula(formula: Formula, reading: Reading, context: Context, symbols:
         if shaped and len(links) == 1:
             return result(shaped[0].status, shaped[0].reason if shaped[0].status == "proved"
                           else _blame(shaped[0]), shaped)
+        if reading.relations == ("~",):
+            return result(NOT_CHECKABLE, laws.declare(*reading.parts, symbols))
         return result(NOT_CHECKABLE, "a declaration: it says what a symbol is")
     out = _links(result, formula, reading, links, context, symbols, store)
     wrong = [k for k in shaped if k.status == "failed"]
@@ -374,7 +376,8 @@ def _verify(tex, lhs, rhs, defs: list[Made], given: dict | None, context: Contex
         if _closed(a) and _closed(b):  # recomputed: numbers against numbers
             return check_link(index, rel, a, b, lhs_tex, rhs_tex, [], symbols, store,
                               {m.definition.name: m.where for m in defs}, hypotheses)
-    apart = _apart(_unfold(lhs, defs), _unfold(rhs, defs)) if rel == EQUAL else ""
+    apart = _apart(_unfold(lhs, defs), _unfold(rhs, defs), laws.parameters(symbols)) \
+        if rel == EQUAL else ""
     if apart:
         return Link(index, rel, lhs_tex, rhs_tex, NOT_CHECKABLE, apart)
     return check_link(index, rel, lhs, rhs, lhs_tex, rhs_tex, defs, symbols, store,
@@ -467,11 +470,13 @@ def links_name(made: Made) -> str:
     return made.definition.name
 
 
-def _apart(lhs, rhs) -> str:
+def _apart(lhs, rhs, related=None) -> str:
     """Why a link whose sides are each in symbols the other lacks is not checked: it rests on a
     relation between them that the formula does not state (−Σ y_i log p_i = −log p_c holds
     for a one-hot y with y_c = 1).  A side that only drops or adds terms is checked."""
     names = [{_name(o) for o in _objects(x)} for x in (lhs, rhs)]
+    for side in names:  # a variable with a law brings its parameters (m ~ Bernoulli(1 − p))
+        side |= {p for n in list(side) for p in (related or {}).get(n, ())}
     only = [sorted(names[0] - names[1]), sorted(names[1] - names[0])]
     if only[0] and only[1]:
         return (f"the sides are in different symbols ({', '.join(only[0])} against "

@@ -14,7 +14,7 @@ import sympy as sp
 from sympy.printing.repr import ReprPrinter
 
 from derivations.engine import Derivation, DerivationError, Domain, Step, verify
-from derivations.notes import approx, opaque
+from derivations.notes import approx, laws, opaque
 from derivations.notes import cache as cache_mod
 from derivations.notes.context import Made, is_number
 from derivations.notes.model import (
@@ -155,7 +155,8 @@ def _key(relation, lhs, rhs, lhs_tex, rhs_tex, defs: list[Made], symbols: NoteSy
     said = [f"{sp.srepr(m.definition.symbol)}|{sp.srepr(m.definition.params)}|"
             f"{sp.srepr(m.definition.body)}|{m.definition.name}|{m.where}" for m in defs]
     return cache_mod.key(relation, sp.srepr(lhs), sp.srepr(rhs), lhs_tex, rhs_tex,
-                         symbols.digest, repr(sorted((named or {}).items())), *said)
+                         symbols.digest, repr(sorted((named or {}).items())),
+                         repr(sorted(symbols.laws.items())), *said)
 
 
 def check_link(index: int, relation: str, lhs, rhs, lhs_tex: str, rhs_tex: str,
@@ -191,7 +192,25 @@ def _check_link(index: int, relation: str, lhs, rhs, lhs_tex: str, rhs_tex: str,
     if free:
         return link(NOT_CHECKABLE, f"free function {', '.join(free)}: the note does not say "
                                    f"what it is")
+    lhs, rhs = (laws.powers_to_one(x, symbols) for x in (lhs, rhs))
+    if lhs is None or rhs is None:
+        return link(NOT_CHECKABLE, f"a variable with a law ({', '.join(sorted(symbols.laws))})"
+                                   f" outside E and Var, other than in a polynomial: its values "
+                                   f"0 and 1 are not the reals the engine draws")
     dom = domain(symbols, defs, (lhs, rhs))
+    taken = laws.not_random([_unfold(x, defs) for x in (lhs, rhs)], symbols,
+                            (*dom.dims, *dom.indices, *dom.random,
+                             *(m.definition.symbol for m in defs)))
+    if taken:
+        dom = dataclasses.replace(dom, constants=(*dom.constants, *taken))
+        _link = link
+
+        def link(status, reason="", counterexample=None):
+            said_random = ", ".join(sorted(symbols.laws))
+            names = ", ".join(sorted({_name(t) for t in taken}))
+            return _link(status, f"{reason}; {names} taken as not random "
+                                 f"(the note gives a law to {said_random} only)",
+                         counterexample)
     if relation in ORDER or relation == APPROX:
         nums = _numbers(lhs, rhs, defs, dom)
         if nums is None:

@@ -223,7 +223,8 @@ class LatexReader:
             return Reading((self._lower(got.expr)[0],), (), got.latex, (latex,))
         if got.kind == "declaration":  # its two sides kept as read: a shape is judged
             sides = tuple(got.expr.args[:2])
-            return Reading(sides, ("∈",), got.latex, tuple(lx.to_latex(t) for t in sides))
+            rel = "~" if type(got.expr).__name__ == "Distributed" else "∈"
+            return Reading(sides, (rel,), got.latex, tuple(lx.to_latex(t) for t in sides))
         links = list(got.links)
         relations = tuple(RELATIONS.get(type(k).__name__, type(k).__name__) for k in links)
         terms = [links[0].args[0], *(k.args[1] for k in links)]

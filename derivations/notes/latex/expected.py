@@ -31,6 +31,7 @@ _CONSTRUCTORS = {
     "Lt": lambda a, b: N.relation("<", a, b), "Le": lambda a, b: N.relation("≤", a, b),
     "Gt": lambda a, b: N.relation(">", a, b), "Ge": lambda a, b: N.relation("≥", a, b),
     "Approx": N.Approx, "Define": N.Define, "Chain": N.Chain, "In": N.In, "R": N.R,
+    "Distributed": N.Distributed,
     "Range": N.Range, "Formulas": N.Formulas, "Tuple": lambda *a: sp.Tuple(*a),
     "Matrix": _matrix, "sqrt": N.sqrt, "root": N.root, "transpose": N.transpose,
     "odot": N.hadamard, "Norm": lambda x, p=None: N.Norm(x) if p is None else N.Norm(x, p),

@@ -24,7 +24,7 @@ OPNAMES = {"log", "ln", "exp", "sin", "cos", "tan", "tanh", "sinh", "cosh", "max
 RELATIONS = {"=": "=", "<": "<", ">": ">", "le": "≤", "leq": "≤", "leqslant": "≤", "ge": "≥",
              "geq": "≥", "geqslant": "≥", "ne": "≠", "neq": "≠", "approx": "≈",
              "coloneqq": ":=", "triangleq": ":=", "in": "∈", "≤": "≤", "≥": "≥", "≠": "≠",
-             "≈": "≈", "∈": "∈"}
+             "≈": "≈", "∈": "∈", "sim": "~", "∼": "~"}
 MULOPS = {"cdot": "·", "times": "×", "odot": "⊙", "*": "·", "/": "/", "×": "×", "·": "·",
           "⊙": "⊙"}
 SPACING = {",", ";", ":", "!", " ", ">", "displaystyle", "textstyle", "limits", "nolimits",

@@ -49,6 +49,10 @@ class In(_Node):
     """A declaration ``x ∈ space``."""
 
 
+class Distributed(_Node):
+    """A random variable's law ``x ~ Law(parameters)``: a declaration."""
+
+
 class R(_Node):
     """The space ℝ, ℝⁿ or ℝ^{n×d}: its arguments are the dimensions."""
 

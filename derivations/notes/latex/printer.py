@@ -92,6 +92,9 @@ class _Printer:
             return out, 0
         if name == "Formulas":
             return (",\\quad " if tex else ";  ").join(self.p(a) for a in x.args), 0
+        if name == "Distributed":
+            op = "\\sim" if tex else "~"
+            return f"{self.p(x.args[0])} {op} {self.p(x.args[1])}", 0
         if name == "In":
             op = "\\in" if tex else "∈"
             return f"{self.p(x.args[0])} {op} {self.p(x.args[1])}", 0

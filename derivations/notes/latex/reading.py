@@ -187,6 +187,10 @@ def _chain(b: Builder, node, kids, prev=None):
         kids = list(kids[1:])
     ops = []
     for op, term in zip(kids[::2], kids[1::2], strict=True):
+        if str(op) == "~":  # a law: only x ~ Law(…) alone, a declaration of what x is
+            if len(kids) != 2 or prev is not None or len(terms) != 1:
+                b.refuse(op, "~ (a law) is read only alone, x \\sim \\operatorname{Law}(…)")
+            return ("declaration", N.Distributed(terms[0], b.ex(term)), None)
         if str(op) == "∈":
             if op is not kids[-2] or prev is not None:
                 b.refuse(op, "∈ is read only in a declaration, x ∈ ℝ^{n×d}, or as the last "
