@@ -281,3 +281,17 @@ def test_shown_back_as_read(formulas, text, latex):
     got, _ = read_last(formulas)
     assert got.ok, str(got)
     assert (got.text, got.latex) == (text, latex)
+
+
+@pytest.mark.parametrize("formula, refused", [
+    (r"x y^\top = y x^\top", True),       # outer products: matrices, their order matters
+    (r"J = \operatorname{diag}(x) - x x^\top", True),
+    (r"x^\top y y^\top x = 1", True),
+    (r"x^\top y = y^\top x", False),      # the near miss: inner products, numbers
+    (r"2\, x^\top y = x^\top y + y^\top x", False)])
+def test_a_product_of_whole_vectors_is_read_only_as_an_inner_product(formula, refused):
+    got, _ = read_last([r"x, y \in \mathbb{R}^n", formula])
+    if refused:
+        assert got.token and "outer product" in got.why
+    else:
+        assert not hasattr(got, "why") and "x" in got.text

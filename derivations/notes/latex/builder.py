@@ -12,7 +12,12 @@ import sympy as sp
 from lark import Token, Tree
 
 import derivations.notes.latex.nodes as N
-from derivations.notes.latex.guards import check_divisor, check_factor, check_operand
+from derivations.notes.latex.guards import (
+    check_divisor,
+    check_factor,
+    check_operand,
+    check_vector_order,
+)
 from derivations.notes.latex.infer import inner, script_letters
 from derivations.notes.latex.scripts import Scripts, int_of
 from derivations.notes.latex.table import SymbolTable
@@ -149,6 +154,7 @@ class Builder(Scripts):
             return N.div(x, y)
         if op == "⊙":
             return N.hadamard(x, y)
+        check_vector_order(self, op, (x, y))
         return N.mul(x, y)
 
     def x_paren(self, node):
@@ -378,6 +384,7 @@ class Builder(Scripts):
             k += 1
         if len(out) > 1 and any(isinstance(f, sp.Tuple) for f in out):
             self.refuse(kids[0], "a tuple inside a product is not read")
+        check_vector_order(self, kids[0], out)
         return out[0] if len(out) == 1 else N.mul(*out)
 
 def _script_word(script):

@@ -9,6 +9,7 @@ builder's ``refuse``, naming the token; it may not build or change a reading.
 
 from __future__ import annotations
 
+import sympy as sp
 from lark import Token, Tree
 
 import derivations.notes.latex.nodes as N
@@ -245,6 +246,31 @@ def check_operand(b, kids):
         b.refuse(kids[0], f"a derivative of {kids[0]}(…) with {kids[0]} no function of this "
                  "note: a gradient at a point is not read; declare the function, or write the "
                  "derivative alone")
+
+
+def _vector_factors(factors) -> str:
+    """The whole vectors of a product, in the order written: ``v`` a vector, ``T`` one
+    transposed (entries, x_i, are no whole vectors)."""
+    out = ""
+    for f in factors:
+        if type(f).__name__ in ("Mul", "MatMul"):
+            out += _vector_factors(f.args)
+        elif isinstance(f, sp.IndexedBase):
+            out += "v"
+        elif type(f).__name__ in ("transpose", "Transpose") and isinstance(f.args[0],
+                                                                           sp.IndexedBase):
+            out += "T"
+    return out
+
+
+def check_vector_order(b, node, factors):
+    """A product of whole vectors is read only as xᵀy (a number) or with one vector: x yᵀ is
+    an outer product, a matrix, and a product of commuting symbols would lose that order."""
+    order = _vector_factors(factors)
+    if len(order) > 1 and order not in ("Tv", "vv"):
+        b.refuse(node, "a product of whole vectors other than x^\\top y (x y^\\top, an outer "
+                 "product, is a matrix): its order would not be kept; write its entries, "
+                 "x_i y_j, or declare the vectors as matrices (n x 1)")
 
 
 def _paren_base(node):
