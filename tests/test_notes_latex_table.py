@@ -33,6 +33,8 @@ def kinds(formulas, block=""):
     ([r"f(x) = x^2"], "f", "function"),
     ([r"\sigma(x)"], "sigma", "function"),
     ([r"\sigma^2"], "sigma", "scalar"),
+    ([r"\sigma'(x)"], "sigma", "function"),
+    ([r"\Phi", r"\Phi(x)"], "Phi", "function"),
     ([r"e_i = 1", r"i = 1, \dots, n"], "e", "vector"),
     ([r"x = (1, 2)"], "x", "vector"),
     ([r"R(m\theta) = \begin{bmatrix} a & b \\ c & d \end{bmatrix}"], "R", "function"),

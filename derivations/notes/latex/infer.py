@@ -110,6 +110,7 @@ def first_offset(node) -> int:
 class _Walk:
     def __init__(self, table: SymbolTable, formula: int):
         self.t, self.f, self.bound = table, formula, []
+        self.mentions: set[int] = set()  # products that only name a function ($\Phi$ alone)
 
     def ev(self, node, text):
         return Evidence(self.f, first_offset(node), text)
@@ -208,12 +209,15 @@ class _Walk:
             if isinstance(c, Tree) and c.data in ("superscript", "prime"):
                 base = c.children[0]
             name = tok_name(base)
-            if name not in DEFAULT_FUNCTIONS:
+            if name not in DEFAULT_FUNCTIONS or id(node) in self.mentions:
                 continue
+            if c is not base and c.data == "superscript" and _paren_next(kids, k):
+                continue  # \Phi^{-1}(p): an inverse or a power of the function, no value
             nxt = kids[k + 1] if k + 1 < len(kids) else None
-            applied = base is c and isinstance(nxt, Tree) and (nxt.data == "paren" or nxt.data in (
-                "subscript", "superscript") and isinstance(nxt.children[0], Tree)
-                and nxt.children[0].data == "paren")
+            # f'(x) applies f as much as f(x) does
+            applied = (base is c or c.data == "prime") and isinstance(nxt, Tree) and (
+                nxt.data == "paren" or nxt.data in ("subscript", "superscript") and
+                isinstance(nxt.children[0], Tree) and nxt.children[0].data == "paren")
             self.t.note(name, "function" if applied else "scalar",
                         self.ev(c, "applied to an argument" if applied else "used as a symbol"))
 
@@ -289,6 +293,8 @@ class _Walk:
 
     def on_start(self, node):
         items = [c for c in node.children if isinstance(c, Tree)]
+        if len(items) == 1 and mentioned_function(items[0]) is not None:
+            self.mentions.add(id(items[0].children[0]))  # "$\Phi$ is the normal CDF"
         run = []  # x, y, z ∈ ℝ^d: the bare symbols before a declaration share it
         for item in items:
             kids = item.children
@@ -303,6 +309,24 @@ class _Walk:
                 name = tok_name(_single(a.children[0]))
                 if name:
                     self.range(name, a.children[2], c.children[0], a)
+
+
+def mentioned_function(item):
+    """The default function letter a formula only names (``\\Phi`` alone), else None: a
+    mention says which function a letter is, it uses no value."""
+    if item.data != "chain" or len(item.children) != 1:
+        return None
+    prod = item.children[0]
+    if isinstance(prod, Tree) and prod.data == "product" and len(prod.children) == 1:
+        name = tok_name(prod.children[0])
+        if name in DEFAULT_FUNCTIONS and prod.children[0].type in ("LETTER", "SYMBOL"):
+            return prod.children[0]
+    return None
+
+
+def _paren_next(kids, k) -> bool:
+    nxt = kids[k + 1] if k + 1 < len(kids) else None
+    return isinstance(nxt, Tree) and nxt.data == "paren"
 
 
 def _one_term(paren) -> bool:
