@@ -256,6 +256,10 @@ class _Walk:
         one = _single(lhs)
         names = [head(one, self.t)] if isinstance(one, Token) and (
             one.type != "WORD" or head(one, self.t) == str(one)) else []
+        if isinstance(one, Tree) and one.data == "subscript" and tok_name(one.children[0]) and \
+                not is_compound(one.children[2]) and not any(
+                    self.t.is_index(str(x)) for x in script_letters(one.children[2]) or ()):
+            names = [node_name(one)]  # W_Q, W_1 \in \mathbb{R}^{…}: the name's own space
         names = [n for n in names if n]
         space = _single(rhs)
         if isinstance(space, Tree) and space.data == "set":
@@ -271,12 +275,12 @@ class _Walk:
             dims = _dims(inner(space.children[2]))
         elif not (isinstance(space, Token) and space.type == "REALS"):
             return
-        dim_names = [node_name(d) for d in dims]
+        dim_names = [node_name(d) or _multiple(d) for d in dims]
         if None in dim_names:
             return
         for d, name in zip(dims, dim_names, strict=True):
             if not name.isdigit():
-                self.t.note(name, "size", self.ev(d, "a dimension of ℝ^…"))
+                self.t.note(name.split("*")[-1], "size", self.ev(d, "a dimension of ℝ^…"))
         kind = "scalar" if not dims else "vector" if len(dims) == 1 else "matrix"
         for n in names:
             self.t.note(n, kind, self.ev(lhs, "declared ∈ ℝ" + ("^…" if dims else "")),
@@ -301,8 +305,8 @@ class _Walk:
             if item.data == "chain" and len(kids) == 3 and str(kids[1]) == "∈":
                 for lhs in run:
                     self.declaration(lhs, kids[2])
-            run = run + [kids[0]] if item.data == "chain" and len(kids) == 1 and isinstance(
-                _single(kids[0]), Token) else []
+            run = run + [kids[0]] if item.data == "chain" and len(kids) == 1 and (isinstance(
+                _single(kids[0]), Token) or node_name(kids[0])) else []
         for a, b, c in zip(items, items[1:], items[2:], strict=False):
             if a.data == "chain" and b.data == "dots_item" and c.data == "chain" and \
                     len(a.children) == 3 and str(a.children[1]) == "=" and len(c.children) == 1:
@@ -367,6 +371,17 @@ def node_name(node):
     return None
 
 
+def _multiple(node):
+    """``4d``, ``3 d_k``: a whole number times a size, as a dimension ``4*d``, else None."""
+    node = _single(node)
+    if isinstance(node, Tree) and node.data == "product" and len(node.children) == 2 and \
+            isinstance(node.children[0], Token) and node.children[0].type == "NUMBER" and \
+            str(node.children[0]).isdigit():
+        name = node_name(node.children[1])
+        return f"{node.children[0]}*{name}" if name and not name.isdigit() else None
+    return None
+
+
 def head_name(node):
     """The name of a symbol written as a token (``x``, ``\\hat{x}``), else None."""
     return tok_name(node)
@@ -393,8 +408,10 @@ def _dims(node):
     return [node]
 
 
-def infer(formulas: Sequence[str], overrides: Overrides | None = None) -> SymbolTable:
-    """The symbol table of a note: what its formulas show, corrected by its symbols block."""
+def walk_note(formulas: Sequence[str], overrides: Overrides | None = None):
+    """The symbol table of what a note's formulas show, corrected by its symbols block, and the
+    parse trees it rests on, ``(formula number, source, tree)`` (:func:`.notetable.infer` adds
+    what definitions and gradients show)."""
     table = SymbolTable()
     if overrides is not None:
         apply_overrides(table, overrides)
@@ -426,7 +443,7 @@ def infer(formulas: Sequence[str], overrides: Overrides | None = None) -> Symbol
             table.conflicts.setdefault(name, f"{name} is applied as a function and used as a "
                                              "plain symbol; declare it in the symbols block")
     bold_entries(table)
-    return table
+    return table, [(k, formulas[k], tree) for k, tree in trees]
 
 
 def apply_overrides(table: SymbolTable, overrides: Overrides):
