@@ -35,6 +35,8 @@ def kinds(formulas, block=""):
     ([r"\sigma^2"], "sigma", "scalar"),
     ([r"\sigma'(x)"], "sigma", "function"),
     ([r"\Phi", r"\Phi(x)"], "Phi", "function"),
+    ([r"f, g", r"f(x) = g(x)^2"], "f", "function"),
+    ([r"\sigma'", r"\sigma(x)"], "sigma", "function"),
     ([r"e_i = 1", r"i = 1, \dots, n"], "e", "vector"),
     ([r"x = (1, 2)"], "x", "vector"),
     ([r"R(m\theta) = \begin{bmatrix} a & b \\ c & d \end{bmatrix}"], "R", "function"),
@@ -83,6 +85,8 @@ def test_a_declaration_wins_and_says_so():
 def test_a_conflict_is_listed_and_refused():
     _, table = kinds([r"\sigma(x)", r"\sigma^2"])
     assert "sigma" in table.conflicts
+    # σ(1 - σ) as shorthand for σ(x)(1 - σ(x)) uses σ as a value: σ applied to 1 - σ, or σ·(…)?
+    assert "sigma" in kinds([r"\sigma(1 - \sigma)", r"\sigma(x)"])[1].conflicts
     assert "CONFLICT" in str(table)
     assert not read(r"\sigma^2", table).ok
 

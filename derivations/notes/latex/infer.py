@@ -211,8 +211,9 @@ class _Walk:
             name = tok_name(base)
             if name not in DEFAULT_FUNCTIONS or id(node) in self.mentions:
                 continue
-            if c is not base and c.data == "superscript" and _paren_next(kids, k):
-                continue  # \Phi^{-1}(p): an inverse or a power of the function, no value
+            if c is not base and (c.data == "superscript" and _paren_next(kids, k)
+                                  or c.data == "prime" and not _paren_next(kids, k)):
+                continue  # \Phi^{-1}(p), \sigma' alone: the function named, no value
             nxt = kids[k + 1] if k + 1 < len(kids) else None
             # f'(x) applies f as much as f(x) does
             applied = (base is c or c.data == "prime") and isinstance(nxt, Tree) and (
@@ -297,8 +298,9 @@ class _Walk:
 
     def on_start(self, node):
         items = [c for c in node.children if isinstance(c, Tree)]
-        if len(items) == 1 and mentioned_function(items[0]) is not None:
-            self.mentions.add(id(items[0].children[0]))  # "$\Phi$ is the normal CDF"
+        if items and all(mentioned_function(item) is not None for item in items):
+            # "$\Phi$ is the normal CDF", "$f, g$ are functions": named, no value used
+            self.mentions.update(id(item.children[0]) for item in items)
         run = []  # x, y, z ∈ ℝ^d: the bare symbols before a declaration share it
         for item in items:
             kids = item.children
