@@ -168,6 +168,10 @@ READ = [
     ([r"\Phi(x)", r"\Phi"], "", "Phi"),
     ([r"\sigma", r"\sigma'(x)", r"x\,\sigma(1.702x)"], "", "x*sigmoid(1.702*x)"),
     ([r"\Phi^{-1}(p)", r"\Phi(x)"], "", "Phi(x)"),
+    ([r"\frac{d\sigma}{dx}", r"\sigma(x) = \frac{1}{1 + e^{-x}}"], "",
+     "Eq(sigmoid(x), 1/(1 + exp(-x)))"),
+    # near miss: the function written with its argument in the numerator is read
+    ([r"\sigma(z)", r"\frac{d\sigma(x)}{dx}"], "", "Derivative(sigmoid(x), x)"),
     # near miss of an entry beside a tuple: the vector itself given a tuple gives entries
     ([r"g = (3, 4)", r"g_1 = 3"], "", "Eq(g[1], 3)"),
     ([r"\sum_{k=1}^{K} g_k^2", r"g_1 = (3, 4)"], "vector g_1", "Eq(g_1, Tuple(3, 4))"),
@@ -279,6 +283,8 @@ REFUSED = [
     # a default function letter used as a value beside its application stays a conflict
     ([r"\sigma(x)", r"\sigma^2 = 1", r"\sigma(z)"], "", r"\sigma", "declare it"),
     ([r"\Phi(x)", r"\Phi + 1"], "", r"\Phi", "declare it"),
+    # the function without its argument in a Leibniz numerator: refused, no conflict made
+    ([r"\sigma(x)", r"\frac{d\sigma}{dx}"], "", r"\sigma", "has no argument"),
     # an entry beside a tuple of values: a vector of its own
     ([r"\sum_{k=1}^{K} g_k^2", r"g_1 = (3, 4)"], "", "g", "tuple or matrix"),
     ([r"\sum_{k=1}^{K} g_k^2", r"g_1 \approx (0.2, 0.3)"], "", "g", "tuple or matrix"),

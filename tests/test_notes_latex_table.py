@@ -37,6 +37,7 @@ def kinds(formulas, block=""):
     ([r"\Phi", r"\Phi(x)"], "Phi", "function"),
     ([r"f, g", r"f(x) = g(x)^2"], "f", "function"),
     ([r"\sigma'", r"\sigma(x)"], "sigma", "function"),
+    ([r"\frac{d\sigma}{dx}", r"\sigma(x)"], "sigma", "function"),
     ([r"e_i = 1", r"i = 1, \dots, n"], "e", "vector"),
     ([r"x = (1, 2)"], "x", "vector"),
     ([r"R(m\theta) = \begin{bmatrix} a & b \\ c & d \end{bmatrix}"], "R", "function"),

@@ -185,6 +185,13 @@ class _Walk:
         if name == "e" and self.t.has_entries("e"):
             self.t.note("e", "vector", self.ev(node, "e has entries, so it is no Euler's number"))
 
+    def on_dnum(self, node):
+        # \frac{d\sigma}{dx}: the function differentiated, named without its argument — no value
+        for c in node.children:
+            if isinstance(c, Tree) and c.data == "product" and len(c.children) == 1 and \
+                    tok_name(c.children[0]) in DEFAULT_FUNCTIONS:
+                self.mentions.add(id(c))
+
     def on_superscript(self, node):
         base, _, script = node.children
         body = inner(script)
