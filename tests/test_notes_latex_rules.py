@@ -168,6 +168,15 @@ READ = [
     ([r"\Phi(x)", r"\Phi"], "", "Phi"),
     ([r"\sigma", r"\sigma'(x)", r"x\,\sigma(1.702x)"], "", "x*sigmoid(1.702*x)"),
     ([r"\Phi^{-1}(p)", r"\Phi(x)"], "", "Phi(x)"),
+    # a matrix with entries defined by matrices of known shapes takes the shape: sums over its
+    # entries take their range from it
+    ([r"Q, K \in \mathbb{R}^{n \times d_k}", r"S = QK^\top / \sqrt{d_k}",
+      r"A = \mathrm{softmax}(S)", r"D_i = \sum_j dA_{ij} A_{ij}"], "",
+     "Eq(D[i], Sum(dA[i, j]*A[i, j], (j, 1, n)))"),
+    # near misses of a function with a superscript: an operator name, a power of a product
+    ([r"\tanh^2(x)"], "", "tanh(x)**2"),
+    ([r"x^2(1 - x)"], "", "x**2*(1 - x)"),
+    ([r"\mathrm{sech}(x)^2"], "", "sech(x)**2"),
     ([r"\frac{d\sigma}{dx}", r"\sigma(x) = \frac{1}{1 + e^{-x}}"], "",
      "Eq(sigmoid(x), 1/(1 + exp(-x)))"),
     # near miss: the function written with its argument in the numerator is read
@@ -283,6 +292,10 @@ REFUSED = [
     # a default function letter used as a value beside its application stays a conflict
     ([r"\sigma(x)", r"\sigma^2 = 1", r"\sigma(z)"], "", r"\sigma", "declare it"),
     ([r"\Phi(x)", r"\Phi + 1"], "", r"\Phi", "declare it"),
+    # an upright word or a function with a superscript before its argument: sech(x)² or sech·x?
+    ([r"\tanh'(x) = \operatorname{sech}^2(x)"], "", r"\operatorname{sech}", "superscript"),
+    ([r"\mathrm{GELU}^2(x)"], "", r"\mathrm{GELU}", "superscript"),
+    ([r"\Phi(x)", r"\Phi^{-1}(p)"], "", r"\Phi", "superscript"),
     # the function without its argument in a Leibniz numerator: refused, no conflict made
     ([r"\sigma(x)", r"\frac{d\sigma}{dx}"], "", r"\sigma", "has no argument"),
     # an entry beside a tuple of values: a vector of its own

@@ -193,6 +193,8 @@ def test_kinds_from_definitions_and_gradients(formulas, name, kind, rests_on):
     ([r"W_E \in \mathbb{R}^{V \times d}", r"dV = 38597376"], "dV", None),
     # a gradient keeps its forward's shape against a definition of another shape
     ([*ATTENTION, r"dA = V^\top V"], "dA", "matrix n×n"),
+    # a matrix with entries taken as a whole is a scalar factor for SymPy: no shape from it
+    ([r"V \in \mathbb{R}^{n \times d}", r"A_{ij} = 1", r"O = AV"], "O", None),
     # an entry declared is no name: x_i \in \mathbb{R}
     ([r"x_i \in \mathbb{R}"], "x_i", None),
     # a declared kind wins over the gradient rule

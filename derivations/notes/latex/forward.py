@@ -47,7 +47,7 @@ def _offset(node):
 def _open(table: SymbolTable, name) -> bool:
     info = table.get(name)
     return info is None or (not info.declared and not info.shape and info.kind in _OPEN
-                            and name not in table.indexed and name not in table.conflicts)
+                            and name not in table.conflicts)
 
 
 def _dims(shape):
@@ -92,20 +92,24 @@ def _defined(table: SymbolTable, source: str, formula: int, lhs, rhs,
         return False
     if body.atoms(sp.ImmutableMatrix):
         return False  # numbers written out: an example's value
+    labels = {base.label for base in body.atoms(sp.IndexedBase)}
     if any(s.is_commutative and not s.is_integer and table.kind(s.name) != "scalar"
-           for s in body.atoms(sp.Symbol)):
+           for s in body.atoms(sp.Symbol) - labels):
         return False  # a factor of no known kind yet (dO before O's shape is known)
-    if isinstance(body, MatrixExpr):
+    kind = "matrix"
+    if isinstance(body, MatrixExpr) and not labels:
+        # (a matrix with entries taken as a whole counts as a scalar factor in SymPy's shapes)
         shape = _dims(body.shape)
         why = "defined by an expression of shape " + "×".join(map(str, body.shape))
     elif type(body).__name__ in SAME_SIZE and len(body.args) == 1 and \
-            isinstance(body.args[0], sp.MatrixSymbol):
-        shape = _dims(body.args[0].shape)
-        why = f"{type(body).__name__} of {body.args[0]}, a matrix " + \
-            "×".join(map(str, body.args[0].shape))
+            isinstance(body.args[0], (sp.MatrixSymbol, sp.IndexedBase)) and body.args[0].shape:
+        arg = body.args[0]
+        shape, kind = _dims(arg.shape), "matrix" if len(arg.shape) == 2 else "vector"
+        why = f"{type(body).__name__} of {arg.name if hasattr(arg, 'name') else arg}, a " \
+              f"{kind} " + "×".join(map(str, arg.shape))
     else:
         return False
-    return shape is not None and _note(table, name, "matrix", shape, formula, lhs, why)
+    return shape is not None and _note(table, name, kind, shape, formula, lhs, why)
 
 
 def _leibniz_variable(dfrac):
