@@ -195,7 +195,7 @@ REFUSED = [
     (r"x_ij", "", "ij", 2, "only 'i'"),
     (r"loss = 1", "", "loss", 0, "no name"),
     (r"\sum_j x_j", "", "j", 5, "range of j"),
-    (r"f'(x)", "", "f", 0, "prime"),
+    (r"x'(t)", "", "x", 0, "no function"),
     (r"\sigma(x) + \sigma^2", "", r"\sigma", 0, "declare"),
     (r"a(b, c)", "", "(", 1, "no function"),
     (r"h^{(l+1)}", "", "(", 3, "label"),

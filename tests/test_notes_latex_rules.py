@@ -152,6 +152,38 @@ READ = [
     # near miss of the bare lists: relations separated by commas are separate formulas
     ([r"Q = XW_Q, K = XW_K"], "", "Formulas(Eq(Q, X*W_Q), Eq(K, X*W_K))"),
     ([r"pos = 1, i = 0"], "name pos", "Formulas(Eq(pos, 1), Eq(i, 0))"),
+    # a prime on a function applied to one plain variable is its derivative by that variable
+    ([r"\sigma'(x) = \sigma(x)(1 - \sigma(x))"], "",
+     "Eq(Derivative(sigmoid(x), x), sigmoid(x)*(1 - sigmoid(x)))"),
+    ([r"f''(x) = 2"], "", "Eq(Derivative(f(x), (x, 2)), 2)"),
+    ([r"\tanh'(x) = 1 - \tanh^2(x)"], "", "Eq(Derivative(tanh(x), x), 1 - tanh(x)**2)"),
+    ([r"\mathrm{GELU}'(x) = \Phi(x) + x\,\phi(x)"], "",
+     "Eq(Derivative(GELU(x), x), Phi(x) + x*phi(x))"),
+    ([r"g(x) = x^2", r"g'(u)^2"], "", "Derivative(g(u), u)**2"),
+    # near misses: a prime on a symbol is a name; a declared function takes the prime
+    ([r"y' = 2x"], "", "Eq(y_prime, 2*x)"),
+    ([r"L'(\theta)"], "function L", "Derivative(L(theta), theta)"),
+    # a default function letter only named ($\Phi$ is the normal CDF) stays a function
+    ([r"\Phi", r"\operatorname{GELU}(x) = x\,\Phi(x)"], "", "Eq(GELU(x), x*Phi(x))"),
+    ([r"\Phi(x)", r"\Phi"], "", "Phi"),
+    ([r"\sigma", r"\sigma'(x)", r"x\,\sigma(1.702x)"], "", "x*sigmoid(1.702*x)"),
+    ([r"\Phi^{-1}(p)", r"\Phi(x)"], "", "Phi(x)"),
+    # a matrix with entries defined by matrices of known shapes takes the shape: sums over its
+    # entries take their range from it
+    ([r"Q, K \in \mathbb{R}^{n \times d_k}", r"S = QK^\top / \sqrt{d_k}",
+      r"A = \mathrm{softmax}(S)", r"D_i = \sum_j dA_{ij} A_{ij}"], "",
+     "Eq(D[i], Sum(dA[i, j]*A[i, j], (j, 1, n)))"),
+    # near misses of a function with a superscript: an operator name, a power of a product
+    ([r"\tanh^2(x)"], "", "tanh(x)**2"),
+    ([r"x^2(1 - x)"], "", "x**2*(1 - x)"),
+    ([r"\mathrm{sech}(x)^2"], "", "sech(x)**2"),
+    ([r"\frac{d\sigma}{dx}", r"\sigma(x) = \frac{1}{1 + e^{-x}}"], "",
+     "Eq(sigmoid(x), 1/(1 + exp(-x)))"),
+    # near miss: the function written with its argument in the numerator is read
+    ([r"\sigma(z)", r"\frac{d\sigma(x)}{dx}"], "", "Derivative(sigmoid(x), x)"),
+    # near miss of an entry beside a tuple: the vector itself given a tuple gives entries
+    ([r"g = (3, 4)", r"g_1 = 3"], "", "Eq(g[1], 3)"),
+    ([r"\sum_{k=1}^{K} g_k^2", r"g_1 = (3, 4)"], "vector g_1", "Eq(g_1, Tuple(3, 4))"),
 ]
 
 
@@ -249,6 +281,26 @@ REFUSED = [
     # bare comma lists of terms
     ([r"Q, K, V"], "", "K", "list"),
     ([r"W_Q, W_K, W_V, W_O"], "", "W", "list"),
+    # a prime: at a point, at an expression, on no function, by a vector or an entry
+    ([r"\sigma'(0) = 0.25"], "", "(", "taken at a point"),
+    ([r"\mathrm{GELU}'(1) \approx 1.08"], "", "(", "taken at a point"),
+    ([r"\sigma'(2x)"], "", "(", "no plain scalar variable"),
+    ([r"x'(t) = 1"], "", "x", "no function"),
+    ([r"z \in \mathbb{R}^n", r"\sigma'(z)"], "", "(", "no plain scalar variable"),
+    ([r"\tanh'(z_i)"], "", "(", "no plain scalar variable"),
+    ([r"f'(x, y)"], "", "(", "several arguments"),
+    # a default function letter used as a value beside its application stays a conflict
+    ([r"\sigma(x)", r"\sigma^2 = 1", r"\sigma(z)"], "", r"\sigma", "declare it"),
+    ([r"\Phi(x)", r"\Phi + 1"], "", r"\Phi", "declare it"),
+    # an upright word or a function with a superscript before its argument: sech(x)² or sech·x?
+    ([r"\tanh'(x) = \operatorname{sech}^2(x)"], "", r"\operatorname{sech}", "superscript"),
+    ([r"\mathrm{GELU}^2(x)"], "", r"\mathrm{GELU}", "superscript"),
+    ([r"\Phi(x)", r"\Phi^{-1}(p)"], "", r"\Phi", "superscript"),
+    # the function without its argument in a Leibniz numerator: refused, no conflict made
+    ([r"\sigma(x)", r"\frac{d\sigma}{dx}"], "", r"\sigma", "has no argument"),
+    # an entry beside a tuple of values: a vector of its own
+    ([r"\sum_{k=1}^{K} g_k^2", r"g_1 = (3, 4)"], "", "g", "tuple or matrix"),
+    ([r"\sum_{k=1}^{K} g_k^2", r"g_1 \approx (0.2, 0.3)"], "", "g", "tuple or matrix"),
 ]
 
 
@@ -295,3 +347,12 @@ def test_a_product_of_whole_vectors_is_read_only_as_an_inner_product(formula, re
         assert got.token and "outer product" in got.why
     else:
         assert not hasattr(got, "why") and "x" in got.text
+
+
+def test_a_product_of_two_letters_on_the_left_is_no_name_a_definition_shapes():
+    """AB = BA with A, B declared: AB is the product A·B (two letters), never a name that the
+    right side's shape would be given to; a one-letter name S = BA does take it."""
+    got, table = read_last([r"A, B \in \mathbb{R}^{n \times n}", "AB = BA"])
+    assert "AB" not in table and "A*B" in str(got.expr).replace(" ", "")
+    _, table = read_last([r"A, B \in \mathbb{R}^{n \times n}", "S = BA"])
+    assert table["S"].kind == "matrix" and table.size_of("S") is not None

@@ -33,6 +33,11 @@ def kinds(formulas, block=""):
     ([r"f(x) = x^2"], "f", "function"),
     ([r"\sigma(x)"], "sigma", "function"),
     ([r"\sigma^2"], "sigma", "scalar"),
+    ([r"\sigma'(x)"], "sigma", "function"),
+    ([r"\Phi", r"\Phi(x)"], "Phi", "function"),
+    ([r"f, g", r"f(x) = g(x)^2"], "f", "function"),
+    ([r"\sigma'", r"\sigma(x)"], "sigma", "function"),
+    ([r"\frac{d\sigma}{dx}", r"\sigma(x)"], "sigma", "function"),
     ([r"e_i = 1", r"i = 1, \dots, n"], "e", "vector"),
     ([r"x = (1, 2)"], "x", "vector"),
     ([r"R(m\theta) = \begin{bmatrix} a & b \\ c & d \end{bmatrix}"], "R", "function"),
@@ -81,6 +86,8 @@ def test_a_declaration_wins_and_says_so():
 def test_a_conflict_is_listed_and_refused():
     _, table = kinds([r"\sigma(x)", r"\sigma^2"])
     assert "sigma" in table.conflicts
+    # σ(1 - σ) as shorthand for σ(x)(1 - σ(x)) uses σ as a value: σ applied to 1 - σ, or σ·(…)?
+    assert "sigma" in kinds([r"\sigma(1 - \sigma)", r"\sigma(x)"])[1].conflicts
     assert "CONFLICT" in str(table)
     assert not read(r"\sigma^2", table).ok
 
@@ -143,3 +150,66 @@ def test_what_the_new_inferences_rest_on_is_shown():
     assert "softmax of z, a vector of size K" in text
     assert "given a tuple of values" in text
     assert "the entries of \\mathbf{y}, of size d" in text
+
+
+ATTENTION = [r"Q, K \in \mathbb{R}^{n \times d_k}", r"V \in \mathbb{R}^{n \times d_v}",
+             r"S = \frac{QK^\top}{\sqrt{d_k}}, \qquad A = \operatorname{softmax}(S), \qquad O = AV"]
+
+
+@pytest.mark.parametrize(("formulas", "name", "kind", "rests_on"), [
+    # a definition by matrices of known shapes, softmax of such a matrix, a product of them
+    (ATTENTION, "S", "matrix n×n", "defined by an expression of shape n×n"),
+    (ATTENTION, "A", "matrix n×n", "softmax of S"),
+    (ATTENTION, "O", "matrix n×d_v", "defined by an expression of shape n×d_v"),
+    # a gradient dX takes X's kind and shape, from the name, before any definition of it
+    ([*ATTENTION, r"dA = dO\, V^\top"], "dA", "matrix n×n", "the gradient of A"),
+    ([*ATTENTION, r"dA = dO\, V^\top"], "dO", "matrix n×d_v", "the gradient of O"),
+    ([*ATTENTION, r"dV = V\, dO^\top"], "dV", "matrix n×d_v", "the gradient of V"),
+    ([*ATTENTION, r"dK = dS^\top Q / \sqrt{d_k}"], "dK", "matrix n×d_k", "the gradient of K"),
+    ([r"W_Q \in \mathbb{R}^{d \times d_k}", r"dW_Q = X^\top dQ"], "dW_Q", "matrix d×d_k",
+     "the gradient of W_Q"),
+    ([r"z \in \mathbb{R}^{K}", r"dz = p - y"], "dz", "vector K", "the gradient of z"),
+    # a name defined as the derivative by a matrix
+    ([r"Y \in \mathbb{R}^{n \times m}", r"G := \frac{\partial L}{\partial Y}"], "G",
+     "matrix n×m", "defined as its derivative ∂/∂Y"),
+    # a subscripted name declared, and a dimension that is a multiple of a size
+    ([r"W_Q, W_K \in \mathbb{R}^{d \times d_k}"], "W_Q", "matrix d×d_k", "declared"),
+    ([r"W_1 \in \mathbb{R}^{d \times 4d}"], "W_1", "matrix d×4*d", "declared"),
+])
+def test_kinds_from_definitions_and_gradients(formulas, name, kind, rests_on):
+    found, table = kinds(formulas)
+    assert found.get(name) == kind, found
+    assert rests_on in "; ".join(str(e) for e in table[name].rests_on)
+
+
+@pytest.mark.parametrize(("formulas", "name", "kind"), [
+    # near misses: numbers written out are an example's value, not a shape
+    ([r"A = \begin{pmatrix} 1 & 0 \\ 0 & 1 \end{pmatrix}"], "A", None),
+    # a factor of no known kind (c) leaves the body's shape unknown
+    ([r"Q \in \mathbb{R}^{n \times d}", r"S = cQ"], "S", None),
+    # the gradient of a name the note never shows a shape for stays a scalar
+    ([r"dZ = 1"], "dZ", None),
+    # two sizes side by side are no gradient: dV is d·V
+    ([r"W_E \in \mathbb{R}^{V \times d}", r"dV = 38597376"], "dV", None),
+    # a gradient keeps its forward's shape against a definition of another shape
+    ([*ATTENTION, r"dA = V^\top V"], "dA", "matrix n×n"),
+    # a matrix with entries taken as a whole is a scalar factor for SymPy: no shape from it
+    ([r"V \in \mathbb{R}^{n \times d}", r"A_{ij} = 1", r"O = AV"], "O", None),
+    # an entry declared is no name: x_i \in \mathbb{R}
+    ([r"x_i \in \mathbb{R}"], "x_i", None),
+    # a declared kind wins over the gradient rule
+    ([*ATTENTION, r"dO"], "dO", "scalar"),
+])
+def test_kinds_not_taken(formulas, name, kind):
+    block = "scalar dO" if formulas[-1] == r"dO" else ""
+    found, _ = kinds(formulas, block)
+    assert found.get(name) == kind, found
+
+
+def test_gradient_reads_as_a_matrix_of_its_forward_shape():
+    table = infer([*ATTENTION, r"dA = dO\, V^\top"])
+    got = read(r"dA = dO\, V^\top", table)
+    assert got.ok, str(got)
+    n = sp.Symbol("n", integer=True, positive=True)
+    lhs, rhs = got.expr.args
+    assert lhs == sp.MatrixSymbol("dA", n, n) and rhs.shape == (n, n)

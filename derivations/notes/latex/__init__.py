@@ -16,7 +16,6 @@ from derivations.notes.latex.expected import (
     parse_expected,
     same_reading,
 )
-from derivations.notes.latex.infer import infer
 from derivations.notes.latex.nodes import (
     Approx,
     Chain,
@@ -30,6 +29,7 @@ from derivations.notes.latex.nodes import (
     Range,
     odot,
 )
+from derivations.notes.latex.notetable import infer
 from derivations.notes.latex.overrides import parse_overrides
 from derivations.notes.latex.printer import table_text, to_latex, to_text
 from derivations.notes.latex.reading import NotUnderstood, Reading, Understood, read

@@ -19,6 +19,7 @@ from derivations.notes.latex.guards import (
     check_vector_order,
 )
 from derivations.notes.latex.infer import inner, script_letters
+from derivations.notes.latex.primes import operator_prime, prime_application, primed
 from derivations.notes.latex.scripts import Scripts, int_of
 from derivations.notes.latex.table import SymbolTable
 
@@ -245,6 +246,12 @@ class Builder(Scripts):
         op, scripts, arg = node.children
         return self.operator(op, scripts, arg)
 
+    def x_opapp_prime(self, node):
+        op, *primes, scripts, arg = node.children
+        if scripts.children:
+            self.refuse(scripts, f"\\{op}' with a script is not read: write (\\{op}'(x))^2")
+        return operator_prime(self, op, len(primes), arg)
+
     def x_opapp_big(self, node):
         op, scripts, big = node.children
         return self.operator(op, scripts, big)
@@ -358,9 +365,10 @@ class Builder(Scripts):
                     and len(self.arguments(base)) > 1:
                 self.refuse(nxt, f"{c}(…, …): {c} is no function of this note; declare it "
                             "(function " + str(c) + ")")
-            if isinstance(c, Tree) and c.data == "prime" and base is not None:
-                self.refuse(c, "a prime before an argument, f'(x), is not read: write "
-                            "\\frac{d}{dx} f(x)")
+            if base is not None and primed(c) is not None:
+                out.append(prime_application(self, c, base, post))
+                k += 2
+                continue
             if isinstance(c, Token) and c.type == "NUMBER" and out:
                 self.refuse(c, "a number after a factor is ambiguous: write it first, or use "
                             "\\cdot or \\times")

@@ -101,6 +101,7 @@ def check_factor(b, kids, k, fn):
         _imaginary(b, c, k, nxt)
     base = _name_base(c)
     if base is not None and fn is None:
+        _powered_function(b, c, base, nxt)
         _application(b, c, base, nxt)
         _indexing(b, c, base, nxt)
         _scripted_function(b, c, base, nxt)
@@ -164,6 +165,18 @@ def _scripted_function(b, c, base, nxt):
                 base.type == "TEXTWORD" and len(str(base)) > 1 and _one_term(paren))):
         b.refuse(c, f"{base} with a subscript before its argument ({base} over an index?) is "
                  f"not read: write {base}(…) and take its entry, {base}(…)_j")
+
+
+def _powered_function(b, c, base, nxt):
+    """``\\operatorname{sech}^2(x)``: an upright word or a function with a superscript before its
+    argument, which would read as a power of the word's symbol times the argument."""
+    if not (isinstance(c, Tree) and c.data == "superscript" and _paren_base(nxt) is not None):
+        return
+    word = str(base)
+    if base.type == "TEXTWORD" and len(word) > 1 or N.vocabulary(word) is not None or \
+            b.function_of(base) is not None:
+        b.refuse(c, f"{word} with a superscript before its argument: the power of its value, "
+                 f"{word}(x)^2, or an inverse? write {word}(x)^2, or (…)^{{-1}} in words")
 
 
 def _indexing(b, c, base, nxt):

@@ -12,20 +12,14 @@ shapes or habits; what no rule settles stays a scalar, as READING.md says.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from lark import Token, Tree
 
-from derivations.notes.latex.lexicon import GRADIENT
-from derivations.notes.latex.parser import ParseFailure, parse
-from derivations.notes.latex.sizes import bold_entries, same_size
+from derivations.notes.latex.sizes import same_size
 from derivations.notes.latex.table import (
     DEFAULT_FUNCTIONS,
     Evidence,
-    Overrides,
     SymbolTable,
 )
-from derivations.notes.latex.tokens import TokenError
 
 NAME_TOKENS = ("LETTER", "SYMBOL", "TEXTWORD", "WORD")
 
@@ -110,6 +104,7 @@ def first_offset(node) -> int:
 class _Walk:
     def __init__(self, table: SymbolTable, formula: int):
         self.t, self.f, self.bound = table, formula, []
+        self.mentions: set[int] = set()  # products that only name a function ($\Phi$ alone)
 
     def ev(self, node, text):
         return Evidence(self.f, first_offset(node), text)
@@ -190,6 +185,13 @@ class _Walk:
         if name == "e" and self.t.has_entries("e"):
             self.t.note("e", "vector", self.ev(node, "e has entries, so it is no Euler's number"))
 
+    def on_dnum(self, node):
+        # \frac{d\sigma}{dx}: the function differentiated, named without its argument — no value
+        for c in node.children:
+            if isinstance(c, Tree) and c.data == "product" and len(c.children) == 1 and \
+                    tok_name(c.children[0]) in DEFAULT_FUNCTIONS:
+                self.mentions.add(id(c))
+
     def on_superscript(self, node):
         base, _, script = node.children
         body = inner(script)
@@ -208,12 +210,16 @@ class _Walk:
             if isinstance(c, Tree) and c.data in ("superscript", "prime"):
                 base = c.children[0]
             name = tok_name(base)
-            if name not in DEFAULT_FUNCTIONS:
+            if name not in DEFAULT_FUNCTIONS or id(node) in self.mentions:
                 continue
+            if c is not base and (c.data == "superscript" and _paren_next(kids, k)
+                                  or c.data == "prime" and not _paren_next(kids, k)):
+                continue  # \Phi^{-1}(p), \sigma' alone: the function named, no value
             nxt = kids[k + 1] if k + 1 < len(kids) else None
-            applied = base is c and isinstance(nxt, Tree) and (nxt.data == "paren" or nxt.data in (
-                "subscript", "superscript") and isinstance(nxt.children[0], Tree)
-                and nxt.children[0].data == "paren")
+            # f'(x) applies f as much as f(x) does
+            applied = (base is c or c.data == "prime") and isinstance(nxt, Tree) and (
+                nxt.data == "paren" or nxt.data in ("subscript", "superscript") and
+                isinstance(nxt.children[0], Tree) and nxt.children[0].data == "paren")
             self.t.note(name, "function" if applied else "scalar",
                         self.ev(c, "applied to an argument" if applied else "used as a symbol"))
 
@@ -252,6 +258,10 @@ class _Walk:
         one = _single(lhs)
         names = [head(one, self.t)] if isinstance(one, Token) and (
             one.type != "WORD" or head(one, self.t) == str(one)) else []
+        if isinstance(one, Tree) and one.data == "subscript" and tok_name(one.children[0]) and \
+                not is_compound(one.children[2]) and not any(
+                    self.t.is_index(str(x)) for x in script_letters(one.children[2]) or ()):
+            names = [node_name(one)]  # W_Q, W_1 \in \mathbb{R}^{…}: the name's own space
         names = [n for n in names if n]
         space = _single(rhs)
         if isinstance(space, Tree) and space.data == "set":
@@ -267,12 +277,12 @@ class _Walk:
             dims = _dims(inner(space.children[2]))
         elif not (isinstance(space, Token) and space.type == "REALS"):
             return
-        dim_names = [node_name(d) for d in dims]
+        dim_names = [node_name(d) or _multiple(d) for d in dims]
         if None in dim_names:
             return
         for d, name in zip(dims, dim_names, strict=True):
             if not name.isdigit():
-                self.t.note(name, "size", self.ev(d, "a dimension of ℝ^…"))
+                self.t.note(name.split("*")[-1], "size", self.ev(d, "a dimension of ℝ^…"))
         kind = "scalar" if not dims else "vector" if len(dims) == 1 else "matrix"
         for n in names:
             self.t.note(n, kind, self.ev(lhs, "declared ∈ ℝ" + ("^…" if dims else "")),
@@ -289,20 +299,41 @@ class _Walk:
 
     def on_start(self, node):
         items = [c for c in node.children if isinstance(c, Tree)]
+        if items and all(mentioned_function(item) is not None for item in items):
+            # "$\Phi$ is the normal CDF", "$f, g$ are functions": named, no value used
+            self.mentions.update(id(item.children[0]) for item in items)
         run = []  # x, y, z ∈ ℝ^d: the bare symbols before a declaration share it
         for item in items:
             kids = item.children
             if item.data == "chain" and len(kids) == 3 and str(kids[1]) == "∈":
                 for lhs in run:
                     self.declaration(lhs, kids[2])
-            run = run + [kids[0]] if item.data == "chain" and len(kids) == 1 and isinstance(
-                _single(kids[0]), Token) else []
+            run = run + [kids[0]] if item.data == "chain" and len(kids) == 1 and (isinstance(
+                _single(kids[0]), Token) or node_name(kids[0])) else []
         for a, b, c in zip(items, items[1:], items[2:], strict=False):
             if a.data == "chain" and b.data == "dots_item" and c.data == "chain" and \
                     len(a.children) == 3 and str(a.children[1]) == "=" and len(c.children) == 1:
                 name = tok_name(_single(a.children[0]))
                 if name:
                     self.range(name, a.children[2], c.children[0], a)
+
+
+def mentioned_function(item):
+    """The default function letter a formula only names (``\\Phi`` alone), else None: a
+    mention says which function a letter is, it uses no value."""
+    if item.data != "chain" or len(item.children) != 1:
+        return None
+    prod = item.children[0]
+    if isinstance(prod, Tree) and prod.data == "product" and len(prod.children) == 1:
+        name = tok_name(prod.children[0])
+        if name in DEFAULT_FUNCTIONS and prod.children[0].type in ("LETTER", "SYMBOL"):
+            return prod.children[0]
+    return None
+
+
+def _paren_next(kids, k) -> bool:
+    nxt = kids[k + 1] if k + 1 < len(kids) else None
+    return isinstance(nxt, Tree) and nxt.data == "paren"
 
 
 def _one_term(paren) -> bool:
@@ -343,6 +374,17 @@ def node_name(node):
     return None
 
 
+def _multiple(node):
+    """``4d``, ``3 d_k``: a whole number times a size, as a dimension ``4*d``, else None."""
+    node = _single(node)
+    if isinstance(node, Tree) and node.data == "product" and len(node.children) == 2 and \
+            isinstance(node.children[0], Token) and node.children[0].type == "NUMBER" and \
+            str(node.children[0]).isdigit():
+        name = node_name(node.children[1])
+        return f"{node.children[0]}*{name}" if name and not name.isdigit() else None
+    return None
+
+
 def head_name(node):
     """The name of a symbol written as a token (``x``, ``\\hat{x}``), else None."""
     return tok_name(node)
@@ -367,62 +409,3 @@ def _dims(node):
     if isinstance(node, Tree) and node.data == "binop" and str(node.children[1]) == "×":
         return _dims(node.children[0]) + _dims(node.children[2])
     return [node]
-
-
-def infer(formulas: Sequence[str], overrides: Overrides | None = None) -> SymbolTable:
-    """The symbol table of a note: what its formulas show, corrected by its symbols block."""
-    table = SymbolTable()
-    if overrides is not None:
-        apply_overrides(table, overrides)
-    trees = []
-    for k, src in enumerate(formulas):
-        try:
-            trees.append((k, parse(src)))
-        except (ParseFailure, TokenError):
-            continue  # a formula that cannot be read says nothing about its symbols
-    tokens = [tok for _, tree in trees for tok in tree.scan_values(
-        lambda v: isinstance(v, Token) and v.type in ("WORD", "LETTER"))]
-    table.gradient_names = any(t.type == "WORD" and GRADIENT.fullmatch(t) for t in tokens)
-    table.letters = {str(t) for t in tokens if t.type == "LETTER"}
-    for _ in range(3):  # entries and indices feed each other
-        before = {n: (i.kind, len(i.rests_on)) for n, i in table.entries.items()}, \
-            len(table.indexed)
-        for k, tree in trees:
-            try:
-                _Walk(table, k).walk(tree)
-            except (AttributeError, IndexError, TypeError, ValueError):
-                continue  # a tree the walk does not know says nothing; read() will refuse it
-        after = {n: (i.kind, len(i.rests_on)) for n, i in table.entries.items()}, \
-            len(table.indexed)
-        if after == before:
-            break
-    for name, info in table.entries.items():
-        if name in DEFAULT_FUNCTIONS and info.kind == "function" and any(
-                "used as a symbol" in e.text for e in info.rests_on) and not info.declared:
-            table.conflicts.setdefault(name, f"{name} is applied as a function and used as a "
-                                             "plain symbol; declare it in the symbols block")
-    bold_entries(table)
-    return table
-
-
-def apply_overrides(table: SymbolTable, overrides: Overrides):
-    for decl in overrides.declarations:
-        ev = Evidence(-1, 0, f"declared (symbols block, line {decl.line})")
-        for name in decl.names:
-            if decl.kind == "random":
-                info = table.note(name, table.kind(name) or "scalar", ev)
-                info.random = True
-                info.declared = True
-                continue
-            info = table.note(name, decl.kind, ev, shape=decl.shape, range=decl.range)
-            info.kind, info.declared = decl.kind, True
-            if decl.shape:
-                info.shape = decl.shape
-            if decl.range:
-                info.range = decl.range
-            if decl.kind in ("vector",):
-                table.indexed.add(name)
-            table.conflicts.pop(name, None)
-        for dim in (*decl.shape, *(decl.range or ())):
-            if not dim.lstrip("-").isdigit() and table.kind(dim) not in ("size",):
-                table.note(dim, "size", ev).declared = True

@@ -1,7 +1,7 @@
 """The ``symbols`` block of a note: its lines read into declarations (READING.md §4).
 
 It may read the lines and name the symbols as the reader names them; it may not apply them
-(that is :func:`.infer.apply_overrides`).  A line it cannot read is an :class:`OverrideError`
+(that is :func:`.notetable.apply_overrides`).  A line it cannot read is an :class:`OverrideError`
 naming the line, what was expected and what came.
 """
 

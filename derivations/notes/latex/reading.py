@@ -15,7 +15,7 @@ from lark import Token, Tree
 import derivations.notes.latex.nodes as N
 from derivations.notes.latex.builder import Builder, Refusal
 from derivations.notes.latex.guards import check_bare_list, check_comma_term, check_shape_alone
-from derivations.notes.latex.infer import first_offset, tok_name
+from derivations.notes.latex.infer import first_offset, mentioned_function, tok_name
 from derivations.notes.latex.parser import ParseFailure, parse
 from derivations.notes.latex.table import SymbolTable
 from derivations.notes.latex.tokens import TokenError
@@ -114,6 +114,11 @@ def _pieces(tree: Tree, b: Builder) -> list[tuple]:
         items.append((sep, c))
         sep = None
     check_bare_list(b, items)
+    mention = mentioned_function(items[0][1]) if len(items) == 1 else None
+    if mention is not None and b.t.is_function(str(mention)) and \
+            str(mention) not in b.t.conflicts:
+        b.note(f"{mention} only named: the symbol of that name")
+        return [("expression", b.t.symbol(str(mention)), None)]
     out, k = [], 0
     while k < len(items):
         sep, node = items[k]
@@ -205,6 +210,7 @@ def _chain(b: Builder, node, kids, prev=None):
         ops.append(str(op))
         terms.append(b.ex(term))
     for op, lhs, rhs in zip(ops, terms, terms[1:], strict=False):
+        _entry_against_values(b, node if node is not None else kids[0], lhs, rhs)
         links.append(N.relation(op, lhs, rhs))
     if not links:
         return ("expression", terms[0], None)
@@ -215,6 +221,17 @@ def _chain(b: Builder, node, kids, prev=None):
         return ("chain", N.Chain(*links), defines)
     kind = "definition" if defines is not None or ops[:1] == [":="] else "relation"
     return (kind, links[0], defines)
+
+
+def _entry_against_values(b: Builder, node, lhs, rhs):
+    """``g_1 = (3, 4)`` with ``g`` having entries elsewhere: an entry, a number, cannot equal a
+    tuple or a matrix — the note means ``g_1``, a vector of its own."""
+    for entry, other in ((lhs, rhs), (rhs, lhs)):
+        if isinstance(entry, sp.Indexed) and isinstance(other, (sp.Tuple, sp.MatrixBase)):
+            name = f"{entry.base}_{'_'.join(map(str, entry.indices))}"
+            b.refuse(node, f"{entry} is an entry of {entry.base} (which has entries elsewhere), "
+                     f"but it stands beside a tuple or matrix of values: if {name} is a vector of "
+                     f"its own, declare it in a symbols block (vector {name})")
 
 
 def _definable(x) -> bool:

@@ -1,6 +1,6 @@
 """The symbol table: what each symbol of a note is, and what that rests on.
 
-A :class:`SymbolTable` is filled by :func:`.infer.infer` from a note's formulas and corrected by
+A :class:`SymbolTable` is filled by :func:`.notetable.infer` from a note's formulas and corrected by
 the note's ``symbols`` block (:func:`parse_overrides`).  It may answer what a name is and give
 its SymPy object; it may not read formulas itself.  Every entry says what it rests on; a name
 with two incompatible kinds is a conflict, listed, and never resolved silently.
@@ -72,6 +72,9 @@ class Overrides:
 
 
 def _dim(text):
+    factor, _, name = str(text).rpartition("*")  # 4*d: a multiple of a size
+    if factor.isdigit():
+        return sp.Integer(int(factor)) * _dim(name)
     return sp.Integer(int(text)) if re.fullmatch(r"-?\d+", str(text)) else \
         sp.Symbol(str(text), integer=True, positive=True)
 

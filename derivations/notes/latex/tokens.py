@@ -248,7 +248,7 @@ class _Lexer:
             _, _, self.pos = self.argument()  # an equation's number or label: layout only
         elif name in ("quad", "qquad"):
             self.emit("SEP", name, start)
-        elif name in SIZES or name.startswith("left") or name.startswith("right"):
+        elif name in SIZES or name in ("left", "right"):
             self.delimiter(name, start)
         elif name in GREEK:
             self.emit("SYMBOL", name, start)
