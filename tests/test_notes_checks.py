@@ -415,3 +415,19 @@ def test_a_law_the_checks_do_not_know_says_so():
 def test_a_bernoulli_variable_takes_the_values_0_and_1(stated, verdict):
     formulas = check_text(LAW + f"So ${stated}$.\n").formulas
     assert formulas[-1].latex == stated and formulas[-1].verdict == verdict
+
+
+@pytest.mark.parametrize("stated, verdict", [
+    ("\\phi(x) = \\frac{1}{\\sqrt{2\\pi}} e^{-x^2/2}", "proved"),
+    ("\\phi(x) = \\frac{1}{\\sqrt{2\\pi}} e^{-x^2}", "failed"),
+    ("\\mathrm{ReLU}(x) = \\max(0, x)", "proved"),
+    ("\\mathrm{ReLU}(x) = \\max(1, x)", "failed")])
+def test_a_known_function_written_out_in_its_variable_is_checked(stated, verdict):
+    """x in φ(x) = … is φ's variable, not a symbol the note must introduce first."""
+    assert real(f"$${stated}$$\n")[stated][0] == verdict
+
+
+def test_a_symbol_beside_the_functions_variable_must_still_be_introduced():
+    stated = "\\mathrm{ReLU}(x) = \\max(c, x)"
+    verdict, reason = real(f"$${stated}$$\n")[stated]
+    assert verdict == "not checkable" and "uses c" in reason

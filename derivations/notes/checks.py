@@ -65,6 +65,7 @@ def _unknown(reading: Reading, symbols: NoteSymbols, visible: list[Made],
     known = {_name(o) for o in symbols.known} | {_name(d) for d in symbols.dims} | set(valued)
     known |= {_name(i) for i in symbols.indices} | {m.definition.key for m in visible}
     hidden = {_name(o) for p in reading.parts for o in opaque.atoms_of(p)}
+    hidden |= set(reading.bound)  # f(x) = …: x is the variable of f
     return sorted({_name(o) for p in reading.parts for o in _objects(p)} - known - hidden)
 
 

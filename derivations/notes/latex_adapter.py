@@ -118,6 +118,17 @@ def statements(latex: str) -> list[str]:
     return [p for p in pieces if p]
 
 
+def _arguments(term) -> tuple[str, ...]:
+    """The names of a function applied to distinct plain symbols, f(x, y), on the left of a
+    definition: its variables, not symbols the note must introduce; () for anything else."""
+    args = getattr(term, "args", ())
+    if not isinstance(term, sp.Function) or not args or not all(
+            isinstance(a, sp.Symbol) and not a.is_integer for a in args) \
+            or len(set(args)) != len(args):
+        return ()
+    return tuple(a.name for a in args)
+
+
 def _bare_bases(expr):
     """A name with entries used also on its own (L beside L_b) is, on its own, a scalar: its
     IndexedBase outside an entry becomes the symbol of that name."""
@@ -251,7 +262,8 @@ class LatexReader:
         written = source_terms(latex, len(terms)) or tuple(lx.to_latex(t) for t in terms)
         return Reading(tuple(lowered), relations, got.latex, written, unlowered=unlowered,
                        notes=tuple(getattr(got, "notes", ()) or ()),
-                       defines=getattr(got, "defines", None) is not None)
+                       defines=getattr(got, "defines", None) is not None,
+                       bound=_arguments(terms[0]) if relations[0] in ("=", ":=") else ())
 
     def _lower(self, term):
         try:

@@ -42,6 +42,8 @@ class Reading:
     # whether the reader takes the first link as a candidate definition (a bare symbol, entry or
     # function of symbols on the left); None: the reader does not say, the note level decides
     defines: bool | None = None
+    # the arguments of a function the formula defines, f(x) = …: x is its variable there
+    bound: tuple[str, ...] = ()
 
     @property
     def understood(self) -> bool:
