@@ -28,7 +28,7 @@ def declare(lhs, law, symbols) -> str:
                                                                   | sp.IndexedBase):
         return f"a law: {name or law} is not a law the checks know (only Bernoulli), so " \
                f"E and Var of {base} are not checked"
-    q = sp.sympify(law.args[0])
+    q = sp.sympify(law.args[0], strict=True)
     free = sorted(q.free_symbols, key=str)
     if len(free) > 1 or (free and sp.Poly(q, *free).degree() != 1) or not free and not (
             0 < q < 1):
@@ -84,8 +84,8 @@ def not_random(exprs, symbols, declared) -> tuple:
     out = {a.base for x in args for a in x.atoms(sp.Indexed)}
     out |= {s for x in args for s in x.free_symbols
             if isinstance(s, sp.Symbol) and not s.is_integer}
-    law_params = {s for m, v in symbols.random.values() for s in
-                  sp.sympify(m).free_symbols | sp.sympify(v).free_symbols}
+    law_params = {s for m, v in symbols.random.values() for x in (m, v)
+                  for s in sp.sympify(x, strict=True).free_symbols}
     return tuple(sorted((o for o in out if str(getattr(o, "name", o)) not in names
                          and o not in law_params), key=str))
 
@@ -96,5 +96,5 @@ def parameters(symbols) -> dict:
     for base, (mean, _) in symbols.random.items():
         name = str(getattr(base, "name", base))
         if name in symbols.laws:
-            out[name] = {str(s) for s in sp.sympify(mean).free_symbols}
+            out[name] = {str(s) for s in sp.sympify(mean, strict=True).free_symbols}
     return out

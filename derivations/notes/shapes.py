@@ -117,11 +117,12 @@ def judge(expr, space, known: dict[str, tuple]) -> tuple[bool, str] | None:
 
 def _differ(a, b) -> bool:
     """Two sizes differ by both routes: as symbols, and with the sizes replaced by primes."""
-    sizes = sorted(sp.sympify(a - b).free_symbols, key=str)
+    sizes = sorted(sp.sympify(a - b, strict=True).free_symbols, key=str)
     if len(sizes) > len(_PRIMES):
         return False
     at = dict(zip(sizes, _PRIMES, strict=False))
-    return sp.simplify(a - b) != 0 and sp.sympify(a).xreplace(at) != sp.sympify(b).xreplace(at)
+    a, b = sp.sympify(a, strict=True), sp.sympify(b, strict=True)
+    return sp.simplify(a - b) != 0 and a.xreplace(at) != b.xreplace(at)
 
 
 def undefined_product(expr, known: dict[str, tuple]) -> str | None:
