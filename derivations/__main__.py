@@ -54,7 +54,7 @@ def _list() -> int:
     return 0
 
 
-BUDGET_KINDS = ("symbolic", "numeric", "premises", "probe")
+BUDGET_KINDS = ("symbolic", "numeric", "premises", "probe", "work", "digits")
 
 
 def _budget_table(results) -> list[str]:
@@ -62,15 +62,19 @@ def _budget_table(results) -> list[str]:
     its limit and how many times that use fits in the limit; the most CPU seconds one
     computation took; and the smallest headroom of all."""
     from derivations.engine.core.budget import BACKSTOP_SECONDS
-    from derivations.engine.numeric.pointwise import NUMERIC_OPS
+    from derivations.engine.numeric.pointwise import MAX_DIGITS, NUMERIC_OPS
+    from derivations.engine.numeric.scales import WORK
     from derivations.engine.premises import PREMISE_OPS
     from derivations.engine.symbolic.check import SYMBOLIC_OPS
 
-    # a probe point's evaluation has the numeric budget; running out skips the point
-    defaults = dict(zip(BUDGET_KINDS, (SYMBOLIC_OPS, NUMERIC_OPS, PREMISE_OPS, NUMERIC_OPS),
-                        strict=True))
-    limits = {k: next((r.usage[k].limit for r in results if k in r.usage), defaults[k])
-              for k in BUDGET_KINDS}
+    # a probe point's evaluation has the numeric budget; running out skips the point; work is
+    # the numeric route's own count (operations weighted by their digits), digits the highest
+    # precision a value was evaluated at
+    defaults = dict(zip(BUDGET_KINDS, (SYMBOLIC_OPS, NUMERIC_OPS, PREMISE_OPS, NUMERIC_OPS, WORK,
+                                       MAX_DIGITS), strict=True))
+    # a probe value's digits are capped lower (PROBE_MAX_DIGITS): the cap shown is the points'
+    limits = {k: defaults[k] if k == "digits" else next(
+        (r.usage[k].limit for r in results if k in r.usage), defaults[k]) for k in BUDGET_KINDS}
     lines = [f"{'':44s}" + "".join(f"{k:>18s}" for k in BUDGET_KINDS) + f"{'cpu':>8s}",
              f"{'claim':34s}{'status':10s}" + "".join(f"{'of ' + format(v, ','):>18s}"
                                                       for v in limits.values()) + f"{'s':>8s}"]
@@ -90,8 +94,9 @@ def _budget_table(results) -> list[str]:
     if smallest:
         headroom, claim, kind, use = smallest
         cpu = max((u.cpu for r in results for u in r.usage.values()), default=0.0)
+        unit = {"work": "units of work", "digits": "digits"}.get(kind, "SymPy operations")
         lines.append(f"smallest headroom: {headroom:.1f}x ({claim}, {kind}: {use.ops:,} of "
-                     f"{use.limit:,} SymPy operations); the most CPU one computation took: "
+                     f"{use.limit:,} {unit}); the most CPU one computation took: "
                      f"{cpu:.2f} s of the {BACKSTOP_SECONDS:g} s backstop")
     return lines
 
@@ -124,6 +129,9 @@ def _verify(targets: list[str], as_json: bool, workers: int = 2, budget: bool = 
              "failed_premise": r.failed_premise, "unchecked": r.unchecked,
              "counterexample": r.steps[r.failed_step - 1].counterexample
              if r.failed_step else None,
+             # what stopped a timed-out step: a budget of SymPy operations, the numeric
+             # route's work, or the digits at which its sides could not be separated
+             "timed_out": [s.timed_out for s in r.steps],
              "explanation": claimfiles.explain(r)} for r in results]},
             indent=2, ensure_ascii=False))
     elif budget:

@@ -162,14 +162,26 @@ def _one_line(exc: BaseException) -> str:
     return " ".join(str(exc).split()) or type(exc).__name__
 
 
+# SymPy's own words for a mistake in building an expression, and what to do about it
+SYMPY_ADVICE = {
+    "Mix of Matrix and Scalar symbols": (
+        "SymPy takes a Derivative (or another unevaluated operation) of a matrix for a scalar "
+        "and refuses to add it to a matrix; build the sum with sp.Add(a, b, evaluate=False), "
+        "whose shape the engine works out, or write that term evaluated"),
+}
+
+
 def _located(exc: BaseException, file: Path | None = None) -> str:
-    """``Type: message (line N)``: the line of the user's file where it was raised."""
+    """``Type: message (line N)``: the line of the user's file where it was raised, and what to
+    do where SymPy's message says only what went wrong."""
     text = f"{type(exc).__name__}: {_one_line(exc)}"
     if isinstance(exc, SyntaxError) and exc.lineno:
         return f"{type(exc).__name__}: {exc.msg} (line {exc.lineno})"
     frames = [f for f in traceback.extract_tb(exc.__traceback__)
               if file is None or Path(f.filename) == file]
-    return f"{text} (line {frames[-1].lineno})" if frames else text
+    advice = SYMPY_ADVICE.get(_one_line(exc))
+    return (f"{text} (line {frames[-1].lineno})" if frames else text) + (
+        f"; {advice}" if advice else "")
 
 
 # --- explaining a result ----------------------------------------------------------------------
@@ -246,10 +258,37 @@ def explain(result: ChainResult) -> list[str]:
         elif p.status == "assumed, unchecked":
             out.append(f"note: premise {p.name!r} is assumed, not checked numerically "
                        f"({p.detail})")
+    reasons = getattr(result, "premise_reasons", {})
     for claim_id, status in result.premises.items():
         if status != "proved":
-            out.append(f"cites claim {claim_id!r} as a lemma, and that claim is {status}")
+            why = reasons.get(claim_id)
+            out.append(f"cites claim {claim_id!r} as a lemma, and that claim is {status}"
+                       + (f": {why}" if why else ""))
+    if result.status != "proved":
+        out += _size_hints(d)
+    return out + _same_steps(d)
+
+
+def _size_hints(d: Derivation) -> list[str]:
+    """Sizes declared without integer=True: drawn as whole numbers, but SymPy may not use it."""
+    return [f"hint: {n} is a size (Domain dims), drawn as a whole number, but declared without "
+            f"integer=True, so the symbolic route cannot use that it is whole; declare it "
+            f"sp.Symbol({str(n)!r}, integer=True, positive=True)"
+            for n in d.domain.dims if isinstance(n, sp.Symbol) and not n.is_integer]
+
+
+def _same_steps(d: Derivation) -> list[str]:
+    """Steps SymPy built into the expression before them: shown, and checked, as built."""
+    out = []
+    for n, (before, step) in enumerate(zip(d.expressions, d.steps, strict=False), start=1):
+        if step.expr == before:
+            what = "the left-hand side" if n == 1 else f"step {n - 1}"
+            out.append(f"note: step {n} ({step.rule}) is the same expression as {what}: SymPy "
+                       "evaluated it as it was built; to keep it as you wrote it, build it "
+                       "unevaluated, with sp.Add(..., evaluate=False) or inside a block "
+                       "`with sp.evaluate(False):`")
     return out
+
 
 def summary(result: ChainResult) -> str:
     """The claim's verdict followed by :func:`explain`'s lines, for an assertion message."""

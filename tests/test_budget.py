@@ -226,7 +226,9 @@ def test_two_new_interpreters_count_exactly_the_same():
     # fresh_start seeds it, the first numeric evaluation alone took 467 to 677 operations in
     # three runs, and the probe's peak 802 to 989
     assert all(run.returncode == 0 for run in runs)
-    assert counts[0] == counts[1] and set(counts[0]) == {"numeric", "symbolic", "probe"}
+    # "work" (units of numeric work) and "digits" (the highest precision taken) are counts too
+    assert counts[0] == counts[1]
+    assert set(counts[0]) == {"numeric", "symbolic", "probe", "work", "digits"}
 
 
 # run in a new interpreter: "alone" must mean alone, not after whatever tests this worker ran
@@ -326,9 +328,11 @@ def test_every_shipped_claim_has_four_times_headroom_and_an_independent_numeric_
     # fail or a step proved
     results = list(shipped.values())  # derivations.verify_all(workers=2), once per test run
     assert len(results) == len(derivations.claims())
+    # "digits" is not a count but the highest precision a value was taken at: a cap that the
+    # values' own scales may approach by design (e^±1000 in one softmax needs 900 digits)
     for r in results:
         for kind, use in r.usage.items():
-            if kind != "probe":
+            if kind not in ("probe", "digits"):
                 assert use.headroom >= 4, (r.id, kind, use)
     # the numeric route ran guarded (independence.numbers_only) and never reached for SymPy's
     # integrate, limit, summation, simplify or solve (tests/test_independence.py: the guard)
@@ -343,3 +347,23 @@ def test_operations_count_only_grows():
     sp.core.cache.clear_cache()  # SymPy clears it itself, e.g. when evaluate(False) is entered
     sp.expand((x + 5 * y) ** 7)
     assert before < middle < operations()
+
+
+def test_factoring_is_charged_and_a_large_one_never_starts():
+    # SymPy factors lists of coefficients outside its cached functions: each factorisation over
+    # ZZ is charged ⌈n³/64⌉ operations before it starts, so a budget stops one of degree 800
+    # (trigsimp's, from e^(2t + 400)) at once, by the count: with a backstop of 60 CPU seconds,
+    # an uncharged factorisation would end "backstop" after minutes, not "operations"
+    t = sp.Symbol("t", positive=True)
+    dear = sp.coth(t + 200) - 1 - 2 / (sp.exp(2 * t + 400) - 1)
+    with pytest.raises(OverBudget) as stopped:
+        with budget.budget(400_000, "trigsimp", backstop=60.0):
+            sp.simplify(dear)
+    assert stopped.value.kind == "operations"
+    # negative: a small factorisation is charged its cost and runs within the budget
+    with budget.budget(400_000, "small") as meter:
+        before = operations()
+        factors = sp.factor_list(sp.expand((x**9 + x + 1) * (x**7 - 2)))
+        charged = operations() - before
+    assert len(factors[1]) == 2 and charged >= budget.factoring_cost(9) + budget.factoring_cost(7)
+    assert meter.ops < 400_000

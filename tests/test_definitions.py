@@ -179,6 +179,26 @@ def test_a_definition_referring_to_an_undeclared_symbol_is_refused():
         Notation("h", (d, x)).define("x̂", xh, x[j], params=(i,))
 
 
+def test_an_undeclared_symbol_is_named_once_with_what_to_do():
+    """The claim's symbols are each named once (an IndexedBase and its label are one name), and
+    the message says how to declare the missing one."""
+    n = sp.Symbol("n", integer=True, positive=True)
+    p, s = sp.IndexedBase("p", positive=True), sp.IndexedBase("s")
+    temperature = sp.Symbol("T", positive=True)
+    soft = Definition("s", s, sp.exp(p[i] / temperature) / sp.Sum(sp.exp(p[k] / temperature),
+                                                                   (k, 1, n)), params=(i,))
+    lhs = sp.Sum(p[i] * sp.log(s[i]), (i, 1, n))
+    with pytest.raises(DerivationError) as caught:
+        Derivation("kl", "kl", sp.Eq(lhs, lhs, evaluate=False), (),
+                   (Step(lhs, "the same", ("s",)),), Domain(dims=(n,)), (soft,))
+    said = str(caught.value)
+    assert "a symbol of the claim (n, p, s); use T in the claim or declare it in its Domain " \
+           "(ranges=, constants= or dims=), or make it one of the definition's params" in said
+    with pytest.raises(DerivationError, match=r"add j to the variables of h or to the "
+                                              r"definition's params"):
+        Notation("h", (d, x)).define("x̂", xh, x[j], params=(i,))
+
+
 def test_a_definition_that_changes_its_symbols_shape_is_refused():
     n = sp.Symbol("n", integer=True, positive=True)
     Y, W = sp.MatrixSymbol("Y", n, n), sp.MatrixSymbol("W", n, 1)

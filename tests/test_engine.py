@@ -207,17 +207,19 @@ def _doubling(rhs):
                       (Step(rhs, "collect"),))
 
 
-@pytest.mark.parametrize(("premise_rhs", "expected"), [(2 * x, "proved"), (3 * x, "numeric")])
+@pytest.mark.parametrize(("premise_rhs", "expected"), [(2 * x, "proved"), (3 * x, "failed")])
 def test_a_chain_is_only_as_proved_as_the_lemmas_it_cites(premise_rhs, expected):
     premise = _doubling(premise_rhs)
     cited = lemma(premise)
     claim = Derivation("uses_doubling", "y + x + x", sp.Eq(y + x + x, y + 2 * x, evaluate=False),
                        (cited,), (Step(y + 2 * x, "lemma", (cited.name,)),))
     result = verify(claim)
-    # the chain's own step is true either way; a failed premise must still block 'proved'
+    # the chain's own step is true either way; a failed lemma must still block 'proved', and
+    # its rewrite (2x -> 3x), checked where the chain uses it, is false there: a failed premise
     assert result.steps[0].numeric == "agree"
     assert result.premises == {"doubling": "proved" if expected == "proved" else "failed"}
     assert result.status == expected
+    assert result.failed_premise == (None if expected == "proved" else "doubling")
     assert result.to_dict()["assumptions"][0]["kind"] == "lemma"
 
 

@@ -28,7 +28,8 @@ EXIT = {"python -m derivations verify my_claims.py": 0,
         "python -m derivations report my_claims.py my_mistake.py relu_claim.py mean_claim.py "
         "norm_claim.py --no-pdf": 0,
         "python -m reports audit notes --registry registry.toml --claims my_claims.py "
-        "my_checks.py --no-pdf": 0,
+        "my_mistake.py my_checks.py --no-pdf": 0,
+        "python -m reports.audit.notes check notes --registry registry.toml": 0,
         "python -m derivations notes softmax.md --out notes-checked": 1}
 FILE_MARK = re.compile(r"\A(?:# file: (?P<py>\S+)|<!-- file: (?P<md>\S+) -->)\n")
 # Wall-clock figures differ from run to run; everything else must match to the character.
@@ -102,14 +103,43 @@ def test_the_tutorial_runs_and_shows_its_real_output(tmp_path):
                 assert _normal(proc.stdout) == _normal(expected), proc.stdout
                 ran["console"] += 1
     # a note of your own; five claim files, the wrong step, the pytest file, a note, its
-    # registry and checks; six snippets; six commands
-    assert ran == {"file": 10, "python": 6, "console": 6}
+    # registry and checks; six snippets; seven commands
+    assert ran == {"file": 10, "python": 6, "console": 7}
     # the checked note: its annotated copy and the drafted errata
     assert (tmp_path / "notes-checked" / "softmax.zh.html").is_file()
     assert (tmp_path / "notes-checked" / "registry.toml").is_file()
     # the reports of steps 6 and 7 are where their last lines say, in the folder run from
     assert (tmp_path / "derivations-report" / "html" / "index.zh.html").is_file()
     assert (tmp_path / "notes-audit" / "html" / "index.zh.html").is_file()
+    _the_audit_shows_what_the_registry_says(tmp_path / "notes-audit" / "html")
+
+
+def _the_audit_shows_what_the_registry_says(html: Path) -> None:
+    """Step 7's report, in both editions: the LaTeX quotes typeset, the note's own claim as the
+    failing version beside the correction, the shipped claim cited and shown, the user's
+    Chinese, and nothing said that the registry does not say."""
+    pages = {lang: (html / name).read_text(encoding="utf-8")
+             for lang, name in (("en", "index.html"), ("zh", "index.zh.html"))}
+    for page in pages.values():
+        quote = page.split('<blockquote class="note-quote" lang="zh">', 1)[1]
+        quote = quote.split("</blockquote>")[0]
+        shown = re.sub(r"<annotation.*?</annotation>", "", quote)  # KaTeX keeps its source
+        assert 'class="katex"' in quote and "\\frac" not in shown, quote[:200]
+        assert 'id="claim-softmax_shift_invariance"' in page  # the shipped claim, shown
+        assert 'href="#claim-my_lse_squared"' in page  # the note's version, linked
+        assert page.count('class="erratum verdict-error"') == 2
+        assert not (html / "student.html").exists()  # no student edition of your notes
+    en, zh = pages["en"], pages["zh"]
+    assert "The note&#39;s version — does not hold" in en and "The correction — holds" in en
+    assert "讲义的说法——不成立" in zh and "更正后的说法——成立" in zh
+    # a correction given in words stands as the correction; the note's version was run
+    for said in ("No formula given", "was not run separately"):
+        assert said not in en.split('id="erratum-lse-squared"')[1].split("</article>")[0]
+    assert "未给出公式" not in zh and "没有需要更正之处" not in zh
+    # the user's Chinese, unmarked; the claims' English, marked once each
+    assert "链式法则只除以一次归一化因子" in zh and "100 个随机行的和都是 1" in zh
+    erratum = zh.split('id="erratum-lse-squared"')[1].split("</article>")[0]
+    assert "未译" not in erratum
 
 
 def test_the_comparison_fails_on_output_that_differs():

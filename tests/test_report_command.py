@@ -14,8 +14,15 @@ from reports.pipeline import build
 @pytest.mark.parametrize("files, body, needle", [
     (["nosuch.py"], None, "--claims nosuch.py: no such file"),
     (["empty.py"], "x = 1\n", "--claims empty.py: no Derivation found"),
+    # the shipped claim itself: where it is shown, and how an audit of your notes cites it
     (["shipped.py"], "import derivations\nCLAIMS = [derivations.get('log_sum_exp')]\n",
-     "has the id of a shipped claim"),
+     "claim 'log_sum_exp' is the shipped claim itself; leave it out of your files "
+     "(--with-shipped shows the whole report, and an audit of your notes cites it as "
+     "claim:log_sum_exp)"),
+    # another claim under a shipped claim's id
+    (["other.py"], "import dataclasses, derivations\n"
+     "CLAIMS = [dataclasses.replace(derivations.get('log_sum_exp'), title='mine')]\n",
+     "claim 'log_sum_exp' has the id of a shipped claim; give yours another id"),
 ])
 def test_bad_input_is_one_line_exit_2(tmp_path, monkeypatch, capsys, files, body, needle):
     monkeypatch.chdir(tmp_path)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -54,6 +55,17 @@ PROBE = """() => ({
   switchTo: (document.querySelector('.lang-switch a') || {}).getAttribute('href'),
   pageWidth: document.documentElement.scrollWidth,
   viewWidth: document.documentElement.clientWidth,
+  // what a reader cannot see: content cut off by a box that hides its overflow (KaTeX's
+  // MathML copy, hidden for screen readers on purpose, aside); a table cell that scrolls
+  clipped: [...document.querySelectorAll('body *')].filter(e => {
+      const x = getComputedStyle(e).overflowX;
+      return (x === 'hidden' || x === 'clip') && e.scrollWidth > e.clientWidth + 1
+          && !e.classList.contains('katex-mathml');
+    }).map(e => e.tagName + '.' + e.className),
+  scrollingCells: [...document.querySelectorAll('td, th')].filter(
+      e => e.scrollWidth > e.clientWidth + 1).length,
+  figureLabels: [...document.querySelectorAll('figcaption strong')].map(
+      e => e.innerText.slice(0, 12)),
 })"""
 RAW_TEX = ("\\frac", "\\begin", "\\operatorname", "\\mathbb", "\\top")
 
@@ -143,17 +155,50 @@ def test_page_fits_a_400px_screen(page_report):
     assert (SHOTS / f"fixture-{page_report['lang']}-400.png").is_file()
 
 
+@pytest.fixture(scope="module")
+def student_built(tmp_path_factory, data, audit):
+    """The student edition of its own claims (tests/fixtures/student_claims.json) with the
+    audit's errata and the fixture's figures."""
+    fixture = json.loads((Path(__file__).parent / "fixtures" / "student_claims.json")
+                         .read_text(encoding="utf-8"))
+    mine = {**data, "claims": fixture["claims"], "crosschecks": fixture["crosschecks"],
+            "errata": {"records": audit["records"], "summary": audit["summary"]}}
+    out = tmp_path_factory.mktemp("student") / "build"
+    build.build(out, data=mine, pdf=False, log=lambda line: None,
+                cache=build.Cache(out.parent / "cache", enabled=False))
+    return out
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_the_student_edition_reads_on_a_desktop_and_a_phone(sync_api, built, lang):
-    # its versus tables stack on a phone (note above correction); nothing scrolls sideways
-    index = built / "html" / STUDENT[lang]
+def test_the_student_edition_reads_on_a_desktop_and_a_phone(sync_api, student_built, lang):
+    # nothing scrolls sideways and nothing is cut off, on a desktop and on a 390 px phone; the
+    # figures are numbered as in the PDF (1, 2, …)
+    index = student_built / "html" / STUDENT[lang]
     n_formulas = static_formulas(index)
     assert n_formulas > 0
-    for width in (1100, 400):
+    for width in (1100, 390):
         shot = SHOTS / f"fixture-student-{lang}-{width}.png"
         result = probe(sync_api, index, screenshot=shot, width=width)
         assert page_problems(result, n_formulas) == [], f"{lang} at {width} px"
+        facts = result["facts"]
+        assert facts["clipped"] == [] and facts["scrollingCells"] == 0, (width, facts["clipped"])
         assert shot.is_file()
+    word = "图" if lang == "zh" else "Figure"
+    numbers = [int(label.split()[1].rstrip(".")) for label in facts["figureLabels"]]
+    assert len(numbers) == len(facts["figureLabels"])
+    assert facts["figureLabels"] and all(label.startswith(word) for label in facts["figureLabels"])
+    assert numbers == list(range(1, len(numbers) + 1))
+
+
+def test_a_cut_off_cell_is_found(sync_api, built, tmp_path):
+    """The phone check finds a table cell whose words are cut off, as the lecturer saw."""
+    page = tmp_path / "cut.html"
+    page.write_text('<html><body><p class="lang-switch"><a href="x">x</a></p><table><tr>'
+                    '<td style="max-width:80px;overflow:hidden;white-space:nowrap">'
+                    '输入层：先做嵌入，再由旋转位置编码（RoPE）把位置信息加入'
+                    '</td></tr></table></body></html>', encoding="utf-8")
+    facts = probe(sync_api, page, width=390)["facts"]
+    assert facts["clipped"] == ["TD."]
 
 
 def test_language_switch_links_the_other_edition(page_report):
@@ -199,7 +244,8 @@ def test_math_typeset_with_chinese_text(page_report):
 
 def test_figures_displayed(page_report):
     figures = page_report["facts"]["figures"]
-    assert len(figures) == 4
+    assert [f["src"].split("/")[-1].split(".")[0].removesuffix("-zh") for f in figures] == [
+        "variance_vs_dk", "saturation", "depth_gradnorm", "training_loss", "adam_moments"]
     for fig in figures:
         assert fig["src"].endswith(".svg")
         assert fig["w"] > 0, f"figure {fig['src']} did not load"

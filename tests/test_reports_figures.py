@@ -77,7 +77,8 @@ def test_each_edition_links_the_drawing_of_its_language(data):
         view = edition.build_view(data, figures, lang)
         assert [f["file"] for f in view["figures"]] == [model.figure_stem(n, lang) for n in NAMES]
         topics = student.build_view(data, figures, lang, {"date": "2026-12-01", "version": "0"})
-        linked = [t["figure"]["file"] for t in topics["topics"] if t["figure"]]
+        linked = [it["file"] for t in topics["topics"] for it in t["parts"]
+                  if it["type"] == "figure"]
         assert linked and all(f.endswith("-zh") == (lang == "zh") for f in linked)
     assert model.figure_stem("saturation", "en") == "saturation"
 
@@ -88,7 +89,7 @@ def test_a_build_without_a_cjk_font_says_how_to_get_one(data, tmp_path, monkeypa
     build.build(tmp_path / "out", data=data, pdf=False, log=lines.append,
                 cache=build.Cache(tmp_path / "cache"))
     plots_line = next(line for line in lines if line.split()[1] == "plots")
-    assert fonts.HINT in plots_line and "4 figures in 2 languages" in plots_line
+    assert fonts.HINT in plots_line and f"{len(NAMES)} figures in 2 languages" in plots_line
     if katex.node_available():  # the HTML needs node (KaTeX); the LaTeX is always written
         zh = (tmp_path / "out" / "html" / "index.zh.html").read_text(encoding="utf-8")
         assert 'src="figures/variance_vs_dk-zh.svg"' in zh

@@ -74,10 +74,11 @@ def test_a_fact_renders_its_values_in_each_language():
 def test_an_untranslated_value_fails_the_audit_and_shows_marked(monkeypatch):
     rec = next(r for r in errata.read() if r["verdict"] == "error")
     fn = evidence.CHECKS[rec["evidence"]]
-    runs = {(rec["evidence"], v): errata.run_evidence(rec["evidence"], v)
+    runs = {view.run_key(rec, rec["evidence"], v): errata.run_evidence(rec["evidence"], v,
+                                                                       rec["quote"])
             for v in (fn.right, fn.wrong)}
     if rec["cross_check"]:
-        runs[(rec["cross_check"], evidence.CHECKS[rec["cross_check"]].right)] = \
+        runs[(rec["cross_check"], evidence.CHECKS[rec["cross_check"]].right, "")] = \
             errata.run_evidence(rec["cross_check"])
     monkeypatch.setattr(view, "rendered", lambda facts: {"en": "english only"})
     statuses = {c: "proved" for c in rec["see_also"]}
@@ -86,7 +87,8 @@ def test_an_untranslated_value_fails_the_audit_and_shows_marked(monkeypatch):
     assert any("'english only' has no Chinese text" in g for g in gaps), gaps
     # the Chinese edition shows the English text marked untranslated, never silently
     t = i18n.ui("zh")
-    row = report_view._evidence({**shown, "evidence": runs[(rec["evidence"], fn.right)]},
+    row = report_view._evidence({**shown, "evidence": runs[view.run_key(rec, rec["evidence"],
+                                                                       fn.right)]},
                                 "zh", t)["rows"][0]
     assert row["value"].missing and "english only" in str(row["value"].parts)
 

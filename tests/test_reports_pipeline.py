@@ -336,7 +336,7 @@ def test_a_job_runs_when_its_stages_are_the_last_to_finish(data, tmp_path, monke
 def test_figures_drawn_beside_the_stages_are_the_ones_rendered(data, tmp_path):
     cache = build.Cache(tmp_path / "cache")
     drawn = build.draw_plots(cache, {"plot_data": data["plot_data"]}, data["training"])
-    assert drawn == "4 figures"
+    assert drawn == "5 figures"  # the four of the full report and Adam's moments
     assert build.draw_plots(cache, {"plot_data": data["plot_data"]}, data["training"]) \
         == "figures cached"
     lines: list[str] = []

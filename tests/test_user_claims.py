@@ -187,11 +187,12 @@ def test_assert_proved_names_numeric_steps_and_what_the_symbolic_route_said():
 
 
 def _numeric_only():
-    """A true step SymPy does not reduce: atan x + atan(1/x) = π/2 for x > 0."""
+    """A true step neither SymPy nor the symbolic route's own methods reduce: atan x + acot x =
+    π/2 for x > 0."""
     from derivations import Derivation, Step
     x = sp.Symbol("x", positive=True)
-    return Derivation("arctan_sum", "atan x + atan(1/x) = π/2",
-                      sp.Eq(sp.atan(x) + sp.atan(1 / x), sp.pi / 2, evaluate=False), (),
+    return Derivation("arctan_sum", "atan x + acot x = π/2",
+                      sp.Eq(sp.atan(x) + sp.acot(x), sp.pi / 2, evaluate=False), (),
                       (Step(sp.pi / 2, "complementary angles"),))
 
 
@@ -211,6 +212,15 @@ def test_assert_fails_at():
 
 # --- the examples: a wrong step is caught, and the results hold a second way ----------------
 
+def test_a_variant_is_never_shown_under_the_original_title():
+    lse = example("logsumexp_grad.py")
+    squared = with_step(lse.LSE_GRADIENT, 3, sp.exp(lse.z[lse.j]) / lse.Z**2, id="squared")
+    assert squared.title == "The gradient of log-sum-exp is softmax — step 3 replaced"
+    named = with_step(lse.LSE_GRADIENT, 3, sp.exp(lse.z[lse.j]) / lse.Z**2, id="squared",
+                      title="A squared normaliser")
+    assert named.title == "A squared normaliser"
+
+
 def test_with_step_keeps_or_replaces_rule_citations_and_id():
     lse = example("logsumexp_grad.py")
     # variables: the third step with Z written out, which unfolds Z's definition
@@ -221,6 +231,7 @@ def test_with_step_keeps_or_replaces_rule_citations_and_id():
                         id="lse_written_out")
     # check: defaults keep everything; keywords replace only what they name
     assert kept.steps[2] == lse.LSE_GRADIENT.steps[2] and kept.id == lse.LSE_GRADIENT.id
+    assert kept.title == lse.LSE_GRADIENT.title
     assert renamed.id == "lse_written_out" and renamed.steps[2].rule == "written out"
     assert renamed.steps[2].by == ("Z",) and renamed.steps[1] == lse.LSE_GRADIENT.steps[1]
     assert_proved(renamed)
@@ -294,3 +305,68 @@ def test_layernorm_and_logsumexp_gradients_match_finite_differences():
             softmax = mpmath.exp(xs[jj]) / mpmath.fsum(mpmath.exp(v) for v in xs)
             assert abs(_fd(lse_f, xs[jj]) - softmax) < FD_RTOL
     assert lse.LSE_GRADIENT.id == "logsumexp_gradient"
+
+
+# --- what a message says to do ---------------------------------------------------------------
+
+SAME_STEP = """
+import sympy as sp
+from derivations import Derivation, Step
+
+x = sp.Symbol("x", real=True)
+sig = 1 / (1 + sp.exp(-x))
+LOGSIG = Derivation(
+    id="logsig_derivative", title="d/dx log sigma(x) = 1 - sigma(x)",
+    statement=sp.Eq(sp.Derivative(sp.log(sig), x), 1 - sig, evaluate=False), assumptions=(),
+    steps=(Step(sp.Derivative(-sp.log(1 + sp.exp(-x)), x), "log(1/u) = -log u"),
+           Step(sp.exp(-x) / (1 + sp.exp(-x)), "chain rule"),
+           Step((1 + sp.exp(-x) - 1) / (1 + sp.exp(-x)), "add and subtract 1"),
+           Step(1 - sig, "split the fraction")))
+"""
+
+
+def test_a_step_sympy_evaluated_into_the_one_before_is_named(tmp_path):
+    (tmp_path / "logsig.py").write_text(SAME_STEP, encoding="utf-8")
+    proc = run("-m", "derivations", "verify", str(tmp_path / "logsig.py"))
+    assert proc.returncode == 0, proc.stderr
+    assert "note: step 3 (add and subtract 1) is the same expression as step 2: SymPy " \
+           "evaluated it as it was built; to keep it as you wrote it, build it unevaluated, " \
+           "with sp.Add(..., evaluate=False) or inside a block `with sp.evaluate(False):`" \
+        in proc.stdout
+    # written unevaluated, it is kept, checked and proved as written: no note
+    (tmp_path / "logsig.py").write_text(SAME_STEP.replace(
+        "Step((1 + sp.exp(-x) - 1) / (1 + sp.exp(-x)), ",
+        "Step(sp.Add(1 + sp.exp(-x), -1, evaluate=False) / (1 + sp.exp(-x)), "),
+        encoding="utf-8")
+    proc = run("-m", "derivations", "verify", str(tmp_path / "logsig.py"))
+    assert proc.returncode == 0 and "note:" not in proc.stdout, proc.stdout
+
+
+def test_a_matrix_plus_a_derivative_says_how_to_write_it(tmp_path):
+    (tmp_path / "tied.py").write_text(
+        "import sympy as sp\n"
+        "n = sp.Symbol('n', integer=True, positive=True)\n"
+        "E, X = sp.MatrixSymbol('E', n, n), sp.MatrixSymbol('X', n, n)\n"
+        "STEP = X + sp.Derivative(sp.Trace(X.T * E), E)\n", encoding="utf-8")
+    assert_user_error(run("-m", "derivations", "verify", str(tmp_path / "tied.py")),
+                      "TypeError: Mix of Matrix and Scalar symbols (line 4)",
+                      "build the sum with sp.Add(a, b, evaluate=False)")
+
+
+def test_a_size_declared_without_integer_gets_a_hint(tmp_path):
+    (tmp_path / "sizes.py").write_text(
+        "import sympy as sp\nfrom derivations import Derivation, Domain, Step\n"
+        "n = sp.Symbol('n', positive=True)\n"
+        "ALT = Derivation(id='alt_size', title='(-1)^(2n) = 1', statement=sp.Eq((-1)**(2*n), "
+        "1, evaluate=False), assumptions=(), steps=(Step(sp.Integer(1), 'even power'),), "
+        "domain=Domain(dims=(n,)))\n", encoding="utf-8")
+    proc = run("-m", "derivations", "verify", str(tmp_path / "sizes.py"))
+    assert proc.returncode == 1
+    assert "hint: n is a size (Domain dims), drawn as a whole number, but declared without " \
+           "integer=True, so the symbolic route cannot use that it is whole; declare it " \
+           "sp.Symbol('n', integer=True, positive=True)" in proc.stdout
+    # declared a whole number, it is proved and needs no hint
+    (tmp_path / "sizes.py").write_text((tmp_path / "sizes.py").read_text().replace(
+        "positive=True)", "integer=True, positive=True)", 1), encoding="utf-8")
+    proc = run("-m", "derivations", "verify", str(tmp_path / "sizes.py"))
+    assert proc.returncode == 0 and "hint" not in proc.stdout, proc.stdout

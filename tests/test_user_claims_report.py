@@ -158,3 +158,31 @@ def test_a_bad_claims_file_is_one_line_exit_2(tmp_path, body, needles):
                "--no-pdf", "--claims", str(path))
     assert_user_error(proc, *needles)
     assert not (tmp_path / "o").exists()
+
+
+def test_a_report_of_yours_alone_shows_what_it_has_and_names_a_step_sympy_evaluated(
+        tmp_path, monkeypatch, capsys):
+    """`python -m derivations report`: no errata table, no figures, no cross-check headings and
+    no student edition where there are none; a step SymPy built into the one before is said to
+    be so, in both editions."""
+    from test_user_claims import SAME_STEP
+
+    from reports.pipeline import mine
+
+    (tmp_path / "logsig.py").write_text(SAME_STEP, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert mine.main(["logsig.py", "--no-pdf"]) == 0
+    html = tmp_path / "derivations-report" / "html"
+    en, zh = ((html / n).read_text(encoding="utf-8") for n in ("index.html", "index.zh.html"))
+    for page in (en, zh):
+        for absent in ('id="errata"', 'href="#errata"', 'id="figures"', 'href="#figures"',
+                       "Cross-checks</h4>", "交叉核验</h4>"):
+            assert absent not in page, absent
+    assert not (html / "student.html").exists()
+    assert "1 claim: 1 proved, 0 failed." in en and "Yours among them" not in en
+    step3 = en.split('id="claim-logsig_derivative-step-3"')[1].split("</li>")[0]
+    assert "Printed as step 2: SymPy evaluated this step as it was built" in step3
+    assert "<code>sp.Add(..., evaluate=False)</code>" in step3
+    assert "与第 2 步打印相同" in zh.split('id="claim-logsig_derivative-step-3"')[1]
+    step2 = en.split('id="claim-logsig_derivative-step-2"')[1].split("</li>")[0]
+    assert "Printed as step" not in step2

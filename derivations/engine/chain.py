@@ -35,7 +35,7 @@ from derivations.engine.core.budget import (
 )
 from derivations.engine.core.claim import Derivation
 from derivations.engine.core.conditions import conditions
-from derivations.engine.core.errors import DerivationError
+from derivations.engine.core.errors import DerivationError, Unseparated
 from derivations.engine.core.printing import latex, legend
 from derivations.engine.core.status import PREMISE_STATUSES, STATUSES
 from derivations.engine.independence import REFUSED, numbers_only
@@ -50,6 +50,7 @@ from derivations.engine.numeric.probe import (
 from derivations.engine.numeric.sampling import FEW_PROBE_SIZES, PROBE_SIZES, structures
 from derivations.engine.premises import PremiseCheck, check_premises
 from derivations.engine.symbolic.check import REFUTED_OPS, SYMBOLIC_OPS, symbolic_check_detail
+from derivations.engine.trust import lemmas_where_cited, why_not_proved
 
 __all__ = ["PREMISE_STATUSES", "STATUSES", "ChainResult", "PremiseCheck", "StepResult",
            "check_premises", "verify", "verify_many"]
@@ -94,6 +95,8 @@ class ChainResult:
     # SymPy algorithms its numeric route tried to call and was refused (independence.FORBIDDEN);
     # such a point decided nothing, and the shipped claims' tests require there are none
     refused: tuple[str, ...] = ()
+    # cited claim id -> why it is not proved (its first step or premise that is not), in a line
+    premise_reasons: dict[str, str] = field(default_factory=dict)
 
     @property
     def id(self) -> str:
@@ -145,12 +148,15 @@ REPLACEMENTS = 20  # further points tried in place of those where a side is unde
 def _step_numeric(d, points, prev_expr, expr, prev_vals, vals, where: str):
     """(numeric, counterexample, reason, timed_out): points where a budget stopped an evaluation
     are left out and said so; points where a side is undefined (no precision of the ladder
-    evaluates it) are replaced by further points of the same structures and said so; only a
-    real difference is a counterexample.  A step undefined at most points is refused."""
+    evaluates it) or where the two sides cannot be separated at the digits the numeric route
+    may use are replaced by further points of the same structures and said so; only a real
+    difference is a counterexample.  A step that could be compared at fewer than half of its
+    points is refused; one left with points it could not separate is not proved."""
     counter, left_out, undefined = compare(d, points, prev_vals, vals)
-    notes = []
+    notes, unresolved = [], None
     if undefined and not counter:
         bad = [p for p, _ in undefined]
+        errors = [e for _, e in undefined]
         found = 0
         for k in range(REPLACEMENTS):
             if found == len(bad):
@@ -161,16 +167,32 @@ def _step_numeric(d, points, prev_expr, expr, prev_vals, vals, where: str):
             counter, stopped, still = compare(d, [structure], [a], [b])
             if counter:
                 break
+            errors += [e for _, e in still]
             found += not (stopped or still)
         defined = len(points) - len(left_out) - len(bad) + found
+        separated = [e for e in errors if isinstance(e, Unseparated)]
         if not counter and defined < len(points) / 2:
+            if separated:  # refused by the caller, unless the symbolic route shows it is zero
+                return "unresolved", None, (
+                    f"the two sides could be compared at only {defined} of "
+                    f"{len(points) + REPLACEMENTS} points tried ({separated[0]}); the numeric "
+                    f"route cannot tell them apart on most of the claim's domain — state the "
+                    f"claim where its sides can be separated (a range of smaller arguments, "
+                    f"symbolic sizes)"), _unseparated(separated, len(points) - defined)
             raise DerivationError(
                 f"{where}: the two sides could be evaluated at only {defined} of "
                 f"{len(points) + REPLACEMENTS} points tried ({undefined[0][1]}); the claim is "
                 f"undefined on most of its domain — declare where it holds (ranges, a positive "
                 f"symbol, a hypothesis)")
-        notes.append(f"undefined at {len(bad)} of {len(points)} points ({undefined[0][1]}); "
-                     f"{found} replaced by other points")
+        if not separated:
+            notes.append(f"undefined at {len(bad)} of {len(points)} points ({undefined[0][1]}); "
+                         f"{found} replaced by other points")
+        else:
+            notes.append(f"cannot separate the two sides at {len(separated)} of the points "
+                         f"tried ({separated[0]}); {found} of {len(bad)} replaced by other "
+                         f"points")
+            if found < len(bad) and not counter:
+                unresolved = _unseparated(separated, len(bad) - found)
     if counter:
         return "disagree", counter, "", None
     if left_out:
@@ -178,7 +200,16 @@ def _step_numeric(d, points, prev_expr, expr, prev_vals, vals, where: str):
         notes.append(f"{len(left_out)} of {len(points)} points left out: {first}; checked at "
                      f"the others")
         return "partial", None, "; ".join(notes), _stopped("numeric", first, len(left_out))
+    if unresolved:
+        return "partial", None, "; ".join(notes), unresolved
     return "agree", None, "; ".join(notes), None
+
+
+def _unseparated(separated: list[Unseparated], points: int) -> dict:
+    """The numeric route's stop, for a step left with points it could not separate."""
+    first = separated[0]
+    return {"route": "numeric", "by": first.by, "points": points,
+            "limit": max(e.limit for e in separated if e.by == first.by)}
 
 
 def _probe_sizes(symbolic: str, prev: sp.Basic, cur: sp.Basic) -> tuple:
@@ -226,6 +257,8 @@ def _verify(d, symbolic_ops, progress, done, module) -> ChainResult:
             if a.source.id not in done:
                 done[a.source.id] = verify(a.source, symbolic_ops, progress, done)
             premises[a.source.id] = done[a.source.id].status
+    reasons = {cid: why_not_proved(done[cid]) for cid, status in premises.items()
+               if status != st.PROVED}
     fresh_start()
     start = time.perf_counter()
     written, d = d, d.checked
@@ -261,9 +294,15 @@ def _verify(d, symbolic_ops, progress, done, module) -> ChainResult:
                     symbolic, prev_expr, step.expr))
             if counter:
                 numeric, reason = "disagree", f"found by the wider probe ({counter['probe']})"
+        if numeric == "unresolved":  # most points could not be separated, none differ
+            if symbolic != "zero":
+                raise DerivationError(f"claim {d.id!r}, step {n} ({step.rule!r}): {reason}")
+            numeric = "partial"  # shown zero by the symbolic route: timed out, not refused
         status = st.step_status(symbolic, numeric, counter)
         if timed_out and timed_out.get("points", 0) >= len(points) and status == st.NUMERIC:
             status = st.TIMED_OUT  # no point was compared: the numbers decided nothing
+        if timed_out and timed_out["by"] in ("digits", "size") and status == st.NUMERIC:
+            status = st.TIMED_OUT  # points the numbers could not separate decided nothing
         if not counter and symbolic != "zero":
             reason = "; ".join(r for r in (f"symbolic route: {symbolic}"
                                            + (f" ({detail})" if detail else ""), reason) if r)
@@ -276,9 +315,9 @@ def _verify(d, symbolic_ops, progress, done, module) -> ChainResult:
             seconds=time.perf_counter() - t0, reason=reason,
             timed_out=timed_out if status == st.TIMED_OUT else None))
         prev_expr, prev_vals = step.expr, vals
-    checks = check_premises(d)
+    checks = lemmas_where_cited(d, check_premises(d), premises)
     result = ChainResult(written, results, time.perf_counter() - start, premises, checks, module,
-                         peaks(), tuple(REFUSED[refused:]))
+                         peaks(), tuple(REFUSED[refused:]), reasons)
     done[d.id] = result
     if progress:
         progress(f"{d.id}: {result.status} ({len(results)} steps, {result.seconds:.2f} s)")

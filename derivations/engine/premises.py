@@ -13,10 +13,11 @@ import sympy as sp
 
 from derivations.engine.core.budget import OverBudget, budget
 from derivations.engine.core.claim import Derivation
+from derivations.engine.core.errors import Unseparated
 from derivations.engine.core.expressions import symbols_of
 from derivations.engine.core.status import PREMISE_STATUSES
 from derivations.engine.independence import numbers_only
-from derivations.engine.numeric.pointwise import counterexample, safe_eval
+from derivations.engine.numeric.pointwise import compare, safe_eval
 from derivations.engine.numeric.probe import fragile_operator
 from derivations.engine.numeric.probe import probe as wider
 from derivations.engine.numeric.sampling import FEW_PROBE_SIZES, structures
@@ -96,9 +97,15 @@ def _instance_by_numbers(d: Derivation, lhs, rhs, bound) -> tuple[str, dict | No
         return "unchecked", {"error": str(exc)}
     a = [safe_eval(probe, lhs, p, s) for p, s in enumerate(points)]
     b = [safe_eval(probe, rhs, p, s) for p, s in enumerate(points)]
-    if any(v[2] for v in a + b):
-        return "unchecked", {"error": str(next(v[2] for v in a + b if v[2]))}
-    counter = counterexample(probe, points, a, b)
+    counter, _, undefined = compare(probe, points, a, b)
+    if counter is not None:
+        return "failed", counter
+    # a premise undefined at a point, or that cannot be separated from false there, is not
+    # checked
+    unseparated = [e for _, e in undefined if isinstance(e, Unseparated)]
+    errors = unseparated + [v[2] for v in a + b if v[2]]
+    if errors:
+        return "unchecked", {"error": str(errors[0])}
     if counter is None:
         # the premise must hold on the claim's whole domain, not only where the claim is
         # sampled: the steps' wider probe, at its sizes, index ends and values

@@ -9,20 +9,30 @@ judges one *version* of the claim against them:
     foil        a plausible wrong statement that the same computation rejects, so that the
                 evidence of a claim judged correct can fail too
 
-``@check(right=…, wrong=…)`` registers a function with the version that must hold and the one
-that must not; it is called as ``fn(version)``. A :class:`Result` carries fields, not prose:
-its facts and the version's statement are :class:`Fact` values — a phrase id of
-``checks/phrases.toml`` and the values it takes (numbers, formulas, yes/no, terms). The
-sentences are rendered from those fields in each language (:func:`render`), so both languages
-show the same numbers and formulas by construction.
+A check is a function of one input, the statement's number, formula or reading, and judges
+the statement that input makes. The input of the version the note's words state (``note``, or
+``source`` for a slip the note reports) is read from the record's quote — a :class:`Said`:
+the exact words and what they give — and the other version's input is declared beside it:
+
+    @check(right="correction", wrong="note", said=Said("至少为1", 1), other=0)
+    def residual_at_least_one(bound): ...
+
+so the note's version and its alternative run the same code and differ only in their input,
+and the note's version fails exactly when what the note wrote is wrong. A :class:`Judged`
+carries fields, not prose: its facts and the version's statement are :class:`Fact` values — a
+phrase id of ``checks/phrases.toml`` and the values it takes (numbers, formulas, yes/no,
+terms). The sentences are rendered from those fields in each language (:func:`render`), so both
+languages show the same numbers and formulas by construction.
 """
 
 from __future__ import annotations
 
 import functools
 import math
+import re
 import string
 import tomllib
+from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -31,6 +41,7 @@ from pathlib import Path
 import numpy as np
 
 from numeric import finite_diff
+from reports.audit.formula import letters
 
 VERSIONS = ("note", "correction", "source", "foil")
 LANGS = ("en", "zh")
@@ -162,55 +173,134 @@ class Result:
         return render_result(self.to_json(), "zh")
 
 
-def judge(version: str, facts, **claims: tuple[Fact, bool]) -> Result:
-    """The result for ``version``: ``claims`` maps each version to (its statement, whether the
-    facts bear it out)."""
-    if version not in claims:
-        raise EvidenceError(f"version: expected one of {tuple(claims)}, got {version!r}")
-    claim, holds = claims[version]
-    return Result(holds, version, tuple(facts), claim)
+@dataclass(frozen=True)
+class Said:
+    """What the note's words state, as the input a check computes with: ``fragment`` is exact
+    text of the record's quote and ``value`` what it gives — its number, its formula (LaTeX,
+    evaluated as written by :mod:`reports.audit.formula`) or, for words, the value they are read
+    as; ``reads`` (English, Chinese) then says how the words are read. Empty ``reads`` means the
+    value is the fragment's own number or formula (a test checks that it is)."""
+    fragment: str
+    value: object
+    reads: tuple[str, str] | None = None
+
+    def __post_init__(self):
+        if not isinstance(self.fragment, str) or not self.fragment.strip():
+            raise EvidenceError(f"Said: fragment expected exact text of a quote, got "
+                                f"{self.fragment!r}")
+        if self.reads is not None and not (
+                isinstance(self.reads, tuple) and len(self.reads) == 2
+                and all(isinstance(r, str) and r.strip() for r in self.reads)):
+            raise EvidenceError(f"Said {self.fragment!r}: reads expected (English, Chinese), "
+                                f"got {self.reads!r}")
 
 
-def pick(version: str, **by):
-    """The candidate for ``version``; a bad version is a one-line error naming the choices."""
-    if version not in by:
-        raise ValueError(f"version: expected one of {tuple(by)}, got {version!r}")
-    return by[version]
+@dataclass(frozen=True)
+class Judged:
+    """What a check gives for one input: the ``facts`` it computed (independent of the input),
+    the ``claim`` the input makes and whether the facts bear it out (``holds``)."""
+    facts: tuple
+    claim: Fact
+    holds: bool
+
+
+def verdict(facts, claim: Fact, holds) -> Judged:
+    return Judged(tuple(facts), claim, bool(holds))
 
 
 # ----------------------------------------------------------------------------- registry
 CHECKS: dict[str, Callable[[str], Result]] = {}
 
 
-def check(*, right: str, wrong: str) -> Callable:
+def quoted_version(right: str, wrong: str) -> str:
+    """The version a record's quote states: the source's formula for a slip the note reports
+    (``wrong == "source"``), else the note's."""
+    return "source" if wrong == "source" else "note"
+
+
+def check(*, right: str, wrong: str, said, other) -> Callable:
     """Register an evidence function under its own name, with the version that holds and the
-    one that does not (both from :data:`VERSIONS`); a name is registered once."""
+    one that does not (both from :data:`VERSIONS`), the note's words it reads (``said``: one
+    :class:`Said`, or several when records with different quotes share the computation) and the
+    other version's input (``other``). It is called as ``fn(version, said=None)``; a name is
+    registered once."""
     for v in (right, wrong):
         if v not in VERSIONS:
             raise EvidenceError(f"check: version expected one of {VERSIONS}, got {v!r}")
     if right == wrong:
         raise EvidenceError(f"check: right and wrong versions must differ, got {right!r} twice")
+    quoted = quoted_version(right, wrong)
+    if quoted not in (right, wrong):
+        raise EvidenceError(f"check: one version must be the quote's ({quoted!r}), got "
+                            f"{right!r} and {wrong!r}")
+    saids = (said,) if isinstance(said, Said) else tuple(said)
+    if not saids or not all(isinstance(x, Said) for x in saids):
+        raise EvidenceError(f"check: said expected a Said or a tuple of them, got {said!r:.60}")
 
-    def register(fn: Callable[[str], Result]) -> Callable[[str], Result]:
+    def register(fn: Callable[[object], Judged]) -> Callable[[str], Result]:
         if fn.__name__ in CHECKS:
             raise ValueError(f"evidence {fn.__name__!r}: registered twice "
                              f"({CHECKS[fn.__name__].__module__} and {fn.__module__})")
 
+        # records whose quotes read the same input share one computation (deterministic)
+        computed: dict[str, Judged] = {}
+
         @functools.wraps(fn)
-        def run(version: str = right) -> Result:
+        def run(version: str = right, said: Said | None = None) -> Result:
             if version not in (right, wrong):
                 raise ValueError(f"version: expected one of {(right, wrong)}, got {version!r}")
-            result = fn(version)
-            if not isinstance(result, Result) or result.version != version:
-                raise EvidenceError(f"evidence {fn.__name__!r}: expected a Result for version "
-                                    f"{version!r}, got {result!r:.80}")
-            return result
+            if said is not None and said not in saids:
+                raise ValueError(f"evidence {fn.__name__!r}: said {said.fragment!r} is not "
+                                 f"one of its own {[x.fragment for x in saids]}")
+            value = (said or saids[0]).value if version == quoted else other
+            key = f"{type(value).__name__}:{value!r}"
+            out = computed[key] if key in computed else fn(value)
+            computed.setdefault(key, out)
+            if not isinstance(out, Judged):
+                raise EvidenceError(f"evidence {fn.__name__!r}: expected a Judged for version "
+                                    f"{version!r}, got {out!r:.80}")
+            return Result(out.holds, version, out.facts, out.claim)
 
-        run.right, run.wrong = right, wrong
+        run.right, run.wrong, run.quoted, run.saids, run.other = right, wrong, quoted, saids, other
         CHECKS[fn.__name__] = run
         return run
 
     return register
+
+
+_NUMBER = re.compile(r"[-−]?\d+(?:\.\d+)?")
+
+
+def quoted_numbers(text: str) -> Counter:
+    """The numbers written in ``text``, as exact fractions (``0.0000000001``, ``−1``)."""
+    return Counter(Fraction(m.replace("−", "-")) for m in _NUMBER.findall(text))
+
+
+def said_problem(said: Said) -> str | None:
+    """Why ``said``'s value is not what its words state, or None: without a reading, every
+    number of the value must be written in the fragment and every formula's letters, digits and
+    symbols must be the fragment's (typesetting aside, as a web copy flattens it)."""
+    if said.reads:
+        return None
+    items = said.value if isinstance(said.value, tuple) else (said.value,)
+    numbers = quoted_numbers(said.fragment)
+    for item in items:
+        if isinstance(item, bool) or not isinstance(item, int | float | Fraction | str):
+            return (f"said {said.fragment!r}: value {item!r} is neither a number nor a formula "
+                    "of the quote; expected reads=(English, Chinese) saying how it is read")
+        if isinstance(item, str):
+            if letters(item) - letters(said.fragment):
+                return (f"said {said.fragment!r}: formula {item!r} has "
+                        f"{sorted((letters(item) - letters(said.fragment)).elements())} that the "
+                        "quote does not write")
+        elif Fraction(str(item)) not in numbers:
+            return f"said {said.fragment!r}: number {item!r} is not written in the quote"
+    return None
+
+
+def said_for(fn: Callable, quote: str) -> Said | None:
+    """The :class:`Said` of ``fn`` whose fragment is in ``quote``, else None."""
+    return next((x for x in fn.saids if x.fragment in quote), None)
 
 
 # ----------------------------------------------------------------------------- rendering
@@ -262,16 +352,20 @@ def validate_phrases(raw: dict) -> dict:
 
 
 def discrimination_problem(fn: Callable[[str], Result]) -> str | None:
-    """Why a registered evidence function cannot serve as evidence, or None: it must hold with
-    its right version, fail with its wrong one, and compute the same facts for both (only the
-    judged statement may differ)."""
-    right, wrong = fn(fn.right), fn(fn.wrong)
-    if not right.passed:
-        return f"{fn.__name__}: expected to hold with {fn.right!r}, it does not"
-    if wrong.passed:
-        return f"{fn.__name__}: expected to fail with {fn.wrong!r}, it holds: it cannot fail"
-    if right.to_json()["facts"] != wrong.to_json()["facts"]:
-        return f"{fn.__name__}: its facts differ between {fn.right!r} and {fn.wrong!r}"
+    """Why a registered evidence function cannot serve as evidence, or None: for every quote it
+    reads, it must hold with its right version, fail with its wrong one, and compute the same
+    facts for both (only the judged statement may differ)."""
+    for said in getattr(fn, "saids", (None,)):
+        kw = {} if said is None else {"said": said}
+        right, wrong = fn(fn.right, **kw), fn(fn.wrong, **kw)
+        where = "" if said is None else f" (quote {said.fragment!r})"
+        if not right.passed:
+            return f"{fn.__name__}: expected to hold with {fn.right!r}{where}, it does not"
+        if wrong.passed:
+            return (f"{fn.__name__}: expected to fail with {fn.wrong!r}{where}, it holds: it "
+                    "cannot fail")
+        if right.to_json()["facts"] != wrong.to_json()["facts"]:
+            return f"{fn.__name__}: its facts differ between {fn.right!r} and {fn.wrong!r}{where}"
     return None
 
 

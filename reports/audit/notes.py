@@ -1,15 +1,18 @@
-"""Check the errata registry against the lecture notes: quotes, titles and coverage.
+"""Check an errata registry against its notes: quotes, titles and coverage.
 
-    python -m reports.audit.notes check NOTES_DIR
+    python -m reports.audit.notes check NOTES_DIR [--registry FILE] [--min-coverage PERCENT]
 
 Every quote (of a record or of a sentence marked as containing no checkable claim) must occur
-verbatim; every note's title must match its file; every mark that cites a record must cite one
-that exists (a recap one judged correct); and at least ``MIN_COVERAGE`` of each note's
-sentences (:func:`sentences`: a note flattened to one line is split into its real sentences)
-must carry a record or a no-claim mark. Quotes that run over several sentences are listed.
-Exit 0 when all hold; 1 naming each stale quote, wrong title, bad citation or short coverage; 2
-with a one-line message when the directory, a note file or the registry cannot be used.
-Nothing is written.
+verbatim; every title the registry gives must match its note's first line; every mark that
+cites a record must cite one that exists (a recap one judged correct).  The project's registry
+(the default) must also cover at least ``MIN_COVERAGE`` of each note's sentences
+(:func:`sentences`: a note flattened to one line is split into its real sentences) with a record
+or a no-claim mark; for a registry of yours (``--registry``, read by the same loader as
+``python -m reports audit``, :mod:`reports.audit.registry`) coverage is printed, and required
+only with ``--min-coverage``.  Quotes that run over several sentences are listed.  Exit 0 when
+all hold; 1 naming each stale quote, wrong title, bad citation or short coverage; 2 with a
+one-line message when the directory, a note file or the registry cannot be used.  Nothing is
+written.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ import sys
 from pathlib import Path
 
 from derivations.cli import Parser
-from reports.audit import errata
+from reports.audit import errata, registry
 
 
 class NotesError(Exception):
@@ -64,7 +67,7 @@ CONTEXT = 12
 _MATH = re.compile(r"\$\$.+?\$\$|\$[^$\n]+?\$", re.S)
 _END = re.compile(r"[。！？；][”’」』）)]*")
 _MARKER = re.compile(r"(?:(?<=\s)|^)(?:#{1,6}(?=\s)|---+(?=\s+[^\sA-Za-z0-9]|\s*$)|>\s*→|>(?=\s)"
-                     r"|-(?=\s+\S)|(?<![\d.])\d{1,2}\.(?=\s+\D))")
+                     r"|-(?=\s+\S)|(?<![\d.])\d{1,2}\.(?=[ \t]+\D))")
 _CJK = "\u3400-\u9fff\uf900-\ufaff"
 _OUTLINE_SPACE = re.compile(rf"(?<=[{_CJK}，、：；。！？”’」』）]) +(?=[{_CJK}])")
 _LABEL = re.compile(r"(?<=[^\s$*] )(?=[A-Za-z][A-Za-z\-]* ?[\u4e00-\u9fff]{1,6}：)")
@@ -156,6 +159,50 @@ def locate(text: str, quote: str) -> dict | None:
             "context": f"…{before}【{quote}】{after}…"}
 
 
+# the math of a note written in LaTeX or Markdown: $$…$$, $…$, \[…\], \(…\) and the display
+# environments; each as (start, end, inner start, inner end)
+_MATH_SPANS = re.compile(r"\$\$(.+?)\$\$|(?<!\\)\$([^$\n]+?)\$|\\\[(.+?)\\\]|\\\((.+?)\\\)"
+                         r"|\\begin\{(equation|align|gather|multline)(\*?)\}(.+?)"
+                         r"\\end\{\5\6\}", re.S)
+
+
+def math_spans(text: str) -> list[tuple[int, int, int, int]]:
+    """Where ``text`` holds math: (start, end) of each span with its delimiters, and (start,
+    end) of the formula inside them."""
+    out = []
+    for m in _MATH_SPANS.finditer(text):
+        group = next(g for g in (1, 2, 3, 4, 7) if m.group(g) is not None)
+        out.append((m.start(), m.end(), m.start(group), m.end(group)))
+    return out
+
+
+def quote_math(text: str, quote: str) -> str | None:
+    """The quote at its first place in ``text`` as prose with its math between ``$…$``: the
+    parts of it that stand inside a formula of the note, as the note's own delimiters say,
+    become inline formulas (a delimiter inside the quote is dropped, a literal ``$`` elsewhere
+    escaped); None when none of it is math, or when its text holds a backtick (code in prose)."""
+    at = text.find(quote)
+    if at < 0:
+        return None
+    spans = math_spans(text)
+    parts: list[tuple[bool, str]] = []  # (is math, characters)
+    for i in range(at, at + len(quote)):
+        span = next((s for s in spans if s[0] <= i < s[1]), None)
+        if span is not None and not span[2] <= i < span[3]:
+            continue  # a delimiter of the note's formula
+        math = span is not None
+        if parts and parts[-1][0] == math:
+            parts[-1] = (math, parts[-1][1] + text[i])
+        else:
+            parts.append((math, text[i]))
+    if not any(math and body.strip() for math, body in parts):
+        return None
+    if any("`" in body for math, body in parts if not math):
+        return None
+    return "".join(f"${body.strip()}$" if math else body.replace("$", "\\$")
+                   for math, body in parts if not math or body.strip())
+
+
 def coverage(text: str, quotes: list[str]) -> dict:
     """Which sentences of ``text`` overlap the first occurrence of one of ``quotes`` (the place
     the locator points to); a quote that is a whole sentence covers every identical sentence.
@@ -200,18 +247,33 @@ def stale_quotes(directory: Path, records: list[dict]) -> list[dict]:
     return [rec for rec in records if rec["quote"] not in texts[rec["note"]]]
 
 
-def check(directory: Path | str, registry: Path | str | None = None,
-          nonclaims: Path | str | None = None) -> tuple[int, list[str]]:
-    """Exit code and the lines to print for ``check``."""
+def _is_project(path: Path | str | None) -> bool:
+    return path is None or Path(path).resolve() == errata.REGISTRY.resolve()
+
+
+def check(directory: Path | str, registry_path: Path | str | None = None,
+          nonclaims: Path | str | None = None,
+          min_coverage: float | None = None) -> tuple[int, list[str]]:
+    """Exit code and the lines to print for ``check``.  ``min_coverage`` (a share, 0..1):
+    required of each note; default ``MIN_COVERAGE`` for the project's registry, none for
+    another."""
     directory = Path(directory)
+    project = _is_project(registry_path)
+    if min_coverage is None and project:
+        min_coverage = MIN_COVERAGE
     try:
-        records = errata.read(registry)
+        if project:
+            records, titles = errata.read(registry_path), errata.read_titles(registry_path)
+        else:
+            found = registry.load(registry_path)
+            records, titles = found.records, found.titles
         audited = {r["note"] for r in records}
-        marks = [m for m in errata.read_nonclaims(nonclaims) if m["note"] in audited]
-        titles = errata.read_titles(registry)
+        # the project's no-claim marks are about its own notes
+        marks = ([m for m in errata.read_nonclaims(nonclaims) if m["note"] in audited]
+                 if project or nonclaims is not None else [])
         stale = stale_quotes(directory, records + marks)
         texts = {n: read_note(directory, n) for n in sorted({r["note"] for r in records})}
-    except (NotesError, errata.ErrataError) as exc:
+    except (NotesError, registry.RegistryError) as exc:
         return 2, [f"error: {exc}"]
     problems = [f"stale quote: {r['id']} in {r['note']}: {r['quote']!r}" for r in stale]
     problems += [f"cited record: {p}" for p in errata.cited_problems(records, marks)]
@@ -221,21 +283,26 @@ def check(directory: Path | str, registry: Path | str | None = None,
             found = title(text)
         except NotesError as exc:
             return 2, [f"error: note {name}: {exc}"]
-        if titles.get(name) != found:
+        # the project's registry names every note; yours may leave the title to the note
+        if (project or name in titles) and titles.get(name) != found:
             problems.append(f"title: {name}: registry says {titles.get(name)!r}, "
-                            f"the note says {found!r}")
+                            f"the note says {found!r}; make them the same")
         cov = note_coverage(name, text, records, marks)
         line = (f"coverage: {name} 《{found}》: {cov['covered']}/{cov['sentences']} sentences "
-                f"({100 * cov['share']:.1f} %) carry a record or a no-claim mark")
+                f"({100 * cov['share']:.1f} %) carry a record"
+                + (" or a no-claim mark" if marks or project else ""))
         lines.append(line)
         # a quote over several sentences may hide a claim of its own: listed for the reader
         lines += [f"  spans {n} sentences: {q!r}" for q, n in cov["straddling"]]
-        if cov["share"] < MIN_COVERAGE:
-            problems.append(f"{line}, expected at least {100 * MIN_COVERAGE:.0f} %")
+        if min_coverage is not None and cov["share"] < min_coverage:
+            problems.append(f"{line}, expected at least {100 * min_coverage:.0f} %")
             problems += [f"  uncovered: {s[:60]!r}" for s in cov["missing"]]
     if problems:
         return 1, problems
-    return 0, [f"ok: {len(records) + len(marks)} quotes found verbatim in {len(texts)} notes",
+    if min_coverage is None:
+        lines.append("coverage is not required of this registry; --min-coverage 95 requires it")
+    return 0, [f"ok: {len(records) + len(marks)} quotes found verbatim in {len(texts)} "
+               f"note{'s' if len(texts) != 1 else ''}",
                *lines]
 
 
@@ -247,9 +314,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("notes_dir", metavar="NOTES_DIR")
     p.add_argument("--registry", default=None, help="registry file (default: the packaged one)")
     p.add_argument("--nonclaims", default=None,
-                   help="no-claim marks file (default: the packaged one)")
+                   help="no-claim marks file (default: the packaged one, with the packaged "
+                        "registry)")
+    p.add_argument("--min-coverage", type=float, default=None, metavar="PERCENT",
+                   help=f"require this share of each note's sentences to carry a record "
+                        f"(default: {100 * MIN_COVERAGE:.0f} for the packaged registry, none "
+                        "for yours)")
     args = parser.parse_args(argv)
-    code, lines = check(args.notes_dir, args.registry, args.nonclaims)
+    share = None if args.min_coverage is None else args.min_coverage / 100
+    code, lines = check(args.notes_dir, args.registry, args.nonclaims, share)
     stream = sys.stdout if code == 0 else sys.stderr
     for line in lines:
         print(line, file=stream)

@@ -32,7 +32,8 @@ from reports.pipeline.stages import (
     stdout,
 )
 from reports.render import fonts, html, katex, latex
-from reports.view import edition, measure, model, student
+from reports.view import edition, measure, model
+from reports.view import student as student_view
 
 REPORTS = Path(__file__).resolve().parent.parent  # the reports package
 PROJECT = REPORTS.parent
@@ -141,15 +142,17 @@ def _render_sources() -> list[Path]:
 
 
 def render_all(data: dict, work: Path, progress: Progress, cache: Cache,
-               *, pdf: bool = True) -> None:
+               *, pdf: bool = True, student: bool = True) -> None:
     """Both editions (en, zh) of ``data``: html/index.html + index.zh.html, latex/<lang>/,
-    pdf/report.<lang>.pdf. The whole output is cached by the hash of data and renderer."""
+    pdf/report.<lang>.pdf, and with ``student`` the student edition of each (its topics are
+    the shipped claims': a report of your own claims or notes has none). The whole output is
+    cached by the hash of data and renderer."""
     model.validate(data)
     meta = edition_meta()
     have_node = katex.node_available()
     have_tex = pdf and latex.tex_available()
     env = [os.environ.get(k) for k in ("SOURCE_DATE_EPOCH", "FORCE_SOURCE_DATE")]
-    key = content_hash("render", [data, meta, have_node, have_tex, env,
+    key = content_hash("render", [data, meta, have_node, have_tex, env, student,
                                   importlib.metadata.version("matplotlib"),
                                   str(fonts.cjk_font())], _render_sources())
     with progress.stage("measure") as note:
@@ -174,7 +177,7 @@ def render_all(data: dict, work: Path, progress: Progress, cache: Cache,
         # each LaTeX edition gets its language's
         dests = [(work / "html" / "figures", "svg", LANGS)] if have_node else []
         dests += [(work / "latex" / folder / "figures", "pdf", (lang,))
-                  for lang in LANGS for folder in (lang, f"student-{lang}")]
+                  for lang in LANGS for folder in (lang, f"student-{lang}")[:1 + student]]
         for f in figures:
             for dest, ext, langs in dests:
                 dest.mkdir(parents=True, exist_ok=True)
@@ -192,12 +195,12 @@ def render_all(data: dict, work: Path, progress: Progress, cache: Cache,
         with progress.stage("latex") as note:
             for lang in LANGS:
                 views[lang] = edition.build_view(data, figures, lang, meta)
-                # the student edition: its own folder, so both compile at once
-                students[lang] = student.build_view(data, figures, lang, meta)
-                for name, view, folder, template, tex_name in (
-                        (f"report.{lang}", views[lang], lang, latex.TEMPLATE, "report.tex"),
-                        (f"student.{lang}", students[lang], f"student-{lang}",
-                         latex.STUDENT_TEMPLATE, "student.tex")):
+                editions = [(f"report.{lang}", views[lang], lang, latex.TEMPLATE, "report.tex")]
+                if student:  # the student edition: its own folder, so both compile at once
+                    students[lang] = student_view.build_view(data, figures, lang, meta)
+                    editions.append((f"student.{lang}", students[lang], f"student-{lang}",
+                                     latex.STUDENT_TEMPLATE, "student.tex"))
+                for name, view, folder, template, tex_name in editions:
                     tex = latex.render(view, work / "latex" / folder, template=template,
                                        name=tex_name)
                     note.append(str(tex.relative_to(work)))
@@ -241,7 +244,8 @@ def render_all(data: dict, work: Path, progress: Progress, cache: Cache,
                 note += [f"pdf/report.{lang}.pdf {' '.join(pdf_notes[lang])}".rstrip()
                          for lang in LANGS]
                 note += [f"pdf/student.{lang}.pdf "
-                         f"{' '.join(pdf_notes[f'student-{lang}'])}".rstrip() for lang in LANGS]
+                         f"{' '.join(pdf_notes[f'student-{lang}'])}".rstrip()
+                         for lang in LANGS if student]
     cache.put_dir("render", key, work)
 
 
@@ -251,13 +255,19 @@ def mine_only() -> dict:
             "training": {"steps": [], "loss": []}, "errata": {"records": [], "summary": {}}}
 
 
-def _swap(tmp: Path, out: Path) -> None:
+def _swap(tmp: Path, out: Path, keep_pdf: bool = False) -> bool:
+    """Put the new output ``tmp`` in place of ``out``; with ``keep_pdf``, the PDFs of the
+    earlier build stay (a build that wrote none must not delete them).  Whether it kept any."""
     old = out.parent / f".{out.name}.old-{os.getpid()}"
+    kept = keep_pdf and (out / "pdf").is_dir() and not (tmp / "pdf").exists()
+    if kept:
+        (out / "pdf").rename(tmp / "pdf")
     if out.exists():
         out.rename(old)
     tmp.rename(out)
     if old.exists():
         shutil.rmtree(old)
+    return kept
 
 
 def build(
@@ -270,14 +280,17 @@ def build(
     log: Log = stdout,
     claims: list[Path] = (),
     shipped: bool = True,
+    student: bool = True,
     keep: dict | None = None,
 ) -> dict[str, float]:
     """Build the report into ``out``; return each stage's seconds.
 
     With ``data`` given, render it instead of running the producers.  ``claims``: files of the
     reader's own claims, verified (cached by the files' bytes) into ``user_claims``; with
-    ``shipped`` False the report holds those claims only (no shipped stage runs).  ``keep``, if
-    given, receives the report data rendered (``keep["data"]``).
+    ``shipped`` False the report holds those claims only (no shipped stage runs) and, like
+    ``student`` False, no student edition.  ``keep``, if given, receives the report data
+    rendered (``keep["data"]``).  A build that writes no PDF (``pdf`` False, or no XeLaTeX)
+    keeps the ``pdf/`` of an earlier build in ``out`` and says so.
     """
     progress = Progress(log)
     out = Path(out)
@@ -307,8 +320,9 @@ def build(
                 key = source_hash(user_claims.STAGE, [package_dir("derivations"), *claims])
                 data = {**data, model.USER_CLAIMS: user_claims.collect(claims, cache, key, note)}
         data = collect.with_locations(data, NOTES_DIR)
-        render_all(data, tmp, progress, cache, pdf=pdf)
-        _swap(tmp, out)
+        render_all(data, tmp, progress, cache, pdf=pdf, student=student and shipped)
+        if _swap(tmp, out, keep_pdf=not (pdf and latex.tex_available())):
+            log(f"reports: {'pdf':<10} {out / 'pdf'} of the earlier build kept (not rebuilt)")
         if keep is not None:
             keep["data"] = data
     finally:

@@ -36,8 +36,7 @@ def _parser() -> Parser:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    from reports.pipeline.run import run_build, shown
-    from reports.render import latex
+    from reports.pipeline.run import pdf_line, run_build, shown
 
     start = time.perf_counter()
     lines: list[str] = []
@@ -63,11 +62,9 @@ def main(argv: list[str] | None = None) -> int:
     html = args.out / "html"
     print(f"report: {shown(html / 'index.html')} (English), "
           f"{shown(html / 'index.zh.html')} (中文)")
-    if pdf and latex.tex_available():
-        pdfs = args.out / "pdf"
-        print(f"pdf: {shown(pdfs / 'report.en.pdf')}, {shown(pdfs / 'report.zh.pdf')}")
-    elif pdf:
-        print(f"pdf: skipped: {latex.TEX_HINT}")
+    said = pdf_line(args.out, pdf)
+    if said:
+        print(said)
     return 0
 
 

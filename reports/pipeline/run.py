@@ -47,3 +47,17 @@ def shown(path: Path) -> str:
         return str(path.relative_to(Path.cwd().resolve()))
     except ValueError:
         return str(path)
+
+
+def pdf_line(out: Path, requested: bool) -> str | None:
+    """The line a command prints about the PDFs of a build into ``out``: where they are; why
+    none were made and, when the ``pdf/`` of an earlier build was kept, that it was (it may
+    not match the new HTML); None for ``--no-pdf`` with nothing kept."""
+    pdf = out / "pdf"
+    if requested and latex.tex_available():
+        return f"pdf: {shown(pdf / 'report.en.pdf')}, {shown(pdf / 'report.zh.pdf')}"
+    why = "--no-pdf" if not requested else latex.TEX_HINT
+    if pdf.is_dir():
+        return (f"pdf: not rebuilt ({why}); {shown(pdf)}/ of the earlier build kept, it may not "
+                "match the new HTML")
+    return f"pdf: skipped: {why}" if requested else None

@@ -47,6 +47,10 @@ def check(paths: list[Path]) -> None:
         raise UserClaimsError(str(exc)) from exc
     shipped = {d.id: d for d in derivations.claims()}
     for d in loaded:
+        if d.id in shipped and (shipped[d.id] is d or shipped[d.id] == d):
+            raise UserClaimsError(f"claim {d.id!r} is the shipped claim itself; leave it out of "
+                                  "your files (--with-shipped shows the whole report, and an "
+                                  f"audit of your notes cites it as claim:{d.id})")
         if d.id in shipped:
             raise UserClaimsError(f"claim {d.id!r} has the id of a shipped claim; give yours "
                                   f"another id")

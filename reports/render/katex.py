@@ -149,31 +149,53 @@ def ensure_installed() -> None:
         raise RuntimeError(f"`npm ci` in {KATEX_DIR} failed:\n{proc.stderr.strip()}")
 
 
-def render_all(formulas: list[Tex]) -> list[str]:
-    """Typeset ``formulas`` in order; raise FormulaError naming the first malformed one."""
-    if not formulas:
-        return []
+def _run(formulas: list[Tex], *flags: str) -> tuple[int, str, str]:
     ensure_installed()
     payload = [
         {"tex": f.tex, "display": f.display, "label": f.label or f"formula #{i}"}
         for i, f in enumerate(formulas)
     ]
     proc = subprocess.run(
-        [shutil.which("node") or "node", str(RENDER_JS)],
+        [shutil.which("node") or "node", str(RENDER_JS), *flags],
         input=json.dumps(payload, ensure_ascii=False),
         capture_output=True,
         text=True,
         encoding="utf-8",
         check=False,
     )
-    if proc.returncode == 2:
-        raise FormulaError(proc.stderr.strip())
-    if proc.returncode != 0:
-        raise RuntimeError(f"render.js exited with {proc.returncode}:\n{proc.stderr.strip()}")
-    html = json.loads(proc.stdout)
-    if len(html) != len(formulas):
-        raise RuntimeError(f"render.js returned {len(html)} formulas, expected {len(formulas)}")
-    return html
+    return proc.returncode, proc.stdout, proc.stderr.strip()
+
+
+def _parsed(stdout: str, n: int) -> list:
+    out = json.loads(stdout)
+    if len(out) != n:
+        raise RuntimeError(f"render.js returned {len(out)} formulas, expected {n}")
+    return out
+
+
+def render_all(formulas: list[Tex]) -> list[str]:
+    """Typeset ``formulas`` in order; raise FormulaError naming the first malformed one."""
+    if not formulas:
+        return []
+    code, stdout, stderr = _run(formulas)
+    if code == 2:
+        raise FormulaError(stderr)
+    if code != 0:
+        raise RuntimeError(f"render.js exited with {code}:\n{stderr}")
+    return _parsed(stdout, len(formulas))
+
+
+def problems(formulas: list[Tex]) -> list[str | None]:
+    """KaTeX's message for each formula it cannot typeset, None for the others — every one
+    checked, so that a build can name all of them before it starts; all None without Node.js
+    (no HTML is typeset then)."""
+    if not formulas or not node_available():
+        return [None] * len(formulas)
+    code, stdout, stderr = _run(formulas, "--check")
+    if code != 0:
+        raise RuntimeError(f"render.js --check exited with {code}:\n{stderr}")
+    # KaTeX underlines the place with combining low lines; a message of one line keeps the text
+    return [m if m is None else m.replace("\u0332", "") for m in _parsed(stdout, len(formulas))]
 
 
 def render_source(formulas: list[Tex]) -> list[str | None]:

@@ -239,16 +239,21 @@ _ACCENTS = {"hat": "\u0302", "bar": "\u0304", "tilde": "\u0303", "vec": "\u20d7"
 _GROUP = r"\{([^{}]*)\}"
 
 
+# a script that has no Unicode form is written ^(…) or _(…); its marks are held back until the
+# end, so that a later pass does not read "^(" as a superscript "("
+_HELD = {"^": "\x01", "_": "\x02"}
+
+
 def _script(body: str, table: dict[str, str], mark: str) -> str:
     if all(c in table for c in body):
         return "".join(table[c] for c in body)
-    return mark + (body if len(body) == 1 else f"({body})")
+    return _HELD[mark] + (body if len(body) == 1 else f"({body})")
 
 
 def tex_text(tex: str) -> str:
     """A formula as readable Unicode text (for PDF bookmarks, which cannot hold math):
     ``\\hat{m}_t = \\frac{m_t}{1-\\beta_1^t}`` -> ``m̂ₜ = mₜ/(1-β₁ᵗ)``."""
-    t = re.sub(r"\\(?:left|right|big|Big|bigg|Bigg)\b\s*", "", tex)
+    t = re.sub(r"\\(?:left|right|(?:big|Big|bigg|Bigg)[lrm]?)\b\s*", "", tex)
     t = re.sub(r"\\(?:operatorname|mathrm|mathbf|mathit|text|textrm|mathbb|boldsymbol|bm)"
                r"\s*" + _GROUP, r"\1", t)
     t = re.sub(r"\\[,;:! ]", " ", t)
@@ -269,6 +274,8 @@ def tex_text(tex: str) -> str:
     t = re.sub(r"_([^\s{\\])", lambda m: _script(m[1], _SUB, "_"), t)
     t = re.sub(r"\^([^\s{\\])", lambda m: _script(m[1], _SUP, "^"), t)
     t = re.sub(r"\\([A-Za-z]+)", r"\1", t)
+    for mark, held in _HELD.items():
+        t = t.replace(held, mark)
     return re.sub(r"\s+", " ", t.replace("{", "").replace("}", "")).strip()
 
 

@@ -135,6 +135,27 @@ def _loss(ax, data: dict, w: Words) -> None:
     ax.set(xlabel=w("training_step"), ylabel=w("cross_entropy_loss"))
 
 
+def _adam(axes, data: dict, w: Words) -> None:
+    """What the bias correction and the place of ε do, from the closed forms of chapter 7:
+    the moments of a constant gradient g = 1 (left) and the first step against |g| (right)."""
+    left, right = axes
+    t = list(range(1, 61))
+    b1, b2 = 0.9, 0.999
+    left.plot(t, [1 - b1**k for k in t], "-", color="C0", label=w("m_raw"))
+    left.plot(t, [1.0 for _ in t], "--", color="C0", label=w("m_hat"))
+    left.plot(t, [1 - b2**k for k in t], "-", color="C1", label=w("v_raw"))
+    left.plot(t, [1.0 for _ in t], ":", color="C1", label=w("v_hat"))
+    left.set(xlabel=w("adam_step"), ylabel=w("moment"), ylim=(0, 1.1))
+    left.legend(fontsize=7)
+    lr, eps = 1e-3, 1e-8
+    gs = [10 ** (k / 8) for k in range(-72, 1)]
+    right.plot(gs, [lr * g / (g + eps) for g in gs], "-", color="C2", label=w("eps_outside"))
+    right.plot(gs, [lr * g / (g * g + eps) ** 0.5 for g in gs], "--", color="C3",
+               label=w("eps_inside"))
+    right.set(xscale="log", yscale="log", xlabel=w("grad_size"), ylabel=w("first_step"))
+    right.legend(fontsize=7)
+
+
 Drawer = Callable[[object, dict, Words], None]
 # Titles and captions are words, kept with the other words in i18n/ui.toml (figure.<name>_*).
 FIGURES: tuple[tuple[str, Drawer], ...] = (
@@ -142,7 +163,10 @@ FIGURES: tuple[tuple[str, Drawer], ...] = (
     ("saturation", _saturation),
     ("depth_gradnorm", _depth),
     ("training_loss", _loss),
+    ("adam_moments", _adam),
 )
+# figures of two panels side by side (their drawer takes both axes)
+PANELS = {"adam_moments": 2}
 
 
 def words(lang: str, cjk: tuple[Path, str] | None) -> tuple[Words, dict]:
@@ -170,7 +194,8 @@ def render(data: dict, html_dir: Path | None, latex_dir: Path | None,
         w, rc = words(lang, cjk)
         with matplotlib.rc_context({**RC, **rc}):
             for name, draw in FIGURES:
-                fig, ax = plt.subplots()
+                panels = PANELS.get(name, 1)
+                fig, ax = plt.subplots(1, panels, figsize=(6.0 if panels == 1 else 7.2, 3.4))
                 stem = figure_stem(name, lang)
                 try:
                     draw(ax, data, w)

@@ -20,6 +20,7 @@ from reports.view.errata import (
     notes_summary,
     plain,
 )
+from reports.view.figures import caption as figure_caption
 
 FILES = {"en": "index.html", "zh": "index.zh.html"}
 
@@ -30,7 +31,7 @@ def _timed_out(stop: dict | None, t: dict) -> str | None:
     if not stop:
         return None
     key = f"timed_out_{stop['route']}_{stop['by']}"
-    limit = f"{stop['limit']:,}" if stop["by"] == "operations" else f"{stop['limit']:g}"
+    limit = f"{stop['limit']:g}" if stop["by"] == "backstop" else f"{stop['limit']:,}"
     return t["claim"][key].format(limit=limit, points=stop.get("points", 0))
 
 def _text(t: i18n.Text, label: str) -> Prose:
@@ -108,6 +109,11 @@ def _claim(claim: dict, checks: list[dict], cited_by: list[dict], lang: str, t: 
     names.update({x["name"]: Prose((x["symbol"],)) if x["symbol"] else plain(x["name"])
                   for x in base["definitions"]})
     steps = [{**sv, "rule": _text(words.rule(s["rule"]), f"claim {cid!r} rule"),
+              # SymPy evaluates as it builds: a step it turned into the one before says so
+              "same_as_previous": prose(t["claim"]["same_as_previous"].format(
+                  n=s["index"] - 1), f"claim {cid!r} step {s['index']}")
+              if s["index"] > 1 and s["latex"] == claim["steps"][s["index"] - 2]["latex"]
+              else None,
               "by": [names.get(b, plain(b)) for b in s["by"]],
               "symbolic_label": t["status"][s["symbolic"]],
               "numeric_label": t["status"][s["numeric"]],
@@ -189,6 +195,18 @@ def _parts(counts: dict[str, int], t: dict) -> str:
                                     if n or st == "failed")
 
 
+def section_numbers(claims: list[dict]) -> dict[str, str]:
+    """Each claim's number in the full report's PDF, ``"topic.claim"`` (§4.2): its topics in the
+    order their modules first occur, each claim a numbered subsection of its topic. The student
+    edition prints it beside its mark, so that a reader of that PDF alone finds the evidence."""
+    modules = list(dict.fromkeys(c["module"] for c in claims))
+    out: dict[str, str] = {}
+    for i, module in enumerate(modules, start=1):
+        for j, c in enumerate((c for c in claims if c["module"] == module), start=1):
+            out[c["id"]] = f"{i}.{j}"
+    return out
+
+
 def build_view(data: dict, figures: list[dict], lang: str = "en",
                meta: dict | None = None) -> dict:
     """The view of edition ``lang`` of ``data`` (validated here)."""
@@ -249,9 +267,9 @@ def build_view(data: dict, figures: list[dict], lang: str = "en",
     # the reader's claims count like the shipped ones, and are counted once more on their own
     counts = _counts(claims + yours)
     accuracy = data["training"].get("accuracy")
-    summary = [t["summary"]["claims_line"].format(n=len(claims) + len(yours),
-                                                  parts=_parts(counts, t))]
-    if yours:
+    line = "claim_line" if len(claims) + len(yours) == 1 else "claims_line"
+    summary = [t["summary"][line].format(n=len(claims) + len(yours), parts=_parts(counts, t))]
+    if yours and claims:  # a report of yours alone says it once
         summary.append(t["summary"]["yours_line"].format(n=len(yours),
                                                          parts=_parts(_counts(yours), t)))
     if checks:  # a report of the reader's claims only has none
@@ -275,9 +293,20 @@ def build_view(data: dict, figures: list[dict], lang: str = "en",
         "figures": [{**f, "file": model.figure_stem(f["name"], lang),
                      "title": _text(i18n.Text(t["figure"][f"{f['name']}_title"]),
                                          f"figure {f['name']}"),
-                     "caption": _text(i18n.Text(t["figure"][f"{f['name']}_caption"]),
+                     "caption": _text(i18n.Text(figure_caption(
+                         f["name"], t["figure"][f"{f['name']}_caption"], t,
+                         data.get("plot_data") or {})),
                                       f"figure {f['name']} caption")} for f in figures],
         "errata": full, "errata_checked": checked,
+        # what a report of your own claims or notes lacks is left out, not shown empty
+        "has_errata": bool(records), "has_crosschecks": bool(checks),
+        # "the same check rejects a wrong variant" holds of an audit whose correct records all
+        # run one; of yours, the guide says what each entry's rows say
+        "verdict_guide": t["guide"]["verdicts"] if all(
+            any(r["version"] == "foil"
+                for r in (rec.get("evidence_view") or rec["evidence"]).get("rows", ()))
+            or rec["verdict"] != "correct" or rec["evidence"]["kind"] == "sources"
+            for rec in records) else t["guide"]["verdicts_rows"],
         "notes_summary": notes_summary(records, t, titles, data["errata"].get("notes"),
                                        data.get("notes_reading"), lang),
         "training_accuracy": None if data["training"].get("accuracy") is None

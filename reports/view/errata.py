@@ -112,22 +112,30 @@ def formula(rec: dict, key: str, lang: str) -> str | None:
 
 def erratum(rec: dict, claims: dict[str, dict], lang: str, t: dict) -> dict:
     corr = formula(rec, "correction_latex", lang)
+    claim = formula(rec, "claim_latex", lang)
+    words = zh_twin(rec, "correction_text", lang, math=True)
     ids = [rec["evidence"]["ref"]] if rec["evidence"]["kind"] == "claim" else []
     ids += [i for i in rec.get("see_also") or [] if i not in ids]
     return {
         "id": rec["id"], "anchor": anchor("erratum-", rec["id"]),
         "note": rec["note"], "note_title": rec.get("note_title") or note_title(rec["note"], t),
         "quote": rec["quote"],
+        # the quote with the note's math typeset, where the audit found it typesets
+        "quote_prose": prose(rec["quote_prose"], f"erratum {rec['id']!r} quote")
+        if rec.get("quote_prose") else None,
         "location": location(rec, t),
         "context": rec.get("context"),
         "scope": None if rec.get("scope", "transformer-math") == "transformer-math"
         else t["scope"].get(rec["scope"], rec["scope"]),
-        "claim": Tex(formula(rec, "claim_latex", lang), False, f"erratum {rec['id']!r} claim"),
+        "claim": Tex(claim, False, f"erratum {rec['id']!r} claim") if claim else None,
         "verdict": rec["verdict"], "verdict_label": t["verdict"][rec["verdict"]],
         "correction": Tex(corr, False, f"erratum {rec['id']!r} correction") if corr else None,
-        "why": [p for p in (zh_twin(rec, "correction_text", lang, math=True),
+        # a correction given in words only stands where the formula would
+        "correction_words": None if corr else words,
+        "why": [p for p in (words if corr else None,
                             zh_twin(rec, "reason", lang, math=True),
-                            zh_twin(rec, "reading", lang, math=True)) if p],
+                            zh_twin(rec, "reading", lang, math=True),
+                            zh_twin(rec, "rejudged", lang, math=True)) if p],
         "evidence": _evidence(rec, lang, t),
         "links": [{"id": i, "anchor": claims[i]["anchor"], "title": claims[i]["title"]}
                   for i in ids if i in claims],

@@ -130,7 +130,7 @@ def _validate_claim(claim: Any, where: str) -> None:
                                       f"got {stop!r:.60}")
             _get(step, "timed_out", dict, sw)
             _choice(stop, "route", ("symbolic", "numeric"), tw)
-            _choice(stop, "by", ("operations", "backstop"), tw)
+            _choice(stop, "by", ("operations", "backstop", "work", "digits", "size"), tw)
             _get(stop, "limit", (int, float), tw)
             _get(stop, "points", int, tw)
         cx = _get(step, "counterexample", (dict, type(None)), sw)
@@ -230,8 +230,13 @@ def validate(data: Any) -> None:
     errata = _get(data, "errata", dict, "report data")
     for i, rec in enumerate(_get(errata, "records", list, "errata")):
         w = f"errata.records[{i}]"
-        for key in ("id", "note", "quote", "claim_latex"):
+        for key in ("id", "note", "quote"):
             _get(rec, key, str, w)
+        # the note's statement as a formula (a record of your own notes may have none) and the
+        # quote with its math between $ (where the note's own math typesets)
+        _get(rec, "claim_latex", (str, type(None)), w)
+        if "quote_prose" in rec:
+            _get(rec, "quote_prose", (str, type(None)), w)
         _choice(rec, "verdict", VERDICTS, w)
         _get(rec, "correction_latex", (str, type(None)), w)
         for key in FORMULAS:

@@ -1,16 +1,16 @@
-"""The student edition's view: a few derivations per topic, in teaching order, each with its
-main steps, one line of evidence, the notes' errata on it and its figure.
+"""The student edition's view: chapters in teaching order, each with its derivations written as
+a lecturer writes them, the 「常见误区」 boxes beside the derivation they concern, its figure,
+a 小结 and exercises whose answers stand at the back.
 
-The topics and their derivations are data (``reports/render/student.toml``); the words are in
-``ui.toml`` (section ``[student]``). Every number is formatted here, as a formula
-(:func:`sci`), so templates only lay the view out. Nothing visible names a claim id, a module
-or a record id: anchors are short (``t3``, ``t3-e1``), links to the full report use its
-anchors in ``href`` only.
+The chapters and their derivations are data (``reports/render/student.toml``), their words
+too (``reports/render/i18n/student.toml``, and ``ui.toml`` [student]). A derivation is shown
+as verified: one mark, linked to its evidence in the full report. Formulas keep one notation
+across the edition (:func:`lecturer_tex`): ⊤ for the transpose, one letter per quantity, a
+stacked result split into its lines. Nothing visible names a claim id, a module or a record id.
 """
 
 from __future__ import annotations
 
-import math
 import re
 import tomllib
 from functools import cache
@@ -18,117 +18,298 @@ from pathlib import Path
 
 from reports.render import i18n
 from reports.render.katex import Prose, Tex, prose
+from reports.render.latex import math_pieces
 from reports.view import edition, errata, model
+from reports.view.figures import caption as figure_caption
 
-STUDENT = Path(__file__).resolve().parent.parent / "render" / "student.toml"
+HERE = Path(__file__).resolve().parent.parent / "render"
+STUDENT = HERE / "student.toml"
+WORDS = HERE / "i18n" / "student.toml"
 FILES = {"en": "student.html", "zh": "student.zh.html"}
 PDFS = {"en": "report.en.pdf", "zh": "report.zh.pdf"}
-# the verdicts shown inline: what a student must not take from the notes as written
-INLINE_VERDICTS = errata.FULL_VERDICTS
-_SLOT = re.compile(r"\{(\w+)\}")
+LANGS = ("en", "zh")
+# what a 「常见误区」 box takes from the audit: the notes' errata, each in exactly one box
+BOXED_VERDICTS = ("error", "imprecise")
+
+
+class StudentError(ValueError):
+    """The student edition's data does not have the documented shape."""
 
 
 @cache
+def structure() -> dict:
+    return tomllib.loads(STUDENT.read_text(encoding="utf-8"))
+
+
+@cache
+def words() -> dict:
+    return validate_words(tomllib.loads(WORDS.read_text(encoding="utf-8")))
+
+
 def topics_data() -> list[dict]:
-    return tomllib.loads(STUDENT.read_text(encoding="utf-8"))["topic"]
+    return structure()["topic"]
 
 
-def sci(x: float, digits: int = 2) -> Tex:
-    """``x`` as a number a reader reads: 0.25, 3.1 × 10⁻⁴ (a formula, never ``3.1e-04``)."""
-    m, exp = model.sci_parts(x, digits)
-    if exp is None:
-        return Tex(m)
-    return Tex(f"10^{{{exp}}}" if m == "1" else f"{m}\\times 10^{{{exp}}}")
+def _bilingual(entry, where: str) -> None:
+    if not (isinstance(entry, dict) and all(isinstance(entry.get(lg), str) and entry[lg].strip()
+                                            for lg in LANGS)):
+        raise StudentError(f"{where}: expected {{en, zh}} text, got {entry!r:.60}")
 
 
-def fill(template: str, label: str, **slots: str | Tex | Prose) -> Prose:
-    """``template`` (ui text, inline ``$…$`` allowed) with each ``{name}`` replaced by a slot:
-    a string as text, a formula as a formula, prose as its parts."""
-    out: list[str | Tex] = []
-    for part in prose(template, label).parts:
-        if not isinstance(part, str):
-            out.append(part)
+def validate_words(raw: dict) -> dict:
+    """Every chapter and box word in both languages; a box names records and the claim after
+    which it stands; an exercise has a question, an answer and an id."""
+    for key in [t["key"] for t in topics_data()]:
+        ch = raw.get("chapter", {}).get(key)
+        if ch is None:
+            raise StudentError(f"student words: chapter {key!r} expected in {WORDS.name}, got none")
+        for field in ("d2l", "intro"):
+            _bilingual(ch.get(field), f"chapter {key} {field}")
+        for i, line in enumerate(ch.get("summary", [])):
+            _bilingual(line, f"chapter {key} summary {i + 1}")
+        if not ch.get("summary"):
+            raise StudentError(f"chapter {key}: expected a summary (小结), got none")
+        exercises = ch.get("exercise", [])
+        if not 2 <= len(exercises) <= 3:
+            raise StudentError(f"chapter {key}: expected 2 or 3 exercises, got {len(exercises)}")
+        for ex in exercises:
+            _bilingual(ex.get("question"), f"chapter {key} exercise {ex.get('id')} question")
+            _bilingual(ex.get("answer"), f"chapter {key} exercise {ex.get('id')} answer")
+    shown = {c for t in topics_data() for c in t["claims"]}
+    for box in raw.get("box", []):
+        where = f"box {box.get('id')!r}"
+        if box.get("after") not in shown:
+            raise StudentError(f"{where}: after expected a claim the edition shows, got "
+                               f"{box.get('after')!r}")
+        if not box.get("records"):
+            raise StudentError(f"{where}: expected the audit's records it answers, got none")
+        _bilingual(box.get("title"), f"{where} title")
+        if box.get("kind") == "history":
+            for i, line in enumerate(box.get("lines", [])):
+                _bilingual(line, f"{where} line {i + 1}")
+        else:
+            for field in ("wrong", "counter"):
+                _bilingual(box.get(field), f"{where} {field}")
+            if not box.get("correct"):
+                raise StudentError(f"{where}: expected the correct formula, got none")
+    for cid, lead in raw.get("lead", {}).items():
+        if cid not in shown or not ({"formula", "text"} & set(lead)):
+            raise StudentError(f"lead {cid!r}: expected a claim the edition shows, with a "
+                               f"formula or a text, got {sorted(lead)}")
+        if "text" in lead:
+            _bilingual(lead["text"], f"lead {cid} text")
+    for cid, entry in raw.get("title", {}).items():
+        _bilingual(entry, f"title {cid}")
+    for cid, steps in raw.get("rule", {}).items():
+        for n, entry in steps.items():
+            _bilingual(entry, f"rule {cid} step {n}")
+    return raw
+
+
+# ----------------------------------------------------------------------------- formulas
+_TRANSPOSE = re.compile(r"\^\{?T\}?(?![A-Za-z])")
+
+
+def lecturer_tex(tex: str, symbols: dict[str, str] | None = None) -> str:
+    """``tex`` in the edition's notation: the transpose as ⊤ (SymPy prints ``.T`` as ``^{T}``;
+    no claim of the edition writes a power T) and a claim's letters renamed to the edition's
+    (``symbols``: {"\\alpha": "\\eta"}, a free symbol renamed everywhere in the claim)."""
+    out = _TRANSPOSE.sub(r"^{\\top}", tex)
+    for old, new in (symbols or {}).items():
+        # a letter, never the letter inside a command or a word (\\sum, \\mu, softmax)
+        before = "" if old.startswith("\\") else r"(?<![A-Za-z\\])"
+        out = re.sub(before + re.escape(old) + r"(?![A-Za-z])", lambda _m, n=new: n, out)
+    return out
+
+
+_STACK = re.compile(r"^\\left\[\\begin\{matrix\}(.*)\\end\{matrix\}\\right\]$", re.S)
+
+
+def _rows(tex: str) -> list[str] | None:
+    """The entries of a column ``\\left[\\begin{matrix}a\\\\b\\end{matrix}\\right]``, else None."""
+    m = _STACK.match(tex.strip())
+    if not m or "&" in m.group(1):
+        return None
+    rows, depth, start, body = [], 0, 0, m.group(1)
+    i = 0
+    while i < len(body):
+        if body.startswith("\\\\", i) and depth == 0:
+            rows.append(body[start:i])
+            start = i = i + 2
             continue
-        pos = 0
-        for m in _SLOT.finditer(part):
-            out.append(part[pos:m.start()])
-            value = slots[m.group(1)]
-            if isinstance(value, Prose):
-                out.extend(value.parts)
-            else:
-                out.append(value)
-            pos = m.end()
-        out.append(part[pos:])
-    merged: list[str | Tex] = []
-    for p in out:
-        if isinstance(p, str) and merged and isinstance(merged[-1], str):
-            merged[-1] += p
-        elif p != "":
-            merged.append(p)
-    return Prose(tuple(merged))
+        depth += {"{": 1, "}": -1}.get(body[i], 0)
+        i += 1
+    rows.append(body[start:])
+    return [r.strip() for r in rows]
 
 
-def _deciding(rec: dict) -> float:
-    return rec[rec["decides"]]
+def unstack(statement: str) -> list[str]:
+    """A statement that stacks two results in column vectors, ``[a; b] = [c; d]``, as its
+    lines ``a = c`` and ``b = d``; any other statement as it is."""
+    left, sep, right = statement.partition(" = ")
+    rows_l, rows_r = _rows(left), _rows(right)
+    if sep and rows_l and rows_r and len(rows_l) == len(rows_r) > 1:
+        return [f"{a} = {b}" for a, b in zip(rows_l, rows_r, strict=True)]
+    return [statement]
 
 
-def evidence_line(claim: dict, checks: list[dict], s: dict) -> Prose:
-    """One line: how the derivation was verified, and the cross-check nearest its tolerance
-    (its deciding error, absolute or relative, beside that tolerance)."""
-    status = s[f"status_{claim['status'].replace(' ', '_')}"]
-    if not checks:
-        return fill(s["evidence_nocheck"], "evidence", status=status)
-    worst = max(checks, key=lambda r: (_deciding(r) / r["tolerance"] if r["tolerance"]
-                                       else math.inf, r["id"]))
-    passed = sum(r["passed"] for r in checks)
-    return fill(s["evidence_checks"], "evidence", status=status,
-                passed=str(passed), total=str(len(checks)),
-                error=sci(_deciding(worst)), tolerance=sci(worst["tolerance"], 1),
-                measure=s[f"measure_{worst['decides']}"])
+def step_lines(tex: str, width: int) -> list[str]:
+    """A step of a stacked claim as its ``width`` rows; any other step as it is."""
+    rows = _rows(tex)
+    return rows if rows and len(rows) == width else [tex]
 
 
-def _claim(claim: dict, checks: list[dict], lang: str, t: dict, full: str) -> dict:
-    c = edition._claim(claim, checks, [], lang, t)
-    return {"title": c["title"], "status": c["status"], "statement": c["statement"],
-            "definitions": c["definitions"],
-            "steps": [{"tex": st["tex"], "rule": st["rule"], "by": st["by"],
-                       "failed": st["status"] == "failed"} for st in c["steps"]],
-            "evidence": evidence_line(claim, checks, t["student"]),
-            "href": f"{full}#{c['anchor']}"}
+_COMMAND = re.compile(r"\\([A-Za-z]+|.)")
+_RELATIONS = {"le", "ge", "leq", "geq", "iff", "approx", "ne", "in"}
 
 
-def _cited(rec: dict) -> list[str]:
-    ids = [rec["evidence"]["ref"]] if rec["evidence"]["kind"] == "claim" else []
-    return list(dict.fromkeys(ids + list(rec.get("see_also") or [])))
+def _cut_relations(tex: str) -> list[str]:
+    """``tex`` cut before each top-level relation (≤, ≥, ⟺, <, >), which math_pieces keeps
+    whole: a chain of bounds wraps on a phone instead of running past the box."""
+    pieces, depth, start, i = [], 0, 0, 0
+    while i < len(tex):
+        m = _COMMAND.match(tex, i)
+        rel = False
+        if m:
+            rel = m.group(1) in _RELATIONS
+            step = len(m.group(0))
+        else:
+            depth += {"{": 1, "(": 1, "[": 1, "}": -1, ")": -1, "]": -1}.get(tex[i], 0)
+            rel = tex[i] in "<>"
+            step = 1
+        if depth < 0:
+            return [tex]
+        if rel and depth == 0 and tex[start:i].strip():
+            pieces.append(tex[start:i].strip())
+            start = i
+        i += step
+    pieces.append(tex[start:].strip())
+    return [tex] if depth else [p for p in pieces if p]
 
 
-def topic_of(rec: dict, modules: dict[str, str]) -> str | None:
-    """The key of the first topic that shows a claim the erratum cites, else the first whose
-    modules hold one; None when it cites none of them."""
-    cited = _cited(rec)
-    for topic in topics_data():
-        if any(cid in topic["claims"] for cid in cited):
-            return topic["key"]
-    for topic in topics_data():
-        if any(modules.get(cid) in topic["modules"] for cid in cited):
-            return topic["key"]
-    return None
+def shown(tex: Tex) -> dict:
+    """A display formula as the edition shows it: whole in the PDF (which wraps it itself), and
+    for the page also cut at its top-level relations and operators, so that on a phone its
+    pieces wrap like words instead of scrolling."""
+    pieces = [q for p in math_pieces(tex.tex) for q in _cut_relations(p)]
+    return {"tex": tex, "pieces": [Tex("\\displaystyle " + p, False, tex.label) for p in pieces]
+            if len(pieces) > 1 else []}
 
 
-def _erratum(rec: dict, lang: str, t: dict, anchor: str, full: str) -> dict:
-    e = errata.erratum(rec, {}, lang, t)
-    return {"anchor": anchor, "href": f"{full}#{e['anchor']}",
-            "note_title": e["note_title"], "location": e["location"], "quote": e["quote"],
-            "verdict": e["verdict"], "verdict_label": e["verdict_label"],
-            "note_formula": e["claim"], "corrected": e["correction"], "why": e["why"],
-            # an imprecise statement: the condition the note leaves out
-            "missing": errata.zh_twin(rec, "missing_condition", lang, math=True),
-            "evidence": [{"label": r["version_label"], "value": r["value"],
-                          "passed": r["passed"],
-                          "reference": r["reference"]}
-                         for r in e["evidence"]["rows"]]}
+# ----------------------------------------------------------------------------- claims
+def _claim(claim: dict, lang: str, t: dict, full: str, number: str, section: str) -> dict:
+    cid = claim["id"]
+    c = edition._claim(claim, [], [], lang, t)
+    symbols = structure().get("symbols", {}).get(cid, {})
+    rules = words().get("rule", {}).get(cid, {})
+
+    def tx(x: Tex) -> Tex:
+        return Tex(lecturer_tex(x.tex, symbols), x.display, x.label)
+
+    def px(p: Prose) -> Prose:
+        return Prose(tuple(tx(x) if isinstance(x, Tex) else x for x in p.parts), p.missing)
+
+    lines = unstack(c["statement"].tex)
+    steps = []
+    for n, st in enumerate(c["steps"], start=1):
+        rule = rules.get(str(n))
+        steps.append({
+            "number": n,
+            "rule": prose(rule[lang], f"student rule {cid} {n}") if rule else px(st["rule"]),
+            "lines": [shown(tx(Tex(x, True, st["tex"].label)))
+                      for x in step_lines(st["tex"].tex, len(lines))],
+            "failed": st["status"] == "failed"})
+    # the hypotheses a result rests on belong to its statement: 「若 …，则」
+    hypotheses = [tx(Tex(a["tex"].tex, False, a["tex"].label)) for a in c["assumptions"]
+                  if a["kind"] == "hypothesis"]
+    title = words().get("title", {}).get(cid)
+    lead = words().get("lead", {}).get(cid)
+    return {"number": number, "status": claim["status"],
+            # what a lecturer writes before the result: its matrix form, its symbols' meaning
+            # (written in the edition's letters already: no renaming)
+            "lead": None if lead is None else {
+                "formula": shown(Tex(lead["formula"], True, f"student lead {cid}"))
+                if "formula" in lead else None,
+                "text": prose(lead["text"][lang], f"student lead {cid}")
+                if "text" in lead else None},
+            "title": prose(title[lang], f"student title {cid}") if title else px(c["title"]),
+            "proved": claim["status"] == "proved",
+            "hypotheses": hypotheses,
+            "statement": [shown(tx(Tex(x, True, c["statement"].label))) for x in lines],
+            "definitions": [{**d, "tex": tx(d["tex"]), "text": px(d["text"]),
+                             "symbol": tx(d["symbol"]) if d.get("symbol") else None}
+                            for d in c["definitions"]],
+            "steps": steps, "href": f"{full}#{c['anchor']}",
+            # where the evidence stands in the full report's PDF, printed beside the mark: the
+            # link reaches it only where that PDF lies beside this one
+            "section": section,
+            "where": t["student"]["in_full"].format(section=section),
+            "pdf_dest": f"subsection.{section}"}
 
 
+# ----------------------------------------------------------------------------- boxes
+_INNER = str.maketrans({"“": "‘", "”": "’"})
+
+
+def typeset_source(text: str) -> str:
+    """A typeset quote (:data:`words` [typeset]) as the flattened text a web copy of it
+    gives, its characters sorted: ``利用 $I+\\partial F/\\partial X$`` and ``利用 I+∂X∂F`` both
+    read the same, so a typeset quote is the note's words and nothing else."""
+    for tex, char in (("\\partial", "∂"), ("\\sqrt", ""), ("$", ""), ("/", ""), ("{", ""),
+                      ("}", ""), (" ", "")):
+        text = text.replace(tex, char)
+    return "".join(sorted(text))
+
+
+def _quote(rec: dict) -> Prose:
+    """The note's words as typeset text: a quote in LaTeX (the notes copy some formulas as
+    source) is shown as the formula; one with $…$ inside as prose; any other as written, its
+    own quotation marks nested as ‘…’ inside the edition's “…”."""
+    label = f"quote {rec['id']}"
+    # the notes lost their typesetting when copied from the web (∂F/∂X became ∂X∂F)
+    typeset = words().get("typeset", {}).get(rec["id"])
+    if typeset:
+        return prose(typeset.translate(_INNER), label)
+    text = rec["quote"].translate(_INNER)
+    if "$" in text:
+        return prose(text, label)
+    if "\\" in text:
+        return Prose((Tex(text, False, label),))
+    return Prose((text,))
+
+
+def _box(box: dict, number: str, records: dict[str, dict], lang: str, t: dict,
+         full: str, named: set[str]) -> dict:
+    """One 「常见误区」 box; ``named``: the notes whose title the edition has shown already (a
+    title misspelt in its source says so at its first mention)."""
+    recs = [records[r] for r in box["records"]]
+    s = t["student"]
+    kind = box.get("kind") or ("error" if any(r["verdict"] == "error" for r in recs)
+                               else "imprecise")
+    notes = []
+    for r in recs:
+        title = r.get("note_title") or errata.note_title(r["note"], t)
+        sic = s["sic"] if r["note"] in structure().get("sic", []) and r["note"] not in named \
+            else ""
+        named.add(r["note"])
+        notes.append({"title": title, "sic": sic, "where": errata.location(r, t),
+                      "quote": _quote(r),
+                      "href": f"{full}#{errata.anchor('erratum-', r['id'])}"})
+    label = f"box {box['id']}"
+    correct = (lang == "zh" and box.get("correct_zh")) or box.get("correct")
+    return {"id": box["id"], "number": number, "kind": kind,
+            "kind_label": s[f"box_{kind}"], "title": prose(box["title"][lang], label),
+            "quotes": notes,
+            # the notes are Chinese: the English edition says what their words mean
+            "gloss": prose(box["gloss"][lang], label) if lang in box.get("gloss", {}) else None,
+            "wrong": prose(box["wrong"][lang], label) if "wrong" in box else None,
+            "counter": prose(box["counter"][lang], label) if "counter" in box else None,
+            "correct": shown(Tex(correct, True, label)) if correct else None,
+            "lines": [prose(x[lang], label) for x in box.get("lines", [])],
+            "href": notes[0]["href"]}
+
+
+# ----------------------------------------------------------------------------- the edition
 def build_view(data: dict, figures: list[dict], lang: str = "en",
                meta: dict | None = None) -> dict:
     """The student edition ``lang`` of ``data``."""
@@ -137,51 +318,95 @@ def build_view(data: dict, figures: list[dict], lang: str = "en",
     s = t["student"]
     full = edition.FILES[lang]
     claims = {c["id"]: c for c in data["claims"]}
-    modules = {c["id"]: c["module"] for c in data["claims"]}
-    checks: dict[str, list[dict]] = {}
-    for rec in data["crosschecks"]:
-        checks.setdefault(rec["claim"], []).append(rec)
-    errata: dict[str, list[dict]] = {}
-    for rec in data["errata"]["records"]:
-        if rec["verdict"] in INLINE_VERDICTS:
-            key = topic_of(rec, modules)
-            errata.setdefault(key or "", []).append(rec)
+    records = {r["id"]: r for r in data["errata"]["records"]}
     pictures = {f["name"]: f for f in figures}
-    topics = []
-    for n, topic in enumerate(topics_data(), start=1):
+    w = words()
+    boxes_after: dict[str, list[dict]] = {}
+    for box in w.get("box", []):
+        boxes_after.setdefault(box["after"], []).append(box)
+    sections = edition.section_numbers(data["claims"])
+    topics, answers, figure_no, named = [], [], 0, set()
+    # a chapter shows the derivations the data holds (a report of other claims holds none)
+    chosen = [tp for tp in topics_data() if any(c in claims for c in tp["claims"])]
+    for n, topic in enumerate(chosen, start=1):
         key, anchor = topic["key"], f"t{n}"
-        shown = [_claim(claims[cid], checks.get(cid, []), lang, t, full)
-                 for cid in topic["claims"] if cid in claims]
-        fig = pictures.get(topic.get("figure", ""))
+        ch = w["chapter"][key]
+        items, box_no = [], 0
+        present = [c for c in topic["claims"] if c in claims]
+        # the figure follows the derivation it illustrates, else the chapter's last one shown
+        fig_after = topic.get("figure_after") if topic.get("figure_after") in present \
+            else present[-1]
+        for k, cid in enumerate(present, start=1):
+            items.append({"type": "claim", "anchor": f"{anchor}-{k}",
+                          **_claim(claims[cid], lang, t, full, f"{n}.{k}",
+                                   sections[cid])})
+            fig = pictures.get(topic.get("figure", "")) if cid == fig_after else None
+            if fig is not None:
+                figure_no += 1
+                items.append({"type": "figure", "anchor": f"{anchor}-fig", "number": figure_no,
+                              "name": fig["name"], "file": model.figure_stem(fig["name"], lang),
+                              "label": s["figure_label"].format(n=figure_no),
+                              "title": prose(t["figure"][f"{fig['name']}_title"],
+                                             f"figure {fig['name']}"),
+                              "caption": prose(figure_caption(
+                                  fig["name"], t["figure"][f"{fig['name']}_caption"], t,
+                                  data.get("plot_data") or {}),
+                                  f"figure {fig['name']} caption")})
+            for box in boxes_after.get(cid, []):
+                if not all(r in records for r in box["records"]):
+                    continue  # data without the audit (a fixture) has no boxes
+                history = box.get("kind") == "history"  # a story, not a numbered misconception
+                box_no += not history
+                number = "" if history else f"{n}.{box_no}"
+                items.append({"type": "box", "anchor": f"{anchor}-{box['id']}",
+                              **_box(box, number, records, lang, t, full, named)})
+        exercises = []
+        for j, ex in enumerate(ch.get("exercise", []), start=1):
+            number = f"{n}.{j}"
+            exercises.append({"number": number, "anchor": f"x{n}-{j}",
+                              "question": prose(ex["question"][lang], f"exercise {number}")})
+            answers.append({"number": number, "anchor": f"a{n}-{j}",
+                            "answer": prose(ex["answer"][lang], f"answer {number}")})
         topics.append({
             "key": key, "anchor": anchor, "number": n,
             "number_label": s["section_number"].format(n=n),
             "name": prose(s[f"topic_{key}"], f"student topic {key}"),
-            "intro": prose(s[f"intro_{key}"], f"student intro {key}"),
-            "claims": shown,
-            "errata": [_erratum(r, lang, t, f"{anchor}-e{i}", full)
-                       for i, r in enumerate(errata.get(key, []), start=1)],
-            "figure": None if fig is None else {
-                "name": fig["name"], "file": model.figure_stem(fig["name"], lang),
-                "title": prose(t["figure"][f"{fig['name']}_title"], f"figure {fig['name']}"),
-                "caption": prose(t["figure"][f"{fig['name']}_caption"],
-                                 f"figure {fig['name']} caption")},
+            "d2l": prose(ch["d2l"][lang], f"chapter {key} d2l"),
+            "intro": prose(ch["intro"][lang], f"chapter {key} intro"),
+            "notation": prose(ch["notation"][lang], f"chapter {key} notation")
+            if "notation" in ch else None,
+            "parts": items,
+            "summary": [prose(x[lang], f"chapter {key} summary") for x in ch["summary"]],
+            "exercises": exercises,
         })
-    other = [_erratum(r, lang, t, f"e{i}", full)
-             for i, r in enumerate(errata.get("", []), start=1)]
     meta = meta or {}
-    counted = [r for r in data["errata"]["records"]]
+    shown = sum(1 for tp in topics for it in tp["parts"] if it["type"] == "claim")
+    # a history box tells a story: it is no misconception
+    boxes = sum(1 for tp in topics for it in tp["parts"]
+                if it["type"] == "box" and it["kind"] != "history")
     return {
         "lang": lang, "t": t, "s": s, "title": s["title"],
         "file": FILES[lang], "other_file": FILES["zh" if lang == "en" else "en"],
         "full_file": full, "full_pdf": PDFS[lang],
         "date": meta.get("date", ""), "version": meta.get("version", ""),
-        "topics": topics, "other_errata": other,
-        "counts": fill(s["counts"], "student counts", claims=str(len(data["claims"])),
-                       shown=str(sum(len(x["claims"]) for x in topics)),
-                       errata=str(sum(r["verdict"] in INLINE_VERDICTS for r in counted)),
-                       records=str(len(counted))),
+        "topics": topics, "answers": answers,
+        "subtitle": s["subtitle"].format(chapters=d2l_chapters(
+            [w["chapter"][tp["key"]]["d2l"]["en"] for tp in chosen], t)),
+        "counts": prose(s["counts"].format(shown=shown, claims=len(data["claims"]),
+                                           boxes=boxes, records=len(records)),
+                        "student counts"),
     }
+
+
+def d2l_chapters(sections: list[str], t: dict) -> str:
+    """The chapters of d2l that the sections ``sections`` ("8.2 Text preprocessing; 10.7 …")
+    belong to, in order: "3, 4, 8, 10 and 11"."""
+    found = sorted({int(m.group(1)) for x in sections for m in re.finditer(r"\b(\d+)\.\d+", x)})
+    if not found:
+        raise StudentError(f"d2l sections: expected numbers such as 10.3, got {sections!r:.80}")
+    names = [str(n) for n in found]
+    head = t["meta"]["list_sep"].join(names[:-1])
+    return head + t["student"]["chapters_last_sep"] + names[-1] if head else names[-1]
 
 
 def visible_text(view: dict) -> list[str]:
@@ -194,7 +419,8 @@ def visible_text(view: dict) -> list[str]:
                        if not isinstance(p, Tex))
         elif isinstance(node, str):
             if key not in ("href", "anchor", "key", "file", "other_file", "full_file",
-                           "full_pdf", "lang", "name", "status", "verdict", "date", "version"):
+                           "full_pdf", "lang", "name", "status", "verdict", "date", "version",
+                           "type", "kind", "id"):
                 out.append(node)
         elif isinstance(node, dict):
             for k, v in node.items():
@@ -206,3 +432,8 @@ def visible_text(view: dict) -> list[str]:
 
     walk(view)
     return out
+
+
+def formulas(view: dict) -> list[Tex]:
+    """Every formula the edition shows, prose included."""
+    return edition.formulas({k: v for k, v in view.items() if k not in ("t", "s")})

@@ -15,6 +15,12 @@ The budget is checked asynchronously (a ``SIGPROF`` timer reads the counter ever
 exactly when the count passes the limit, whenever the timer happens to fire.  The exception is a
 ``BaseException``: SymPy's own ``except Exception`` blocks cannot swallow it and take another path.
 
+SymPy's factoring of a polynomial works on lists of coefficients, outside its cached functions:
+trigsimp once spent minutes factoring a polynomial of degree 800 in e (from coth(t + 200)).  So
+each univariate factorisation over the integers (Zassenhaus's algorithm, which every factoring
+of a polynomial over ZZ, QQ or ZZ[i] reaches) is charged ⌈n³/64⌉ operations for its degree n, a
+count of its work mod p, before it starts: past a budget it never starts.
+
 A computation that does little SymPy work (a spin in pure Python, a long mpmath evaluation) is
 stopped by a CPU-time backstop, far above anything a budget allows on a slow machine; the outcome
 then says so, since only it could depend on the machine.
@@ -30,6 +36,7 @@ from typing import NamedTuple
 
 from sympy.core import cache as sympy_cache
 from sympy.core import random as sympy_random
+from sympy.polys import factortools
 
 CACHE_SIZE = 20000  # entries per cached function: SymPy's default (1000) thrashes on our forms
 SYMPY_SEED = 0  # SymPy's own generators, seeded again before every claim
@@ -45,6 +52,9 @@ class OverBudget(BaseException):  # noqa: N818 - an outcome, like StopIteration,
         self.what, self.kind, self.limit, self.used = what, kind, limit, used
         if kind == "operations":
             text = f"{what} timed out after {limit:,} SymPy operations"
+        elif kind == "work":
+            text = (f"{what} stopped after {limit:,} units of numeric work (its operations, "
+                    f"weighted by their digits)")
         elif kind == "thread":
             text = f"{what} not run: budgets need the main thread (they use signals)"
         else:
@@ -77,6 +87,7 @@ _NORMALISED: set[int] = set()
 _SEEN = [0]  # len(sympy_cache.CACHE) when it was last normalised
 _INFO: list = []  # cache_info of every normalised cache, read by operations()
 _RETIRED = [0]  # operations counted by caches since cleared (clearing resets their counters)
+_CHARGED = [0]  # operations charged for work outside SymPy's cached functions (charge())
 
 
 def _retiring_clear(cached):
@@ -174,7 +185,7 @@ def fresh_start() -> None:
 
 def operations() -> int:
     """SymPy operations so far: calls of cached SymPy functions, hits and misses."""
-    total = _RETIRED[0]
+    total = _RETIRED[0] + _CHARGED[0]
     for info in _INFO:
         hits, misses, _, _ = info()
         total += hits + misses
@@ -272,6 +283,31 @@ _ACTIVE: list[budget] = []
 _SAVED: list = []  # the SIGPROF handler to restore when the outermost budget ends
 
 
+def charge(ops: int) -> None:
+    """Count ``ops`` operations of work done outside SymPy's cached functions, before doing it:
+    the innermost running budget is checked at once, so work that would pass it never starts."""
+    _CHARGED[0] += ops
+    if _ACTIVE and not _ACTIVE[-1].closing:
+        _ACTIVE[-1].check()
+
+
+def factoring_cost(degree: int) -> int:
+    """Operations charged for factoring a square-free polynomial of this degree over ZZ."""
+    return -(-degree**3 // 64)
+
+
+_ZASSENHAUS = factortools.dup_zz_zassenhaus
+
+
+def _charged_zassenhaus(f, K):
+    charge(factoring_cost(len(f) - 1))
+    return _ZASSENHAUS(f, K)
+
+
+# factortools calls it through its module's globals (dup_zz_factor, dup_zz_factor_sqf)
+factortools.dup_zz_zassenhaus = _charged_zassenhaus
+
+
 def innermost() -> budget | None:
     """The innermost running budget, or None outside every budget."""
     return _ACTIVE[-1] if _ACTIVE else None
@@ -289,4 +325,4 @@ def _tick(signum, frame) -> None:
 
 _OWN_CODE = {budget.__enter__.__code__, budget.__exit__.__code__, budget.read.__code__,
              budget.check.__code__, operations.__code__, normalise_cache.__code__,
-             OverBudget.__init__.__code__}
+             OverBudget.__init__.__code__, charge.__code__}

@@ -16,6 +16,7 @@ import sympy as sp
 
 from derivations.engine.core import definitions as defs
 from derivations.engine.core import noncommutative as ring
+from derivations.engine.core.complexes import check_complex
 from derivations.engine.core.domain import (
     MIN_MAX_DIM,
     Domain,
@@ -32,6 +33,7 @@ from derivations.engine.core.expressions import (
     _undeclared_in_expectations,
     symbols_of,
 )
+from derivations.engine.core.hypotheses import check_sampleable
 from derivations.engine.core.noncommutative import RING_SIZE
 from derivations.engine.core.stochastic import FAMILIES
 
@@ -126,9 +128,12 @@ class Derivation:
 
 
 def with_step(d: Derivation, index: int, expr: sp.Basic, *, rule: str | None = None,
-              by: tuple[str, ...] | None = None, id: str | None = None) -> Derivation:  # noqa: A002
+              by: tuple[str, ...] | None = None, id: str | None = None,  # noqa: A002
+              title: str | None = None) -> Derivation:
     """``d`` with step ``index`` (1-based) replaced by ``expr``; its rule kept unless ``rule`` is
-    given, its id unless ``id`` is given (to show the variant beside the original).  Its
+    given, its id unless ``id`` is given (to show the variant beside the original), its title
+    ``title``, else the original's marked "— step N replaced" when ``expr`` differs from the
+    step (a variant, possibly false, is never shown under the original's title).  Its
     citations are ``by`` if given; else the old step's.  Kept citations of definitions that
     ``expr`` leaves nothing to fold or unfold are dropped, in this step and the next (a
     definition is a substitution, not a premise, so no check is weakened).  Replacing the last
@@ -149,7 +154,10 @@ def with_step(d: Derivation, index: int, expr: sp.Basic, *, rule: str | None = N
     if index < len(steps):
         steps[index] = replace(steps[index], by=still_cited(index + 1))
     statement = sp.Eq(d.lhs, expr, evaluate=False) if index == len(steps) else d.statement
-    return replace(d, statement=statement, steps=tuple(steps), id=d.id if id is None else id)
+    if title is None:  # the same expression again leaves the claim what it was
+        title = d.title if expr == old.expr else f"{d.title} — step {index} replaced"
+    return replace(d, statement=statement, steps=tuple(steps), id=d.id if id is None else id,
+                   title=title)
 
 
 # --- validation -------------------------------------------------------------------------------
@@ -325,6 +333,8 @@ def _validate(d: Derivation) -> None:
     _check_exact(d, where)
     _check_hypotheses(d, where)
     _check_domain(d, where)
+    check_complex(d, where)
+    check_sampleable(d, where)
     _unfold_claim(d, where, declared)
 
 

@@ -145,6 +145,11 @@ def _name(obj) -> str:
     return str(getattr(obj, "name", obj))
 
 
+def _names(objects) -> str:
+    """Names, each once (an IndexedBase and its label share one), sorted."""
+    return ", ".join(sorted({_name(o) for o in objects}))
+
+
 def _free(d: Definition) -> set:
     """The body's references that are not its own parameters (nor their sizes)."""
     own = set(d.params)
@@ -192,8 +197,9 @@ class Notation:
             raise DerivationError(
                 f"{where}: its body refers to {_name(loose[0])}, which is not declared: neither a "
                 f"parameter ({', '.join(map(str, made.params)) or 'none'}), a variable of "
-                f"{self.title} ({', '.join(map(_name, self.variables)) or 'none'}) nor a symbol "
-                f"defined before it ({before})")
+                f"{self.title} ({_names(self.variables) or 'none'}) nor a symbol "
+                f"defined before it ({before}); add {_name(loose[0])} to the variables of "
+                f"{self.title} or to the definition's params")
         uses = tuple(d for s, d in defined.items() if s in _free(made))
         made = Definition(made.name, made.symbol, made.body, made.tex, made.params, made.text,
                           made.variables, uses)
@@ -306,12 +312,16 @@ def check_in_claim(definitions: tuple[Definition, ...], expressions, domain, whe
         for o in sorted(_free(d), key=_name):
             if o in defined or o in declared:
                 continue
+            fix = (f"add {_name(o)} to the variables of its Notation" if d.variables is not None
+                   else f"use {_name(o)} in the claim or declare it in its Domain (ranges=, "
+                        f"constants= or dims=)")
             raise DerivationError(
                 f"{where}: definition {d.name!r} refers to {_name(o)}, which is not declared: "
                 f"neither its parameter ({', '.join(map(str, d.params)) or 'none'}), another "
                 f"definition of the claim nor "
                 + ("a variable of its notation" if d.variables is not None
-                   else "a symbol of the claim") + f" ({', '.join(sorted(map(_name, declared)))})")
+                   else "a symbol of the claim") + f" ({_names(declared)}); {fix}, or make it "
+                f"one of the definition's params")
 
 
 # --- unfolding and folding ----------------------------------------------------------------------

@@ -15,8 +15,8 @@ import sympy as sp
 
 from derivations.engine.core.errors import DerivationError
 
-__all__ = ["Bound", "Inert", "NExpect", "NIntegral", "NLimit", "NProduct", "NSum", "make_inert",
-           "rebind"]
+__all__ = ["Bound", "Inert", "NDerivative", "NExpect", "NIntegral", "NLimit", "NProduct", "NSum",
+           "make_inert", "rebind"]
 
 
 class Bound(sp.Dummy):
@@ -64,6 +64,15 @@ class NProduct(Inert):
 
 class NLimit(Inert):
     """args (body, var, point, direction): direction 1 from above, -1 from below, 0 both."""
+
+    nargs = 4
+
+
+class NDerivative(Inert):
+    """A derivative of high order of a scalar expression by one scalar symbol: args (body, var,
+    point, order), the body in the Bound ``var``; evaluated by differences at the working
+    precision (``mpmath.diff``), where SymPy's own derivative would swell past any budget (the
+    30th of tanh x has millions of terms unless expanded)."""
 
     nargs = 4
 

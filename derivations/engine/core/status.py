@@ -6,8 +6,10 @@ A step or a claim is
   point (and every claim it cites is proved);
 * ``numeric`` — the numbers agree, but the symbolic route finished without showing zero;
 * ``timed out`` — the numbers agree as far as they were computed, but a route ran out of its
-  budget (see :mod:`derivations.engine.core.budget`): more budget might prove it, nothing was
-  decided;
+  budget (see :mod:`derivations.engine.core.budget`): SymPy operations, the numeric route's work,
+  or the digits within which it can tell the two sides apart — at some points they could not be
+  separated (:class:`~derivations.engine.core.errors.Unseparated`), and an agreement there
+  proves nothing.  More budget might prove it, nothing was decided;
 * ``failed`` — some step differs from the one before it at a point, or a premise is false.
 
 The claim's status is the worst of its steps' and its cited claims', in the order of ``RANK``:
@@ -23,7 +25,8 @@ RANK = {PROVED: 0, TIMED_OUT: 1, NUMERIC: 2, FAILED: 3}
 
 # what each route says of one step
 SYMBOLIC_OUTCOMES = ("zero", "inconclusive", "timeout", "error")
-NUMERIC_OUTCOMES = ("agree", "disagree", "partial")  # partial: some points ran out of budget
+# partial: some points ran out of budget, or could not be separated within the digits allowed
+NUMERIC_OUTCOMES = ("agree", "disagree", "partial")
 
 PREMISE_STATUSES = ("checked", "failed", "assumed, unchecked", "lemma")
 

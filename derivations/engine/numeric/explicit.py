@@ -22,11 +22,12 @@ from sympy.matrices.expressions.matexpr import MatrixElement
 
 from derivations.engine.core.budget import ClaimMemo
 from derivations.engine.core.errors import DerivationError, Pole
-from derivations.engine.core.inert import Bound, make_inert, rebind
+from derivations.engine.core.inert import Bound, NDerivative, make_inert, rebind
 from derivations.engine.core.stochastic import expectation_value
 from derivations.engine.numeric import finite
 from derivations.engine.numeric.mpnum import compile_mp
 from derivations.engine.numeric.sampling import ENTRY_PARENT, draw
+from derivations.engine.numeric.solving import Inexact
 
 if TYPE_CHECKING:
     from derivations.engine.core.claim import Derivation
@@ -68,6 +69,12 @@ def _scalar_var(var):
     return var
 
 
+# a derivative of this order or more by one scalar is taken by differences, with numbers
+# (NDerivative): SymPy's own swells (the 15th of tanh x has 25,000 operations, the 30th
+# millions)
+NUMERIC_ORDER = 8
+
+
 def _explicit(expr: sp.Basic) -> sp.Basic:
     """Concrete-shaped matrix expressions become explicit matrices of entries, and derivatives are
     taken entry by entry on them, so no SymPy matrix calculus is involved.  Layout: a scalar by a
@@ -76,6 +83,10 @@ def _explicit(expr: sp.Basic) -> sp.Basic:
     def derivative(node):
         f, counts = _explicit(node.expr), node.variable_count
         (var, count), = counts if len(counts) == 1 else ((None, 0),)
+        if (count >= NUMERIC_ORDER and isinstance(var, sp.Symbol) and not isinstance(var, Bound)
+                and not isinstance(f, sp.MatrixBase | sp.MatrixExpr)):
+            v = Bound(str(var), real=True)
+            return NDerivative(unfold(f).xreplace({var: v}), v, var, sp.Integer(count))
         if isinstance(var, sp.MatrixSymbol) and count == 1:
             entries = _entries(var)
             if isinstance(f, sp.MatrixBase):  # vector by column vector: the Jacobian
@@ -270,8 +281,8 @@ def _build(shaped: sp.Basic, structure: dict, random: tuple, distribution: str):
         (no functions, integer powers); None otherwise."""
         if not rational:
             rational.append(_rational(concrete))
-        if not rational[0]:
-            return None
+        if not rational[0] or any(isinstance(v, Inexact) for v in values):
+            return None  # a value solved to SOLVED_DIGITS meets its equality only that far
         filled = concrete.xreplace({a: exactly(v) for a, v in zip(atoms, values, strict=True)})
         out = unfold(filled)
         flat = list(out) if isinstance(out, sp.MatrixBase) else [out]
@@ -291,7 +302,10 @@ def _build(shaped: sp.Basic, structure: dict, random: tuple, distribution: str):
 
 
 def exactly(v) -> sp.Rational:
-    """The rational an input is, every binary digit of it (a jump's root has hundreds)."""
+    """The rational an input is, every binary digit of it (a jump's root has hundreds); a complex
+    input is the pair of its parts."""
+    if isinstance(v, mpmath.mpc):
+        return exactly(v.real) + sp.I * exactly(v.imag)
     value = v if isinstance(v, mpmath.mpf) else mpmath.mpf(v)  # mpf(v) rounds to the context's
     return sp.Rational(*mpmath.libmp.to_rational(value._mpf_))
 

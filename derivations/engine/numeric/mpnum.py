@@ -18,6 +18,7 @@ from __future__ import annotations
 import mpmath
 import sympy as sp
 
+from derivations.engine.numeric import scales
 from derivations.engine.numeric.mplimits import limit, limit_phases
 from derivations.engine.numeric.mpprint import FUNCTIONS, Printer, sympy_fn
 from derivations.engine.numeric.mpseries import nprod, nsum, quad
@@ -109,22 +110,44 @@ def power(base, exponent):
     return base**exponent
 
 
+def derivative(f, x, order, _at_point):
+    """The ``order``-th derivative of ``f`` at ``x`` by differences (``mpmath.diff``, which works
+    at more digits than the result keeps: its error shrinks with the precision as rounding does).
+    ``_at_point`` is the body's value at ``x``, already evaluated with its scales recorded."""
+    return mpmath.diff(f, x, order)
+
+
 def refuse(why: str):
     raise NotEvaluated(why)
+
+
+def _terms_traced(fn, lead: int = 0):
+    """A jump's reading of a sum (``fn(*lead_args, *terms)``) with the spread of its terms
+    recorded, as a sum's is (:func:`derivations.engine.numeric.scales.add`)."""
+    def f(*args):
+        scales.record_terms(args[lead:])
+        return fn(*args)
+    f.__wrapped__ = fn
+    return f
 
 
 class _Runtime:
     mpmath = mpmath
     fn = FUNCTIONS
-    quad, nsum, nprod, limit, expect = (staticmethod(quad), staticmethod(nsum),
-                                        staticmethod(nprod), staticmethod(limit),
-                                        staticmethod(expect))
+    # the operators' insides are not traced, but their every evaluation is counted
+    # (derivations.engine.numeric.scales)
+    quad, nsum, nprod, limit, expect = (staticmethod(scales.opaque(f))
+                                        for f in (quad, nsum, nprod, limit, expect))
+    limit_phases = staticmethod(scales.opaque(limit_phases))
+    derivative = staticmethod(scales.opaque(derivative))
     floor, ceiling, frac, mod = (staticmethod(floor), staticmethod(ceiling), staticmethod(frac),
                                  staticmethod(mod))
-    sympy_fn, power = staticmethod(sympy_fn), staticmethod(power)
-    refuse, limit_phases = staticmethod(refuse), staticmethod(limit_phases)
-    sign, heaviside, relation = staticmethod(sign), staticmethod(heaviside), staticmethod(relation)
-    cancelled = staticmethod(cancelled)
+    sympy_fn, power = staticmethod(sympy_fn), staticmethod(scales.power(power))
+    refuse = staticmethod(refuse)
+    sign, cancelled = staticmethod(_terms_traced(sign)), staticmethod(_terms_traced(cancelled))
+    heaviside = staticmethod(_terms_traced(heaviside, 1))
+    relation = staticmethod(_terms_traced(relation, 1))
+    add, t, tick = staticmethod(scales.add), scales.FUNCTIONS, staticmethod(scales.tick)
 
 
 def compile_mp(args, expr):

@@ -1,162 +1,47 @@
 """The numeric route: both sides of a step at sampled points
-(:mod:`derivations.engine.numeric.sampling`), at a ladder of precisions.
+(:mod:`derivations.engine.numeric.sampling`), compared along the precision ladder
+(:mod:`derivations.engine.numeric.ladder`, where the precision policy is: a comparison is evidence
+only when the precision it was made at could have shown a difference).
 
 At each point's sizes a side becomes a concrete form (:mod:`derivations.engine.numeric.explicit`:
 explicit matrices, derivatives entry by entry, sums written out, E and Var evaluated, compiled to
-mpmath); then the drawn values are put in.
-
-Agreement is decided without an absolute floor: each side is evaluated along a ladder of
-precisions (``LADDER``: 50, 90, 130, 170 digits) from the same exactly representable inputs.
-Rounding noise shrinks as the precision rises; a real difference, however tiny, does not.  Two
-sides agree when their difference is exactly zero at a precision above 50 digits, or shrinks by at
-least 1/``NOISE_RATIO`` at two consecutive rises of the ladder — whatever the magnitudes involved.
-A difference hidden under the 50-digit noise shows at 90 digits and then stops shrinking.
+mpmath); then the drawn values are put in.  A matrix too large to build entry by entry, and a
+pair of sides the ladder cannot separate, are neither an agreement nor a counterexample
+(:class:`~derivations.engine.core.errors.Unseparated`): the caller replaces the point
+(:mod:`derivations.engine.chain`).
 """
 
 from __future__ import annotations
 
-import itertools
 from typing import TYPE_CHECKING
 
 import mpmath
 import sympy as sp
 
 from derivations.engine.core.budget import ClaimMemo, OverBudget, budget, forget_with_claims
-from derivations.engine.core.errors import DerivationError, Pole, Undefined
-from derivations.engine.core.inert import Bound
+from derivations.engine.core.errors import DerivationError, Pole, Undefined, Unseparated
 from derivations.engine.core.stochastic import E, Var
 from derivations.engine.numeric.explicit import _at_numbers, _compiled
-from derivations.engine.numeric.mpsnap import NotEvaluated
+from derivations.engine.numeric.ladder import (
+    _KIND,
+    DIGITS,
+    MAX_DIGITS,
+    NUMERIC_OPS,
+    PROBE_MAX_DIGITS,
+    Value,
+    _flat,
+    _show,
+    disagree,
+)
 from derivations.engine.numeric.sampling import attempt_for, distribution_at, draw
 
 if TYPE_CHECKING:
     from derivations.engine.core.claim import Derivation
 
-__all__ = ["DIGITS", "NUMERIC_OPS", "REPLACED_FROM", "compare", "counterexample", "disagree",
-           "evaluate", "safe_eval"]
+__all__ = ["DIGITS", "MAX_DIGITS", "NUMERIC_OPS", "REPLACED_FROM", "Value", "compare",
+           "counterexample", "disagree", "evaluate", "safe_eval"]
 
-DIGITS = 50
-HIGH_DIGITS = 90
-# Rounding noise shrinks by ~1e-40 per 40 more digits (less after heavy cancellation: 1e-12 was
-# seen with e^93 terms); a wrong step's difference keeps its value, a ratio near 1.
-NOISE_RATIO = mpmath.mpf("1e-3")
-# SymPy operations (derivations.engine.core.budget) for the concrete form of one expression at one
-# size, and for one evaluation of it; the heaviest shipped form uses about a tenth
-NUMERIC_OPS = 1_000_000
 REPLACED_FROM = 10_000  # the first point number drawn in place of an undefined one
-# the budget kind of the evaluations under way: the probe's are its own, since a probe point that
-# runs out of its budget is skipped (it can only find a difference), never decides a status; a
-# list, so that the probe (derivations.engine.numeric.probe) switches the one that Value reads
-_KIND = ["numeric"]
-
-
-def _mpf(x, digits):
-    if isinstance(x, mpmath.mpf | mpmath.mpc):
-        return x
-    if isinstance(x, type(mpmath.pi)):  # e, π: constants, evaluated at the precision
-        return +x
-    return mpmath.mpmathify(sp.N(x, digits)) if isinstance(x, sp.Basic) else mpmath.mpmathify(x)
-
-
-def _finite(x) -> bool:
-    return bool(mpmath.isfinite(x)) if isinstance(x, mpmath.mpf | mpmath.mpc) else False
-
-
-class Value:
-    """One side at one point, at any precision of the ladder, computed on demand."""
-
-    def __init__(self, fn, args):
-        self._fn, self._args, self._at = fn, args, {}
-        self._exact = False
-        self.base = DIGITS  # the lowest precision at which it is finite
-        self.max_digits = MAX_DIGITS
-        self.ladder = LADDER
-        self._needed: int | None = None
-
-    def exact(self):
-        """The exact rational entries (a flat list), or None when the expression is not
-        rational or too large to substitute into within the budget."""
-        if self._exact is False:
-            fn = getattr(self._fn, "exact", None)
-            try:
-                with budget(NUMERIC_OPS, "exact evaluation", kind=_KIND[0]):
-                    self._exact = fn(*self._args) if fn else None
-            except OverBudget:
-                self._exact = None
-        return self._exact
-
-    def at(self, digits: int):
-        if digits not in self._at:
-            with budget(NUMERIC_OPS, "numeric evaluation", kind=_KIND[0]), \
-                    mpmath.workdps(digits):
-                out = self._fn(digits, *self._args)
-                if isinstance(out, mpmath.matrix | sp.MatrixBase):
-                    out = [[_mpf(out[i, j], digits) for j in range(out.cols)]
-                           for i in range(out.rows)]
-                else:
-                    out = _mpf(out, digits)
-            self._at[digits] = out
-        return self._at[digits]
-
-    def settle(self) -> None:
-        """Climb the ladder until the side is finite: 1 − σ(270) is 0 at 50 digits and its log
-        is undefined there, not at 170.  Raise :class:`Undefined` if it never is.  The ladder
-        starts above the digits the values need (:meth:`needed`): with e^1012 beside 1, the
-        terms of a softmax's Jacobian differ from 1 in the 440th digit."""
-        extra = self.needed()
-        if DIGITS + extra > self.max_digits:
-            raise Undefined(f"the values at this point need {DIGITS + extra} digits, more than "
-                            f"the {self.max_digits} the numeric route works with here")
-        self.ladder = tuple(r + extra for r in LADDER)
-        why = ""
-        for digits in self.ladder:
-            try:
-                out = self.at(digits)
-            except (OverBudget, DerivationError):
-                raise
-            except NotEvaluated as exc:  # a divergent integral stays divergent: one more try
-                why = f"{type(exc).__name__}: {exc}"
-                if digits > self.ladder[0]:
-                    break
-                continue
-            except Exception as exc:  # noqa: BLE001 - any other failure to evaluate: climb
-                why = f"{type(exc).__name__}: {exc}"
-                continue
-            if all(_finite(x) for x in _flat(out)):
-                self.base = digits
-                return
-            why = f"not finite ({_show(out)})"
-        raise Undefined(why)
-
-    def needed(self) -> int:
-        """Digits the values need beyond the ladder's first: a term e^−600 beside 1 is seen only
-        at 261 digits or more.  From the largest |Re a| of the form's exp(a) at this point."""
-        if self._needed is None:
-            self._needed = _exp_digits(self._fn, self._args)
-        return self._needed
-
-
-def _exp_digits(fn, inputs) -> int:
-    concrete = getattr(fn, "concrete", None)
-    if concrete is None:
-        return 0
-    exps = getattr(fn, "exps", None)
-    if exps is None:
-        args = [e.args[0] for e in concrete.atoms(sp.exp) if not e.has(Bound)]
-        syms = sp.symbols(f"v0:{len(fn.atoms)}")
-        renamed = [a.xreplace(dict(zip(fn.atoms, syms, strict=True))) for a in args]
-        exps = fn.exps = sp.lambdify(syms, renamed, modules="mpmath") if args else False
-    if not exps:
-        return 0
-    try:
-        with mpmath.workdps(20):
-            found = [mpmath.re(v) for v in exps(*inputs)]
-    except Exception:  # noqa: BLE001 - an estimate only: no extra digits
-        return 0
-    # the range of the exponents, 0 (a plain 1) included: e^2050 and e^-2050 in one form differ
-    # by 1781 orders of magnitude
-    spread = max([0, *found]) - min([0, *found])
-    return int(spread / mpmath.log(10)) + 1
 
 
 _TIMED_OUT: dict = {}
@@ -173,6 +58,13 @@ def evaluate(d: Derivation, expr: sp.Basic, point: int, structure: dict, wide: b
     """The value of ``expr`` at numeric point ``point`` — a :class:`Value` whose ``at(digits)``
     is an mpf, or a list of rows of mpf for a matrix — and the values drawn for its atoms."""
     key = tuple(sorted(structure.items(), key=str))
+    entries = _largest_matrix(expr, key)
+    if entries > MAX_ENTRIES:
+        raise Unseparated(
+            f"the side holds a matrix of {entries:,} entries at these sizes, more than the "
+            f"{MAX_ENTRIES:,} the numeric route builds entry by entry: state the claim for "
+            f"symbolic sizes (an n×n MatrixSymbol), which are checked at sizes up to 6",
+            MAX_ENTRIES, "size")
     random_key = tuple(sorted(d.domain.random.items(), key=str))
     # the law matters only where there is an expectation: one concrete form serves all laws
     law = distribution_at(d, point) if expr.has(E, Var) else "normal"
@@ -224,77 +116,22 @@ def evaluate(d: Derivation, expr: sp.Basic, point: int, structure: dict, wide: b
     return value, values
 
 
-def _flat(v):
-    return [x for row in v for x in row] if isinstance(v, list) else [v]
+# the most entries of one concrete matrix (a 20×20 product has 8,000 terms; a 100×100 one a
+# million, which SymPy takes minutes to build)
+MAX_ENTRIES = 400
+_ENTRIES = ClaimMemo()
 
 
-MAX_DIGITS = 1200  # the most digits a point's values may ask for (e^-2500 beside 1)
-PROBE_MAX_DIGITS = 400  # at a point of the wider probe
-# precisions tried in turn while a difference is exactly zero at one and not at the next
-LADDER = (DIGITS, HIGH_DIGITS, HIGH_DIGITS + 40, HIGH_DIGITS + 80, HIGH_DIGITS + 120)
-
-
-def _entry_disagrees(a: Value, b: Value, k: int) -> bool:
-    ea, eb = a.exact(), b.exact()
-    if ea is not None and eb is not None:
-        return ea[k] != eb[k]  # both sides rational in exact inputs: no tolerance at all
-    shrunk = 0
-    start = max(a.base, b.base)
-    ladder = [r for r in (a.ladder if a.ladder[0] >= b.ladder[0] else b.ladder) if r >= start]
-    for lo, hi in itertools.pairwise(ladder):
-        with mpmath.workdps(hi):
-            x_lo, y_lo = _flat(a.at(lo))[k], _flat(b.at(lo))[k]
-            x_hi, y_hi = _flat(a.at(hi))[k], _flat(b.at(hi))[k]
-            if not all(_finite(v) for v in (x_lo, x_hi, y_lo, y_hi)):
-                return True
-            d_lo, d_hi = x_lo - y_lo, x_hi - y_hi
-            if d_hi == 0:
-                return _hidden(a, b, k, hi)
-            if d_lo == 0 or abs(d_hi) > NOISE_RATIO * abs(d_lo):
-                # no scale yet, or no shrinking: a real difference, or noise of an evaluation
-                # that lost most of its digits to cancellation; a higher precision tells
-                shrunk = 0
-                continue
-            shrunk += 1
-            if shrunk == 2:  # a real difference cannot shrink twice in a row
-                return False
-    return True  # never decided along the ladder: not agreed
-
-
-def _hidden(a: Value, b: Value, k: int, digits: int) -> bool:
-    """Whether a difference exactly zero at ``digits`` is only below their reach: evaluated again
-    at the digits the values need (``Value.needed``), it must vanish or shrink there too."""
-    need = DIGITS + max(a.needed(), b.needed())
-    if need <= digits or need > MAX_DIGITS:
-        return False  # past MAX_DIGITS a difference is not seen (the README's known limits)
-    rungs = (need + 20, need + 60)
-    diffs = []
-    for r in rungs:
-        with mpmath.workdps(r):
-            diffs.append(_flat(a.at(r))[k] - _flat(b.at(r))[k])
-    if 0 in diffs:  # a real difference is seen at both, rounding noise at most at one
-        return False
-    return abs(diffs[1]) > NOISE_RATIO * abs(diffs[0])
-
-
-def disagree(a: Value, b: Value) -> bool:
-    """Whether the two sides differ at this point (see the module docstring)."""
-    x, y = a.at(a.base), b.at(b.base)
-    if isinstance(x, list) != isinstance(y, list):
-        return True
-    if isinstance(x, list) and (len(x) != len(y) or any(
-            len(r) != len(s) for r, s in zip(x, y, strict=True))):
-        return True
-    if a is b:  # one concrete form at one set of inputs
-        return False
-    return any(_entry_disagrees(a, b, k) for k in range(len(_flat(x))))
-
-
-def _show(v, digits: int = 15) -> str:
-    if isinstance(v, list):
-        return "[" + ", ".join("[" + ", ".join(_show(x, digits) for x in row) + "]"
-                               for row in v) + "]"
-    return mpmath.nstr(v, digits)
+def _largest_matrix(expr: sp.Basic, structure: tuple) -> int:
+    """The most entries of a matrix symbol in ``expr`` at these sizes."""
+    key = (expr, structure)
+    if key not in _ENTRIES:
+        sizes = dict(structure)
+        found = [sp.sympify(m.rows, strict=True).xreplace(sizes)
+                 * sp.sympify(m.cols, strict=True).xreplace(sizes)
+                 for m in expr.atoms(sp.MatrixSymbol)]
+        _ENTRIES.keep(key, max((int(n) for n in found if n.is_Integer), default=0))
+    return _ENTRIES[key]
 
 
 def safe_eval(d, expr, p, s, wide: bool = False):
@@ -325,7 +162,8 @@ def compare(d, structures, prev_vals, vals) -> tuple[dict | None, list[OverBudge
         if err_a or err_b:
             if _pole_beside_a_number(a, err_a, b, err_b):
                 poles.append(p)
-            undefined.append((p, err_a or err_b))
+            undefined.append((p, next((e for e in (err_a, err_b) if isinstance(e, Unseparated)),
+                                      err_a or err_b)))
             continue
         try:
             differs = disagree(a, b)
@@ -334,6 +172,9 @@ def compare(d, structures, prev_vals, vals) -> tuple[dict | None, list[OverBudge
             continue
         except DerivationError:
             raise
+        except Undefined as exc:  # cannot separate: replaced like an undefined point
+            undefined.append((p, exc))
+            continue
         except Exception as exc:  # noqa: BLE001 - a precision at which a side cannot be had
             undefined.append((p, Undefined(f"{type(exc).__name__}: {exc}")))
             continue

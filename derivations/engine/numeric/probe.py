@@ -25,6 +25,7 @@ from derivations.engine.numeric.sampling import (
     LATTICE,
     LATTICE_POINTS,
     LATTICE_TEXT,
+    MATRIX_PROBE_SIZES,
     POINTS,
     PROBE_POINTS,
     PROBE_SIZES,
@@ -95,7 +96,8 @@ def probe(d: Derivation, prev: sp.Basic, cur: sp.Basic, sampled: list[dict],
     Run for a step the symbolic route could not prove and the sampled points could not refute
     (a claim true for sizes up to BIG_DIM, or for values up to 100, would otherwise end
     `numeric`), and for every step with a fragile operator (:func:`fragile`).  Sizes up to 64
-    are tried for steps without matrices (their concrete forms are cheap), indices at the ends
+    are tried for steps without matrices (their concrete forms are cheap), 5, 7 and 8 for steps
+    with matrices that may not end `numeric` without them, indices at the ends
     of their ranges and at the multiples of every modulus the step divides by (⌊i/5⌋ at
     i = 5), and values over 10⁻¹²..10¹² at every sampled structure.  Points whose evaluation fails
     or runs out of budget are skipped: the probe can only find a difference, never excuse one.
@@ -104,12 +106,17 @@ def probe(d: Derivation, prev: sp.Basic, cur: sp.Basic, sampled: list[dict],
     rng = seeded(SCHEDULE_SEED, "probe")
     moduli = moduli_of(prev, cur)
     extra = []
-    if sizes:  # a sum over 1..n of a term with period 200 first differs at n = 101
+    if sizes and not _has_matrix(prev, cur):
+        # a sum over 1..n of a term with period 200 first differs at n = 101
         sizes = tuple(sorted({*sizes, *(v for m in moduli if m > 2
                                         for v in (m // 2, m // 2 + 1, m - 1, m, m + 1)),
                               *_emptying_sizes(dims, prev, cur), *_constant_sizes(prev, cur),
                               *root_sizes(prev, cur, largest=MAX_PROBE_SIZE)}))
-    if dims and not _has_matrix(prev, cur):
+    if dims and _has_matrix(prev, cur):
+        # min(n, 6)·X = n·X is false only past the sampled sizes; a matrix has its size
+        # squared in entries, so only the next few
+        sizes = MATRIX_PROBE_SIZES if PROBE_SIZES[-1] in sizes else ()
+    if dims:
         for size in sizes:
             sub = {s: sp.Integer(size) for s in dims}
             extra += [({**sub, **idx}, False) for idx in boundary_indices(d, sub, rng, moduli, 2)]

@@ -11,21 +11,23 @@ from __future__ import annotations
 
 import functools
 import operator
-from contextlib import contextmanager
+from types import SimpleNamespace
 from typing import NamedTuple
 
 import sympy as sp
+from sympy.functions.elementary.hyperbolic import HyperbolicFunction
+from sympy.functions.elementary.trigonometric import TrigonometricFunction
 
 from derivations.engine.core.binders import bound_symbols
 from derivations.engine.core.budget import (
     OverBudget,
     budget,
-    forget_with_claims,
-    innermost,
-    operations,
 )
+from derivations.engine.core.expressions import symbols_of
 from derivations.engine.core.stochastic import E, linearize
 from derivations.engine.symbolic.antiderivatives import integrals_by_antiderivative, vanishes
+from derivations.engine.symbolic.given import by_equalities, shifted, unit_powers, zero_apart
+from derivations.engine.symbolic.guards import no_numbers, remembered_doits
 from derivations.engine.symbolic.methods import (
     LAW_DENSITIES,
     expectations_by_density,
@@ -39,6 +41,7 @@ from derivations.engine.symbolic.methods import (
 )
 from derivations.engine.symbolic.ring import as_ring
 from derivations.engine.symbolic.series import rational_series_closed
+from derivations.engine.symbolic.sums import nested_sums, sums_as_symbols
 
 # SymPy operations for one step's check: the heaviest shipped step uses about a ninth of it
 # (python -m derivations verify --budget prints each claim's use)
@@ -169,102 +172,22 @@ def _simplifies_to_zero(diff: sp.Basic, indices: dict) -> bool:
         if isinstance(diff, sp.ZeroMatrix) or getattr(diff, "is_ZeroMatrix", False):
             return True
         if isinstance(diff, sp.MatrixBase):
-            return all(sp.simplify(x) == 0 for x in diff)
+            return all(_simplified(x) == 0 for x in diff)
         return sp.simplify(sp.expand(diff)) == sp.ZeroMatrix(*diff.shape)
-    return sp.simplify(diff) == 0 or sp.simplify(sp.expand(sp.powsimp(diff))) == 0
+    return _simplified(diff) == 0 or _simplified(sp.expand(sp.powsimp(diff))) == 0
 
 
-_DONE: dict = {}
-_DONE_KEPT = 20000
-forget_with_claims(_DONE.clear)
-
-
-class _Unaffordable(NamedTuple):
-    """An integral whose evaluation was stopped by its budget after ``ops`` SymPy operations."""
-
-    ops: int
-
-
-def _remembering(original, integral: bool):
-    depth = [0]
-
-    def doit(self, **hints):
-        try:
-            key = (self, tuple(sorted(hints.items())))
-            hash(key)
-        except TypeError:  # an unhashable hint: not remembered
-            return original(self, **hints)
-        known = _DONE.get(key)
-        if isinstance(known, _Unaffordable):
-            running = innermost()
-            if running is not None and known.ops >= running.limit:
-                raise OverBudget(running.what, "operations", running.limit, known.ops)
-        elif known is not None:
-            return known
-        if len(_DONE) > _DONE_KEPT:
-            _DONE.clear()
-        start = operations()
-        depth[0] += 1
-        try:
-            _DONE[key] = original(self, **hints)
-        except OverBudget:
-            # only an evaluation that was not itself inside another integral's: where an inner
-            # one stands when the budget runs out depends on when the timer fires
-            if integral and depth[0] == 1:
-                _DONE[key] = _Unaffordable(operations() - start)
-            raise
-        finally:
-            depth[0] -= 1
-        return _DONE[key]
-    return doit
-
-
-@contextmanager
-def remembered_doits():
-    """``Sum.doit`` and ``Integral.doit`` remember their results while the symbolic route runs.
-
-    The same sums and integrals recur in every step of a claim, in the doit that checks for a
-    fixed point, and again in the route's own methods; SymPy runs its summation algorithms
-    (Gosper, hypergeometric) and its integration algorithms (Risch, Meijer G, heuristics) afresh
-    each time, and most of them fail on the same input the same way.  A result depends only on
-    the expression (structural equality includes every symbol's assumptions) and the hints.
-    An integral that SymPy could not evaluate within its budget is remembered as such, with the
-    operations it had used: a later check whose whole budget is no larger is stopped at once
-    (the own methods' budget is 0.4 times the first check's), a larger one tries again.  What is
-    remembered is forgotten before each claim (:func:`derivations.engine.budget.fresh_start`),
-    so a claim's count is its own."""
-    saved = sp.Sum.doit, sp.Integral.doit
-    sp.Sum.doit = _remembering(saved[0], integral=False)
-    sp.Integral.doit = _remembering(saved[1], integral=True)
+def _simplified(e: sp.Basic) -> sp.Basic:
+    """``sp.simplify(e)``.  SymPy's Sum simplification raises StopIteration on a term whose Sum
+    sits under a power or a function (x_i/√(Σ_k x_k²): its sum_combine looks for a Sum among the
+    term's factors and finds none); then every sum is held as a symbol of its own, equal sums
+    as one — a difference zero for every value of those symbols is zero."""
     try:
-        yield
-    finally:
-        sp.Sum.doit, sp.Integral.doit = saved
-
-
-@contextmanager
-def no_numbers():
-    """SymPy's evalf of a Sum, a Product or an Integral gives up while the symbolic route runs.
-
-    SymPy asks a constant expression for its sign by evaluating it to a few digits (``evalf(2)``
-    inside the assumptions); for Σ cos(i)/i that is a quadrature of minutes in mpmath, which no
-    count of SymPy operations sees, so the route's cost would depend on the machine.  A number
-    is also no proof: the symbolic route decides by algebra, the numeric route by numbers."""
-    from sympy.core import evalf as evalf_module
-
-    if not evalf_module.evalf_table:
-        evalf_module._create_evalf_table()
-    table = evalf_module.evalf_table  # rebound by _create_evalf_table: read after it
-    saved = {cls: table[cls] for cls in (sp.Sum, sp.Product, sp.Integral) if cls in table}
-
-    def refuse(x, prec, options):
-        raise NotImplementedError(f"{type(x).__name__} is not evaluated by the symbolic route")
-    for cls in saved:
-        table[cls] = refuse
-    try:
-        yield
-    finally:
-        table.update(saved)
+        return sp.simplify(e)
+    except StopIteration:
+        held = {s: sp.Dummy("sum", **({"real": True} if s.is_real else {}))
+                for s in sorted(e.atoms(sp.Sum), key=sp.default_sort_key)}
+        return sp.simplify(e.xreplace(held)).xreplace({v: k for k, v in held.items()})
 
 
 class SymbolicOutcome(NamedTuple):
@@ -305,10 +228,20 @@ def _own_methods(prev, cur, rewrites, random_bases, domain, ops, hypotheses=(),
             # a sign is the free symbol's: a bound variable of the same name ranges elsewhere
             bound = bound_symbols(diff)
             signed = {s: v for s, v in signed.items() if s not in bound}
+            unsigned = diff
             if signed:
                 before, diff = diff, diff.xreplace(signed)
                 if diff != before and _is_zero(diff, indices):
                     return "the signs its ranges and hypotheses give its symbols"
+            method = _given(unsigned, prev, cur, hypotheses, domain, bound)
+            if method:
+                return method
+            cases = zero_apart(unsigned, indices)
+            if cases and all(_is_zero(c, indices) for c in cases):
+                return "a size that may be 0 taken apart: 0 and positive"
+            unit = unit_powers(unsigned, domain.ranges)
+            if unit != unsigned and _is_zero(unit, indices):
+                return "powers of a base in (0, 1) taken as values in (0, 1)"
             if diff.has(sp.Limit):
                 limits = sequence_limits(diff)
                 if limits != diff and _is_zero(limits, indices):
@@ -330,18 +263,129 @@ def _own_methods(prev, cur, rewrites, random_bases, domain, ops, hypotheses=(),
         return ""
 
 
+# SymPy's polynomial algorithms (factoring, gcds over dense lists of coefficients) do their work
+# outside its cached functions, so no count of SymPy operations sees it: simplify ran for minutes
+# on v/(1 − β^(10^6)) and on e^100 − 2 sinh 100 (trigsimp factors a polynomial of degree 200 in e
+# over the Gaussian integers).  Such parts are taken as atoms of their own
+MAX_POWER = 64  # integer exponents past this
+MAX_HYPERBOLIC = 20  # numbers past this inside a hyperbolic function
+MAX_ORDER = 8  # derivatives of this order or more (the 15th of tanh x has 25,000 operations)
+
+
+def _dear(node, bound, bound_plain) -> bool:
+    if isinstance(node, sp.Derivative):
+        return not node.free_symbols & bound_plain and sum(
+            int(c) if c.is_Integer else MAX_ORDER for _, c in node.variable_count) >= MAX_ORDER
+    if node.free_symbols & bound:
+        return False
+    if isinstance(node, sp.Pow) and node.exp.is_Integer and abs(int(node.exp)) > MAX_POWER:
+        return True
+    return (isinstance(node, sp.sinh | sp.cosh | sp.tanh | sp.coth | sp.sech | sp.csch)
+            and node.args[0].is_number and bool(abs(node.args[0]) > MAX_HYPERBOLIC))
+
+
+def _atoms_for_dear_parts(*exprs):
+    """``exprs`` with each power of a huge integer exponent (β^(10^6)), each hyperbolic function
+    of a large number (sinh 100) and each derivative of high order replaced by a symbol of its
+    own, the same one for the same part in all of them.  Sound: what is zero for every value of
+    the symbol is zero for the part's (a positive base's power stays positive); only
+    completeness is lost."""
+    bound = set().union(*(bound_symbols(e, derivatives=True) for e in exprs))
+    bound_plain = set().union(*(bound_symbols(e) for e in exprs))
+    parts: dict = {}
+    for e in exprs:
+        for node in sp.preorder_traversal(e):
+            if isinstance(node, sp.Basic) and node not in parts and _dear(node, bound,
+                                                                         bound_plain):
+                positive = bool(isinstance(node, sp.Pow) and node.base.is_positive)
+                parts[node] = sp.Dummy(f"part{len(parts)}", positive=positive or None)
+    if not parts:
+        return exprs
+    return tuple(e.xreplace(parts) for e in exprs)
+
+
+def _swells(diff, s, value) -> bool:
+    """Whether putting ``s = value`` (c ± t) puts a number past MAX_HYPERBOLIC inside an
+    exponential, a hyperbolic or trigonometric function or an exponent: e^(2t + 400) is a
+    polynomial of degree 800 in e to SymPy's factoring (its cost is charged, see
+    :func:`~derivations.engine.core.budget.charge`, and would use the whole budget).  Such a
+    symbol keeps only its sign (:func:`~.methods.signed_by_ranges`)."""
+    edge = value.as_independent(*value.free_symbols, as_Add=True)[0]
+    if not (edge.is_number and abs(edge) > MAX_HYPERBOLIC):
+        return False
+    return any(node.has(s) for node in sp.preorder_traversal(diff)
+               if isinstance(node, sp.exp | HyperbolicFunction | TrigonometricFunction)
+               or (isinstance(node, sp.Pow) and node.exp.has(s)))
+
+
+def _given(diff, prev, cur, hypotheses, domain, bound) -> str:
+    """The method name if the claim's hypotheses, put in (:mod:`.given`), make diff zero."""
+    shift = {s: v for s, v in shifted(hypotheses, domain.ranges).items()
+             if s not in bound and not _swells(diff, s, v)}
+    if shift and diff.has(sp.Derivative):  # taken first: a shifted variable is no variable
+        diff = diff.replace(lambda e: isinstance(e, sp.Derivative), lambda e: e.doit())
+    if shift and _is_zero(diff.xreplace(shift), domain.indices):
+        return "the bounds its hypotheses and ranges give its symbols"
+    if not hypotheses:
+        return ""
+    claim = SimpleNamespace(hypotheses=tuple(hypotheses), domain=domain,
+                            symbols=symbols_of((prev, cur)))
+    solved = by_equalities(claim, diff)
+    if solved is not None and _is_zero(solved, domain.indices):
+        return "its equality hypotheses"
+    return ""
+
+
+SUMS_OPS = 200_000  # SymPy operations for sums held as symbols, tried first on sums of sums
+
+
+def _is_matrix(e) -> bool:
+    return isinstance(e, sp.MatrixExpr | sp.MatrixBase)
+
+
+def _sums_held(prev, cur, rewrites, random_bases, indices) -> str:
+    """The method's name if prev − cur, its sums held as symbols (:mod:`.sums`), simplifies to
+    zero within SUMS_OPS; '' otherwise, never raises."""
+    try:
+        with budget(SUMS_OPS, "symbolic route (sums held)", kind="symbolic"), \
+                remembered_doits(), no_numbers():
+            diff = (_normal_form(prev, rewrites, random_bases)
+                    - _normal_form(cur, rewrites, random_bases))
+            # derivatives taken, sums left as they are: summing them is simplify's dear part
+            diff = diff.replace(lambda e: isinstance(e, sp.Derivative), lambda e: e.doit())
+            held = sums_as_symbols(_within_ranges(diff, indices),
+                                   lambda e: _within_ranges(e, indices))
+            if held.has(sp.Sum) and nested_sums(held):
+                return ""
+            if _simplified(held) == 0:
+                return "sums split over their terms and held as symbols"
+    except OverBudget:
+        return ""
+    except Exception:  # noqa: BLE001 - a method that fails has shown nothing
+        return ""
+    return ""
+
+
 def symbolic_check_detail(prev, cur, rewrites=(), random_bases=(), indices=None,
                           ops=SYMBOLIC_OPS, own=None, hypotheses=()) -> SymbolicOutcome:
     """Whether prev - cur simplifies to zero within ``ops`` SymPy operations — or, given ``own``
     (the claim's Domain), by one of the route's own methods within ``OWN_OPS`` more, which may
     use the declared ranges' signs, the signs the claim's ``hypotheses`` give its symbols and a
     declared law's density; never raises."""
+    prev, cur = _atoms_for_dear_parts(prev, cur)
     # an integral SymPy cannot close costs the whole budget before the own methods run: tried
     # first, the integrals' own methods save it (and are not tried twice)
     integrals = own is not None and (prev.has(sp.Integral) or cur.has(sp.Integral))
     if integrals:
         method = _own_methods(prev, cur, rewrites, random_bases, own, OWN_OPS, hypotheses,
                               integrals="only")
+        if method:
+            return SymbolicOutcome("zero", f"by {method}", 0)
+    if own is not None and not (_is_matrix(prev) or _is_matrix(cur)) and (
+            nested_sums(prev) or nested_sums(cur)):
+        # sums of sums (LayerNorm's, for a symbolic width): cheap as algebra in a few sums,
+        # where simplify can use its whole budget and not finish
+        method = _sums_held(prev, cur, rewrites, random_bases, own.indices)
         if method:
             return SymbolicOutcome("zero", f"by {method}", 0)
     first = _simplify_check(prev, cur, rewrites, random_bases, indices, ops)

@@ -39,6 +39,7 @@ from sympy.functions.elementary.hyperbolic import HyperbolicFunction
 from sympy.functions.elementary.trigonometric import TrigonometricFunction
 
 from derivations.engine.core.stochastic import E
+from derivations.engine.symbolic.branches import branches, logarithms_exponentiated
 from derivations.engine.symbolic.cases import (
     _INTEGER_PARTS,
     _period,
@@ -47,6 +48,8 @@ from derivations.engine.symbolic.cases import (
     piecewise_branches,
     residue_classes,
 )
+from derivations.engine.symbolic.given import complex_parts, has_complex
+from derivations.engine.symbolic.traces import cyclic, traces_as_sums
 
 
 def _nonnegative(length: sp.Basic, indices: dict) -> bool | None:
@@ -254,17 +257,19 @@ def constant_terms(expr: sp.Basic) -> sp.Basic:
 
 
 def signed_by_ranges(ranges: dict) -> dict:
-    """A symbol whose declared range lies in [0, ∞) or (0, ∞) as one assumed so: the range is
-    part of the claim's statement, and SymPy's identities of special functions and logarithms
-    need the sign (Ei = Chi + Shi holds for x > 0 only)."""
+    """A symbol whose declared range lies in [0, ∞) or (0, ∞) — or in (−∞, 0] or (−∞, 0) — as
+    one assumed so: the range is part of the claim's statement, and SymPy's identities of special
+    functions and logarithms need the sign (Ei = Chi + Shi holds for x > 0 only; √x = i√(−x) for
+    x < 0)."""
     out = {}
-    for s, (lo, _) in ranges.items():
-        lo = sp.sympify(lo, strict=True)
-        if not isinstance(s, sp.Symbol) or not lo.is_number or lo < 0 or s.is_nonnegative:
+    for s, (lo, hi) in ranges.items():
+        lo, hi = sp.sympify(lo, strict=True), sp.sympify(hi, strict=True)
+        if not isinstance(s, sp.Symbol):
             continue
-        kept = {k: v for k, v in s.assumptions0.items() if v and k in ("integer", "real")}
-        out[s] = sp.Dummy(s.name, **kept, **({"positive": True} if lo > 0 else
-                                              {"nonnegative": True}))
+        if lo.is_number and lo >= 0 and not s.is_nonnegative:
+            out[s] = _signed(s, **({"positive": True} if lo > 0 else {"nonnegative": True}))
+        elif hi.is_number and hi <= 0 and not s.is_nonpositive:
+            out[s] = _signed(s, **({"negative": True} if hi < 0 else {"nonpositive": True}))
     return out
 
 
@@ -372,6 +377,11 @@ FORMS: tuple[tuple[str, Callable, Callable], ...] = (
     ("exponential integrals as Ei", _has(sp.Si, sp.Ci, sp.Shi, sp.Chi, sp.expint, sp.Ei),
      lambda e: e.rewrite(sp.Ei)),
     ("logarithms combined", _has(sp.log), lambda e: sp.logcombine(e)),
+    ("principal branches on a known sign", _has(sp.log, sp.atan, sp.loggamma), branches),
+    ("logarithms exponentiated", _has(sp.log, sp.atanh), logarithms_exponentiated),
+    ("complex symbols by their real and imaginary parts", has_complex, complex_parts),
+    ("traces rotated to one cyclic order", _has(sp.Trace), cyclic),
+    ("traces as sums of their diagonal entries", _has(sp.Trace), traces_as_sums),
 )
 
 

@@ -4,11 +4,11 @@ Adam differs from Newton's method."""
 from __future__ import annotations
 
 import math
-from fractions import Fraction
 
 import numpy as np
 
-from reports.audit.evidence import Fact, Nums, check, judge, vec
+from reports.audit.evidence import Fact, Math, Nums, Said, check, vec, verdict
+from reports.audit.formula import equation, evaluate
 
 _GRADS = [0.5, -1e-6, 2.0, 1e-4, -0.3, 0.0, 1e-7, 3.0]
 
@@ -27,37 +27,34 @@ def adam_steps(grads, *, lr=1e-3, b1=0.9, b2=0.999, eps=1e-8, eps_inside=False, 
     return out
 
 
-@check(right="correction", wrong="note")
-def adam_eps_inside(version):
-    """ε inside the root changes the step tenfold once |g| is near √ε."""
+_KINGMA_BA = r"\frac{\eta}{\sqrt{\hat{v}_t}+\epsilon}\hat{m}_t"
+_INSIDE = r"\frac{\eta}{\sqrt{\hat{v}_t + \varepsilon}} \hat{m}_t"
+
+
+def _first_step(form: str, g: float, lr=1e-3, eps=1e-8) -> float:
+    """The first parameter increment, −(the note's step) with m̂₁ = g and v̂₁ = g²."""
+    return -float(evaluate(form, eta=lr, epsilon=eps, **{"hat m_t": g, "hat v_t": g * g}))
+
+
+@check(right="correction", wrong="note", other=_KINGMA_BA, said=Said(_INSIDE, _INSIDE))
+def adam_eps_inside(form):
+    """The note's second update, evaluated as written, against Algorithm 1 of Kingma & Ba: ε
+    inside the root changes the step tenfold once |g| is near √ε."""
     facts, ok = [], True
     for g in (1.0, 1e-3, 1e-5, 1e-7):
         ref = adam_steps([g])[0]
-        got = adam_steps([g], eps_inside=version == "note")[0]
-        ok &= abs(got - ref) <= 1e-9 * abs(ref)
+        ok &= abs(_first_step(form, g) - ref) <= 1e-9 * abs(ref)
         facts.append(Fact("eps_step", g=Nums([g], "g"), ref=ref,
                           inside=adam_steps([g], eps_inside=True)[0]))
-    return judge(version, facts,
-                 note=(Fact("eps_inside_root"), ok), correction=(Fact("eps_outside_root"), ok))
+    claim = Fact("eps_inside_root" if form == _INSIDE else "eps_outside_root")
+    return verdict(facts, claim, ok)
 
 
-@check(right="correction", wrong="note")
-def adam_bias_correction(version):
-    """E[m̂_t] = E[g] needs m̂_t = m_t/(1 − β₁ᵗ): the weights of E[m_t] sum to 1 − β₁ᵗ."""
-    b1 = Fraction(9, 10)
-    sums = {}
-    for corrected in (False, True):
-        sums[corrected] = [sum((1 - b1) * b1 ** (t - i) for i in range(1, t + 1))
-                           / (1 - b1**t if corrected else 1) for t in range(1, 6)]
-    facts = [Fact("bias_sums", raw=Nums(sums[False], ".4f"), fixed=Nums(sums[True], ".4f"),
-                  first=adam_steps([0.5])[0], first_raw=adam_steps([0.5], corrected=False)[0])]
-    return judge(version, facts,
-                 note=(Fact("hats_undefined"), all(s == 1 for s in sums[False])),
-                 correction=(Fact("hats_corrected"), all(s == 1 for s in sums[True])))
-
-
-@check(right="correction", wrong="note")
-def adam_not_second_order(version):
+@check(right="correction", wrong="note", other="sign",
+       said=Said("不算 H，可达到二阶收敛效果", "newton",
+                 ("on a quadratic, Adam's first step lands on the minimum, as Newton's does",
+                  "在二次函数上，Adam 的第一步像牛顿法一样直接落到极小点")))
+def adam_not_second_order(like):
     """On f(x) = a·x²/2 Newton lands on 0 in one step; Adam's first step is −η·sign(g), blind to
     the curvature a and to the distance x₀."""
     lr, facts, newton_like, sign_like = 0.1, [], True, True
@@ -66,46 +63,71 @@ def adam_not_second_order(version):
         newton_like &= abs(x0 + step) < 1e-9
         sign_like &= abs(step + lr * math.copysign(1, x0)) < 1e-5 * lr
         facts.append(Fact("adam_vs_newton", a=a, x0=x0, step=step, newton=-x0))
-    return judge(version, facts,
-                 note=(Fact("adam_like_newton"), newton_like),
-                 correction=(Fact("adam_sign_step"), sign_like and not newton_like))
+    if like == "newton":
+        return verdict(facts, Fact("adam_like_newton"), newton_like)
+    return verdict(facts, Fact("adam_sign_step"), sign_like and not newton_like)
 
 
-@check(right="note", wrong="foil")
-def adam_first_form(version):
-    """The note's first update, with the hats read as bias-corrected moments, is Kingma & Ba's
-    Algorithm 1; without the correction the first steps are ten times too small."""
+_UPDATE = r"-\frac{\eta}{\sqrt{\hat{v}_t}+\epsilon}\hat{m}_t"
+
+
+@check(right="note", wrong="foil", other=r"-\frac{\eta}{\sqrt{v_t}+\epsilon}m_t",
+       said=Said(_UPDATE, _UPDATE))
+def adam_first_form(form):
+    """The note's first update, evaluated as written with m̂_t and v̂_t the bias-corrected
+    moments (Kingma & Ba's notation), is Algorithm 1 step by step; with the raw moments in their
+    place the first steps are several times off."""
+    b1, b2, lr, eps = 0.9, 0.999, 1e-3, 1e-8
     ref = adam_steps(_GRADS)
-    got = adam_steps(_GRADS, corrected=version == "note")
-    gap = max(abs(a - b) for a, b in zip(got, ref, strict=True))
-    facts = [Fact("adam_reference", n=len(_GRADS))]
-    return judge(version, facts,
-                 note=(Fact("hats_bias_corrected", gap=gap), gap < 1e-15),
-                 foil=(Fact("hats_raw", gap=gap), gap < 1e-15))
-
-
-@check(right="note", wrong="foil")
-def adam_moments(version):
-    """The recursions m_t = β₁m_{t−1} + (1 − β₁)g_t and v_t likewise equal the closed forms
-    (1 − β)Σ β^{t−i} g_i (and g_i²); without the factor 1 − β they do not."""
-    b1, b2 = 0.9, 0.999
-    scale = {"note": (1 - b1, 1 - b2), "foil": (1.0, 1.0)}[version]
     m = v = 0.0
-    gap = 0.0
+    got = []
     for t, g in enumerate(_GRADS, start=1):
         m, v = b1 * m + (1 - b1) * g, b2 * v + (1 - b2) * g * g
-        past = _GRADS[:t]
-        mc = scale[0] * sum(b1 ** (t - i) * gi for i, gi in enumerate(past, start=1))
-        vc = scale[1] * sum(b2 ** (t - i) * gi * gi for i, gi in enumerate(past, start=1))
-        gap = max(gap, abs(m - mc), abs(v - vc))
+        got.append(float(evaluate(form, eta=lr, epsilon=eps, m_t=m, v_t=v,
+                                  **{"hat m_t": m / (1 - b1**t), "hat v_t": v / (1 - b2**t)})))
+    gap = max(abs(a - b) for a, b in zip(got, ref, strict=True))
+    facts = [Fact("adam_reference", n=len(_GRADS))]
+    claim = Fact("hats_bias_corrected" if form == _UPDATE else "hats_raw", gap=gap)
+    return verdict(facts, claim, gap < 1e-15)
+
+
+_M = r"m_t=\beta_1m_{t-1}+(1-\beta_1)g_t"
+_V = r"v_t=\beta_2v_{t-1}+(1-\beta_2)g_t^2"
+
+
+@check(right="note", wrong="foil", other=r"m_t=\beta_1m_{t-1}+g_t", said=(
+    Said(_M, _M), Said(_V, _V),
+    Said(r"$m_t = \beta_1 m_{t-1} + (1 - \beta_1) g_t$",
+         r"m_t = \beta_1 m_{t-1} + (1 - \beta_1) g_t"),
+    Said(r"$v_t = \beta_2 v_{t-1} + (1 - \beta_2) g_t^2$",
+         r"v_t = \beta_2 v_{t-1} + (1 - \beta_2) g_t^2"),
+    Said("一阶矩（动量）+二阶矩（自适应缩放）", _M,
+         ("the first moment is the moving average $m_t = \\beta_1 m_{t-1} + (1 - \\beta_1) g_t$ "
+          "(the second likewise for $g_t^2$)", "一阶矩是滑动平均 $m_t = \\beta_1 m_{t-1} + "
+          "(1 - \\beta_1) g_t$（二阶矩对 $g_t^2$ 同理）")),
+))
+def adam_moments(recursion):
+    """The note's recursion, run as written from 0, equals the closed form (1 − β)Σ β^{t−i} x_i
+    of the moving average (x = g for m_t, g² for v_t); without the factor 1 − β it does not."""
+    lhs, rhs = equation(recursion)
+    second = recursion.lstrip().startswith("v")
+    beta = 0.999 if second else 0.9
+    prev, gap = 0.0, 0.0
+    for t, g in enumerate(_GRADS, start=1):
+        prev = float(rhs({"beta_1": 0.9, "beta_2": 0.999, "g_t": g, "m_t-1": prev,
+                          "v_t-1": prev}))
+        xs = [gi * gi if second else gi for gi in _GRADS[:t]]
+        closed = (1 - beta) * sum(beta ** (t - i) * x for i, x in enumerate(xs, start=1))
+        gap = max(gap, abs(prev - closed))
     facts = [Fact("moment_recursions", n=len(_GRADS))]
-    return judge(version, facts,
-                 note=(Fact("moments_closed_form", gap=gap), gap < 1e-12),
-                 foil=(Fact("moments_no_factor", gap=gap), gap < 1e-12))
+    claim = Fact("recursion_as_written", eq=Math(recursion), gap=gap)
+    return verdict(facts, claim, gap < 1e-12)
 
 
-@check(right="note", wrong="foil")
-def adam_diagonal_preconditioner(version):
+@check(right="note", wrong="foil", other="follows",
+       said=Said("不算 H", "ignores", ("Adam computes no Hessian $H$: its first step ignores the "
+                                     "curvature", "Adam 不计算黑塞矩阵 $H$：它的第一步与曲率无关")))
+def adam_diagonal_preconditioner(curvature):
     """On a quadratic with a non-diagonal Hessian Newton's first step points at the minimum;
     Adam's first step is −η·sign(g), at an angle to it: no curvature information."""
     h = np.array([[2.0, 1.5], [1.5, 2.0]])
@@ -115,14 +137,19 @@ def adam_diagonal_preconditioner(version):
     adam = -0.1 * g / (np.abs(g) + 1e-8)
     cos = float(newton @ adam / (np.linalg.norm(newton) * np.linalg.norm(adam)))
     facts = [Fact("newton_adam_steps", newton=vec(newton, ".4g"), adam=vec(adam, ".4g"), cos=cos)]
-    return judge(version, facts,
-                 note=(Fact("adam_ignores_curvature"), bool(np.allclose(x0 + newton, 0))
-                       and cos < 0.99),
-                 foil=(Fact("adam_follows_newton"), cos > 0.99))
+    if curvature == "ignores":
+        return verdict(facts, Fact("adam_ignores_curvature"),
+                       bool(np.allclose(x0 + newton, 0)) and cos < 0.99)
+    return verdict(facts, Fact("adam_follows_newton"), cos > 0.99)
 
 
-@check(right="note", wrong="foil")
-def newton_vs_gd(version):
+@check(right="note", wrong="foil", other="alike",
+       said=Said("梯度下降是一阶方法 牛顿法是二阶方法", "differ",
+                 ("gradient descent uses the gradient only; Newton's method also the Hessian, and "
+                  "reaches a quadratic's minimum in one step",
+                  "梯度下降只用梯度；牛顿法还用黑塞矩阵，"
+                  "一步就到达二次函数的极小点")))
+def newton_vs_gd(orders):
     """On f = xᵀHx/2 with H = diag(1, 100), Newton reaches 0 in one step; gradient descent with
     learning rate 1/100 is still far after 10 steps."""
     hess, x0 = np.diag([1.0, 100.0]), np.array([1.0, 1.0])
@@ -131,7 +158,7 @@ def newton_vs_gd(version):
     for _ in range(10):
         x = x - 0.01 * hess @ x
     facts = [Fact("newton_gd", newton=float(np.linalg.norm(newton)), gd=vec(x, ".4g"))]
-    return judge(version, facts,
-                 note=(Fact("orders_differ"), float(np.linalg.norm(newton)) < 1e-12
-                       and float(np.linalg.norm(x)) > 0.5),
-                 foil=(Fact("orders_alike"), float(np.linalg.norm(x)) < 1e-6))
+    if orders == "differ":
+        return verdict(facts, Fact("orders_differ"), float(np.linalg.norm(newton)) < 1e-12
+                       and float(np.linalg.norm(x)) > 0.5)
+    return verdict(facts, Fact("orders_alike"), float(np.linalg.norm(x)) < 1e-6)

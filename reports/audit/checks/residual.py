@@ -8,7 +8,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from reports.audit.evidence import Fact, Math, Nums, Term, check, judge, num_jac
+from reports.audit.evidence import Fact, Math, Nums, Said, Term, check, num_jac, verdict
+from reports.audit.formula import evaluate, relation
 
 
 def _sv(m: np.ndarray) -> np.ndarray:
@@ -20,8 +21,16 @@ def _random_jacobian(rng, d: int, norm: float) -> np.ndarray:
     return norm * g / np.linalg.norm(g, 2)
 
 
-@check(right="note", wrong="foil")
-def chain_rule_product(version):
+_PRODUCT = ("the Jacobian of a stack of layers is the product of the layers' Jacobians, "
+            "and over many layers it shrinks",
+            "多层堆叠的雅可比矩阵是各层雅可比矩阵的乘积，层数多了就会变小")
+
+
+@check(right="note", wrong="foil", other="sum", said=(
+    Said("∂X∂Y=∏∂Fi−1∂Fi（连乘，极易趋于0）", "product", _PRODUCT),
+    Said("深层网络面临梯度消失", "product", _PRODUCT),
+))
+def chain_rule_product(law):
     """The Jacobian of six tanh layers is the product of the layer Jacobians, and it shrinks."""
     rng = np.random.default_rng(32)
     ws = [0.25 * rng.normal(size=(4, 4)) for _ in range(6)]
@@ -38,25 +47,37 @@ def chain_rule_product(version):
         prod, total, x = layer @ prod, total + layer, np.tanh(w @ x)
         norms.append(float(np.linalg.norm(prod, 2)))
     fd = num_jac(net, x0)
-    gaps = {"note": float(np.max(np.abs(fd - prod))), "foil": float(np.max(np.abs(fd - total)))}
+    gap = float(np.max(np.abs(fd - {"product": prod, "sum": total}[law])))
     facts = [Fact("chain_norms", norms=Nums(norms, ".2g"))]
-    return judge(version, facts,
-                 note=(Fact("chain_is_product", gap=gaps["note"]), gaps["note"] < 1e-8),
-                 foil=(Fact("chain_is_sum", gap=gaps["foil"]), gaps["foil"] < 1e-8))
+    claim = Fact("chain_is_product" if law == "product" else "chain_is_sum", gap=gap)
+    return verdict(facts, claim, gap < 1e-8 and (law != "product" or norms[-1] < norms[0]))
 
 
-@check(right="note", wrong="foil")
-def residual_jacobian(version):
+_RESIDUAL = r"I+\frac{\partial F}{\partial X}"
+
+
+@check(right="note", wrong="foil", other=r"\frac{\partial F}{\partial X}", said=(
+    Said("∂X∂Y=I+∂X∂F", _RESIDUAL),
+    Said("残差连接：解决“怎么深”的问题", _RESIDUAL, ("the residual connection's Jacobian is "
+                                           "$I + \\partial F/\\partial X$",
+                                           "残差连接的雅可比矩阵是 "
+                                           "$I + \\partial F/\\partial X$")),
+    Said("通过引入“跳跃连接”理解深度网络中的梯度消失或爆炸问题", _RESIDUAL,
+         ("read as written (理解, understand): the skip connection's Jacobian "
+          "$I + \\partial F/\\partial X$ is what shows how gradients pass a block",
+          "按原文“理解”来读：残差连接的雅可比矩阵 $I + \\partial F/\\partial X$ 说明了梯度如何穿过"
+          "一个块")),
+))
+def residual_jacobian(form):
     """∂(X + F(X))/∂X = I + ∂F/∂X, by central differences on Y = X + tanh(WX)."""
     rng = np.random.default_rng(33)
     w, x = rng.normal(size=(4, 4)), rng.normal(size=4)
     jf = np.diag(1 - np.tanh(w @ x) ** 2) @ w
     fd = num_jac(lambda v: v + np.tanh(w @ v), x)
-    gaps = {"note": float(np.max(np.abs(fd - (np.eye(4) + jf)))),
-            "foil": float(np.max(np.abs(fd - jf)))}
-    return judge(version, [Fact("residual_block")],
-                 note=(Fact("jacobian_plus_identity", gap=gaps["note"]), gaps["note"] < 1e-8),
-                 foil=(Fact("jacobian_branch_only", gap=gaps["foil"]), gaps["foil"] < 1e-8))
+    gap = float(np.max(np.abs(fd - evaluate(form, I=np.eye(4), **{"∂F/∂X": jf}))))
+    claim = Fact("jacobian_plus_identity" if form == _RESIDUAL else "jacobian_branch_only",
+                 gap=gap)
+    return verdict([Fact("residual_block")], claim, gap < 1e-8)
 
 
 def _small_jacobians():
@@ -70,26 +91,33 @@ def _small_jacobians():
             ("mlp", w2 @ np.diag(1 - np.tanh(w1 @ x) ** 2) @ w1), ("rotation", rotation))
 
 
-@check(right="correction", wrong="note")
-def residual_at_least_one(version):
-    """σ_min(I + J) ≥ 1 holds exactly when J + Jᵀ + JᵀJ is positive semidefinite — for the note's
-    own toy, not for every small J. The SVD and the criterion are computed independently."""
-    facts, ok, wrong = [], True, 0
+@check(right="correction", wrong="note", other=r"1-\lVert J\rVert", said=Said("至少为1", "1"))
+def residual_at_least_one(bound):
+    """σ_min(I + J) against the bound as written, for the note's own toy and three other small
+    Jacobians; σ_min(I + J) ≥ 1 holds exactly when J + Jᵀ + JᵀJ is positive semidefinite (the
+    SVD and the criterion computed independently)."""
+    facts, wrong = [], 0
     for name, j in _small_jacobians():
         smin = float(_sv(np.eye(len(j)) + j)[-1])
         lam = float(np.linalg.eigvalsh(j + j.T + j.T @ j).min())
-        predicted = {"note": True, "correction": lam >= -1e-12}[version]
-        ok &= predicted == (smin >= 1 - 1e-12)
-        wrong += predicted != (smin >= 1 - 1e-12)
+        wrong += smin < float(evaluate(bound, J=j)) - 1e-12
         facts.append(Fact("gain_case", case=Term(f"jacobian_{name}"), norm=float(_sv(j)[0]),
                           smin=smin, lam=lam))
-    return judge(version, facts,
-                 note=(Fact("identity_at_least_one", wrong=wrong), ok),
-                 correction=(Fact("at_least_one_criterion", wrong=wrong), ok))
+    return verdict(facts, Fact("gain_bound", form=Math(bound), wrong=wrong, n=len(facts)),
+                   wrong == 0)
 
 
-@check(right="correction", wrong="note")
-def residual_lossless(version):
+_LOSSLESS = ("with small branch Jacobians, the product of the $I + J_l$ keeps every singular "
+             "value at 1: nothing is lost",
+             "分支的雅可比矩阵很小时，各层 $I + J_l$ 的乘积的奇异值都保持为 1："
+             "没有任何损失")
+
+
+@check(right="correction", wrong="note", other="orthogonal", said=(
+    Said("能够无损地传回浅层", "small", _LOSSLESS),
+    Said("把信号从顶楼无损送回一楼", "small", _LOSSLESS),
+))
+def residual_lossless(criterion):
     """Fifty layers of random Jacobians of norm 0.02 scale the signal by 0.91 to 1.11; a rotation
     step, nonzero, is exactly lossless: smallness is not the criterion, orthogonality is."""
     d, depth, eps = 16, 50, 0.02
@@ -107,19 +135,22 @@ def residual_lossless(version):
         sv = _sv(prod)
         lossless = bool(np.allclose(sv, 1, atol=1e-9))
         orthogonal = all(np.allclose(j + j.T + j.T @ j, 0, atol=1e-12) for j in js)
-        predicted = {"note": True, "correction": orthogonal}[version]
-        ok &= predicted == lossless
+        ok &= {"small": True, "orthogonal": orthogonal}[criterion] == lossless
         facts.append(Fact("lossless_stack", stack=Term(f"stack_{name}"), low=float(sv[-1]),
                           high=float(sv[0]), lossless=lossless))
-    return judge(version, facts,
-                 note=(Fact("small_is_lossless", depth=depth, eps=eps), ok),
-                 correction=(Fact("orthogonal_is_lossless"), ok))
+    claim = (Fact("small_is_lossless", depth=depth, eps=eps) if criterion == "small"
+             else Fact("orthogonal_is_lossless"))
+    return verdict(facts, claim, ok)
 
 
-@check(right="correction", wrong="note")
-def residual_foundation(version):
-    """100 layers, random branch Jacobians of norm 0.05: the identity path keeps ∏(I + J_l) far
-    from the vanishing ∏J_l, but its singular values fall below 1 in some directions."""
+@check(right="note", wrong="foil", other="plain",
+       said=Said("训练数十层甚至上百层网络的数学基石", "identity",
+                 ("over a hundred layers of small branches the identity path keeps the "
+                  "gradient's product far from 0, where the bare product of the branches goes to 0",
+                  "上百层小分支叠加时，恒等支路使梯度的乘积远离 0，而各分支直接相乘则趋于 0")))
+def residual_foundation(path):
+    """100 layers, random branch Jacobians of norm 0.05: the identity path keeps ∏(I + J_l)
+    between (1 − ε)¹⁰⁰ and (1 + ε)¹⁰⁰, far from the vanishing ∏J_l."""
     d, depth, eps = 16, 100, 0.05
     rng = np.random.default_rng(7)
     res, plain = np.eye(d), np.eye(d)
@@ -129,15 +160,18 @@ def residual_foundation(version):
     sv, bare = _sv(res), float(np.linalg.norm(plain, 2))
     facts = [Fact("foundation_product", low=float(sv[-1]), high=float(sv[0]), bare=bare,
                   lo_bound=(1 - eps) ** depth, hi_bound=(1 + eps) ** depth)]
-    return judge(version, facts,
-                 note=(Fact("foundation_at_least_one"), sv[-1] >= 1),
-                 correction=(Fact("foundation_identity_path"),
-                             sv[-1] > 1e6 * bare and (1 - eps) ** depth <= sv[-1]
-                             and sv[0] <= (1 + eps) ** depth))
+    if path == "identity":
+        return verdict(facts, Fact("foundation_identity_path"),
+                       sv[-1] > 1e6 * bare and (1 - eps) ** depth <= sv[-1]
+                       and sv[0] <= (1 + eps) ** depth)
+    return verdict(facts, Fact("foundation_plain_path"), bare >= (1 - eps) ** depth)
 
 
-@check(right="correction", wrong="note")
-def residual_depth(version):
+@check(right="correction", wrong="note", other="small",
+       said=Said("保证梯度畅通，让几百层网络得以训练", "any",
+                 ("the identity path guarantees that the gradient flows through 300 layers, "
+                  "whatever the branches", "无论分支如何，恒等支路都保证梯度能流过 300 层")))
+def residual_depth(branches):
     """300 layers: with branch Jacobians of norm 0.0003 the gradient is guaranteed to flow; with
     norm 0.02 it can vanish (0.98³⁰⁰ when every branch damps a little), though random branches
     happen to keep it."""
@@ -152,19 +186,20 @@ def residual_depth(version):
                 j = _random_jacobian(rng, d, eps) if kind == "random" else -eps * np.eye(d)
                 prod = (np.eye(d) + j) @ prod
             mins[kind] = float(_sv(prod)[-1])
-        guaranteed = (1 - eps) ** depth >= 0.1
-        flows = min(mins.values()) >= 0.1
-        predicted = {"note": True, "correction": guaranteed}[version]
-        ok &= predicted == flows
+        predicted = {"any": True, "small": (1 - eps) ** depth >= 0.1}[branches]
+        ok &= predicted == (min(mins.values()) >= 0.1)
         facts.append(Fact("depth_case", eps=eps, random=mins["random"], damping=mins["damping"],
                           bound=(1 - eps) ** depth))
-    return judge(version, facts,
-                 note=(Fact("identity_guarantees_flow", depth=depth), ok),
-                 correction=(Fact("flow_needs_small_branches", depth=depth), ok))
+    claim = Fact("identity_guarantees_flow" if branches == "any" else "flow_needs_small_branches",
+                 depth=depth)
+    return verdict(facts, claim, ok)
 
 
-@check(right="correction", wrong="note")
-def residual_can_cancel(version):
+@check(right="correction", wrong="note", other=False,
+       said=Said("保证底层永远能收到顶层的信号", True,
+                 ("$I + J$ is never singular: some signal always reaches the bottom",
+                  "$I + J$ 永远不会奇异：总有信号到达底层")))
+def residual_can_cancel(never_singular):
     """A branch with F(X) = −X cancels the skip: I + J is singular and no gradient passes;
     σ_min(I + J) ≥ 1 − ‖J‖ keeps it positive only while ‖J‖ < 1."""
     facts, mins = [], []
@@ -173,43 +208,37 @@ def residual_can_cancel(version):
         mins.append((norm, smin))
         facts.append(Fact("cancel_case", j=Math(f"J = -{norm:g}I" if norm != 1 else "J = -I"),
                           smin=smin))
-    never_singular = all(s > 0 for _, s in mins)
+    never = all(s > 0 for _, s in mins)
     bounded = all(s >= 1 - n - 1e-12 for n, s in mins)
-    return judge(version, facts,
-                 note=(Fact("never_singular"), never_singular),
-                 correction=(Fact("singular_possible"), bounded and not never_singular))
+    if never_singular:
+        return verdict(facts, Fact("never_singular"), never)
+    return verdict(facts, Fact("singular_possible"), bounded and not never)
 
 
-@check(right="correction", wrong="note")
-def residual_toy_sign(version):
-    """The scalar toy 1 + 0.1 assumes F′ > 0; with F′ = −0.1 ten layers give 0.9¹⁰ ≈ 0.35."""
-    up, down = Fraction(11, 10) ** 10, Fraction(9, 10) ** 10
-    facts = [Fact("toy_powers", up=float(up), down=float(down))]
-    return judge(version, facts,
-                 note=(Fact("toy_never_decays"), down >= 1),
-                 correction=(Fact("toy_decays_if_negative"), down < 1 < up))
-
-
-@check(right="correction", wrong="note")
-def slight_amplification(version):
-    """A per-layer factor 1.1 compounds: mild at the toy's 10 layers, 117 at 50, 1.4·10⁴ at 100."""
-    depths = (10, 50, 100, 200)
-    gains = [float(Fraction(11, 10) ** depth) for depth in depths]
-    facts = [Fact("compounding", depths=Nums(depths, "g"), gains=Nums(gains, ".3g"))]
-    return judge(version, facts,
-                 note=(Fact("amplification_slight"), all(g <= 10 for g in gains)),
-                 correction=(Fact("amplification_compounds"), gains[0] < 10 < gains[1]))
-
-
-@check(right="note", wrong="foil")
-def powers_of_ten_layers(version):
-    """The note's 0.1¹⁰ = 0.0000000001 and 1.1¹⁰ ≈ 2.59, in exact arithmetic."""
+@check(right="note", wrong="foil", other="1.1^{10}≈2.00", said=(
+    Said("0.1^10=0.0000000001", "0.1^{10}=0.0000000001"),
+    Said("1.1^10≈2.59", "1.1^{10}≈2.59"),
+    Said("相当于乘以 0.1", "0.1^{1}=0.1", ("after one layer the gradient is 0.1",
+                                       "经过一层，梯度为 0.1")),
+    Said("第 1 层梯度：0.1", "0.1^{1}=0.1", ("after one layer the gradient is 0.1",
+                                        "经过一层，梯度为 0.1")),
+    Said("第 1 层梯度：1.1", "1.1^{1}=1.1", ("after one layer the gradient is 1.1",
+                                        "经过一层，梯度为 1.1")),
+    Said("1+0.1", "1+0.1=1.1", ("the toy's residual factor per layer: the identity's 1 plus the "
+                                "branch's 0.1",
+                                "玩具例子中每层的残差因子：恒等支路的 1 加上分支的 0.1")),
+    Said("甚至还有点放大", "1.1^{10}>1", ("after the toy's 10 layers of factor 1.1 the gradient "
+                                     "is above 1",
+                                     "玩具例子的 10 层、每层因子 1.1 之后，梯度大于 1")),
+))
+def powers_of_ten_layers(arithmetic):
+    """The note's toy arithmetic in exact rationals: 0.1¹⁰ = 0.0000000001, 1.1¹⁰ ≈ 2.59 and
+    what it says of one layer; each statement evaluated as written."""
     tenth, grow = Fraction(1, 10) ** 10, Fraction(11, 10) ** 10
     facts = [Fact("toy_exact", tenth=float(tenth), grow=float(grow))]
-    return judge(version, facts,
-                 note=(Fact("toy_note_values"), tenth == Fraction(1, 10**10)
-                       and round(float(grow), 2) == 2.59),
-                 foil=(Fact("toy_factors_add"), round(float(grow), 2) == 2.0))
+    rel, left, right, holds = relation(arithmetic)
+    shown = arithmetic.replace("≈", r"\approx ")
+    return verdict(facts, Fact("dot_written", sum=Math(shown)), holds)
 
 
 def _stack(s: float, kind: str, d: int = 64, depth: int = 50, trials: int = 5) -> float:
@@ -237,44 +266,38 @@ def _usable(gain: float) -> bool:
     return 1e-2 <= gain <= 1e3
 
 
-@check(right="correction", wrong="note")
-def residual_vanishing_not_explosion(version):
-    """Over 50 random layers skips lift the vanishing case (gain 0.5 per layer) but not the
-    exploding one (gain 2); with LayerNorm after each block both stay usable."""
-    facts, fixes = [], {}
-    for s in (0.5, 2.0):
-        plain, res, both = (_stack(s, k) for k in ("plain", "res", "res+ln"))
-        fixes[s] = _usable(res) and not _usable(plain)
-        facts.append(Fact("stack_gains", s=s, plain=plain, res=res, both=both))
-    return judge(version, facts,
-                 note=(Fact("skips_fix_both"), fixes[0.5] and fixes[2.0]),
-                 correction=(Fact("skips_fix_vanishing"), fixes[0.5] and not fixes[2.0]
-                             and all(_usable(f.values["both"]) for f in facts)))
-
-
-@check(right="note", wrong="foil")
-def layernorm_gradient_scale(version):
+@check(right="note", wrong="foil", other="no_effect",
+       said=Said("同样理解深度网络中的梯度消失或爆炸问题", "steadies",
+                 ("read as written (理解, understand): with LayerNorm after each layer the "
+                  "gradient's gain over depth no longer depends on the weights' scale",
+                  "按原文“理解”来读：每层之后加层规范化，梯度随深度的增益不再依赖权重的尺度")))
+def layernorm_gradient_scale(effect):
     """With LayerNorm after each layer the backward gain over 50 layers no longer depends on the
     weight scale: LN(sWx) = LN(Wx)."""
     facts, ln = [], {}
     for s in (0.5, 2.0):
         plain, ln[s] = _stack(s, "plain"), _stack(s, "ln")
         facts.append(Fact("ln_gains", s=s, plain=plain, ln=ln[s]))
-    return judge(version, facts,
-                 note=(Fact("ln_steadies"), all(_usable(v) for v in ln.values())),
-                 foil=(Fact("ln_no_effect"), max(ln.values()) / min(ln.values()) > 1e3))
+    if effect == "steadies":
+        return verdict(facts, Fact("ln_steadies"), all(_usable(v) for v in ln.values()))
+    return verdict(facts, Fact("ln_no_effect"), max(ln.values()) / min(ln.values()) > 1e3)
 
 
-@check(right="note", wrong="foil")
-def layernorm_bounded(version):
+@check(right="note", wrong="foil", other="keeps_scale",
+       said=Said("保证数值在一个范围内", "bounded",
+                 ("LayerNorm's output has mean 0, variance 1 and $|\\hat{x}_i| \\le \\sqrt{d-1}$, "
+                  "whatever the input's scale",
+                  "无论输入的尺度如何，层规范化的输出均值为 0、方差为 1，且 "
+                  "$|\\hat{x}_i| \\le \\sqrt{d-1}$")))
+def layernorm_bounded(output):
     """Rows of any scale come out of LayerNorm with mean 0, variance 1 and |x̂| ≤ √(d − 1)."""
     d = 8
     x = np.vstack([np.random.default_rng(39).normal(size=(5, d)) * 100, np.eye(d)[0] * 1e6])
     xh = (x - x.mean(axis=1, keepdims=True)) / np.sqrt(x.var(axis=1, keepdims=True) + 1e-5)
     top = float(np.max(np.abs(xh)))
     facts = [Fact("ln_rows", var=Nums(xh.var(axis=1), ".4f"), top=top, bound=math.sqrt(d - 1))]
-    return judge(version, facts,
-                 note=(Fact("ln_in_range"), bool(np.allclose(xh.mean(axis=1), 0))
-                       and top <= math.sqrt(d - 1) + 1e-9),
-                 foil=(Fact("ln_keeps_scale"), top > 1e3))
+    if output == "bounded":
+        return verdict(facts, Fact("ln_in_range"), bool(np.allclose(xh.mean(axis=1), 0))
+                       and top <= math.sqrt(d - 1) + 1e-9)
+    return verdict(facts, Fact("ln_keeps_scale"), top > 1e3)
 

@@ -192,13 +192,31 @@ def _summary(rec: dict, rows: list[dict], tail: dict[str, str]) -> dict[str, str
             "zh": f"原文的写法不成立；讲义给出的改正成立{tail['zh']}。"}
 
 
+def run_key(rec: dict, name: str, version: str) -> tuple[str, str, str]:
+    """Where a record's run of check ``name`` for ``version`` is kept: the version its quote
+    states depends on which of the check's quoted words are the record's."""
+    fn = evidence.CHECKS[name]
+    said = evidence.said_for(fn, rec["quote"]) if version == fn.quoted else None
+    return name, version, said.fragment if said is not None else ""
+
+
+def _quoted(run: dict) -> dict[str, str]:
+    """How a run read the note's words (its quote, shown above, gives them), in each language:
+    it opens the row of the version the quote states; nothing when the words were their own
+    number or formula."""
+    reads = (run.get("said") or {}).get("reads")
+    if not reads:
+        return {"en": "", "zh": ""}
+    return {"en": f"read as: {reads[0]} — ", "zh": f"读作：{reads[1]}——"}
+
+
 def evidence_view(rec: dict, runs: dict, statuses: dict[str, str]) -> dict:
     """Rows for the computed facts, the versions the verdict compares, the independent checks
     and the sources; and a summary."""
     rows = []
     if rec["evidence"] is not None:
         fn = evidence.CHECKS[rec["evidence"]]
-        first = runs[(rec["evidence"], fn.right)]
+        first = runs[run_key(rec, rec["evidence"], fn.right)]
         if first["facts"]:
             rows.append({"version": "computed", "label": LABELS["computed"],
                          "value": rendered(first["facts"]), "math": "", "passed": None})
@@ -207,14 +225,15 @@ def evidence_view(rec: dict, runs: dict, statuses: dict[str, str]) -> dict:
         if rec["verdict"] == "reported":
             maths["note"] = rec["correction_latex"]
         for version in ORDER[rec["verdict"]]:
-            run = runs[(rec["evidence"], version)]
+            run = runs[run_key(rec, rec["evidence"], version)]
+            said, claim = _quoted(run), rendered([run["claim"]])
             rows.append({"version": version,
                          "label": _version_label(version, rec["verdict"], run["passed"]),
-                         "value": rendered([run["claim"]]), "math": maths[version],
-                         "passed": run["passed"]})
+                         "value": {lg: said[lg] + claim[lg] for lg in claim},
+                         "math": maths[version], "passed": run["passed"]})
     if rec["cross_check"]:
         fn = evidence.CHECKS[rec["cross_check"]]
-        other = runs[(rec["cross_check"], fn.right)]
+        other = runs[(rec["cross_check"], fn.right, "")]
         rows.append({"version": "independent", "label": LABELS["check"],
                      "value": value(other), "math": "", "passed": other["passed"]})
     for cid in rec["see_also"]:
@@ -235,18 +254,21 @@ def evidence_view(rec: dict, runs: dict, statuses: dict[str, str]) -> dict:
 def evidence_runs(records: list[dict]) -> list[dict]:
     """Every evidence computation the records name, run once: ``{"name", "version", **run}``
     (JSON data, so that a build can run them in another process)."""
-    runs: dict[tuple[str, str], dict] = {}
+    runs: dict[tuple[str, str, str], dict] = {}
     for rec in records:
         wanted = []
         if rec["evidence"]:
             fn = evidence.CHECKS[rec["evidence"]]
-            wanted += [(rec["evidence"], fn.right), (rec["evidence"], fn.wrong)]
+            wanted += [(run_key(rec, rec["evidence"], v), rec["quote"])
+                       for v in (fn.right, fn.wrong)]
         if rec["cross_check"]:
-            wanted.append((rec["cross_check"], evidence.CHECKS[rec["cross_check"]].right))
-        for name, version in wanted:
-            if (name, version) not in runs:
-                runs[(name, version)] = errata.run_evidence(name, version)
-    return [{"name": n, "version": v, **run} for (n, v), run in runs.items()]
+            wanted.append(((rec["cross_check"], evidence.CHECKS[rec["cross_check"]].right, ""),
+                           None))
+        for key, quote in wanted:
+            if key not in runs:
+                runs[key] = errata.run_evidence(key[0], key[1], quote if key[2] else None)
+    return [{"name": n, "version": v, "quote_words": w, **run}
+            for (n, v, w), run in runs.items()]
 
 
 def load(path: Path | str | None = None, notes_path: Path | str | None = None,
@@ -265,8 +287,8 @@ def load(path: Path | str | None = None, notes_path: Path | str | None = None,
                 texts[name] = notes.read_note(directory, name)
             except notes.NotesError:
                 pass
-    runs_by = {(r["name"], r["version"]): {k: v for k, v in r.items()
-                                           if k not in ("name", "version")}
+    runs_by = {(r["name"], r["version"], r["quote_words"]): {
+        k: v for k, v in r.items() if k not in ("name", "version", "quote_words")}
                for r in (evidence_runs(records) if runs is None else runs)}
     for name, text in texts.items():  # the note's own title wins; the registry's is the fallback
         try:
@@ -279,7 +301,8 @@ def load(path: Path | str | None = None, notes_path: Path | str | None = None,
     for rec in records:
         text = texts.get(rec["note"])
         if rec["evidence"] is not None:
-            main = dict(runs_by[(rec["evidence"], evidence.CHECKS[rec["evidence"]].right)])
+            main = dict(runs_by[run_key(rec, rec["evidence"],
+                                        evidence.CHECKS[rec["evidence"]].right)])
         else:
             main = {"kind": "sources", "ref": "", "passed": True,
                     "detail": citations(rec["sources"])["en"]}
@@ -288,7 +311,8 @@ def load(path: Path | str | None = None, notes_path: Path | str | None = None,
                                     "reason", "reason_zh", "correction_latex",
                                     "correction_text", "correction_text_zh", "source_latex",
                                     "missing_condition", "missing_condition_zh", "reading",
-                                    "reading_zh", "claim_group", *errata.FORMULA_ZH.values())},
+                                    "reading_zh", "claim_group", "rejudged_from", "rejudged",
+                                    "rejudged_zh", *errata.FORMULA_ZH.values())},
             "note_title": titles.get(rec["note"], rec["note"]),
             "locator": notes.locate(text, rec["quote"]) if text is not None else None,
             "see_also": list(rec["see_also"]),

@@ -4,6 +4,7 @@
 // Any formula KaTeX rejects stops the build: exit 2 with the formula's label and TeX on stderr —
 // except one marked "source": a formula as a user's note writes it, shown as the note has it
 // (no macros, Chinese in math allowed); one KaTeX rejects comes back as null, to be shown as TeX.
+// With --check, nothing stops: stdout is JSON [null | KaTeX's message], one per formula.
 "use strict";
 
 const katex = require("katex");
@@ -25,6 +26,7 @@ try {
 }
 if (!Array.isArray(items)) fail("render.js: expected a JSON list of {tex, display}, got " + typeof items);
 
+const checking = process.argv.includes("--check");
 const out = [];
 items.forEach((item, i) => {
   const label = item.label || "formula #" + i;
@@ -53,8 +55,10 @@ items.forEach((item, i) => {
         macros: { "\\epsilon": "\\varepsilon" },
       }),
     );
+    if (checking) out[out.length - 1] = null;
   } catch (err) {
-    fail(`KaTeX cannot typeset ${label}: ${err.message}\n  TeX: ${item.tex}`);
+    if (checking) out.push(err.message);
+    else fail(`KaTeX cannot typeset ${label}: ${err.message}\n  TeX: ${item.tex}`);
   }
 });
 process.stdout.write(JSON.stringify(out));

@@ -69,13 +69,13 @@ class Operators:
     """The printer's methods for NIntegral, NSum, NProduct, NLimit, Phase and NExpect."""
 
     def _lambda(self, var, body):
-        return f"(lambda {self._print(var)}: {self._print(body)})"
+        return f"(lambda {self._print(var)}: {self._operator_body(body)})"
 
     def _indicators(self, var, body):
         parts = []
         for k in kinks(body) + _singular(body, var):
             if isinstance(k, tuple):
-                parts.append(f"(lambda {self._print(var)}: (1, {self._print(k[1])}))")
+                parts.append(f"(lambda {self._print(var)}: (1, {self._operator_body(k[1])}))")
             else:
                 parts.append(self._lambda(var, k))
         return "(" + "".join(p + ", " for p in parts) + ")"
@@ -95,6 +95,13 @@ class Operators:
         return (f"_rt.nprod({self._lambda(v, body)}, {self._print(lo)}, {self._print(hi)}, "
                 f"{period_of(body, v)})")
 
+    def _print_NDerivative(self, e):
+        body, v, x0, order = e.args
+        # the body at the point, traced: its scales set the precision the differences need
+        at = self._print(body.xreplace({v: x0}))
+        return (f"_rt.derivative({self._lambda(v, body)}, {self._print(x0)}, {int(order)}, "
+                f"{at})")
+
     def _print_NLimit(self, e):
         body, v, x0, d = e.args
         period, trap = limit_trap(body, v, bool(x0.is_infinite))
@@ -112,8 +119,9 @@ class Operators:
         cycles = "[" + ", ".join(self._lambda(v, c) for _, c, _ in phases) + "]"
         kinds = [kind for _, _, kind in phases]
         factors = critical_factors(body_u, v, [u for u, _, _ in phases])
-        critical = "[" + ", ".join(f"(lambda {us}: {self._print(h)})" for h in factors) + "]"
-        return (f"_rt.limit_phases((lambda {self._print(v)}, {us}: {self._print(body_u)}), "
+        critical = "[" + ", ".join(f"(lambda {us}: {self._operator_body(h)})"
+                                   for h in factors) + "]"
+        return (f"_rt.limit_phases((lambda {self._print(v)}, {us}: {self._operator_body(body_u)}), "
                 f"{cycles}, {kinds!r}, {tail}, critical={critical})")
 
     def _print_Phase(self, e):
@@ -129,4 +137,5 @@ class Operators:
         inds = "()"
         if len(atoms) == 1:
             inds = self._indicators(atoms[0].args[0], arg)
-        return f"_rt.expect((lambda {names}: {self._print(arg)}), {params}, {law!r}, {inds})"
+        return (f"_rt.expect((lambda {names}: {self._operator_body(arg)}), {params}, {law!r}, "
+                f"{inds})")
