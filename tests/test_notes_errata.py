@@ -18,7 +18,7 @@ def test_the_drafted_registry_is_read_by_the_audit(tmp_path):
     (notes / "algebra.md").write_text(NOTE, encoding="utf-8")
     result = check_notes([notes], reader=FakeReader(), cache=None)
     registry = errata.write(result, tmp_path / "draft" / "registry.toml")
-    records, _ = own.read_registry(registry)
+    records = own.registry.load(registry).records
     assert [r["id"] for r in records] == ["algebra-line3-link1", "algebra-line5-link2",
                                           "algebra-line7-link1"]
     assert all(r["verdict"] == "error" and r["quote"] in NOTE for r in records)

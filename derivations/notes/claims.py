@@ -39,7 +39,7 @@ def domain(symbols: NoteSymbols, defs: list[Made], exprs=()) -> Domain:
     for e in (*exprs, *(m.definition.body for m in defs)):  # the sizes of the vectors used
         for entry in (e.atoms(sp.Indexed) if isinstance(e, sp.Basic) else ()):
             used |= {_name(x) for k in (entry.base.shape or ()) for x in
-                     sp.sympify(k).free_symbols}
+                     sp.sympify(k, strict=True).free_symbols}
 
     def keep(k) -> bool:
         return _name(k) in used and _name(k) not in defined
@@ -66,10 +66,10 @@ def domain(symbols: NoteSymbols, defs: list[Made], exprs=()) -> Domain:
                         and index not in indices:
                     indices[index] = (sp.Integer(1), size)
     bounds = {_name(o) for lo_hi in indices.values() for b in lo_hi
-              for o in sp.sympify(b).free_symbols}
+              for o in sp.sympify(b, strict=True).free_symbols}
     dims = tuple(d for d in symbols.dims if keep(d) or _name(d) in bounds)
     dims += tuple({b for lo_hi in indices.values() for x in lo_hi
-                   for b in sp.sympify(x).free_symbols} - set(dims) - set(indices))
+                   for b in sp.sympify(x, strict=True).free_symbols} - set(dims) - set(indices))
     # a term inside E or Var that cannot be written out: a random scalar whose mean and
     # variance are symbols drawn like any other
     hidden = sorted(set().union(*(opaque.atoms_of(e) for e in exprs)), key=str)
@@ -112,7 +112,8 @@ def _entries_exist(lhs, rhs, defs: list[Made]) -> tuple:
         for entry in (e.atoms(sp.Indexed) if isinstance(e, sp.Basic) else ()):
             shape = entry.base.shape or ()
             for pos, index in enumerate(entry.indices):
-                if index.is_Integer and pos < len(shape) and not sp.sympify(shape[pos]).is_number:
+                if index.is_Integer and pos < len(shape) \
+                        and not sp.sympify(shape[pos], strict=True).is_number:
                     out.add(sp.Ge(shape[pos], index))
     return tuple(sorted(out, key=sp.srepr))
 
@@ -322,8 +323,10 @@ def claim_source(claim: Derivation) -> str:
     d, r = claim.domain, _srepr
 
     def mapping(m: dict) -> str:
-        return "{" + ", ".join(f"{r(k)}: ({r(sp.sympify(a))}, {r(sp.sympify(b))})"
-                               for k, (a, b) in m.items()) + "}"
+        def obj(x):
+            return r(sp.sympify(x, strict=True))
+
+        return "{" + ", ".join(f"{r(k)}: ({obj(a)}, {obj(b)})" for k, (a, b) in m.items()) + "}"
 
     def seq(items) -> str:
         return "(" + "".join(r(x) + ", " for x in items) + ")"

@@ -71,7 +71,8 @@ def record(note: NoteResult, formula: FormulaResult, link: Link, rid: str, claim
         "scope": "transformer-math",
         "reason": f"As written, ${link.lhs} {rel} {link.rhs}$ does not hold: {_point(link)}."
                   + used,
-        "correction": "To be written: the check shows the link is false, not what was meant.",
+        "correction_text": "To be written: the check shows the link is false, not what was "
+                           "meant.",
         NOTE_CLAIM_FIELD: f"claim:{claim_id}",
     }
 

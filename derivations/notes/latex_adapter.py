@@ -179,7 +179,8 @@ class LatexReader:
                 dims.append(table.symbol(name))
             elif info.kind == "index" and table.range_of(name):
                 lo, hi = table.range_of(name)
-                indices[table.symbol(name)] = (sp.sympify(lo), sp.sympify(hi))
+                indices[table.symbol(name)] = (sp.sympify(lo, strict=True),
+                                                sp.sympify(hi, strict=True))
         known.add(ENTRY)
         return NoteSymbols(rows=rows, known=known, dims=tuple(dims), indices=indices,
                            digest=str(table), notes=[f"{k}: {v}" for k, v in

@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING
 
 from derivations.notes import cache as cache_mod
 from derivations.notes.markdown import parse
-from derivations.notes.model import NoteResult, NotesResult
+from derivations.notes.model import FormulaResult, NoteResult, NotesResult
+from derivations.notes.verdicts import NOT_CHECKABLE
 
 if TYPE_CHECKING:
     from derivations.notes.reading import Reader
@@ -73,7 +74,6 @@ def check_text(text: str, path: str = "<note>", reader: Reader | None = None,
     """One note's text, checked formula by formula in order."""
     import sympy as sp  # here: a note found whole in the cache needs neither SymPy nor the engine
 
-    from derivations.notes.checks import check_formula
     from derivations.notes.context import Context
     from derivations.notes.reading import OverridesError
 
@@ -98,10 +98,27 @@ def check_text(text: str, path: str = "<note>", reader: Reader | None = None,
             # (of an entry m_i: the entries only, not a scalar m written beside them)
             key = named.group(1) + ("[]" if named.group(2) else "")
             context.opaque[key] = f"{f.latex.strip()} (line {f.line}, not read)"
-        results.append(check_formula(f, r, context, symbols, store))
+        results.append(_checked(f, r, context, symbols, store))
     results = _cross_reference(results)
     return NoteResult(path, text, results, list(symbols.rows), _title(parsed, Path(path)),
                       time.perf_counter() - started)
+
+
+def _checked(formula, reading, context, symbols, store):
+    """One formula's verdict; a failure inside the checks becomes that formula's verdict, named,
+    and the rest of the note is still checked."""
+    from derivations.notes.checks import check_formula
+
+    try:
+        return check_formula(formula, reading, context, symbols, store)
+    except (RecursionError, MemoryError, KeyboardInterrupt):
+        raise
+    except Exception as exc:  # noqa: BLE001 - any other failure is reported, not hidden
+        why = f"{type(exc).__name__}: {exc}".splitlines()[0][:200]
+        return FormulaResult(formula.index, formula.start, formula.end, formula.line,
+                             formula.latex, formula.display, reading.printed, NOT_CHECKABLE,
+                             f"not checked: the checks stopped on this formula ({why}); "
+                             f"the rest of the note is checked", (), False, formula.sentence)
 
 
 def _cross_reference(results):

@@ -104,11 +104,13 @@ def judge(expr, space, known: dict[str, tuple]) -> tuple[bool, str] | None:
     if got is None:
         return None
     symbolic = all(sp.simplify(a - b) == 0 for a, b in zip(got, want, strict=True))
-    sizes = sorted({s for d in (*got, *want) for s in sp.sympify(d).free_symbols}, key=str)
+    sizes = sorted({s for d in (*got, *want) for s in sp.sympify(d, strict=True).free_symbols},
+                   key=str)
     if len(sizes) > len(_PRIMES):
         return None
     at = dict(zip(sizes, _PRIMES, strict=False))
-    numeric = all(sp.sympify(a).xreplace(at) == sp.sympify(b).xreplace(at)
+    numeric = all(sp.sympify(a, strict=True).xreplace(at)
+                  == sp.sympify(b, strict=True).xreplace(at)
                   for a, b in zip(got, want, strict=True))
     if symbolic != numeric:  # the two routes disagree: nothing is judged
         return None

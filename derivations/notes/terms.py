@@ -20,11 +20,22 @@ def _objects(expr) -> set:
     if not isinstance(expr, sp.Basic):
         return set()
     bases = expr.atoms(sp.IndexedBase)
-    # a vector's size (s ∈ ℝ^K) is in its IndexedBase's shape, not a symbol the term uses
-    plain = expr.xreplace({b: sp.IndexedBase(b.label) for b in bases if b.shape})
-    found = {o for o in plain.free_symbols if not isinstance(o, sp.Indexed | sp.IndexedBase)}
-    found |= bases | {a.func for a in expr.atoms(AppliedUndef)} | expr.atoms(sp.MatrixSymbol)
-    return found
+    found = _free(expr) | bases | {a.func for a in expr.atoms(AppliedUndef)}
+    return found | expr.atoms(sp.MatrixSymbol)
+
+
+def _free(expr) -> set:
+    """The free symbols of ``expr``, leaving out the sizes inside an IndexedBase's shape (a
+    vector's size, s ∈ ℝ^K, is not a symbol the term uses). Walked, not rebuilt: rebuilding a
+    matrix product with an entry inside it raises in SymPy (noncommutative scalars in MatMul)."""
+    if isinstance(expr, sp.IndexedBase):
+        return set()
+    if isinstance(expr, sp.Indexed):
+        return set().union(*(_free(i) for i in expr.indices))
+    if isinstance(expr, sp.Symbol | sp.MatrixSymbol):
+        return {expr} if isinstance(expr, sp.Symbol) else set()
+    inner = set().union(*(_free(a) for a in expr.args if isinstance(a, sp.Basic)))
+    return inner - set(getattr(expr, "bound_symbols", ()) or ())
 
 
 def _name(obj) -> str:
@@ -118,7 +129,7 @@ def _put(expr, given: dict, context: Context | None):
             expr = context.unroll(expr)
         expr = expr.replace(
             lambda e: isinstance(e, sp.Sum | sp.Product) and all(
-                sp.sympify(b).is_Integer for _, *lim in e.limits for b in lim),
+                sp.sympify(b, strict=True).is_Integer for _, *lim in e.limits for b in lim),
             lambda e: e.doit())
         if expr == before:
             break

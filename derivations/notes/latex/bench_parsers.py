@@ -75,7 +75,7 @@ def _sides(x):
 
 def _value(x, point: dict, rng_seed: int):
     """x at a point: sizes 3, symbols by name, unknown functions by a fixed smooth stand-in."""
-    x = sp.sympify(x)
+    x = sp.sympify(x, strict=True)
     x = x.subs({s: 3 for s in x.free_symbols if s.is_integer and s.is_positive}).doit()
     atoms = list(x.atoms(sp.Indexed)) + [s for s in x.free_symbols
                                          if not isinstance(s, sp.Indexed)]
@@ -85,7 +85,7 @@ def _value(x, point: dict, rng_seed: int):
         if key not in point:
             point[key] = random.Random(f"{rng_seed}:{key}").uniform(0.5, 2.0)
         subs[atom] = point[key]
-    x = sp.sympify(x).xreplace({k: sp.Float(v, 30) for k, v in subs.items()})
+    x = sp.sympify(x, strict=True).xreplace({k: sp.Float(v, 30) for k, v in subs.items()})
     for f in x.atoms(sp.core.function.AppliedUndef):
         seed = random.Random(f"{rng_seed}:{f.func}").uniform(0.5, 1.5)
         x = x.xreplace({f: sp.sin(seed * sum(f.args)) + seed})

@@ -111,7 +111,7 @@ class Vocab(sp.Function):
 
     def __getitem__(self, index):
         index = index if isinstance(index, tuple) else (index,)
-        return EntryOf(self, *[sp.sympify(i) for i in index])
+        return EntryOf(self, *[sp.sympify(i, strict=True) for i in index])
 
 
 # the vocabulary; each name is its own class so that a reading prints and compares by name
@@ -147,7 +147,7 @@ def number(text: str) -> sp.Rational:
 def _flat(cls_names: tuple[str, ...], items):
     out = []
     for item in items:
-        item = sp.sympify(item)
+        item = sp.sympify(item, strict=True)
         if type(item).__name__ in cls_names:
             out.extend(item.args)
         else:
@@ -177,7 +177,7 @@ def mul(*factors):
 
 
 def neg(x):
-    x = sp.sympify(x)
+    x = sp.sympify(x, strict=True)
     if isinstance(x, sp.Number):
         return -x
     if type(x).__name__ == "Mul" and isinstance(x.args[0], sp.Number) and x.args[0] > 0:
@@ -191,7 +191,7 @@ def sub(a, b):
 
 
 def power(base, exponent):
-    base, exponent = sp.sympify(base), sp.sympify(exponent)
+    base, exponent = sp.sympify(base, strict=True), sp.sympify(exponent, strict=True)
     if base is sp.E:
         return sp.exp(exponent, evaluate=False)
     if is_matrix(base):
@@ -208,12 +208,12 @@ def sqrt(x):
 
 
 def root(x, n):
-    n = sp.sympify(n)
+    n = sp.sympify(n, strict=True)
     return power(x, sp.Rational(1, n) if isinstance(n, sp.Integer) else power(n, -1))
 
 
 def transpose(x):
-    x = sp.sympify(x)
+    x = sp.sympify(x, strict=True)
     if is_matrix(x):
         return sp.Transpose(x)
     return sp.transpose(x, evaluate=False)
