@@ -14,7 +14,7 @@ import sympy as sp
 from sympy.printing.repr import ReprPrinter
 
 from derivations.engine import Derivation, DerivationError, Domain, Step, verify
-from derivations.notes import approx, laws, opaque
+from derivations.notes import approx, laws, moments, opaque
 from derivations.notes import cache as cache_mod
 from derivations.notes.context import Made, is_number
 from derivations.notes.model import (
@@ -198,6 +198,11 @@ def _check_link(index: int, relation: str, lhs, rhs, lhs_tex: str, rhs_tex: str,
         return link(NOT_CHECKABLE, f"a variable with a law ({', '.join(sorted(symbols.laws))})"
                                    f" outside E and Var, other than in a polynomial: its values "
                                    f"0 and 1 are not the reals the engine draws")
+    refused = moments.refusal(*(_unfold(x, defs) for x in (lhs, rhs)), symbols)
+    if refused:
+        return link(NOT_CHECKABLE, refused)
+    hypotheses = (*hypotheses, *moments.conditions([_unfold(x, defs) for x in (lhs, rhs)],
+                                                   symbols))
     dom = domain(symbols, defs, (lhs, rhs))
     taken = laws.not_random([_unfold(x, defs) for x in (lhs, rhs)], symbols,
                             (*dom.dims, *dom.indices, *dom.random,

@@ -7,6 +7,12 @@ their mean q and variance q(1 − q) only, which is what the engine's random var
 (checked by it under every law with those two moments).  Entries of one base are independent,
 as the engine takes them.  Anything else inside E or Var is taken as not random, and a link
 checked so says so in its reason.
+
+The normal law ``\\mathcal{N}(\\mu, \\sigma^2)`` (the second parameter a variance, as notes
+write it) and the uniform law ``U(a, b)`` are known by their mean and variance only (μ and σ²;
+(a + b)/2 and (b − a)²/12), so only what those two settle is checked (:mod:`.moments`): E of a
+polynomial of degree at most 2 in one such variable, Var of a linear one.  Their parameters'
+conditions (σ² > 0, a < b) are hypotheses of every link that uses them.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from __future__ import annotations
 import sympy as sp
 
 from derivations.engine import E, Var
+from derivations.notes import moments
 
 # the parameter of a law drawn strictly inside (0, 1)
 _INSIDE = (sp.Rational(1, 100), sp.Rational(99, 100))
@@ -24,10 +31,12 @@ def declare(lhs, law, symbols) -> str:
     declaration, saying what is recorded or why nothing is."""
     base = lhs.base if isinstance(lhs, sp.Indexed) else lhs
     name = type(law).__name__ if isinstance(law, sp.Basic) else ""
+    if name in moments.LAWS:
+        return moments.declare(base, law, symbols)
     if name != "Bernoulli" or len(law.args) != 1 or not isinstance(base, sp.Symbol
                                                                   | sp.IndexedBase):
-        return f"a law: {name or law} is not a law the checks know (only Bernoulli), so " \
-               f"E and Var of {base} are not checked"
+        return f"a law: {name or law} is not a law the checks know (Bernoulli, normal, " \
+               f"uniform), so E and Var of {base} are not checked"
     q = sp.sympify(law.args[0], strict=True)
     free = sorted(q.free_symbols, key=str)
     if len(free) > 1 or (free and sp.Poly(q, *free).degree() != 1) or not free and not (
@@ -47,14 +56,15 @@ def declare(lhs, law, symbols) -> str:
 
 def _bernoulli(atom, symbols) -> bool:
     base = atom.base if isinstance(atom, sp.Indexed) else atom
-    return str(getattr(base, "name", base)) in symbols.laws
+    return symbols.laws.get(str(getattr(base, "name", base)), "").startswith("Bernoulli")
 
 
 def powers_to_one(expr, symbols):
     """A power of a Bernoulli variable is the variable itself (m_i² = m_i), inside E and Var
     and outside; None when such a variable stands outside E and Var other than in a polynomial
     (there an identity over the reals is not one over the values 0 and 1)."""
-    if not isinstance(expr, sp.Basic) or not symbols.laws:
+    if not isinstance(expr, sp.Basic) or not any(_bernoulli(sp.Symbol(n), symbols)
+                                                 for n in symbols.laws):
         return expr
     atoms = [a for a in expr.atoms(sp.Indexed, sp.Symbol) if _bernoulli(a, symbols)]
     if not atoms:
@@ -93,8 +103,9 @@ def not_random(exprs, symbols, declared) -> tuple:
 def parameters(symbols) -> dict:
     """name -> the names of its law's parameters, for the variables with a law."""
     out = {}
-    for base, (mean, _) in symbols.random.items():
+    for base, (mean, variance) in symbols.random.items():
         name = str(getattr(base, "name", base))
         if name in symbols.laws:
-            out[name] = {str(s) for s in sp.sympify(mean, strict=True).free_symbols}
+            out[name] = {str(s) for m in (mean, variance)
+                         for s in sp.sympify(m, strict=True).free_symbols}
     return out

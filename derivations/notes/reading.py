@@ -63,6 +63,7 @@ class NoteSymbols:
     ranges: dict = field(default_factory=dict)
     constants: tuple = ()
     laws: dict = field(default_factory=dict)  # name -> its law, as text (Bernoulli(q))
+    conditions: dict = field(default_factory=dict)  # name -> its law's conditions (σ² > 0)
     digest: str = ""  # a stable text of all of the above, for the cache key
     # the table's own words for a symbol it could not decide (e.g. two readings of one name)
     notes: list[str] = field(default_factory=list)

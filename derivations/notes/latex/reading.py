@@ -16,6 +16,7 @@ import derivations.notes.latex.nodes as N
 from derivations.notes.latex.builder import Builder, Refusal
 from derivations.notes.latex.guards import check_bare_list, check_comma_term, check_shape_alone
 from derivations.notes.latex.infer import first_offset, mentioned_function, tok_name
+from derivations.notes.latex.lawnames import law_after_sim
 from derivations.notes.latex.parser import ParseFailure, parse
 from derivations.notes.latex.table import SymbolTable
 from derivations.notes.latex.tokens import TokenError
@@ -195,7 +196,9 @@ def _chain(b: Builder, node, kids, prev=None):
         if str(op) == "~":  # a law: only x ~ Law(…) alone, a declaration of what x is
             if len(kids) != 2 or prev is not None or len(terms) != 1:
                 b.refuse(op, "~ (a law) is read only alone, x \\sim \\operatorname{Law}(…)")
-            return ("declaration", N.Distributed(terms[0], b.ex(term)), None)
+            law = law_after_sim(b, term)
+            return ("declaration", N.Distributed(terms[0], b.ex(term) if law is None else law),
+                    None)
         if str(op) == "∈":
             if op is not kids[-2] or prev is not None:
                 b.refuse(op, "∈ is read only in a declaration, x ∈ ℝ^{n×d}, or as the last "
