@@ -17,7 +17,7 @@ import re
 import sympy as sp
 
 from derivations.engine import DerivationError
-from derivations.notes import approx, laws, opaque
+from derivations.notes import approx, closedform, laws, opaque
 from derivations.notes import cache as cache_mod
 from derivations.notes.claims import (
     check_link,
@@ -181,12 +181,15 @@ def _links(result, formula: Formula, reading: Reading, links, context: Context,
     before = context.defined(head[0], formula.section, formula.block) if head else None
     recursion = context.recursions.get(_name(head[0])) if head else None
     if recursion is not None and first_rel in (EQUAL, DEFINE) and not _closed(links[0][3]):
-        why = (f"{links[0][4]} is defined by the recursion at line {recursion[2]}: a second "
-               f"formula for it (a closed form) is not taken as its definition, and is not "
-               f"checked")
+        # a second formula for the sequence is no definition: a closed form, checked by
+        # induction against the recursion
+        def verify(tex, a, b, defs, hyps):
+            return _verify(tex, a, b, defs, None, context, symbols, store, hyps)
+
+        first = closedform.check(links[0], recursion, context, formula, verify)
         if len(links) == 1:
-            return result(NOT_CHECKABLE, why)
-        first = Link(1, first_rel, links[0][4], links[0][5], NOT_CHECKABLE, why)
+            return result(first.status, first.reason if first.status != "failed"
+                          else _blame(first), (first,))
         return _rest(result, formula, reading, links[1:], context, symbols, store, "",
                      (first,))
     if head is not None and (first_rel == DEFINE or before is None
