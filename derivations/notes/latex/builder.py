@@ -54,6 +54,8 @@ class Builder(Scripts):
         self.t, self.src, self.notes, self.bound = table, source, [], []
         self.in_script = 0  # inside a subscript: letters there are indices
         self.bound_real: list[str] = []  # variables of the integrals around: real
+        self.i_elsewhere = False  # the formula writes i other than leading a product
+        self.imaginary_at: set[int] = set()  # offsets of the i's read as the imaginary unit
 
     def refuse(self, node, why):
         tok = _tok(node)

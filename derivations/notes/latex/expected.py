@@ -63,6 +63,8 @@ class _Reader:
             return sp.Symbol(name, real=True)
         if name == "oo":
             return sp.oo
+        if name == "ImaginaryUnit":
+            return sp.I
         if name == "e" and self.t.euler():
             return sp.E
         if name == "pi":

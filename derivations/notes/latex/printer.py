@@ -70,7 +70,7 @@ class _Printer:
             sign = "-" if x is sp.S.NegativeInfinity else ""
             return sign + ("\\infty" if tex else "∞"), _NEG if sign else _ATOM
         if x is sp.I:
-            return "i", _ATOM
+            return ("\\mathrm{i}" if tex else "i"), _ATOM
         if isinstance(x, sp.Integer):
             return str(x), _ATOM if x >= 0 else _NEG
         if isinstance(x, sp.Rational):
