@@ -86,3 +86,14 @@ def test_a_softmax_with_a_logit_plus_infinity_is_not_checked():
     text = "# t\n\n$$\\operatorname{softmax}(1, \\infty) = (0, 1)$$\n"
     (f,) = check_text(text, reader=reader()).formulas
     assert f.verdict == "not checkable" and "+∞" in f.reason
+
+
+MASKED = r"\operatorname{softmax}(z_1, z_2, -\infty) = \left(\frac{e^{z_1}}{e^{z_1} + e^{z_2} + 1}, \frac{e^{z_2}}{e^{z_1} + e^{z_2} + 1}, 0\right)"  # noqa: E501 - as a note writes it
+
+
+def test_a_list_of_names_introduces_them():
+    named = check_text(f"# t\n\nFor two scores $z_1, z_2$:\n\n$${MASKED}$$\n", reader=reader())
+    unnamed = check_text(f"# t\n\n$${MASKED}$$\n", reader=reader())
+    assert named.formulas[-1].verdict == "failed"
+    assert unnamed.formulas[-1].verdict == "not checkable"
+    assert "does not introduce" in unnamed.formulas[-1].reason
