@@ -183,7 +183,7 @@ def test_reading(latex, symbols, want):
 # (LaTeX, symbols, the token refused, its offset, a word of why)
 REFUSED = [
     (r"\lim_{x \to 0} x", "", r"\lim", 0, "macro"),
-    (r"\int_0^1 x", "", r"\int", 0, "macro"),
+    (r"\int_0^1 x", "", r"\int", 0, "no differential"),
     (r"\foo x", "", r"\foo", 0, "macro"),
     (r"a + {b", "", "{", 4, "unbalanced"),
     (r"a + b}", "", "}", 5, "unbalanced"),

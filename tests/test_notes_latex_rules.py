@@ -273,11 +273,11 @@ REFUSED = [
     # indexing with square brackets, as code writes it
     ([r"x^{(0)}_t = W_E[\text{token}_t] + W_P[t]"], "", "[", "indexing"),
     ([r"h = x[i]"], "", "[", "indexing"),
-    # the imaginary unit
-    ([r"x_1 + i x_2"], "", "i", "imaginary"),
+    # the imaginary unit in a note that writes i as an index too (alone, it reads as I)
+    ([r"x_i = 1", r"x_1 + i x_2"], "", "i", "imaginary"),
     ([r"e^{im\theta}"], "", "im", "imaginary"),
-    ([r"\cos\alpha + i\sin\alpha"], "", "i", "imaginary"),
-    ([r"e^{\mathrm{i}\theta}"], "", r"\mathrm{i}", "imaginary"),
+    ([r"\sum_{i=1}^{n} x_i", r"\cos\alpha + i\sin\alpha"], "", "i", "imaginary"),
+    ([r"\omega_i = 1", r"e^{\mathrm{i}\theta}"], "", r"\mathrm{i}", "imaginary"),
     # bare comma lists of terms
     ([r"Q, K, V"], "", "K", "list"),
     ([r"W_Q, W_K, W_V, W_O"], "", "W", "list"),

@@ -246,6 +246,7 @@ class LatexReader:
             lowered.append(value)
             if why:
                 unlowered[i] = why
+        lowered = _tuples_as_columns(lowered)
         if unlowered and all("whole vector" in why for why in unlowered.values()):
             # a statement about whole vectors holds entry by entry: check it at every entry
             entries = [self._lower(lx.EntryOf(term, ENTRY)) for term in terms]
@@ -285,6 +286,17 @@ class LatexReader:
             return None if got is None else _bare_bases(got)
         except Exception:  # noqa: BLE001 - not lowered that way either: the first reason stands
             return None
+
+
+def _tuples_as_columns(terms: list) -> list:
+    """A tuple beside a column of as many entries (softmax(1, 2, -∞) = (…, …, 0)) is that
+    column: compared entry by entry, in both routes."""
+    rows = {t.shape[0] for t in terms if isinstance(t, sp.ImmutableMatrix) and t.shape[1] == 1}
+    if len(rows) != 1:
+        return terms
+    n = rows.pop()
+    return [sp.ImmutableMatrix([[a] for a in t]) if isinstance(t, sp.Tuple) and len(t) == n
+            else t for t in terms]
 
 
 def reader() -> LatexReader:

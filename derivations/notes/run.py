@@ -61,6 +61,17 @@ def read_text(path: Path) -> str:
                          f"at byte {exc.start} that is not; save the note as UTF-8") from None
 
 
+def _top_level_commas(latex: str) -> list[str]:
+    """The pieces of ``latex`` between commas outside braces and parentheses."""
+    pieces, depth, start = [], 0, 0
+    for k, c in enumerate(latex):
+        depth += (c in "{([") - (c in "})]")
+        if c == "," and depth == 0:
+            pieces.append(latex[start:k])
+            start = k + 1
+    return [*pieces, latex[start:]]
+
+
 def _title(parsed, path: Path) -> str:
     first = next((h for h in parsed.headings if h.level == 1), None)
     if first:
@@ -88,6 +99,13 @@ def check_text(text: str, path: str = "<note>", reader: Reader | None = None,
     # a symbol the note names on its own ("for any constant $c$") is one it introduces
     symbols.known |= {r.parts[0] for r in readings if r.understood and not r.relations
                       and len(r.parts) == 1 and isinstance(r.parts[0], sp.Symbol)}
+    # and so does a list of names ("for two scores $z_1, z_2$"), refused as a formula
+    for f, r in zip(parsed.formulas, readings, strict=True):
+        if not r.understood and "list of names" in (r.not_understood or ""):
+            names = [reader.read(piece, symbols) for piece in _top_level_commas(f.latex)]
+            if all(n.understood and not n.relations and len(n.parts) == 1
+                   and isinstance(n.parts[0], sp.Symbol) for n in names):
+                symbols.known |= {n.parts[0] for n in names}
     context = Context()
     declared = {row.name for row in symbols.rows if "declared" in row.rests_on}
     results = []

@@ -19,6 +19,7 @@ from derivations.notes.latex.guards import (
     check_vector_order,
 )
 from derivations.notes.latex.infer import inner, script_letters
+from derivations.notes.latex.integrals import infinity, integral
 from derivations.notes.latex.primes import operator_prime, prime_application, primed
 from derivations.notes.latex.scripts import Scripts, int_of
 from derivations.notes.latex.table import SymbolTable
@@ -52,6 +53,9 @@ class Builder(Scripts):
     def __init__(self, table: SymbolTable, source: str):
         self.t, self.src, self.notes, self.bound = table, source, [], []
         self.in_script = 0  # inside a subscript: letters there are indices
+        self.bound_real: list[str] = []  # variables of the integrals around: real
+        self.i_elsewhere = False  # the formula writes i other than leading a product
+        self.imaginary_at: set[int] = set()  # offsets of the i's read as the imaginary unit
 
     def refuse(self, node, why):
         tok = _tok(node)
@@ -67,6 +71,8 @@ class Builder(Scripts):
     def sym(self, name, node=None):
         if name in self.bound:
             return sp.Symbol(name, integer=True)
+        if name in self.bound_real:
+            return sp.Symbol(name, real=True)
         if name in self.t.conflicts:
             self.refuse(node, self.t.conflicts[name])
         if name == "e" and self.t.euler():
@@ -116,6 +122,17 @@ class Builder(Scripts):
         return None
 
     # -- structure ---------------------------------------------------------------------------
+    def whole(self, node):
+        """A value that may be ∞ (an argument, an item of a tuple, a limit)."""
+        inf = infinity(node)
+        return self.ex(node) if inf is None else inf
+
+    def limit_value(self, script):
+        return self.whole(inner(script))
+
+    def x_integral(self, node):
+        return integral(self, node)
+
     def ex(self, node):
         if isinstance(node, Token):
             return self.token(node)
@@ -159,7 +176,7 @@ class Builder(Scripts):
         return N.mul(x, y)
 
     def x_paren(self, node):
-        items = [self.ex(c) for c in node.children[1].children if not isinstance(c, Token)
+        items = [self.whole(c) for c in node.children[1].children if not isinstance(c, Token)
                  or c.type != "COMMA"]
         return items[0] if len(items) == 1 else sp.Tuple(*items)
 
@@ -292,7 +309,7 @@ class Builder(Scripts):
         return self.scripts_on_result(result, post) if post else result
 
     def arguments(self, paren):
-        return [self.ex(c) for c in paren.children[1].children if not isinstance(c, Token)
+        return [self.whole(c) for c in paren.children[1].children if not isinstance(c, Token)
                 or c.type not in ("COMMA",)]
 
     def x_bigop(self, node):
@@ -311,7 +328,7 @@ class Builder(Scripts):
             names = [str(var[0])]
             if not sups:
                 self.refuse(big, f"\\{big}_{{j=lo}} without an upper end")
-            bounds = [(self.ex(sub.children[2]), self.ex(inner(sups[0])))]
+            bounds = [(self.ex(sub.children[2]), self.limit_value(sups[0]))]
         else:
             letters = script_letters(subs[0])
             if not letters or sups:

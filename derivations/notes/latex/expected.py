@@ -44,12 +44,13 @@ _CONSTRUCTORS = {
     **{name: (lambda f: lambda *a: N.apply(f, *a))(cls) for name, cls in N.VOCABULARY.items()},
     "E": lambda x: N.apply(N.E, x), "Var": lambda x: N.apply(N.Var, x),
 }
-_BINDERS = {"Sum": sp.Sum, "Product": sp.Product, "MaxOver": N.MaxOver}
+_BINDERS = {"Sum": sp.Sum, "Product": sp.Product, "MaxOver": N.MaxOver, "Integral": sp.Integral}
 
 
 class _Reader:
     def __init__(self, text: str, table: SymbolTable):
         self.text, self.t, self.bound = text, table, []
+        self.real_bound: list[str] = []  # variables of integrals: real, as the reader binds them
 
     def fail(self, node, what):
         raise ExpectedError(f"at column {getattr(node, 'col_offset', 0) + 1} of {self.text!r}: "
@@ -58,6 +59,12 @@ class _Reader:
     def name(self, name, node):
         if name in self.bound:
             return sp.Symbol(name, integer=True)
+        if name in self.real_bound:
+            return sp.Symbol(name, real=True)
+        if name == "oo":
+            return sp.oo
+        if name == "ImaginaryUnit":
+            return sp.I
         if name == "e" and self.t.euler():
             return sp.E
         if name == "pi":
@@ -169,13 +176,16 @@ class _Reader:
                     not isinstance(lim.elts[0], ast.Name):
                 self.fail(lim, "a limit is (j, lo, hi)")
             names.append(lim.elts[0].id)
-        limits = [(sp.Symbol(n, integer=True), self.ev(lim.elts[1]), self.ev(lim.elts[2]))
+        real = cls is sp.Integral
+        limits = [(sp.Symbol(n, real=True) if real else sp.Symbol(n, integer=True),
+                   self.ev(lim.elts[1]), self.ev(lim.elts[2]))
                   for n, lim in zip(names, node.args[1:], strict=True)]
-        self.bound += names
+        bound = self.real_bound if real else self.bound
+        bound += names
         try:
             body = self.ev(node.args[0])
         finally:
-            del self.bound[len(self.bound) - len(names):]
+            del bound[len(bound) - len(names):]
         if cls is N.MaxOver:
             return N.MaxOver(body, sp.Tuple(*limits[0]))
         result = body

@@ -13,6 +13,7 @@ import sympy as sp
 from lark import Token, Tree
 
 import derivations.notes.latex.nodes as N
+from derivations.notes.latex.imaginary import imaginary_allowed
 
 _SCRIPTED = ("subscript", "superscript")
 # letters that notes put after a number as a unit: thousand, million, billion, giga
@@ -140,9 +141,13 @@ def _imaginary(b, c, k, nxt):
     leads = k == 0 and (nxt is not None or c.type == "WORD" and not b.known_word(str(c)))
     if c.type == "TEXTWORD" and str(c) == "i" or c.type in ("LETTER", "WORD") and leads and \
             "i" not in b.bound and not b.t.declared("i"):
+        if str(c) == "i" and imaginary_allowed(b):
+            b.imaginary_at.add(c.start_pos)
+            return
         b.refuse(c, "i leading a product (i x, i\\sin\\alpha, e^{i\\theta}) is the imaginary "
-                 "unit, which has no reading; if i is an index here, declare it (index i in "
-                 "1..n)")
+                 "unit, read only where the note writes i nowhere else (here i is also written "
+                 "as an index or a value, or in a run of letters); declare it (imaginary i, or "
+                 "index i in 1..n)")
 
 
 def _application(b, c, base, nxt):

@@ -37,7 +37,7 @@ MATRIX_ENVS = {"pmatrix", "bmatrix", "matrix", "Bmatrix"}
 # what may stand before a bar that opens (otherwise a bar closes the innermost open one)
 _OPENERS_BEFORE = {None, "PLUS", "MINUS", "MULOP", "REL", "COMMA", "SEMI", "SEP", "LPAR",
                    "LBRACK", "LBRACE", "LSET", "LBAR", "LNORM", "SUB", "SUP", "AMP", "ROWSEP",
-                   "NEWLINE", "FRAC", "SQRT", "BIGOP", "OPNAME"}
+                   "NEWLINE", "FRAC", "SQRT", "BIGOP", "OPNAME", "INT"}
 
 
 # runs of letters that are one name in Transformer notes, as a Greek letter is: a position and

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from lark import Token
 
 from derivations.notes.latex.forward import forward_shapes
+from derivations.notes.latex.imaginary import other_uses, other_uses_in_source
 from derivations.notes.latex.infer import _Walk
 from derivations.notes.latex.lexicon import GRADIENT
 from derivations.notes.latex.parser import ParseFailure, parse
@@ -35,12 +36,14 @@ def walk_note(formulas: Sequence[str], overrides: Overrides | None = None):
     table = SymbolTable()
     if overrides is not None:
         apply_overrides(table, overrides)
-    trees = []
+    trees, unparsed = [], []
     for k, src in enumerate(formulas):
         try:
             trees.append((k, parse(src)))
         except (ParseFailure, TokenError):
-            continue  # a formula that cannot be read says nothing about its symbols
+            unparsed.append(src)  # it says nothing about its symbols, but may use i
+    table.i_elsewhere = any(other_uses(tree) for _, tree in trees) or any(
+        other_uses_in_source(src) for src in unparsed)
     tokens = [tok for _, tree in trees for tok in tree.scan_values(
         lambda v: isinstance(v, Token) and v.type in ("WORD", "LETTER"))]
     table.gradient_names = any(t.type == "WORD" and GRADIENT.fullmatch(t) for t in tokens)
@@ -69,6 +72,9 @@ def walk_note(formulas: Sequence[str], overrides: Overrides | None = None):
 def apply_overrides(table: SymbolTable, overrides: Overrides):
     for decl in overrides.declarations:
         ev = Evidence(-1, 0, f"declared (symbols block, line {decl.line})")
+        if decl.kind == "imaginary":
+            table.imaginary = True
+            continue
         for name in decl.names:
             if decl.kind == "random":
                 info = table.note(name, table.kind(name) or "scalar", ev)

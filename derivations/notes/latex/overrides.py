@@ -16,7 +16,7 @@ from derivations.notes.latex.table import Declaration, OverrideError, Overrides,
 
 _KINDS_WRITTEN = {"index": "index", "size": "size", "matrix": "matrix", "vector": "vector",
                   "scalar": "scalar", "function": "function", "random": "random",
-                  "label": "name", "name": "name"}
+                  "label": "name", "name": "name", "imaginary": "imaginary"}
 
 
 def reading_name(written: str) -> str:
@@ -63,6 +63,9 @@ def parse_overrides(text: str) -> Overrides:
         names = tuple(reading_name(n) for n in rest.split(",") if n.strip())
         if not names:
             raise OverrideError(f"line {number}: expected symbols after {kind!r}")
+        if kind == "imaginary" and names != ("i",):
+            raise OverrideError(f"line {number}: 'imaginary' declares only i, the imaginary "
+                                f"unit; got {', '.join(names)}")
         out.append(Declaration(number, _KINDS_WRITTEN[kind] if kind != "random" else "random",
                                names, rng, shape))
     return Overrides(tuple(out))

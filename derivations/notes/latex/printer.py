@@ -66,6 +66,11 @@ class _Printer:
             return "e", _ATOM
         if x is sp.pi:
             return ("\\pi" if tex else "pi"), _ATOM
+        if x is sp.oo or x is sp.S.NegativeInfinity:
+            sign = "-" if x is sp.S.NegativeInfinity else ""
+            return sign + ("\\infty" if tex else "∞"), _NEG if sign else _ATOM
+        if x is sp.I:
+            return ("\\mathrm{i}" if tex else "i"), _ATOM
         if isinstance(x, sp.Integer):
             return str(x), _ATOM if x >= 0 else _NEG
         if isinstance(x, sp.Rational):
@@ -119,6 +124,11 @@ class _Printer:
                     f"{self.p(x.args[0], _ATOM)}ᵀ"), _POW
         if name in ("Sum", "Product"):
             return self.bigop(x, name)
+        if name == "Integral":
+            (v, lo, hi), = x.limits
+            body = self.p(x.args[0], _PROD)
+            return (f"\\int_{{{self.p(lo)}}}^{{{self.p(hi)}}} {body}\\,d{self.p(v)}" if tex
+                    else f"∫_({self.p(lo)}..{self.p(hi)}) {body} d{v}"), _PROD
         if name == "MaxOver":
             v, lo, hi = x.args[1]
             body = self.p(x.args[0], _PROD)

@@ -15,6 +15,7 @@ from lark import Token, Tree
 import derivations.notes.latex.nodes as N
 from derivations.notes.latex.builder import Builder, Refusal
 from derivations.notes.latex.guards import check_bare_list, check_comma_term, check_shape_alone
+from derivations.notes.latex.imaginary import other_uses
 from derivations.notes.latex.infer import first_offset, mentioned_function, tok_name
 from derivations.notes.latex.lawnames import law_after_sim
 from derivations.notes.latex.parser import ParseFailure, parse
@@ -85,6 +86,7 @@ def read(latex: str, table: SymbolTable | None = None) -> Reading:
     try:
         tree = parse(latex)
         builder = Builder(table, latex)
+        builder.i_elsewhere = other_uses(tree)
         pieces = _pieces(tree, builder)
     except (TokenError, ParseFailure, Refusal) as exc:
         return NotUnderstood(latex, exc.token, exc.offset, exc.why)

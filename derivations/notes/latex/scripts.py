@@ -82,6 +82,12 @@ class Scripts:
 
     def symbol_with_scripts(self, tok, subs, sups, primes, top):
         name = str(tok)
+        if name == "i" and tok.start_pos in self.imaginary_at and not subs and not sups:
+            return sp.I
+        if name == "infty" and tok.type == "SYMBOL":
+            self.refuse(tok, "∞ is read only as a whole value: an argument or an item of a "
+                        "tuple (\\operatorname{softmax}(z_1, -\\infty)) or a limit of a sum or "
+                        "an integral; in arithmetic (∞ - ∞, 0·∞, ∞^2) it has no value")
         if tok.type == "WORD" and not self.known_word(name):
             if len(name) > 2:
                 self.refuse(tok, f"'{name}' is no name of this note: write \\mathrm{{{name}}}, "

@@ -87,6 +87,8 @@ class SymbolTable:
         self.conflicts: dict[str, str] = {}
         self.indexed: set[str] = set()  # names used with entries (IndexedBase)
         self.gradient_names = False  # the note writes a gradient d + a name (dW, dx)
+        # i: declared the imaginary unit; written other than leading a product (unknown: yes)
+        self.imaginary, self.i_elsewhere = False, True
         self.letters: set[str] | None = None  # the letters the note writes on their own
 
     # -- filling ---------------------------------------------------------------------------

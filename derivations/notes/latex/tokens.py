@@ -275,6 +275,10 @@ class _Lexer:
             self.emit("TEXTWORD" if self.src.startswith("}", self.pos) else "OPNAME", name, start)
         elif name in ("sum", "prod"):
             self.emit("BIGOP", name, start)
+        elif name == "int":
+            self.emit("INT", name, start)
+        elif name == "infty":
+            self.emit("SYMBOL", name, start)
         elif name in ("frac", "dfrac", "tfrac", "cfrac"):
             self.fraction(start)
         elif name == "sqrt":
@@ -445,7 +449,9 @@ class _Lexer:
 
 def tokenize(src: str) -> list[Tok]:
     """The tokens of one formula (:class:`TokenError` if one is outside the language)."""
-    toks = _Lexer(src).run()
+    from derivations.notes.latex.integrals import mark_integrals  # it builds on Tok
+
+    toks = mark_integrals(_Lexer(src).run())
     while toks and toks[-1].type in ("PERIOD", "COMMA", "SEMI", "NEWLINE"):
         toks.pop()
     for tok in toks:

@@ -110,6 +110,8 @@ class _Lower:
             if isinstance(arg, sp.IndexedBase):
                 raise NotLowered(x, f"{name} of a whole vector: take an entry, {name}(z)_i")
             return scalar_meaning(str(x.func), arg)
+        if name == "softmax" and isinstance(x.args[0], sp.Tuple):
+            return self.softmax_of_tuple(x)
         if name in ("softmax", "LayerNorm", "RMSNorm"):
             raise NotLowered(x, f"{name} of a whole vector: write its entry, {name}(x)_i")
         if name in ("Mul",) and any(type(a).__name__ == "transpose" for a in x.args):
@@ -122,6 +124,20 @@ class _Lower:
         if name in ("Sum", "Product", "Derivative"):
             return x.func(*args, evaluate=False) if name == "Derivative" else x.func(*args)
         return x.func(*args)
+
+    def softmax_of_tuple(self, x):
+        """softmax(a_1, …, a_n) written out, a column of n entries; a masked logit -∞ gives
+        exp(-∞), left for each route to evaluate (+∞, or every logit -∞, has no value)."""
+        items = [self.go(a) for a in x.args[0]]
+        if any(a.has(sp.oo, sp.zoo, sp.nan) for a in items) or all(a == -sp.oo for a in items):
+            raise NotLowered(x, "softmax with a logit +∞, or every logit -∞, has no value")
+        if any(a.has(-sp.oo) and a != -sp.oo for a in items):
+            raise NotLowered(x, "-∞ is read in softmax only as a logit of its own")
+        if any(a.has(sp.IndexedBase) and not a.has(sp.Indexed) for a in items):
+            raise NotLowered(x, "softmax of a tuple holding a whole vector")
+        exps = [sp.exp(a, evaluate=False) for a in items]
+        total = sp.Add(*exps, evaluate=False)
+        return sp.ImmutableMatrix([[e / total] for e in exps])
 
     def entry_of(self, x):
         f, idx = x.args[0], x.args[1:]
