@@ -161,8 +161,9 @@ RECURSION = ("$\\beta = 0.9$, $v_0 = 0$.\n\n$$v_t = \\beta v_{t-1} + (1 - \\beta
 def test_an_entry_of_a_recursion_is_computed_from_it(shown, verdict):
     got = real(RECURSION + f"With $g_1 = 2$: $v_1 = 0.9 \\times 0 + 0.1 \\times 2 = {shown}$.\n")
     verdict_of_closed_form, reason = got["v_t = (1 - \\beta^{t+1})\\, g"]
-    # a second formula for v_t is neither its definition nor checked against the example
-    assert verdict_of_closed_form == "not checkable" and "recursion" in reason
+    # a second formula for v_t is no definition: it is checked against the recursion (this one
+    # is wrong: at t = 1 it gives (1 − β²) g), and the example's v_1 comes from the recursion
+    assert verdict_of_closed_form == "failed" and "by induction" in reason
     assert got[f"v_1 = 0.9 \\times 0 + 0.1 \\times 2 = {shown}"][0] == verdict
 
 

@@ -3,8 +3,10 @@ beside a near miss that must be refused (with the token and why), and each check
 a wrong one that must fail."""
 
 import pytest
+import sympy as sp
 
 from derivations.notes import check_text
+from derivations.notes import latex as lx
 from derivations.notes.latex import infer, parse_expected, read, same_reading
 from derivations.notes.latex_adapter import reader
 
@@ -97,3 +99,13 @@ def test_a_list_of_names_introduces_them():
     assert named.formulas[-1].verdict == "failed"
     assert unnamed.formulas[-1].verdict == "not checkable"
     assert "does not introduce" in unnamed.formulas[-1].reason
+
+
+def test_a_vector_s_letter_is_free_to_be_an_integral_s_variable():
+    table = lx.infer([r"y = \sum_i w_i x_i"])
+    got = lx.read(r"\int_{-a}^{a} \frac{x^2}{2a}\, dx", table)
+    assert not isinstance(got, lx.NotUnderstood), got
+    assert got.expr.has(sp.Symbol("x", real=True))
+    for entry in (r"\int_0^1 x_i\, dx", r"\int_0^1 x_1 x\, dx"):
+        refused = lx.read(entry, table)
+        assert isinstance(refused, lx.NotUnderstood) and "which is meant" in refused.why

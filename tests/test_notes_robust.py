@@ -3,6 +3,7 @@ what stopped them, and the formulas after it are still checked."""
 
 from __future__ import annotations
 
+import pytest
 import sympy as sp
 
 from derivations.notes import check_text
@@ -55,3 +56,27 @@ def test_a_failure_inside_the_checks_is_that_formula_s_verdict(monkeypatch):
     assert first.verdict == "proved" and last.verdict == "failed"
     assert broken.verdict == "not checkable"
     assert "NotImplementedError: a form the checks do not handle" in broken.reason
+
+
+CHAIN = r"""# Uniform
+$$\mathrm{Var}\big(U(-a,a)\big) = \int_{-a}^{a} \frac{x^2}{2a}\, dx = \frac{a^2}{{value}}$$
+"""
+
+
+@pytest.mark.parametrize("value, verdict", [("2", "failed"), ("3", "not checkable")])
+def test_a_chain_with_one_unread_term_checks_the_links_between_read_terms(value, verdict):
+    # variables: a chain whose first term is outside the language
+    got, = check_text(CHAIN.replace("{value}", value), "u.md", store=None).formulas
+    # check: link 2 (integral = value) is checked; link 1 is said not understood, never judged
+    assert got.verdict == verdict, got.reason
+    first, second = got.links
+    assert first.status == "not checkable" and "term 1 is not understood" in first.reason
+    assert second.status == ("failed" if value == "2" else "proved")
+    assert got.reading.startswith(r"\text{?} = \int")
+
+
+def test_a_chain_with_no_two_read_terms_side_by_side_stays_not_understood():
+    got, = check_text(r"$$U(a) = \int_0^1 x\, dx = U(b)$$", "u.md", store=None).formulas
+    assert got.verdict == "not understood"
+    got, = check_text(r"$$U(0, 1) = 1 \le U(1, 2)$$", "u.md", store=None).formulas
+    assert got.verdict == "not understood"  # another relation than =: not cut apart

@@ -92,6 +92,17 @@ def source_terms(latex: str, count: int) -> tuple[str, ...] | None:
     return tuple(pieces) if len(pieces) == count and all(pieces) else None
 
 
+def _equal_terms(latex: str) -> tuple[str, ...] | None:
+    """The terms of a chain of three terms or more joined by = only, as written; None for
+    anything else (another relation, an environment, alignment)."""
+    if "\\begin" in latex or "&" in latex:
+        return None
+    cut = source_terms(latex, latex.count("=") + 1)
+    if cut is None or len(cut) < 3 or any(_SOURCE_RELATION.search(t) for t in cut):
+        return None
+    return cut
+
+
 _STATEMENT_SEP = re.compile(r"\\q?quad(?![A-Za-z])")
 
 
@@ -206,7 +217,7 @@ class LatexReader:
                                                  f"{got.why}")
                 apart = statements(latex)
                 if len(apart) < 2:
-                    return refused
+                    return self._chain_apart(latex, refused)
                 # statements side by side (a = b, \qquad c = d), one of them refused: the
                 # others are read on their own, as the reader reads such a list
                 pieces = tuple(self._piece(latex, piece, symbols) for piece in apart)
@@ -218,6 +229,34 @@ class LatexReader:
         except Exception as exc:  # noqa: BLE001 - SymPy refusing a reading: never a guess
             return Reading(not_understood=f"the reading could not be built: "
                                           f"{type(exc).__name__}: {' '.join(str(exc).split())}")
+
+    def _chain_apart(self, latex: str, refused: Reading) -> Reading:
+        """A chain a = b = c of which one term is outside the language: each term read on its
+        own, the links between two read terms checked and the others said not understood
+        (their term is a placeholder never checked); ``refused`` when fewer than two adjacent
+        terms read, or the chain has another relation than =."""
+        terms = _equal_terms(latex)
+        if terms is None:
+            return refused
+        lowered, unlowered, printed = [], {}, []
+        for i, term in enumerate(terms):
+            got = lx.read(term, self._table)
+            why = (f"`{got.token}` at character {latex.find(term) + got.offset}: {got.why}"
+                   if isinstance(got, lx.NotUnderstood) else
+                   "" if got.kind == "expression" else "a term that is no expression")
+            value = sp.Symbol(f"unread{i}")
+            if not why:
+                value, why = self._lower(got.expr)
+            if why:
+                unlowered[i] = f"term {i + 1} is not understood: {why}"
+            lowered.append(value)
+            printed.append(r"\text{?}" if isinstance(got, lx.NotUnderstood) else got.latex)
+        if not any(i not in unlowered and i + 1 not in unlowered
+                   for i in range(len(terms) - 1)):
+            return refused
+        return Reading(tuple(lowered), ("=",) * (len(terms) - 1), " = ".join(printed),
+                       tuple(terms), unlowered=unlowered,
+                       notes=tuple(unlowered[i] for i in sorted(unlowered)))
 
     def _piece(self, latex: str, piece: str, symbols: NoteSymbols) -> Reading:
         """One statement of a formula read on its own; a refusal's offset is in the formula."""

@@ -130,10 +130,13 @@ def integral(b, node):
     if len(subs) != 1 or len(sups) != 1:
         b.refuse(op, "\\int is read with both limits, \\int_{a}^{b}, once each")
     name = str(var)
-    if name in b.bound or b.t.kind(name) not in (None, "scalar") or b.t.is_index(name) or \
-            name == "infty" or name in b.t.conflicts or name in b.t.indexed:
+    # a vector's letter is free to be the integral's own variable (x_i elsewhere, ∫ x² dx):
+    # bound inside, it is a real number there; an entry of it inside is refused below
+    vector = b.t.kind(name) == "vector" or name in b.t.indexed
+    if name in b.bound or b.t.kind(name) not in (None, "scalar", "vector") or \
+            b.t.is_index(name) or name == "infty" or name in b.t.conflicts:
         b.refuse(var, f"the variable of integration {name} is no plain scalar of this note "
-                 "(an index, a vector, a size?): integrate over a letter used for nothing else")
+                 "(an index, a size?): integrate over a letter used for nothing else")
     x = sp.Symbol(name, real=True)
     lo, hi = (b.limit_value(s) for s in (subs[0], sups[0]))
     if lo.has(x) or hi.has(x):
@@ -143,4 +146,8 @@ def integral(b, node):
         f = b.ex(body)
     finally:
         b.bound_real.pop()
+    if vector and any(getattr(o, "name", str(o)) == name
+                      for o in f.atoms(sp.Indexed, sp.IndexedBase, sp.MatrixSymbol)):
+        b.refuse(var, f"the variable of integration {name} is also a vector of this note whose "
+                 "entries or whole vector the integrand uses: which is meant is not said")
     return sp.Integral(f, (x, lo, hi))
