@@ -1,4 +1,5 @@
 """python -m derivations [list] | verify [--json | --budget] [TARGET ...] | report FILE.py ...
+| notes PATH ...
 
 A TARGET is a shipped claim id, a path to a ``.py`` file of your own claims, or an importable module
 name (see :mod:`derivations.claimfiles`).  A line per verified claim goes to stderr as it finishes,
@@ -16,10 +17,10 @@ import sys
 import time
 
 import derivations
-from derivations import claimfiles
 from derivations.cli import Parser
-from derivations.engine import DerivationError
-from derivations.engine.core.status import PROVED
+
+# the engine and the claim files load on first use: ``python -m derivations notes`` with its
+# notes cached needs neither
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -38,6 +39,9 @@ def _parser() -> argparse.ArgumentParser:
                         "on it); claims from files are checked in this process")
     sub.add_parser("report", add_help=False,
                    help="render your claims to HTML and PDF (python -m derivations report -h)")
+    sub.add_parser("notes", add_help=False,
+                   help="check every formula of your Markdown + LaTeX notes "
+                        "(python -m derivations notes -h)")
     v.add_argument("names", nargs="*", metavar="TARGET",
                    help="a claim id, a .py file of claims, or a module name (default: every "
                         "shipped claim)")
@@ -98,6 +102,9 @@ def _budget_table(results) -> list[str]:
 
 
 def _verify(targets: list[str], as_json: bool, workers: int = 2, budget: bool = False) -> int:
+    from derivations import claimfiles
+    from derivations.engine.core.status import PROVED
+
     try:
         chosen = claimfiles.load_all(targets) if targets else derivations.claims()
     except claimfiles.ClaimFileError as exc:
@@ -146,7 +153,13 @@ def main(argv: list[str] | None = None) -> int:
         from reports.pipeline import mine
 
         return mine.main(argv[1:])
+    if argv[:1] == ["notes"]:  # your Markdown + LaTeX notes: derivations.notes
+        from derivations.notes import cli
+
+        return cli.main(argv[1:])
     args = _parser().parse_args(argv)
+    from derivations.engine import DerivationError
+
     try:
         if args.command == "verify":
             return _verify(args.names, args.json, args.workers, args.budget)

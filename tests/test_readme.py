@@ -29,7 +29,8 @@ EXIT = {"python -m derivations verify my_claims.py": 0,
         "norm_claim.py --no-pdf": 0,
         "python -m reports audit notes --registry registry.toml --claims my_claims.py "
         "my_mistake.py my_checks.py --no-pdf": 0,
-        "python -m reports.audit.notes check notes --registry registry.toml": 0}
+        "python -m reports.audit.notes check notes --registry registry.toml": 0,
+        "python -m derivations notes softmax.md --out notes-checked": 1}
 FILE_MARK = re.compile(r"\A(?:# file: (?P<py>\S+)|<!-- file: (?P<md>\S+) -->)\n")
 # Wall-clock figures differ from run to run; everything else must match to the character.
 TIMINGS = [(re.compile(r"\(\d+ steps?, \d+\.\d+ s\)"), "(<steps>, <t> s)"),
@@ -101,9 +102,12 @@ def test_the_tutorial_runs_and_shows_its_real_output(tmp_path):
                 assert proc.returncode == EXIT[command], proc.stdout
                 assert _normal(proc.stdout) == _normal(expected), proc.stdout
                 ran["console"] += 1
-    # five claim files, the wrong step, the pytest file, a note, its registry and checks;
-    # six snippets; five commands
-    assert ran == {"file": 9, "python": 6, "console": 6}
+    # a note of your own; five claim files, the wrong step, the pytest file, a note, its
+    # registry and checks; six snippets; seven commands
+    assert ran == {"file": 10, "python": 6, "console": 7}
+    # the checked note: its annotated copy and the drafted errata
+    assert (tmp_path / "notes-checked" / "softmax.zh.html").is_file()
+    assert (tmp_path / "notes-checked" / "registry.toml").is_file()
     # the reports of steps 6 and 7 are where their last lines say, in the folder run from
     assert (tmp_path / "derivations-report" / "html" / "index.zh.html").is_file()
     assert (tmp_path / "notes-audit" / "html" / "index.zh.html").is_file()

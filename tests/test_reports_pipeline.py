@@ -233,6 +233,7 @@ def test_errata_never_shows_statuses_of_an_earlier_derive(data, tmp_path, monkey
                                    ("training", data["training"]), ("evidence", []))}
     stages_["derive"] = stages.Stage(derive, lambda: [])
     stages_["errata"] = stages.Stage(errata, lambda: [], needs=("derive", "evidence"))
+    stages_["notes"] = stages.Stage(dict, lambda: [])
     monkeypatch.setattr(stages, "STAGES", {k: stages_[k] for k in stages.STAGES})
     cache = build.Cache(tmp_path / "cache")
     build.collect_data(cache, build.Progress(lambda s: None), workers=1)

@@ -222,6 +222,13 @@ def render_all(data: dict, work: Path, progress: Progress, cache: Cache,
                     note.append(f"{page.relative_to(work)} "
                                 f"({len(edition.formulas(view))} formulas)")
                 note.append(f"{len(typeset)} distinct formulas typeset")
+                if data.get("notes_reading"):  # the LaTeX notes, annotated formula by formula
+                    from reports.pipeline.stages import NOTES_DIR
+                    from reports.render import notes as notes_page
+
+                    pages = notes_page.write_shipped(data["notes_reading"], work / "html" / "notes",
+                                                     NOTES_DIR)
+                    note += [str(p.relative_to(work)) for p in pages]
             else:
                 note.append(f"skipped: {katex.NODE_HINT}")
         with progress.stage("pdf") as note:

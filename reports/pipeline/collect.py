@@ -119,12 +119,36 @@ def errata(derive: list[dict], evidence: list[dict]) -> dict:
     return _plain(view.load(statuses={c["id"]: c["status"] for c in derive}, runs=evidence))
 
 
+# the audited notes, beside the project's folder
+NOTES_DIR = Path(__file__).resolve().parents[3] / "shared" / "notes"
+# the shipped notes written in Markdown + LaTeX, read by the notes reader beside their hand audit
+LATEX_NOTES = ("003_a83e13780b5fae71.txt",)
+
+
+def _notes_modules():
+    with _needs("notes"):
+        from derivations import notes
+    return notes
+
+
+def notes_reading() -> dict:
+    """Each LaTeX note of the audit read by the notes reader: {file: its NoteResult.to_dict()}
+    (every formula's verdict; the hand audit stays the errata's authority)."""
+    check_text = _notes_modules().check_text
+    out = {}
+    for name in LATEX_NOTES:
+        path = NOTES_DIR / name
+        if path.is_file():
+            out[name] = check_text(path.read_text(encoding="utf-8"), name).to_dict()
+    return out
+
+
 # What each stage's producer imports.  The build imports those of the stages it runs before it
 # forks their worker processes, which then start with them loaded: importing the claims (SymPy,
 # and every claim checked as it is built) costs seconds in each process otherwise.
 MODULES = {"derive": _derive_modules, "crosscheck": _crosscheck_modules,
            "training": _training_modules, "evidence": _errata_modules,
-           "errata": _errata_modules}
+           "errata": _errata_modules, "notes": _notes_modules}
 
 
 def preload(stages) -> None:

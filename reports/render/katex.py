@@ -198,6 +198,24 @@ def problems(formulas: list[Tex]) -> list[str | None]:
     return [m if m is None else m.replace("\u0332", "") for m in _parsed(stdout, len(formulas))]
 
 
+def render_source(formulas: list[Tex]) -> list[str | None]:
+    """Typeset formulas as a user's note writes them: one KaTeX cannot typeset is None (the
+    page shows its TeX), never an error that loses the page."""
+    if not formulas:
+        return []
+    ensure_installed()
+    payload = [{"tex": f.tex, "display": f.display, "source": True} for f in formulas]
+    proc = subprocess.run([shutil.which("node") or "node", str(RENDER_JS)],
+                          input=json.dumps(payload, ensure_ascii=False), capture_output=True,
+                          text=True, encoding="utf-8", check=False)
+    if proc.returncode != 0:
+        raise RuntimeError(f"render.js exited with {proc.returncode}:\n{proc.stderr.strip()}")
+    html = json.loads(proc.stdout)
+    if len(html) != len(formulas):
+        raise RuntimeError(f"render.js returned {len(html)} formulas, expected {len(formulas)}")
+    return html
+
+
 def copy_assets(dest: Path) -> None:
     """Copy KaTeX's CSS (woff2 sources only) and woff2 fonts into ``dest``."""
     ensure_installed()

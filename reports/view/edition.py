@@ -307,7 +307,8 @@ def build_view(data: dict, figures: list[dict], lang: str = "en",
                 for r in (rec.get("evidence_view") or rec["evidence"]).get("rows", ()))
             or rec["verdict"] != "correct" or rec["evidence"]["kind"] == "sources"
             for rec in records) else t["guide"]["verdicts_rows"],
-        "notes_summary": notes_summary(records, t, titles, data["errata"].get("notes")),
+        "notes_summary": notes_summary(records, t, titles, data["errata"].get("notes"),
+                                       data.get("notes_reading"), lang),
         "training_accuracy": None if data["training"].get("accuracy") is None
         else f"{data['training']['accuracy']:.3f}",
     }

@@ -151,10 +151,29 @@ def _coverage(cov: dict | None, t: dict) -> str | None:
                                    share=f"{100 * cov['covered'] / cov['sentences']:.0f}")
 
 
+def _reading(note: str, reading: dict | None, t: dict, lang: str) -> dict | None:
+    """What the notes reader made of a LaTeX note: its counts per verdict and its annotated
+    page (``reading``: {file: NoteResult.to_dict()}, the report's notes stage)."""
+    got = (reading or {}).get(note)
+    if not got:
+        return None
+    from derivations.notes.model import MARKS
+    from derivations.notes.model import VERDICTS as NOTE_VERDICTS
+
+    counts = got["counts"]
+    parts = ", ".join(f"{counts[v]} {MARKS[v]} {v}" for v in NOTE_VERDICTS if counts.get(v))
+    stem = note.rsplit(".", 1)[0]
+    return {"line": t["errata"]["reader_line"].format(n=len(got["formulas"]), parts=parts),
+            "href": f"notes/{stem}{'' if lang == 'en' else '.zh'}.html",
+            "link": t["errata"]["reader_link"]}
+
+
 def notes_summary(records: list[dict], t: dict, titles: dict[str, str],
-                   about: dict | None = None) -> dict:
-    """Per note: its verdict counts, its full entries by where they stand, and how much of it
-    the audit covers (``about``: the audit's notes, {file: {title, coverage}})."""
+                   about: dict | None = None, reading: dict | None = None,
+                   lang: str = "en") -> dict:
+    """Per note: its verdict counts, its full entries by where they stand, how much of it
+    the audit covers (``about``: the audit's notes, {file: {title, coverage}}) and, for a LaTeX
+    note, what the notes reader made of it (``reading``)."""
     verdicts = [v for v in model.VERDICTS if any(r["verdict"] == v for r in records)]
     notes = sorted(dict.fromkeys(r["note"] for r in records))
     rows = []
@@ -166,6 +185,7 @@ def notes_summary(records: list[dict], t: dict, titles: dict[str, str],
                      "coverage": _coverage(info.get("coverage") if isinstance(info, dict)
                                            else None, t),
                      "counts": [sum(r["verdict"] == v for r in mine) for v in verdicts],
+                     "reading": _reading(note, reading, t, lang),
                      # each entry named by where it stands in the note, in the edition's words
                      "full": [{"id": r["id"], "anchor": anchor("erratum-", r["id"]),
                                "label": location(r, t) or r["id"], "verdict": r["verdict"]}

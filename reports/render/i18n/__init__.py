@@ -30,6 +30,13 @@ def ui_data() -> dict:
 
 
 @cache
+def _table(name: str) -> dict:
+    if name not in ("notes",):
+        raise TranslationError(f"table: expected 'ui' or 'notes', got {name!r}")
+    return tomllib.loads((HERE / f"{name}.toml").read_text(encoding="utf-8"))
+
+
+@cache
 def claims_data() -> dict:
     return tomllib.loads((HERE / "claims.toml").read_text(encoding="utf-8"))
 
@@ -81,16 +88,18 @@ def missing_crosscheck_texts(records: list[dict]) -> list[str]:
     return gaps
 
 
-def ui(lang: str) -> dict:
-    """Every interface string of ``lang``: ``[section] key = {en, zh}`` -> {section: {key: str}}."""
+def ui(lang: str, table: str = "ui") -> dict:
+    """Every interface string of ``lang``: ``[section] key = {en, zh}`` -> {section: {key: str}}.
+    ``table``: ``ui`` (the report's) or ``notes`` (the annotated notes' page, ``notes.toml``)."""
     if lang not in LANGS:
         raise TranslationError(f"language: expected one of {list(LANGS)}, got {lang!r}")
+    data = ui_data() if table == "ui" else _table(table)
     out: dict = {}
-    for section, entries in ui_data().items():
+    for section, entries in data.items():
         out[section] = {}
         for key, record in entries.items():
             if not isinstance(record, dict) or lang not in record:
-                raise TranslationError(f"ui.toml [{section}] {key}: expected {{en, zh}}, "
+                raise TranslationError(f"{table}.toml [{section}] {key}: expected {{en, zh}}, "
                                        f"got {record!r:.60}")
             out[section][key] = record[lang]
     return out

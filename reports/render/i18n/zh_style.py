@@ -259,7 +259,8 @@ def check(text: str, g: Glossary, *, latex: bool = False) -> list[Finding]:
 
 
 LATEX_KEYS = re.compile(r"(^|\.)(latex|where|display)(\.|$)")
-SKIP_KEYS = {"reports/render/i18n/ui.toml": {"meta.lang"}}
+SKIP_KEYS = {"reports/render/i18n/ui.toml": {"meta.lang"},
+             "reports/render/i18n/notes.toml": {"meta.lang"}}  # language codes
 # the notes' own titles are quoted verbatim (like the registry's `quote`), never corrected
 SKIP_PREFIX = {"reports/render/i18n/ui.toml": ("notes.",)}
 

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Typesets every formula of one report build in a single process, so the page needs no
 // JavaScript at view time. stdin: JSON [{tex, display, label?}]; stdout: JSON [html].
-// Any formula KaTeX rejects stops the build: exit 2 with the formula's label and TeX on stderr.
+// Any formula KaTeX rejects stops the build: exit 2 with the formula's label and TeX on stderr —
+// except one marked "source": a formula as a user's note writes it, shown as the note has it
+// (no macros, Chinese in math allowed); one KaTeX rejects comes back as null, to be shown as TeX.
 // With --check, nothing stops: stdout is JSON [null | KaTeX's message], one per formula.
 "use strict";
 
@@ -29,6 +31,17 @@ const out = [];
 items.forEach((item, i) => {
   const label = item.label || "formula #" + i;
   if (typeof item.tex !== "string") fail(`render.js: ${label}: expected "tex" string, got ${typeof item.tex}`);
+  if (item.source) {
+    try {
+      out.push(katex.renderToString(item.tex, {
+        displayMode: Boolean(item.display), throwOnError: true, strict: "ignore", trust: false,
+        output: "htmlAndMathml",
+      }));
+    } catch (err) {
+      out.push(null);
+    }
+    return;
+  }
   try {
     out.push(
       katex.renderToString(item.tex, {

@@ -1,0 +1,552 @@
+"""Each formula of a note, checked: its links as claims, its numbers exactly, its ``≈`` by the
+digits it shows — or the reason it is not checked.
+
+A link ``lhs = rhs`` becomes an engine :class:`~derivations.engine.Derivation` — statement
+``lhs = rhs``, one step ``rhs`` — with the note's definitions it uses (unfolded by the engine in
+both routes) and the domain the symbol table gives, and is verified like any claim: the same
+statuses, the same counterexamples.  A number written with a decimal point is the rational it
+prints as: ``1/3 = 0.333`` is false as an equation, and reads as a rounding (``=`` to the digits
+shown) only where the exact value rounds to those digits; it is then marked as ``≈`` is.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+import sympy as sp
+
+from derivations.engine import DerivationError
+from derivations.notes import approx, closedform, laws, opaque
+from derivations.notes import cache as cache_mod
+from derivations.notes.claims import (
+    check_link,
+)
+from derivations.notes.context import Context, Made, head_of, is_number
+from derivations.notes.markdown import Formula
+from derivations.notes.model import (
+    DEFINITION,
+    NOT_CHECKABLE,
+    NOT_UNDERSTOOD,
+    FormulaResult,
+    Link,
+    worst,
+)
+from derivations.notes.reading import APPROX, DECLARE, DEFINE, EQUAL, ORDER, NoteSymbols, Reading
+from derivations.notes.shapes import NoShape, different_shapes, shape_of, undefined_product
+from derivations.notes.shapes import judge as judge_shape
+from derivations.notes.terms import (
+    _bare,
+    _closed,
+    _name,
+    _objects,
+    _outside_entries,
+    _unfold,
+    _with_values,
+    put,
+    used_definitions,
+)
+
+CHECKED = ("proved", "numeric", "timed out", "failed")
+
+
+# two shapes side by side, (n × d)(d × m): the notation of shapes, which reads as a product
+_SHAPE_PRODUCT = re.compile(r"\(\s*[^()]*\\times[^()]*\)\s*\(\s*[^()]*\\times[^()]*\)")
+
+
+def _split(reading: Reading) -> list[tuple[int, str, object, object, str, str]]:
+    tex = reading.part_latex or tuple(sp.latex(p) for p in reading.parts)
+    return [(k + 1, rel, reading.parts[k], reading.parts[k + 1], tex[k], tex[k + 1])
+            for k, rel in enumerate(reading.relations)]
+
+
+def _unknown(reading: Reading, symbols: NoteSymbols, visible: list[Made],
+             valued: set[str] = frozenset()) -> list[str]:
+    known = {_name(o) for o in symbols.known} | {_name(d) for d in symbols.dims} | set(valued)
+    known |= {_name(i) for i in symbols.indices} | {m.definition.key for m in visible}
+    hidden = {_name(o) for p in reading.parts for o in opaque.atoms_of(p)}
+    hidden |= set(reading.bound)  # f(x) = …: x is the variable of f
+    return sorted({_name(o) for p in reading.parts for o in _objects(p)} - known - hidden)
+
+
+def check_formula(formula: Formula, reading: Reading, context: Context, symbols: NoteSymbols,
+                  store: cache_mod.Cache | None = None) -> FormulaResult:
+    """The verdict on one formula; a definition it makes is added to ``context``."""
+
+    def result(verdict, reason, links=(), approx_=False):
+        return FormulaResult(formula.index, formula.start, formula.end, formula.line,
+                             formula.latex, formula.display, reading.printed, verdict, reason,
+                             tuple(links), approx_, formula.sentence)
+
+    context.at = formula.block
+    if not reading.understood:
+        return result(NOT_UNDERSTOOD, reading.not_understood)
+    if reading.pieces:
+        return _combine(result, [check_formula(formula, p, context, symbols, store)
+                                 for p in reading.pieces])
+    if not reading.relations:
+        return result(NOT_CHECKABLE, "an expression: it states nothing to check")
+    if _SHAPE_PRODUCT.search(formula.latex) and all(
+            o in symbols.dims for p in reading.parts if isinstance(p, sp.Basic)
+            for o in p.free_symbols):
+        return result(NOT_CHECKABLE, "sizes multiplied as shapes ((n × d)(d × m) = n × m): a "
+                                     "statement about shapes, not algebra, and not checked")
+    links = _split(reading) if len(reading.parts) == len(reading.relations) + 1 else []
+    shaped = _shapes(links, context)
+    if all(r in DECLARE for r in reading.relations):
+        if shaped and len(links) == 1:
+            return result(shaped[0].status, shaped[0].reason if shaped[0].status == "proved"
+                          else _blame(shaped[0]), shaped)
+        if reading.relations == ("~",):
+            return result(NOT_CHECKABLE, laws.declare(*reading.parts, symbols))
+        return result(NOT_CHECKABLE, "a declaration: it says what a symbol is")
+    out = _links(result, formula, reading, links, context, symbols, store)
+    wrong = [k for k in shaped if k.status == "failed"]
+    if wrong:  # a shape the formula states is wrong, whatever its other links say
+        judged = {k.index: k for k in shaped}
+        return result("failed", _blame(wrong[0]),
+                      [judged.get(k.index, k) for k in out.links] or shaped)
+    return out
+
+
+def _links(result, formula: Formula, reading: Reading, links, context: Context,
+           symbols: NoteSymbols, store) -> FormulaResult:
+    """A formula's links after its shapes: values, definitions, and claims."""
+    if set(reading.relations) <= {EQUAL} and len(reading.parts) > 2 \
+            and _closed(reading.parts[-1]) and all(_bare(p) for p in reading.parts[:-1]):
+        for part in reading.parts[:-1]:  # m_0 = v_0 = 0: values for the example
+            context.give(part, reading.parts[-1], formula.section)
+        return result(NOT_CHECKABLE, "values for the worked example")
+    made_by_me = None
+    first_rel, first_lhs = links[0][1], links[0][2]
+    if len(links) == 1 and first_rel in (EQUAL, "≠") and all(
+            isinstance(p, sp.Symbol) and p.is_integer and not p.is_positive
+            for p in reading.parts):  # "when i = j:", "when i ≠ j:" — the case of what follows
+        context.case = (first_rel, *reading.parts[:2], formula.index + 1)
+        return result(NOT_CHECKABLE, f"a case of the indices ({links[0][4]} {first_rel} "
+                                     f"{links[0][5]}): it holds in the formula that follows, "
+                                     f"and is not a definition")
+    head = head_of(first_lhs) if first_rel in (EQUAL, DEFINE) and 0 not in reading.unlowered \
+        else None
+    if head is not None and isinstance(head[0], sp.Symbol) and any(
+            isinstance(o, sp.IndexedBase) and o.name == head[0].name
+            for o in _objects(links[0][3])):
+        return result(NOT_CHECKABLE, f"{links[0][4]} is given in terms of its own entries "
+                                     f"({links[0][5]}): two quantities of one name, not checked")
+    if head is not None and isinstance(head[0], sp.IndexedBase) and head[0] in _objects(
+            links[0][3]) and first_rel in (EQUAL, DEFINE):
+        if len(first_lhs.indices) == 1 and isinstance(first_lhs.indices[0], sp.Symbol):
+            context.recursions[_name(head[0])] = (first_lhs, links[0][3], formula.line)
+        return result(NOT_CHECKABLE, f"a recursion: {links[0][4]} is defined from earlier "
+                                     f"entries of itself; its terms are not checked")
+    if isinstance(first_lhs, sp.IndexedBase | sp.Symbol) and isinstance(links[0][3], sp.Tuple) \
+            and first_rel == EQUAL and all(_closed(v) for v in links[0][3]):
+        values = links[0][3]
+        base = first_lhs if isinstance(first_lhs, sp.IndexedBase) else sp.IndexedBase(
+            first_lhs.name, real=True)
+        # a bold vector's entries are written in the plain letter (𝐱 = (1, 2, 3, 4), x_i)
+        plain = [o for o in symbols.known if isinstance(o, sp.IndexedBase)
+                 and base.name.startswith("bf_") and o.name == base.name[3:]]
+        # the vector as the table holds it, with its declared size (z ∈ ℝ^K)
+        same = [o for o in symbols.known if isinstance(o, sp.IndexedBase)
+                and o.name in (base.name, base.name.removeprefix("bf_")) and o != base]
+        for k, v in enumerate(values, 1):  # x = (1, 2, 3, 4): x_1 … x_4, and x's size 4
+            for b in dict.fromkeys((base, *plain, *same)):
+                context.give(b[k], v, formula.section)
+        sizes = {o.shape[0] for o in (base, *same) if o.shape and len(o.shape) == 1}
+        for size in sizes if len(sizes) == 1 else ():
+            if isinstance(size, sp.Symbol):
+                context.give(size, sp.Integer(len(values)), formula.section)
+        return result(NOT_CHECKABLE, f"gives {links[0][4]} values for the worked example")
+    if head is not None and 1 in reading.unlowered:
+        context.opaque[_name(head[0])] = links[0][4]
+        return result(NOT_CHECKABLE, f"would define {links[0][4]}, but its body cannot be "
+                                     f"written out: {reading.unlowered[1]}")
+    if first_rel == EQUAL and isinstance(first_lhs, sp.Indexed) \
+            and all(i.is_Integer for i in first_lhs.indices) and not _closed(links[0][3]) \
+            and first_lhs.base not in _objects(links[0][3]) \
+            and first_lhs not in context.entries_of(formula.section) \
+            and context.defined(first_lhs.base, formula.section, formula.block) is None:
+        # u_1 = x² + 2: this entry, defined by substitution wherever it occurs
+        context.entries.append((first_lhs, links[0][3], formula.section))
+        if len(links) == 1:
+            return result(DEFINITION, f"defines {links[0][4]}")
+        return _rest(result, formula, reading, links[1:], context, symbols, store,
+                     f"defines {links[0][4]}; ")
+    candidate = reading.defines if reading.defines is not None else \
+        head is not None and not _is_variable(head[0], symbols, links[0][3])
+    # the reader's candidates are a bare symbol, an entry or a function of symbols; a name it
+    # took for a vector (L beside L_b) and a square σ² are as much so once lowered
+    candidate = candidate or head is not None
+    before = context.defined(head[0], formula.section, formula.block) if head else None
+    recursion = context.recursions.get(_name(head[0])) if head else None
+    if recursion is not None and first_rel in (EQUAL, DEFINE) and not _closed(links[0][3]):
+        # a second formula for the sequence is no definition: a closed form, checked by
+        # induction against the recursion
+        def verify(tex, a, b, defs, hyps):
+            return _verify(tex, a, b, defs, None, context, symbols, store, hyps)
+
+        first = closedform.check(links[0], recursion, context, formula, verify)
+        if len(links) == 1:
+            return result(first.status, first.reason if first.status != "failed"
+                          else _blame(first), (first,))
+        return _rest(result, formula, reading, links[1:], context, symbols, store, "",
+                     (first,))
+    if head is not None and (first_rel == DEFINE or before is None
+                             or (before.value and is_number(links[0][3]))
+                             or _other_terms(before, links[0][3])) \
+            and head[0] not in _objects(links[0][3]) and (candidate or first_rel == DEFINE
+                                                          or is_number(links[0][3])):
+        if _bare(first_lhs) and _closed(links[0][3]):  # a value for a worked example
+            context.give(first_lhs, links[0][3], formula.section)
+            if len(links) == 1:
+                return result(NOT_CHECKABLE, f"gives {links[0][4]} a value for the worked "
+                                             f"example")
+            return _rest(result, formula, reading, links[1:], context, symbols, store,
+                         f"gives {links[0][4]} a value; ")
+        try:
+            made_by_me = context.define(first_lhs, links[0][3], formula, formula.block,
+                                        f"{links[0][4]} = {links[0][5]}")
+        except DerivationError as exc:
+            return result(NOT_CHECKABLE, f"reads as a definition the engine refuses: {exc}")
+        key = made_by_me.definition.key
+        if first_rel == DEFINE:  # := says the new meaning replaces the old
+            context.twice.pop(key, None)
+        elif before is not None and not before.value and before.paragraph is None \
+                and made_by_me.paragraph is None \
+                and formula.section[:len(before.section)] != before.section \
+                or before is not None and before.section == formula.section \
+                and not before.value and before.paragraph is None \
+                and made_by_me.paragraph is None:
+            # a second meaning of one name: in one section, which one a later line uses is
+            # not said, so neither is used; in a section beside the first, the second holds
+            # there, and after it neither does
+            lines = (*context.twice.get(key, ((before.line,), None))[0], formula.line)
+            context.twice[key] = (lines, None if before.section == formula.section
+                                  else formula.section)
+        links = links[1:]
+        if not links:
+            kind = "a value for the example in its paragraph" if made_by_me.value else \
+                "defines " + links_name(made_by_me)
+            return result(DEFINITION if not made_by_me.value else NOT_CHECKABLE, kind)
+    prefix = f"defines {links_name(made_by_me)}; " if made_by_me is not None else ""
+    return _rest(result, formula, reading, links, context, symbols, store, prefix)
+
+
+def _rest(result, formula: Formula, reading: Reading, links, context: Context,
+          symbols: NoteSymbols, store, prefix: str, before=()) -> FormulaResult:
+    """The links of a formula after any definition or value its first link makes (``before``:
+    links already judged, not checked)."""
+    visible = context.visible(formula.section, formula.block)
+    case = context.case if context.case and context.case[3] == formula.index else None
+    if case and case[0] == EQUAL:  # when i = j: the formula is about i alone
+        links = [(k, r, *(x.xreplace({case[2]: case[1]}) if isinstance(x, sp.Basic) else x
+                          for x in (a, b)), ta, tb) for k, r, a, b, ta, tb in links]
+    hypotheses = (sp.Ne(case[1], case[2]),) if case and case[0] == "≠" else ()
+    standalone = len(reading.relations) == 1
+    if standalone and all(rel not in (APPROX, *ORDER) for _, rel, *_ in links):
+        unknown = _unknown(reading, symbols, visible, context.valued(formula.section))
+        if unknown:
+            return result(NOT_CHECKABLE, f"uses {', '.join(unknown)}, which the note does not "
+                                         f"introduce (say what it is in a symbols block)")
+    checked = list(before)
+    for index, rel, lhs, rhs, lhs_tex, rhs_tex in links:
+        if rel in DECLARE or rel not in (EQUAL, DEFINE, APPROX, *ORDER):
+            checked.append(Link(index, rel, lhs_tex, rhs_tex, NOT_CHECKABLE,
+                                f"the relation {rel} is not one the engine checks"))
+            continue
+        why = reading.unlowered.get(index - 1) or reading.unlowered.get(index)
+        if why:
+            checked.append(Link(index, rel, lhs_tex, rhs_tex, NOT_CHECKABLE,
+                                f"cannot be written out in plain SymPy: {why}"))
+            continue
+        defined_entries = context.entries_of(formula.section)
+        if defined_entries:
+            lhs, rhs = (x.xreplace(defined_entries) if isinstance(x, sp.Basic) else x
+                        for x in (lhs, rhs))
+        # "if p_c = 0.25, …": a number alone for a name the note defines may be a value an
+        # example supposes; it is checked, but a failure is not blamed
+        supposed = standalone and rel == EQUAL and _bare(lhs) and approx.is_literal(rhs_tex)
+        given = context.value_of(formula.section)
+        if supposed:
+            given = {k: v for k, v in given.items() if k != lhs}
+        visible_now = context.visible(formula.section, formula.block)
+        worked = bool(given) and (_closed(lhs) or _closed(rhs))
+        written = {_name(o) for o in _objects(lhs) | _objects(rhs)}
+        as_written = lhs, rhs
+        if worked:  # a worked example's step: its values in
+            lhs, rhs = (put(x, given, context) for x in (lhs, rhs))
+        said = opaque.apart(lhs, rhs) or (_value_or_instance(
+            lhs, rhs, lhs_tex, visible_now, context, formula.section, symbols.known, written)
+            if rel in (EQUAL, DEFINE) else "")
+        if said:
+            checked.append(Link(index, rel, lhs_tex, rhs_tex, NOT_CHECKABLE, said))
+            continue
+        names = {_name(o) for o in _objects(lhs) | _objects(rhs)}
+        names |= {_name(o) + "[]" for o in _objects(lhs) | _objects(rhs)
+                  if isinstance(o, sp.IndexedBase)}
+        unread = sorted({context.opaque[n] for n in names if n in context.opaque})
+        if unread:
+            checked.append(Link(index, rel, lhs_tex, rhs_tex, NOT_CHECKABLE,
+                                f"uses {', '.join(unread)}, which the note defines by what "
+                                f"cannot be read or written out"))
+            continue
+        defs = used_definitions((lhs, rhs), visible_now)
+        ambiguous = _ambiguous(lhs, rhs, defs, context, formula.section)
+        if ambiguous:
+            checked.append(Link(index, rel, lhs_tex, rhs_tex, NOT_CHECKABLE, ambiguous))
+            continue
+        tex = (index, EQUAL if rel == DEFINE else rel, lhs_tex, rhs_tex)
+        link = _verify(tex, lhs, rhs, defs, given if worked else None, context, symbols, store,
+                       hypotheses)
+        tiny = _negligible(context, link, lhs, rhs, defs, given if worked else {})
+        if tiny:  # ε = 10⁻⁸ the note leaves out: does the link hold without it?
+            zero = {e: sp.Integer(0) for e in tiny}
+            if worked:
+                again = _verify(tex, *(put(x, {**given, **zero}, context) for x in as_written),
+                                defs, {**given, **zero}, context, symbols, store, hypotheses)
+            else:
+                again = _verify(tex, *(x.xreplace(zero) for x in (lhs, rhs)),
+                                _with_values(defs, zero), None, context, symbols, store,
+                                hypotheses)
+            if again.status in ("proved", "numeric"):
+                shown = ", ".join(f"{_name(e)} = {tiny[e]}" for e in sorted(tiny, key=str))
+                link = dataclasses.replace(link, status=NOT_CHECKABLE, counterexample=None,
+                                           claim="", reason=(
+                    f"holds only with {', '.join(sorted(map(_name, tiny)))} taken as 0 (the "
+                    f"note gives {shown}): the note leaves it out here, so it is not checked"))
+        if supposed and link.status == "failed":
+            context.give(lhs, rhs, formula.section)
+            link = dataclasses.replace(link, status=NOT_CHECKABLE, counterexample=None, claim="",
+                                       reason=f"gives {lhs_tex} a value an example supposes "
+                                              f"(\"if {lhs_tex} = {rhs_tex}\"): the note's "
+                                              f"definition gives another, and this is not "
+                                              f"blamed for it")
+        checked.append(link)
+    statuses = [k.status for k in checked if k.status in CHECKED]
+    if not statuses:
+        reason = "; ".join(dict.fromkeys(k.reason for k in checked))
+        return result(NOT_CHECKABLE, reason, checked)
+    verdict = worst(statuses)
+    failed = [k for k in checked if k.status == "failed"]
+    unchecked = [k for k in checked if k.status not in CHECKED]
+    if failed:
+        reason = _blame(failed[0])
+    elif unchecked:  # a formula is proved only if all of it is: say what was and was not
+        verdict = NOT_CHECKABLE
+        reason = "; ".join([f"link {k.index} {k.status}" for k in checked if k.status in CHECKED]
+                           + [f"link {k.index} not checkable: {k.reason}" for k in unchecked])
+    else:
+        reason = f"{len(statuses)} link{'s' if len(statuses) > 1 else ''} {verdict}"
+    reason = prefix + reason
+    approx_ = any(k.relation == APPROX or k.reason.startswith("= to the digits")
+                  for k in checked if k.status == "proved")
+    return result(verdict, reason, checked, approx_)
+
+
+def _ambiguous(lhs, rhs, defs: list[Made], context: Context, section: tuple[int, ...]) -> str:
+    """Why the definitions a link would be checked with are not used, or "": a name the note
+    defines twice (in one section, by =), or one it writes both as a constant and with an
+    index (g beside g_t) where one of the two is defined."""
+    for m in defs:
+        key = m.definition.key
+        lines, scope = context.twice.get(key, ((), None))
+        if lines and (scope is None or section[:len(scope)] != scope):
+            lines = ", ".join(str(n) for n in lines)
+            return (f"{m.definition.name} is defined twice (lines {lines}): which meaning this "
+                    f"line uses is not said, so it is not checked")
+    exprs = [x for x in (lhs, rhs, *(m.definition.body for m in defs)) if isinstance(x, sp.Basic)]
+    plain = {s.name for e in exprs for s in _outside_entries(e)}
+    indexed = {a.base.name for e in exprs for a in e.atoms(sp.Indexed)}
+    for m in defs:
+        key = m.definition.key
+        kinds = {"constant" for n in plain if n == key} | {"indexed" for n in indexed if n == key}
+        kinds.add("indexed" if isinstance(m.definition.symbol, sp.IndexedBase) else
+                  "constant" if isinstance(m.definition.symbol, sp.Symbol) else "other")
+        if {"constant", "indexed"} <= kinds:
+            return (f"{key} is used both as a constant and with an index, and one of them is "
+                    f"defined: which is meant is not said, so it is not checked")
+    return ""
+
+
+def _verify(tex, lhs, rhs, defs: list[Made], given: dict | None, context: Context,
+            symbols: NoteSymbols, store, hypotheses=()) -> Link:
+    """One link checked: an example's step (``given`` its values) recomputed as numbers when
+    they are all there, else as a claim with the definitions it uses."""
+    index, rel, lhs_tex, rhs_tex = tex
+    if given is not None:  # and in the definitions it unfolds (ω_i = 10000^{-2i/d}, d = 512)
+        defs = _with_values(defs, given)
+        a, b = (put(_unfold(x, defs), given, context) for x in (lhs, rhs))
+        if _closed(a) and _closed(b):  # recomputed: numbers against numbers
+            return check_link(index, rel, a, b, lhs_tex, rhs_tex, [], symbols, store,
+                              {m.definition.name: m.where for m in defs}, hypotheses)
+    apart = _apart(_unfold(lhs, defs), _unfold(rhs, defs), laws.parameters(symbols)) \
+        if rel == EQUAL else ""
+    if apart:
+        return Link(index, rel, lhs_tex, rhs_tex, NOT_CHECKABLE, apart)
+    return check_link(index, rel, lhs, rhs, lhs_tex, rhs_tex, defs, symbols, store,
+                      hypotheses=hypotheses)
+
+
+# a value this small given to a symbol (ε = 10⁻⁸) is one a note may leave out of a step
+NEGLIGIBLE = sp.Rational(1, 10**4)
+
+
+def _negligible(context: Context, link: Link, lhs, rhs, defs: list[Made], given: dict) -> dict:
+    """The symbols of a failed link (or of the definitions it unfolds) the note gives a
+    negligible value (ε = 10⁻⁵): symbol -> value; empty when the link did not fail."""
+    if link.status != "failed":
+        return {}
+    tiny = {o: v for o, v, *_ in context.values if isinstance(o, sp.Symbol)
+            and isinstance(v, sp.Rational) and v != 0 and abs(v) <= NEGLIGIBLE}
+    used = set().union(*(x.free_symbols for x in (lhs, rhs, *(m.definition.body for m in defs))
+                         if isinstance(x, sp.Basic)))
+    used |= {o for o in given if given[o] in tiny.values()}
+    return {o: v for o, v in tiny.items() if o in used}
+
+
+def _shapes(links, context: Context) -> list[Link]:
+    """The links ``expr ∈ ℝ^{a×b}`` judged by shapes, where the shape of ``expr`` can be told
+    (a declared matrix alone is a declaration, not judged); a name the formula defines by a
+    matrix expression (S = QKᵀ/√d_k) gets that expression's shape for later formulas."""
+    out = []
+    for k, (index, rel, lhs, rhs, lhs_tex, rhs_tex) in enumerate(links):
+        if rel in (EQUAL, DEFINE) and k == 0 and isinstance(lhs, sp.Symbol | sp.IndexedBase):
+            try:
+                found = shape_of(rhs, context.shapes)
+            except NoShape:
+                found = None
+            if found is not None:
+                context.shapes[_name(lhs)] = found
+        if rel in (EQUAL, DEFINE, APPROX):  # a side that multiplies matrices which do not fit
+            for side, tex in ((lhs, lhs_tex), (rhs, rhs_tex)):
+                bad = undefined_product(side, context.shapes)
+                if bad:
+                    out.append(Link(index, rel, lhs_tex, rhs_tex, "failed",
+                                    f"by shapes: {tex} multiplies {bad}, whose inner sizes "
+                                    f"differ", {"shape": bad, "stated": tex}))
+                    break
+            else:
+                apart = different_shapes(lhs, rhs, context.shapes) if rel == EQUAL else None
+                if apart:
+                    out.append(Link(index, rel, lhs_tex, rhs_tex, "failed",
+                                    f"by shapes: the sides are {apart}",
+                                    {"shape": apart, "stated": rhs_tex}))
+        if rel != "∈" or isinstance(lhs, sp.Symbol | sp.IndexedBase | sp.MatrixSymbol):
+            continue
+        judged = judge_shape(lhs, rhs, context.shapes)
+        if judged is None:
+            continue
+        ok, shape = judged
+        out.append(Link(index, rel, lhs_tex, rhs_tex, "proved" if ok else "failed",
+                        f"by shapes: {lhs_tex} is {shape}",
+                        None if ok else {"shape": shape, "stated": rhs_tex}))
+    return out
+
+
+def _combine(result, parts: list[FormulaResult]) -> FormulaResult:
+    """One verdict for a formula of several statements: the worst of what was checked, else a
+    definition, else the first reason it is not checked."""
+    links, k = [], 0
+    for p in parts:
+        for link in p.links:
+            k += 1
+            links.append(dataclasses.replace(link, index=k))
+    checked = [p.verdict for p in parts if p.verdict in CHECKED]
+    reason = "; ".join(p.reason for p in parts)
+    if "failed" in checked:
+        verdict = "failed"
+    elif checked and all(p.verdict in CHECKED or p.verdict == DEFINITION for p in parts):
+        verdict = worst(checked)
+    elif any(p.verdict == NOT_CHECKABLE for p in parts) and checked:
+        verdict = NOT_CHECKABLE
+    elif any(p.verdict == DEFINITION for p in parts):
+        verdict = DEFINITION
+    elif all(p.verdict == NOT_UNDERSTOOD for p in parts):
+        verdict = NOT_UNDERSTOOD
+    else:
+        verdict = NOT_CHECKABLE
+    approx_ = any(p.approx for p in parts) and verdict == "proved"
+    return result(verdict, reason, links, approx_)
+
+
+def links_name(made: Made) -> str:
+    return made.definition.name
+
+
+def _apart(lhs, rhs, related=None) -> str:
+    """Why a link whose sides are each in symbols the other lacks is not checked: it rests on a
+    relation between them that the formula does not state (−Σ y_i log p_i = −log p_c holds
+    for a one-hot y with y_c = 1).  A side that only drops or adds terms is checked."""
+    names = [{_name(o) for o in _objects(x)} for x in (lhs, rhs)]
+    for side in names:  # a variable with a law brings its parameters (m ~ Bernoulli(1 − p))
+        side |= {p for n in list(side) for p in (related or {}).get(n, ())}
+    only = [sorted(names[0] - names[1]), sorted(names[1] - names[0])]
+    if only[0] and only[1]:
+        return (f"the sides are in different symbols ({', '.join(only[0])} against "
+                f"{', '.join(only[1])}): the link rests on how they relate, which it does not "
+                f"state")
+    return ""
+
+
+def _other_terms(before: Made, body) -> bool:
+    """A new formula for a defined name in other terms (L = Σ_b L_b / B after L = −Σ y log p)
+    defines it anew; in the same terms (σ² = Σ (x − μ)²/(d − 1) after /d) it is a claim
+    about it, checked against the first."""
+    old = {_name(o) for o in _objects(before.definition.body)}
+    old |= {_name(p) for p in before.definition.params}
+    return bool({_name(o) for o in _objects(body)} - old)
+
+
+def _value_or_instance(lhs, rhs, lhs_tex: str, visible: list[Made], context: Context,
+                       section: tuple[int, ...], known=frozenset(), written=frozenset()) -> str:
+    """Why a link ``x = number`` is not checked, or "" when it is: a value given to a symbol or
+    entry for a worked example, or an example's computation whose values the note does not all
+    give (``L = −ln 0.638`` where L = −Σ y_i log p_i; ``η m̂_1/√v̂_1 = 0.001`` with m̂_1
+    given elsewhere).  A statement in symbols none of which has a value (Σ_i s_i = 1) is a
+    property, and checked."""
+    if _closed(lhs) and not _closed(rhs):
+        lhs, rhs = rhs, lhs
+    if not _closed(rhs) or _closed(lhs):
+        return ""
+    base = lhs.base if isinstance(lhs, sp.Indexed) else lhs
+    made = next((m for m in reversed(visible) if m.definition.key == _name(base)), None)
+    recurs = isinstance(lhs, sp.Indexed) and _name(lhs.base) in context.recursions \
+        and context.unroll(lhs) != lhs
+    if made is None and _bare(lhs) and not recurs:
+        context.give(lhs, rhs, section)
+        return f"gives {lhs_tex} a value for the worked example"
+    given = context.value_of(section)
+    unfolded = put(_unfold(lhs, _with_values(used_definitions((lhs,), visible), given)), given,
+                   context)
+    left = {_name(o) for o in _objects(unfolded)}
+    names = {_name(o) for o in _objects(lhs)}
+    introduced = {_name(o) for o in known} | {m.definition.key for m in visible}
+    # a link that, as written, uses a value of this section's example (d = 4) is a step of it
+    example = set(written) & context.valued(section, here=True)
+    if left and (made is not None or names & context.valued(section) or example
+                 or names - introduced
+                 or any(o.is_Integer for e in lhs.atoms(sp.Indexed) for o in e.indices)):
+        return (f"a step of a worked example: the note does not give the values of "
+                f"{', '.join(sorted(left))} here")
+    return ""
+
+
+def _is_variable(symbol, symbols: NoteSymbols, body) -> bool:
+    """A symbol the table knows as a variable is not defined by an equation with symbols on
+    the right (``z = Wx + b`` about a known z is a claim), but may take a value for an example
+    (``z = [1, 2]``)."""
+    return _name(symbol) in {_name(k) for k in symbols.known} and not is_number(body)
+
+
+def _blame(link: Link) -> str:
+    """The reason of a failed link: where the two sides differ, and which definitions the
+    check unfolded — the link contradicts them, and one of the two is wrong."""
+    text = f"link {link.index} ({link.lhs} {link.relation} {link.rhs}) fails"
+    if link.reason and link.reason != "the two sides differ":
+        text += f" ({link.reason})"
+    if link.definitions:
+        used = "; ".join(f"{name} from {where}" for name, where in link.definitions.items())
+        text += (f", checked with the note's definition{'s' if len(link.definitions) > 1 else ''}"
+                 f" {used}: this line and that definition contradict each other")
+    return text

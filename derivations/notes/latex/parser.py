@@ -1,0 +1,82 @@
+"""The parser: tokens (:mod:`.tokens`) to a Lark parse tree, by the LALR grammar ``grammar.lark``.
+
+The grammar is built once per process.  A parse error becomes :class:`ParseFailure` naming the
+token where the formula left the grammar and what the grammar expected there.  This module may
+not interpret the tree.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib import resources
+
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedInput, UnexpectedToken
+from lark.lexer import Lexer
+
+from derivations.notes.latex.tokens import Tok, tokenize
+
+# what a user understands by the terminals a parse error lists
+_WORDS = {"RBRACE": "}", "RPAR": ")", "RBRACK": "]", "RBAR": "|", "RNORM": "\\|", "RSET": "\\}",
+          "LBRACE": "{", "REL": "a relation", "NUMBER": "a number", "LETTER": "a letter",
+          "ENDMAT": "\\end{…matrix}", "PLUS": "+", "MINUS": "-", "MULOP": "an operator"}
+
+
+class ParseFailure(Exception):
+    def __init__(self, token: str, offset: int, why: str):
+        super().__init__(f"{token!r} at {offset}: {why}")
+        self.token, self.offset, self.why = token, offset, why
+
+
+class _TokensIn(Lexer):
+    """Hands the grammar the tokens made by :func:`tokenize` (Lark's custom-lexer interface)."""
+
+    __future_interface__ = 0
+
+    def __init__(self, conf):
+        pass
+
+    def lex(self, toks: list[Tok]):
+        for t in toks:
+            yield Token(t.type, t.value, start_pos=t.offset,
+                        end_pos=t.offset + (len(t.text) or len(t.value)))
+
+
+@lru_cache(maxsize=1)
+def grammar() -> Lark:
+    text = resources.files("derivations.notes.latex").joinpath("grammar.lark").read_text()
+    return Lark(text, parser="lalr", lexer=_TokensIn, propagate_positions=False,
+                maybe_placeholders=False)
+
+
+def parse(src: str) -> Tree:
+    """The parse tree of one formula; :class:`ParseFailure` or ``TokenError`` if it has none."""
+    toks = tokenize(src)
+    if not toks:
+        raise ParseFailure("", 0, "the formula is empty")
+    try:
+        return grammar().parse(toks)
+    except UnexpectedToken as exc:
+        tok = exc.token
+        if tok.type == "$END":
+            raise ParseFailure("", len(src), "the formula ends too early; expected "
+                               + _expected(exc.expected)) from None
+        end = tok.end_pos if tok.end_pos is not None else tok.start_pos + len(str(tok))
+        raise ParseFailure(src[tok.start_pos:end] or str(tok), tok.start_pos,
+                           f"{_what(tok)} is not expected here; expected "
+                           + _expected(exc.expected)) from None
+    except UnexpectedInput as exc:
+        raise ParseFailure("", getattr(exc, "pos_in_stream", 0) or 0, str(exc)) from None
+
+
+def _what(tok) -> str:
+    if tok.type == "PROSE":
+        return f"the prose \\text{{{tok}}} inside an expression"
+    if tok.type == "PARTIAL":
+        return "∂ outside a derivative fraction"
+    return f"{tok.type.lower()} '{tok}'"
+
+
+def _expected(names) -> str:
+    words = sorted({_WORDS.get(n, n.lower()) for n in names})
+    return ", ".join(words[:8]) + (" …" if len(words) > 8 else "")

@@ -1,0 +1,75 @@
+"""``python -m derivations notes``: the terminal summary, ``--json``, ``--out`` and bad usage;
+and a checked note in Jupyter."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from derivations.notes import cli, run
+from tests.notes_fake_reader import FakeReader
+
+NOTE = ("# Algebra\n\nLet $s = x^2 + 1$. Then $s - 1 = x^2$.\n\n"
+        "$$(x+y)^2 = x^2 + 2xy + y^2 = x^2 + y^2$$\n\nAnd $\\foo$.\n")
+
+
+@pytest.fixture
+def note(tmp_path, monkeypatch):
+    monkeypatch.setattr(run, "default_reader", FakeReader)
+    monkeypatch.chdir(tmp_path)
+    path = tmp_path / "algebra.md"
+    path.write_text(NOTE, encoding="utf-8")
+    return path
+
+
+def test_summary_counts_and_names_the_failed_link(note, capsys):
+    assert cli.main([str(note), "--no-cache"]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == ("4 formulas in 1 note: 1 ✔ proved, 1 ✘ failed, 1 · definition, "
+                      "1 ? not understood")
+    assert out[1] == f"{note}:5: ✘ (x+y)^2 = x^2 + 2xy + y^2 = x^2 + y^2"
+    assert out[3].strip().startswith("at x = ")
+
+
+def test_json_gives_offsets_readings_and_the_failed_link(note, capsys):
+    assert cli.main([str(note), "--json", "--no-cache"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    (n,) = data["notes"]
+    text = note.read_text(encoding="utf-8")
+    for f in n["formulas"]:
+        assert text[f["start"]:f["end"]] == f["latex"]
+        assert {"reading", "verdict", "reason"} <= set(f)
+    failed = [f for f in n["formulas"] if f["verdict"] == "failed"]
+    assert failed[0]["failed_link"]["index"] == 2 and failed[0]["counterexample"]["point"]
+
+
+def test_a_note_without_failures_exits_0(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(run, "default_reader", FakeReader)
+    (tmp_path / "ok.md").write_text("$s = x^2 + 1$ so $s - 1 = x^2$.", encoding="utf-8")
+    assert cli.main([str(tmp_path), "--no-cache"]) == 0
+
+
+@pytest.mark.parametrize("args, said", [
+    (["missing.md"], "no such file or folder"),
+    (["notes.pdf"], "expected a note"),
+])
+def test_bad_paths_are_one_line_and_exit_2(tmp_path, monkeypatch, capsys, args, said):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "notes.pdf").write_bytes(b"%PDF")
+    assert cli.main(args) == 2
+    err = capsys.readouterr().err
+    assert said in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_note_that_is_not_utf8_is_refused(tmp_path, capsys):
+    (tmp_path / "n.md").write_bytes("中文".encode("gbk"))
+    assert cli.main([str(tmp_path / "n.md")]) == 2
+    assert "UTF-8" in capsys.readouterr().err
+
+
+def test_jupyter_shows_a_checked_note(note):
+    result = run.check_notes([note], cache=None)
+    html = result._repr_html_()
+    assert "✘" in html and "(x+y)^2" in html and "at x = " in html
+    assert result.notes[0]._repr_html_().count("<tr>") == 5
