@@ -47,12 +47,12 @@ def load(target: str) -> list[Derivation]:
     """The claims ``target`` names: a shipped claim id, a ``.py`` file, or a module name."""
     path = Path(target)
     if path_like(target):  # a user's file: building the shipped claims first costs seconds
-        return claims_of(load_file(path), target)
+        return _file_claims(path, target)
     known = {d.id: d for d in derivations.claims()}
     if target in known:
         return [known[target]]
     if path.is_file():
-        return claims_of(load_file(path), target)
+        return _file_claims(path, target)
     if _MODULE_NAME.match(target):
         try:
             module = importlib.import_module(target)
@@ -92,9 +92,22 @@ def _with_lemmas(d: Derivation):
             yield from _with_lemmas(a.source)
 
 
-def load_file(path: Path):
+def _file_claims(path: Path, target: str) -> list[Derivation]:
+    """The claims of a file; refused when sp.Float arithmetic done as the file ran rounded them
+    (:mod:`derivations.floatbuild`)."""
+    from derivations import floatbuild
+
+    claims = claims_of(load_file(path), target)
+    rounded = floatbuild.rounded_claims(
+        path, claims, lambda: claims_of(load_file(path, again=True), target))
+    if rounded:
+        raise ClaimFileError("; ".join(rounded))
+    return claims
+
+
+def load_file(path: Path, again: bool = False):
     """Import the file at ``path`` as a module of its own; its directory is importable meanwhile,
-    so it may import a helper beside it."""
+    so it may import a helper beside it.  ``again``: a second import of it, beside the first."""
     if not path.exists():
         raise ClaimFileError(f"{path}: no such file")
     if not path.is_file() or path.suffix != ".py":
@@ -102,7 +115,7 @@ def load_file(path: Path):
     resolved = path.resolve()
     digest = hashlib.sha256(str(resolved).encode()).hexdigest()[:12]
     stem = re.sub(r"\W", "_", path.stem)
-    name = f"_derivations_file_{stem}_{digest}"
+    name = f"_derivations_file_{stem}_{digest}" + ("_again" if again else "")
     spec = importlib.util.spec_from_file_location(name, resolved)
     if spec is None or spec.loader is None:
         raise ClaimFileError(f"{path}: cannot be loaded as a Python module")
