@@ -17,12 +17,10 @@ import re
 import sympy as sp
 
 from derivations.engine import DerivationError
-from derivations.notes import approx, closedform, laws, opaque
 from derivations.notes import cache as cache_mod
-from derivations.notes.claims import (
-    check_link,
-)
+from derivations.notes import closedform, laws
 from derivations.notes.context import Context, Made, head_of, is_number
+from derivations.notes.linkcheck import CHECKED, _blame, _rest, _verify
 from derivations.notes.markdown import Formula
 from derivations.notes.model import (
     DEFINITION,
@@ -32,7 +30,7 @@ from derivations.notes.model import (
     Link,
     worst,
 )
-from derivations.notes.reading import APPROX, DECLARE, DEFINE, EQUAL, ORDER, NoteSymbols, Reading
+from derivations.notes.reading import APPROX, DECLARE, DEFINE, EQUAL, NoteSymbols, Reading
 from derivations.notes.shapes import NoShape, different_shapes, shape_of, undefined_product
 from derivations.notes.shapes import judge as judge_shape
 from derivations.notes.terms import (
@@ -40,15 +38,7 @@ from derivations.notes.terms import (
     _closed,
     _name,
     _objects,
-    _outside_entries,
-    _unfold,
-    _with_values,
-    put,
-    used_definitions,
 )
-
-CHECKED = ("proved", "numeric", "timed out", "failed")
-
 
 # two shapes side by side, (n × d)(d × m): the notation of shapes, which reads as a product
 _SHAPE_PRODUCT = re.compile(r"\(\s*[^()]*\\times[^()]*\)\s*\(\s*[^()]*\\times[^()]*\)")
@@ -58,15 +48,6 @@ def _split(reading: Reading) -> list[tuple[int, str, object, object, str, str]]:
     tex = reading.part_latex or tuple(sp.latex(p) for p in reading.parts)
     return [(k + 1, rel, reading.parts[k], reading.parts[k + 1], tex[k], tex[k + 1])
             for k, rel in enumerate(reading.relations)]
-
-
-def _unknown(reading: Reading, symbols: NoteSymbols, visible: list[Made],
-             valued: set[str] = frozenset()) -> list[str]:
-    known = {_name(o) for o in symbols.known} | {_name(d) for d in symbols.dims} | set(valued)
-    known |= {_name(i) for i in symbols.indices} | {m.definition.key for m in visible}
-    hidden = {_name(o) for p in reading.parts for o in opaque.atoms_of(p)}
-    hidden |= set(reading.bound)  # f(x) = …: x is the variable of f
-    return sorted({_name(o) for p in reading.parts for o in _objects(p)} - known - hidden)
 
 
 def check_formula(formula: Formula, reading: Reading, context: Context, symbols: NoteSymbols,
@@ -233,178 +214,6 @@ def _links(result, formula: Formula, reading: Reading, links, context: Context,
     return _rest(result, formula, reading, links, context, symbols, store, prefix)
 
 
-def _rest(result, formula: Formula, reading: Reading, links, context: Context,
-          symbols: NoteSymbols, store, prefix: str, before=()) -> FormulaResult:
-    """The links of a formula after any definition or value its first link makes (``before``:
-    links already judged, not checked)."""
-    visible = context.visible(formula.section, formula.block)
-    case = context.case if context.case and context.case[3] == formula.index else None
-    if case and case[0] == EQUAL:  # when i = j: the formula is about i alone
-        links = [(k, r, *(x.xreplace({case[2]: case[1]}) if isinstance(x, sp.Basic) else x
-                          for x in (a, b)), ta, tb) for k, r, a, b, ta, tb in links]
-    hypotheses = (sp.Ne(case[1], case[2]),) if case and case[0] == "≠" else ()
-    standalone = len(reading.relations) == 1
-    if standalone and all(rel not in (APPROX, *ORDER) for _, rel, *_ in links):
-        unknown = _unknown(reading, symbols, visible, context.valued(formula.section))
-        if unknown:
-            return result(NOT_CHECKABLE, f"uses {', '.join(unknown)}, which the note does not "
-                                         f"introduce (say what it is in a symbols block)")
-    checked = list(before)
-    for index, rel, lhs, rhs, lhs_tex, rhs_tex in links:
-        if rel in DECLARE or rel not in (EQUAL, DEFINE, APPROX, *ORDER):
-            checked.append(Link(index, rel, lhs_tex, rhs_tex, NOT_CHECKABLE,
-                                f"the relation {rel} is not one the engine checks"))
-            continue
-        why = reading.unlowered.get(index - 1) or reading.unlowered.get(index)
-        if why:
-            checked.append(Link(index, rel, lhs_tex, rhs_tex, NOT_CHECKABLE,
-                                f"cannot be written out in plain SymPy: {why}"))
-            continue
-        defined_entries = context.entries_of(formula.section)
-        if defined_entries:
-            lhs, rhs = (x.xreplace(defined_entries) if isinstance(x, sp.Basic) else x
-                        for x in (lhs, rhs))
-        # "if p_c = 0.25, …": a number alone for a name the note defines may be a value an
-        # example supposes; it is checked, but a failure is not blamed
-        supposed = standalone and rel == EQUAL and _bare(lhs) and approx.is_literal(rhs_tex)
-        given = context.value_of(formula.section)
-        if supposed:
-            given = {k: v for k, v in given.items() if k != lhs}
-        visible_now = context.visible(formula.section, formula.block)
-        worked = bool(given) and (_closed(lhs) or _closed(rhs))
-        written = {_name(o) for o in _objects(lhs) | _objects(rhs)}
-        as_written = lhs, rhs
-        if worked:  # a worked example's step: its values in
-            lhs, rhs = (put(x, given, context) for x in (lhs, rhs))
-        said = opaque.apart(lhs, rhs) or (_value_or_instance(
-            lhs, rhs, lhs_tex, visible_now, context, formula.section, symbols.known, written)
-            if rel in (EQUAL, DEFINE) else "")
-        if said:
-            checked.append(Link(index, rel, lhs_tex, rhs_tex, NOT_CHECKABLE, said))
-            continue
-        names = {_name(o) for o in _objects(lhs) | _objects(rhs)}
-        names |= {_name(o) + "[]" for o in _objects(lhs) | _objects(rhs)
-                  if isinstance(o, sp.IndexedBase)}
-        unread = sorted({context.opaque[n] for n in names if n in context.opaque})
-        if unread:
-            checked.append(Link(index, rel, lhs_tex, rhs_tex, NOT_CHECKABLE,
-                                f"uses {', '.join(unread)}, which the note defines by what "
-                                f"cannot be read or written out"))
-            continue
-        defs = used_definitions((lhs, rhs), visible_now)
-        ambiguous = _ambiguous(lhs, rhs, defs, context, formula.section)
-        if ambiguous:
-            checked.append(Link(index, rel, lhs_tex, rhs_tex, NOT_CHECKABLE, ambiguous))
-            continue
-        tex = (index, EQUAL if rel == DEFINE else rel, lhs_tex, rhs_tex)
-        link = _verify(tex, lhs, rhs, defs, given if worked else None, context, symbols, store,
-                       hypotheses)
-        tiny = _negligible(context, link, lhs, rhs, defs, given if worked else {})
-        if tiny:  # ε = 10⁻⁸ the note leaves out: does the link hold without it?
-            zero = {e: sp.Integer(0) for e in tiny}
-            if worked:
-                again = _verify(tex, *(put(x, {**given, **zero}, context) for x in as_written),
-                                defs, {**given, **zero}, context, symbols, store, hypotheses)
-            else:
-                again = _verify(tex, *(x.xreplace(zero) for x in (lhs, rhs)),
-                                _with_values(defs, zero), None, context, symbols, store,
-                                hypotheses)
-            if again.status in ("proved", "numeric"):
-                shown = ", ".join(f"{_name(e)} = {tiny[e]}" for e in sorted(tiny, key=str))
-                link = dataclasses.replace(link, status=NOT_CHECKABLE, counterexample=None,
-                                           claim="", reason=(
-                    f"holds only with {', '.join(sorted(map(_name, tiny)))} taken as 0 (the "
-                    f"note gives {shown}): the note leaves it out here, so it is not checked"))
-        if supposed and link.status == "failed":
-            context.give(lhs, rhs, formula.section)
-            link = dataclasses.replace(link, status=NOT_CHECKABLE, counterexample=None, claim="",
-                                       reason=f"gives {lhs_tex} a value an example supposes "
-                                              f"(\"if {lhs_tex} = {rhs_tex}\"): the note's "
-                                              f"definition gives another, and this is not "
-                                              f"blamed for it")
-        checked.append(link)
-    statuses = [k.status for k in checked if k.status in CHECKED]
-    if not statuses:
-        reason = "; ".join(dict.fromkeys(k.reason for k in checked))
-        return result(NOT_CHECKABLE, reason, checked)
-    verdict = worst(statuses)
-    failed = [k for k in checked if k.status == "failed"]
-    unchecked = [k for k in checked if k.status not in CHECKED]
-    if failed:
-        reason = _blame(failed[0])
-    elif unchecked:  # a formula is proved only if all of it is: say what was and was not
-        verdict = NOT_CHECKABLE
-        reason = "; ".join([f"link {k.index} {k.status}" for k in checked if k.status in CHECKED]
-                           + [f"link {k.index} not checkable: {k.reason}" for k in unchecked])
-    else:
-        reason = f"{len(statuses)} link{'s' if len(statuses) > 1 else ''} {verdict}"
-    reason = prefix + reason
-    approx_ = any(k.relation == APPROX or k.reason.startswith("= to the digits")
-                  for k in checked if k.status == "proved")
-    return result(verdict, reason, checked, approx_)
-
-
-def _ambiguous(lhs, rhs, defs: list[Made], context: Context, section: tuple[int, ...]) -> str:
-    """Why the definitions a link would be checked with are not used, or "": a name the note
-    defines twice (in one section, by =), or one it writes both as a constant and with an
-    index (g beside g_t) where one of the two is defined."""
-    for m in defs:
-        key = m.definition.key
-        lines, scope = context.twice.get(key, ((), None))
-        if lines and (scope is None or section[:len(scope)] != scope):
-            lines = ", ".join(str(n) for n in lines)
-            return (f"{m.definition.name} is defined twice (lines {lines}): which meaning this "
-                    f"line uses is not said, so it is not checked")
-    exprs = [x for x in (lhs, rhs, *(m.definition.body for m in defs)) if isinstance(x, sp.Basic)]
-    plain = {s.name for e in exprs for s in _outside_entries(e)}
-    indexed = {a.base.name for e in exprs for a in e.atoms(sp.Indexed)}
-    for m in defs:
-        key = m.definition.key
-        kinds = {"constant" for n in plain if n == key} | {"indexed" for n in indexed if n == key}
-        kinds.add("indexed" if isinstance(m.definition.symbol, sp.IndexedBase) else
-                  "constant" if isinstance(m.definition.symbol, sp.Symbol) else "other")
-        if {"constant", "indexed"} <= kinds:
-            return (f"{key} is used both as a constant and with an index, and one of them is "
-                    f"defined: which is meant is not said, so it is not checked")
-    return ""
-
-
-def _verify(tex, lhs, rhs, defs: list[Made], given: dict | None, context: Context,
-            symbols: NoteSymbols, store, hypotheses=()) -> Link:
-    """One link checked: an example's step (``given`` its values) recomputed as numbers when
-    they are all there, else as a claim with the definitions it uses."""
-    index, rel, lhs_tex, rhs_tex = tex
-    if given is not None:  # and in the definitions it unfolds (ω_i = 10000^{-2i/d}, d = 512)
-        defs = _with_values(defs, given)
-        a, b = (put(_unfold(x, defs), given, context) for x in (lhs, rhs))
-        if _closed(a) and _closed(b):  # recomputed: numbers against numbers
-            return check_link(index, rel, a, b, lhs_tex, rhs_tex, [], symbols, store,
-                              {m.definition.name: m.where for m in defs}, hypotheses)
-    apart = _apart(_unfold(lhs, defs), _unfold(rhs, defs), laws.parameters(symbols)) \
-        if rel == EQUAL else ""
-    if apart:
-        return Link(index, rel, lhs_tex, rhs_tex, NOT_CHECKABLE, apart)
-    return check_link(index, rel, lhs, rhs, lhs_tex, rhs_tex, defs, symbols, store,
-                      hypotheses=hypotheses)
-
-
-# a value this small given to a symbol (ε = 10⁻⁸) is one a note may leave out of a step
-NEGLIGIBLE = sp.Rational(1, 10**4)
-
-
-def _negligible(context: Context, link: Link, lhs, rhs, defs: list[Made], given: dict) -> dict:
-    """The symbols of a failed link (or of the definitions it unfolds) the note gives a
-    negligible value (ε = 10⁻⁵): symbol -> value; empty when the link did not fail."""
-    if link.status != "failed":
-        return {}
-    tiny = {o: v for o, v, *_ in context.values if isinstance(o, sp.Symbol)
-            and isinstance(v, sp.Rational) and v != 0 and abs(v) <= NEGLIGIBLE}
-    used = set().union(*(x.free_symbols for x in (lhs, rhs, *(m.definition.body for m in defs))
-                         if isinstance(x, sp.Basic)))
-    used |= {o for o in given if given[o] in tiny.values()}
-    return {o: v for o, v in tiny.items() if o in used}
-
-
 def _shapes(links, context: Context) -> list[Link]:
     """The links ``expr ∈ ℝ^{a×b}`` judged by shapes, where the shape of ``expr`` can be told
     (a declared matrix alone is a declaration, not judged); a name the formula defines by a
@@ -474,21 +283,6 @@ def links_name(made: Made) -> str:
     return made.definition.name
 
 
-def _apart(lhs, rhs, related=None) -> str:
-    """Why a link whose sides are each in symbols the other lacks is not checked: it rests on a
-    relation between them that the formula does not state (−Σ y_i log p_i = −log p_c holds
-    for a one-hot y with y_c = 1).  A side that only drops or adds terms is checked."""
-    names = [{_name(o) for o in _objects(x)} for x in (lhs, rhs)]
-    for side in names:  # a variable with a law brings its parameters (m ~ Bernoulli(1 − p))
-        side |= {p for n in list(side) for p in (related or {}).get(n, ())}
-    only = [sorted(names[0] - names[1]), sorted(names[1] - names[0])]
-    if only[0] and only[1]:
-        return (f"the sides are in different symbols ({', '.join(only[0])} against "
-                f"{', '.join(only[1])}): the link rests on how they relate, which it does not "
-                f"state")
-    return ""
-
-
 def _other_terms(before: Made, body) -> bool:
     """A new formula for a defined name in other terms (L = Σ_b L_b / B after L = −Σ y log p)
     defines it anew; in the same terms (σ² = Σ (x − μ)²/(d − 1) after /d) it is a claim
@@ -498,55 +292,9 @@ def _other_terms(before: Made, body) -> bool:
     return bool({_name(o) for o in _objects(body)} - old)
 
 
-def _value_or_instance(lhs, rhs, lhs_tex: str, visible: list[Made], context: Context,
-                       section: tuple[int, ...], known=frozenset(), written=frozenset()) -> str:
-    """Why a link ``x = number`` is not checked, or "" when it is: a value given to a symbol or
-    entry for a worked example, or an example's computation whose values the note does not all
-    give (``L = −ln 0.638`` where L = −Σ y_i log p_i; ``η m̂_1/√v̂_1 = 0.001`` with m̂_1
-    given elsewhere).  A statement in symbols none of which has a value (Σ_i s_i = 1) is a
-    property, and checked."""
-    if _closed(lhs) and not _closed(rhs):
-        lhs, rhs = rhs, lhs
-    if not _closed(rhs) or _closed(lhs):
-        return ""
-    base = lhs.base if isinstance(lhs, sp.Indexed) else lhs
-    made = next((m for m in reversed(visible) if m.definition.key == _name(base)), None)
-    recurs = isinstance(lhs, sp.Indexed) and _name(lhs.base) in context.recursions \
-        and context.unroll(lhs) != lhs
-    if made is None and _bare(lhs) and not recurs:
-        context.give(lhs, rhs, section)
-        return f"gives {lhs_tex} a value for the worked example"
-    given = context.value_of(section)
-    unfolded = put(_unfold(lhs, _with_values(used_definitions((lhs,), visible), given)), given,
-                   context)
-    left = {_name(o) for o in _objects(unfolded)}
-    names = {_name(o) for o in _objects(lhs)}
-    introduced = {_name(o) for o in known} | {m.definition.key for m in visible}
-    # a link that, as written, uses a value of this section's example (d = 4) is a step of it
-    example = set(written) & context.valued(section, here=True)
-    if left and (made is not None or names & context.valued(section) or example
-                 or names - introduced
-                 or any(o.is_Integer for e in lhs.atoms(sp.Indexed) for o in e.indices)):
-        return (f"a step of a worked example: the note does not give the values of "
-                f"{', '.join(sorted(left))} here")
-    return ""
-
-
 def _is_variable(symbol, symbols: NoteSymbols, body) -> bool:
     """A symbol the table knows as a variable is not defined by an equation with symbols on
     the right (``z = Wx + b`` about a known z is a claim), but may take a value for an example
     (``z = [1, 2]``)."""
     return _name(symbol) in {_name(k) for k in symbols.known} and not is_number(body)
 
-
-def _blame(link: Link) -> str:
-    """The reason of a failed link: where the two sides differ, and which definitions the
-    check unfolded — the link contradicts them, and one of the two is wrong."""
-    text = f"link {link.index} ({link.lhs} {link.relation} {link.rhs}) fails"
-    if link.reason and link.reason != "the two sides differ":
-        text += f" ({link.reason})"
-    if link.definitions:
-        used = "; ".join(f"{name} from {where}" for name, where in link.definitions.items())
-        text += (f", checked with the note's definition{'s' if len(link.definitions) > 1 else ''}"
-                 f" {used}: this line and that definition contradict each other")
-    return text

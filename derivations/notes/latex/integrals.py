@@ -15,7 +15,7 @@ from __future__ import annotations
 import sympy as sp
 from lark import Token, Tree
 
-from derivations.notes.latex.tokens import Tok, TokenError
+from derivations.notes.latex.tok import Tok, TokenError
 
 _OPEN = {"LPAR", "LBRACK", "LBRACE", "LSET", "LBAR", "LNORM", "BEGINMAT"}
 _CLOSE = {"RPAR", "RBRACK", "RBRACE", "RSET", "RBAR", "RNORM", "ENDMAT"}

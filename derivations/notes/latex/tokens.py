@@ -12,7 +12,6 @@ the symbol table's, used later by :mod:`.builder`.  Anything it does not know ra
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from derivations.notes.latex.lexicon import (
     _LEIBNIZ_NUM,
@@ -31,23 +30,7 @@ from derivations.notes.latex.lexicon import (
     UNICODE_GREEK,
     _leibniz_denominator,
 )
-
-
-class TokenError(Exception):
-    """A token outside the language: ``token`` at ``offset``, and why."""
-
-    def __init__(self, token: str, offset: int, why: str):
-        super().__init__(f"{token!r} at {offset}: {why}")
-        self.token, self.offset, self.why = token, offset, why
-
-
-@dataclass(frozen=True)
-class Tok:
-    type: str
-    value: str
-    offset: int
-    text: str  # the source it came from
-
+from derivations.notes.latex.tok import Tok, TokenError
 
 _CMD = re.compile(r"\\([A-Za-z]+\*?|.)")
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
