@@ -4,7 +4,7 @@ conflicts it refuses to settle, and its printed form."""
 import pytest
 import sympy as sp
 
-from derivations.notes.latex import OverrideError, infer, parse_overrides, read
+from derivations.notes.latex import NotUnderstood, OverrideError, infer, parse_overrides, read
 
 
 def kinds(formulas, block=""):
@@ -213,3 +213,14 @@ def test_gradient_reads_as_a_matrix_of_its_forward_shape():
     n = sp.Symbol("n", integer=True, positive=True)
     lhs, rhs = got.expr.args
     assert lhs == sp.MatrixSymbol("dA", n, n) and rhs.shape == (n, n)
+
+
+@pytest.mark.parametrize("formula, reading", [
+    (r"\eta_t = \eta_{\max} \cos\frac{\pi t}{T}", "eta[t]"),  # t a value on the right
+    (r"\beta_t = \beta^t", "beta_t"),  # β used bare beside it: no sequence
+    (r"\eta_t = \eta_{\max} \cdot 2", "eta_t"),  # t nowhere on the right: a name
+])
+def test_a_subscript_the_right_side_uses_as_a_value_makes_entries(formula, reading):
+    got = read(formula, infer([formula]))
+    assert not isinstance(got, NotUnderstood), got
+    assert got.text.startswith(reading + " ="), got.text

@@ -235,6 +235,7 @@ class _Walk:
                                                   for c in value.children[1].children):
                 self.entries(name, kids[0], "given a tuple of values")  # x = (1, 2)
         if len(kids) == 3 and str(kids[1]) in ("=", ":="):
+            self.sequence(kids[0], kids[2])
             same_size(self, kids[0], kids[2])
             lhs = kids[0]
             if isinstance(lhs, Tree) and lhs.data == "product" and len(lhs.children) == 2:
@@ -253,6 +254,25 @@ class _Walk:
                     self.t.note(str(f), "function", self.ev(
                         f, "defined as a function here (absent from its argument and the right "
                            "side)"))
+
+    def sequence(self, lhs, rhs):
+        """η_t = η_min + ½(η_max − η_min)(1 + cos(πt/T)): a one-letter subscript that the right
+        side uses as a value, outside any script, is the variable η depends on — η has
+        entries, t is an index (η_0 is then η's entry 0, not a name)."""
+        one = _single(lhs)
+        if not (isinstance(one, Tree) and one.data == "subscript"):
+            return
+        name = head(one.children[0], self.t)
+        letters = script_letters(one.children[2])
+        if name is None or not letters or len(letters) != 1 or is_compound(one.children[2]):
+            return
+        letter = str(letters[0])
+        free = _free_letters(rhs)
+        if letter in _scripted(rhs) or letter not in free or name in free:
+            return  # β_t = β^t: β would be a sequence and a number at once
+        self.index(letters[0], f"the subscript of {name}, a value on the right side")
+        if self.t.is_index(letter):
+            self.entries(name, one, f"its subscript {letter} is a value on the right side")
 
     def declaration(self, lhs, rhs):
         one = _single(lhs)
@@ -409,3 +429,26 @@ def _dims(node):
     if isinstance(node, Tree) and node.data == "binop" and str(node.children[1]) == "×":
         return _dims(node.children[0]) + _dims(node.children[2])
     return [node]
+
+
+def _free_letters(node) -> set[str]:
+    """The names of ``node`` used bare: outside subscripted names and big operators."""
+    if isinstance(node, Token):
+        return {str(node)} if node.type in ("LETTER", "SYMBOL") else set()
+    kids = node.children
+    if node.data in ("subscript", "bigop"):  # η_{\min} is a name of its own, not η
+        return set()
+    if node.data == "superscript":
+        kids = [kids[0], kids[2]]
+    return set().union(*(_free_letters(c) for c in kids)) if kids else set()
+
+
+def _scripted(node) -> set[str]:
+    """The letters inside the node's subscripts and big operators (bound or labels there)."""
+    if isinstance(node, Token):
+        return set()
+    if node.data == "subscript":  # its script only: η_{\min} holds no t
+        return {str(t) for t in letters_in(node.children[2])} | _scripted(node.children[0])
+    if node.data == "bigop":
+        return {str(t) for t in letters_in(node)}
+    return set().union(*(_scripted(c) for c in node.children)) if node.children else set()
