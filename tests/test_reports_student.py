@@ -205,11 +205,14 @@ def test_one_transpose_sign(views):
 def test_one_symbol_per_quantity(views):
     notation = student.structure()["notation"]
     for view in views.values():
+        # the front matter's map names d2l's letters on purpose (its α(q_i, k_j) is no step size)
+        edition_only = {k: v for k, v in view.items() if k != "notation_map"}
+        assert len(_formulas(edition_only)) < len(_formulas(view))
         for name, entry in notation.items():
             for avoid in entry["avoid"]:
                 # a letter, not the end of a command: a_{ij} is not \\delta_{ij}
                 before = r"(?<![A-Za-z\\])" if avoid[0].isalpha() else ""
-                bad = [f for f in _formulas(view)
+                bad = [f for f in _formulas(edition_only)
                        if re.search(before + re.escape(avoid) + r"(?![A-Za-z])", f)]
                 assert bad == [], (name, avoid, bad[:2])
     # Kingma and Ba's α is the edition's η
