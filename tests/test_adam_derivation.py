@@ -117,21 +117,51 @@ def test_epsilon_inside_claimed_equal_fails():
     assert ce["previous"] != ce["current"]
 
 
-def _bias_claim(corrected_expectation):
+def _bias_claim(expectation):
     claim = A.adam_first_moment_bias
-    steps = (*claim.steps[:2], Step(corrected_expectation, "geometric series",
-                                    ("0 < beta_1 < 1",)))
-    return Derivation("bias_wrong", "wrong correction", sp.Eq(claim.lhs, corrected_expectation,
+    steps = (*claim.steps[:2], Step(expectation, "geometric series", ("0 < beta_1 < 1",)))
+    return Derivation("bias_wrong", "wrong expectation", sp.Eq(claim.lhs, expectation,
                       evaluate=False), claim.assumptions, steps, claim.domain, claim.definitions)
 
 
 @pytest.mark.parametrize("wrong", [
-    sp.ImmutableMatrix([A.BIAS_CORRECTION1**2 * A.mu, A.mu]),  # squared factor
-    sp.ImmutableMatrix([A.mu, A.mu]),  # dropped factor: m_t itself claimed unbiased
+    A.BIAS_CORRECTION1**2 * A.mu,  # squared factor
+    A.mu,  # dropped factor: m_t itself claimed unbiased
 ])
 def test_wrong_bias_correction_fails(wrong):
     result = verify(_bias_claim(wrong))
     assert result.status == "failed" and result.failed_step == 3
+
+
+def _unbiased_claim(expectation):
+    claim = A.adam_first_moment_unbiased
+    steps = (claim.steps[0], Step(expectation, claim.steps[1].rule, claim.steps[1].by))
+    return Derivation("unbiased_wrong", "wrong correction", sp.Eq(claim.lhs, expectation,
+                      evaluate=False), claim.assumptions, steps, claim.domain, claim.definitions)
+
+
+@pytest.mark.parametrize("wrong", [
+    A.BIAS_CORRECTION1 * A.mu,  # the correction skipped
+    A.mu / A.BIAS_CORRECTION1,  # divided twice
+])
+def test_wrong_unbiasedness_fails_even_citing_the_lemma(wrong):
+    result = verify(_unbiased_claim(wrong))
+    assert result.status == "failed" and result.failed_step == 2
+
+
+def test_one_result_per_bias_claim():
+    # each claim states one expectation, and the division by 1 − βᵗ appears only in the
+    # claim of the corrected moment, after E[m_t] is known
+    for claim in (A.adam_first_moment_bias, A.adam_second_moment_bias,
+                  A.adam_first_moment_unbiased, A.adam_second_moment_unbiased):
+        assert not isinstance(claim.statement.rhs, sp.MatrixBase), claim.id
+        assert not any(isinstance(s.expr, sp.MatrixBase) for s in claim.steps), claim.id
+    for claim in (A.adam_first_moment_bias, A.adam_second_moment_bias):
+        assert all(not s.expr.has(sp.Pow(1 - b, -1)) for s in claim.steps
+                   for b in (A.beta_1**A.t, A.beta_2**A.t)), claim.id
+    assert "sigma" not in {str(x) for x in A.adam_first_moment_bias.checked.rhs.free_symbols}
+    assert [a.name for a in A.adam_first_moment_bias.assumptions] == ["0 < beta_1 < 1",
+                                                                      "same mean"]
 
 
 def test_squared_bias_correction_in_the_divisor_fails():

@@ -205,11 +205,14 @@ def test_one_transpose_sign(views):
 def test_one_symbol_per_quantity(views):
     notation = student.structure()["notation"]
     for view in views.values():
+        # the front matter's map names d2l's letters on purpose (its α(q_i, k_j) is no step size)
+        edition_only = {k: v for k, v in view.items() if k != "notation_map"}
+        assert len(_formulas(edition_only)) < len(_formulas(view))
         for name, entry in notation.items():
             for avoid in entry["avoid"]:
                 # a letter, not the end of a command: a_{ij} is not \\delta_{ij}
                 before = r"(?<![A-Za-z\\])" if avoid[0].isalpha() else ""
-                bad = [f for f in _formulas(view)
+                bad = [f for f in _formulas(edition_only)
                        if re.search(before + re.escape(avoid) + r"(?![A-Za-z])", f)]
                 assert bad == [], (name, avoid, bad[:2])
     # Kingma and Ba's α is the edition's η
@@ -688,3 +691,59 @@ def test_then_stays_with_the_last_premise_on_the_page(views, tmp_path):
     premises = re.findall(r'<p class="premises">(.*?)</p>', page, re.S)
     assert premises and all(re.search(r'<span class="keep">.*，则</span>$', p, re.S)
                             for p in premises)
+
+
+# ----------------------------------------------------------------------------- one result each
+def _stacked(view) -> list[str]:
+    """The derivations of ``view`` whose statement or a step shows two results at once (a
+    column of results, or a step cut into rows)."""
+    out = []
+    for claim in _claims(view):
+        formulas = [x["tex"].tex for x in claim["statement"]]
+        formulas += [x["tex"].tex for st in claim["steps"] for x in st["lines"]]
+        if (len(claim["statement"]) != 1 or any(len(st["lines"]) != 1 for st in claim["steps"])
+                or any(r"\begin{matrix}" in f for f in formulas)):
+            out.append(claim["number"])
+    return out
+
+
+def test_no_shown_step_stacks_two_results(views):
+    for lang, view in views.items():
+        assert _stacked(view) == [], lang
+    # E[m_t] is derived first, and divided by 1 − β₁ᵗ in a derivation of its own
+    adam = next(t for t in views["en"]["topics"] if t["key"] == "adam")
+    statements = [c["statement"][0]["tex"].tex for c in adam["parts"] if c["type"] == "claim"]
+    assert any(r"\mathbb{E}\left[{m}_{t}\right] =" in s for s in statements), statements
+    assert any(r"\mathbb{E}\left[{\hat{m}}_{t}\right] = \mu" in s for s in statements)
+
+
+def test_a_stacked_derivation_is_found(data):
+    stacked = json.loads(json.dumps(data))
+    claim = next(c for c in stacked["claims"] if c["id"] == "adam_first_moment_bias")
+    pair = r"\left[\begin{matrix}\mu \left(1 - \beta_{1}^{t}\right)\\\mu\end{matrix}\right]"
+    claim["statement"] = (r"\left[\begin{matrix}\mathbb{E}\left[{m}_{t}\right]\\"
+                          r"\mathbb{E}\left[{\hat{m}}_{t}\right]\end{matrix}\right] = " + pair)
+    claim["steps"][-1]["latex"] = pair
+    view = student.build_view(stacked, FIGURES, "en", META)
+    assert len(_stacked(view)) == 1
+
+
+def test_the_history_box_is_one_sentence_on_softmax():
+    box = next(b for b in student.words()["box"] if b["id"] == "history")
+    assert len(box["lines"]) == 1
+    line = box["lines"][0]
+    assert "Bridle" in line["en"] and "Bridle" in line["zh"]
+    # the Boltzmann machine and who-did-what-with-whom are no part of the softmax's story
+    for word in ("Hinton", "Maxwell", "jointly"):
+        assert word not in line["en"], word
+    for word in ("Hinton", "麦克斯韦", "独立", "共同"):
+        assert word not in line["zh"], word
+
+
+def test_the_front_matter_maps_the_notation_to_d2l(views):
+    for lang, view in views.items():
+        text = " ".join(p.tex for line in view["notation_map"] for p in line.parts
+                        if isinstance(p, Tex))
+        for symbol in (r"\hat y", r"\alpha(q_i, k_j)", r"\gamma", r"\beta", r"\hat s_t",
+                       r"Y = XW + \mathbf{1}b^\top"):
+            assert symbol in text, (lang, symbol)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from derivations.engine import Assumption, Derivation, Domain, Step
+from derivations.engine import Assumption, Derivation, Domain, Step, lemma
 from derivations.engine.core.stochastic import E
 from derivations.library import notation as nt
 
@@ -87,6 +87,10 @@ STATIONARY = Assumption(
     "stationarity", "every g_i has the same mean μ and variance σ²: E[g_i] = μ, E[g_i²] = μ² + σ²",
     r"\mathbb{E}[g_i]=\mu,\ \operatorname{Var}(g_i)=\sigma^2",
     rewrites=((E(g[_w] ** 2), mu**2 + sigma**2), (E(g[_w]), mu)))
+# the first moment needs the mean alone
+SAME_MEAN = Assumption(
+    "same mean", "every g_i has the same mean μ: E[g_i] = μ", r"\mathbb{E}[g_i]=\mu",
+    rewrites=((E(g[_w]), mu),))
 CORRECTIONS_POSITIVE = Assumption(
     "bias corrections positive", "0 < β₁, β₂ < 1 and t ≥ 1, so 1 − β₁ᵗ and 1 − β₂ᵗ are positive",
     r"1-\beta_1^t>0,\ 1-\beta_2^t>0",
@@ -141,37 +145,62 @@ adam_moments_start_at_zero = Derivation(
 )
 
 
-def _moment_bias(claim_id, title, beta, power, rng, expected, raw, corrected, names):
+def _moment_bias(claim_id, title, beta, power, rng, moments, expected, raw, name):
+    """E[x̄_t] = (1 − βᵗ) E[x]: one result, the raw moment's expectation (its correction is
+    :func:`_unbiased`, a claim of its own)."""
     x = g[i] ** power
-    corr = 1 - beta**t
     weighted = sp.Sum(beta ** (t - i) * E(x), (i, 1, t))
     weighted_const = sp.Sum(beta ** (t - i) * expected, (i, 1, t))
     return Derivation(
         id=claim_id, title=title,
-        statement=sp.Eq(_M([E(raw.symbol[t]), E(corrected.symbol[t])]),
-                        _M([corr * expected, expected]), evaluate=False),
-        assumptions=(rng, STATIONARY),
+        statement=sp.Eq(E(raw.symbol[t]), (1 - beta**t) * expected, evaluate=False),
+        assumptions=(rng, moments),
         steps=(
-            Step(_M([(1 - beta) * weighted, (1 - beta) * weighted / corr]),
-                 f"the definitions of {names[0]}_t and {names[1]}_t; linearity of expectation",
-                 names),
-            Step(_M([(1 - beta) * weighted_const, (1 - beta) * weighted_const / corr]),
-                 "stationarity", ("stationarity",)),
-            Step(_M([corr * expected, expected]),
+            Step((1 - beta) * weighted,
+                 f"the definition of {name}_t; linearity of expectation", (name,)),
+            Step((1 - beta) * weighted_const, moments.name, (moments.name,)),
+            Step((1 - beta**t) * expected,
                  f"geometric series (1 − {sp.pretty(beta)}) Σ_i {sp.pretty(beta)}^(t−i) = "
-                 f"1 − {sp.pretty(beta)}ᵗ, and 1 − {sp.pretty(beta)}ᵗ ≠ 0", (rng.name,)),
+                 f"1 − {sp.pretty(beta)}ᵗ", (rng.name,)),
         ),
         domain=_T_DOMAIN,
-        definitions=(corrected,),
+        definitions=(raw,),
+    )
+
+
+def _unbiased(claim_id, title, beta, rng, raw_bias, expected, raw, corrected, names, shown):
+    """E[x̂_t] = E[x̄_t]/(1 − βᵗ) = E[x]: the division by 1 − βᵗ comes last, after E[x̄_t]."""
+    corr = 1 - beta**t
+    return Derivation(
+        id=claim_id, title=title,
+        statement=sp.Eq(E(corrected.symbol[t]), expected, evaluate=False),
+        assumptions=(lemma(raw_bias), rng),
+        steps=(
+            Step(E(raw.symbol[t]) / corr,
+                 f"the definition of {names[1]}_t; 1 − {sp.pretty(beta)}ᵗ is a constant",
+                 (names[1],)),
+            Step(expected, f"E[{names[0]}_t] = (1 − {sp.pretty(beta)}ᵗ)({shown}), the previous "
+                 f"claim; 1 − {sp.pretty(beta)}ᵗ ≠ 0 cancels", (raw_bias.id, rng.name)),
+        ),
+        domain=_T_DOMAIN,
+        definitions=(raw, corrected),
     )
 
 
 adam_first_moment_bias = _moment_bias(
     "adam_first_moment_bias", "Adam: E[m_t] = (1−β₁ᵗ) E[g], so m̂_t = m_t/(1−β₁ᵗ) is unbiased",
-    beta_1, 1, BETA1_RANGE, mu, nt.M_DEF, nt.MHAT_DEF, ("m", "m̂"))
+    beta_1, 1, BETA1_RANGE, SAME_MEAN, mu, nt.M_DEF, "m")
 adam_second_moment_bias = _moment_bias(
     "adam_second_moment_bias", "Adam: E[v_t] = (1−β₂ᵗ) E[g²], so v̂_t = v_t/(1−β₂ᵗ) is unbiased",
-    beta_2, 2, BETA2_RANGE, mu**2 + sigma**2, nt.V_DEF, nt.VHAT_DEF, ("v", "v̂"))
+    beta_2, 2, BETA2_RANGE, STATIONARY, mu**2 + sigma**2, nt.V_DEF, "v")
+adam_first_moment_unbiased = _unbiased(
+    "adam_first_moment_unbiased", "Adam: E[m̂_t] = E[g], the corrected first moment is unbiased",
+    beta_1, BETA1_RANGE, adam_first_moment_bias, mu, nt.M_DEF, nt.MHAT_DEF, ("m", "m̂"), "μ")
+adam_second_moment_unbiased = _unbiased(
+    "adam_second_moment_unbiased",
+    "Adam: E[v̂_t] = E[g²], the corrected second moment is unbiased",
+    beta_2, BETA2_RANGE, adam_second_moment_bias, mu**2 + sigma**2, nt.V_DEF, nt.VHAT_DEF,
+    ("v", "v̂"), "μ² + σ²")
 
 A, Bd = nt.a_out, nt.b_in  # the denominators a = √v̂_t + ε and b = √(v̂_t + ε)
 _GAP = alpha * m_hat * epsilon * (epsilon + 2 * sp.sqrt(v_hat) - 1) / (A * Bd * (A + Bd))
@@ -220,5 +249,6 @@ adam_efficient_step = Derivation(
 )
 
 CLAIMS = (adam_first_moment_closed_form, adam_second_moment_closed_form,
-          adam_moments_start_at_zero, adam_first_moment_bias, adam_second_moment_bias,
+          adam_moments_start_at_zero, adam_first_moment_bias, adam_first_moment_unbiased,
+          adam_second_moment_bias, adam_second_moment_unbiased,
           adam_epsilon_placement, adam_efficient_step)

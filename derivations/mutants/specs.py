@@ -182,19 +182,25 @@ def _adam(M) -> dict:
     a_, b_, eps, m_hat, theta = M._a, M._b, M.epsilon, M.m_hat, M.theta
     Mx, ema = sp.ImmutableMatrix, M.ema_closed
 
-    def bias(beta, power, expected):
-        corr = 1 - beta**t
+    def bias(beta, expected):
         w = sp.Sum(beta ** (t - i) * expected, (i, 1, t))
         return [
-            ("(1 + β) instead of (1 − β)", 2, lambda: Mx([(1 + beta) * w, (1 + beta) * w / corr])),
-            ("dropped factor (1 − β)", 2, lambda: Mx([w, w / corr])),
-            ("skipped bias correction", 3, lambda: Mx([corr * expected, corr * expected])),
+            ("(1 + β) instead of (1 − β)", 2, lambda: (1 + beta) * w),
+            ("dropped factor (1 − β)", 2, lambda: w),
+            ("the expectation taken as already unbiased", 3, lambda: expected),
         ]
 
-    second = bias(b2, 2, mu**2 + sigma**2)
-    second[1] = ("E[g²] taken as μ²", 2, lambda: Mx([
-        (1 - b2) * sp.Sum(b2 ** (t - i) * mu**2, (i, 1, t)),
-        (1 - b2) * sp.Sum(b2 ** (t - i) * mu**2, (i, 1, t)) / (1 - b2**t)]))
+    def unbiased(beta, expected, raw):
+        corr = 1 - beta**t
+        return [
+            ("skipped bias correction", 2, lambda: corr * expected),
+            ("divided by (1 − βᵗ)²", 1, lambda: E(raw[t]) / corr**2),
+            ("divided by 1 + βᵗ", 1, lambda: E(raw[t]) / (1 + beta**t)),
+        ]
+
+    second = bias(b2, mu**2 + sigma**2)
+    second[1] = ("E[g²] taken as μ²", 2,
+                 lambda: (1 - b2) * sp.Sum(b2 ** (t - i) * mu**2, (i, 1, t)))
     def closed_form(beta, x):
         tail, x_t = sp.Sum(beta ** (t - i) * x, (i, 1, t - 1)), x.xreplace({i: t})
         return [
@@ -213,8 +219,10 @@ def _adam(M) -> dict:
             ("the factors (1 − β) kept without their empty sums", 1,
              lambda: Mx([1 - b1, 1 - b2])),
         ],
-        "adam_first_moment_bias": bias(b1, 1, mu),
+        "adam_first_moment_bias": bias(b1, mu),
         "adam_second_moment_bias": second,
+        "adam_first_moment_unbiased": unbiased(b1, mu, M.mt),
+        "adam_second_moment_unbiased": unbiased(b2, mu**2 + sigma**2, M.vt),
         "adam_epsilon_placement": [
             ("sign flip", 1, lambda: alpha * m_hat * (1 / a_ - 1 / b_)),
             ("wrong conjugate a − b", 3,

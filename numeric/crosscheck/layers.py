@@ -187,7 +187,7 @@ def adam_records(seed_live: Live) -> list[Record]:
     corr2 = sp.lambdify((ad.beta_2, ad.t), ad.BIAS_CORRECTION2)
     e_m = sp.lambdify((ad.beta_1, ad.t, ad.mu), ad.E_M)
     e_v = sp.lambdify((ad.beta_2, ad.t, ad.mu, ad.sigma), ad.E_V)
-    unbiased = sp.lambdify((ad.mu,), ad.adam_first_moment_bias.checked.rhs[1])
+    unbiased = sp.lambdify((ad.mu,), ad.adam_first_moment_unbiased.checked.rhs)
     step_alg1 = sp.lambdify((ad.theta, ad.alpha, ad.m_hat, ad.v_hat, ad.epsilon), ad.STEP_ALG1)
     step_in = sp.lambdify((ad.theta, ad.alpha, ad.m_hat, ad.v_hat, ad.epsilon), ad.STEP_EPS_INSIDE)
     gap = sp.lambdify((ad.alpha, ad.m_hat, ad.v_hat, ad.epsilon), ad.EPS_GAP)

@@ -75,6 +75,11 @@ def validate_words(raw: dict) -> dict:
         for ex in exercises:
             _bilingual(ex.get("question"), f"chapter {key} exercise {ex.get('id')} question")
             _bilingual(ex.get("answer"), f"chapter {key} exercise {ex.get('id')} answer")
+    if not raw.get("notation_map"):
+        raise StudentError("student words: expected a [[notation_map]] (this edition's symbols "
+                           "against d2l's), got none")
+    for i, line in enumerate(raw["notation_map"]):
+        _bilingual(line, f"notation_map line {i + 1}")
     shown = {c for t in topics_data() for c in t["claims"]}
     for box in raw.get("box", []):
         where = f"box {box.get('id')!r}"
@@ -395,6 +400,8 @@ def build_view(data: dict, figures: list[dict], lang: str = "en",
         "full_file": full, "full_pdf": PDFS[lang],
         "date": meta.get("date", ""), "version": meta.get("version", ""),
         "topics": topics, "answers": answers,
+        "notation_map": [prose(x[lang], f"notation_map line {i + 1}")
+                         for i, x in enumerate(w["notation_map"])],
         "subtitle": s["subtitle"].format(chapters=d2l_chapters(
             [w["chapter"][tp["key"]]["d2l"]["en"] for tp in chosen], t)),
         "counts": prose(s["counts"].format(shown=shown, claims=len(data["claims"]),
