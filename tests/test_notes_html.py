@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -51,3 +52,33 @@ def test_the_failed_link_shows_its_point(pages):
     failed = html[html.index('<details class="check v-failed"'):]
     failed = failed[:failed.index("</details>")]
     assert "at x = " in failed and "left side" in failed
+
+
+def test_the_chinese_symbol_table_reads_every_inference_of_the_corpus():
+    # variables: every note of the labelled corpus and the shipped notes
+    from derivations.notes.latex_adapter import reader
+    from derivations.notes.markdown import parse
+    from reports.render import notes_symbols
+
+    root = Path(__file__).resolve().parent
+    paths = sorted((root / "notes_corpus" / "notes").glob("*.md"))
+    paths += sorted((root.parent.parent / "shared" / "notes").glob("*"))
+    unread, rows = set(), 0
+    for path in paths:
+        text = path.read_text(encoding="utf-8", errors="replace")
+        for row in reader().symbols(text, parse(text).formulas, path).rows:
+            rows += 1
+            shown = notes_symbols.row_zh(row.to_dict())
+            assert shown["kind"] != row.kind or row.kind not in ("vector", "matrix", "index")
+            unread |= {p for p in row.rests_on.split("; ") if p
+                       and notes_symbols.part_zh(p) is None}
+    assert rows > 100 and unread == set()
+
+
+def test_a_part_no_pattern_reads_keeps_its_english():
+    from reports.render import notes_symbols
+
+    assert notes_symbols.part_zh("a dimension of ℝ^… (formula 2)") == "ℝ^… 的一个维度（公式 2）"
+    assert notes_symbols.part_zh("something new (formula 2)") is None
+    row = {"name": "x", "kind": "vector", "shape": "", "rests_on": "something new"}
+    assert notes_symbols.row_zh(row) == {**row, "kind": "向量"}

@@ -18,7 +18,7 @@ from markupsafe import Markup, escape
 
 from derivations.notes.markdown import MATH_TOKENS, parse, parser
 from derivations.notes.model import MARKS, VERDICTS, NoteResult, NotesResult
-from reports.render import i18n, katex
+from reports.render import i18n, katex, notes_symbols
 from reports.render.html import environment
 from reports.render.katex import Tex, UnsafeFormula
 
@@ -178,7 +178,8 @@ def view(note: NoteResult, lang: str, rendered) -> dict:
         "summary": t["summary"]["formulas"].format(n=n, parts=parts) if n
         else t["summary"]["none"],
         "failed": failed,
-        "symbols": [s.to_dict() for s in note.symbols],
+        "symbols": [s.to_dict() if lang == "en" else notes_symbols.row_zh(s.to_dict())
+                    for s in note.symbols],
         "body": _body(note, rendered, t),
         "stylesheets": STYLESHEETS,
     }

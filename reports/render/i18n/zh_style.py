@@ -272,6 +272,9 @@ def _walk(file: str, node, path: list[str], out: list[dict]) -> None:
         for k, v in node.items():
             if k not in ("zh", "en"):
                 _walk(file, v, path + [k], out)
+    elif isinstance(node, list):  # an array of tables ([[evidence]])
+        for k, v in enumerate(node):
+            _walk(file, v, path + [str(k)], out)
 
 
 def project_strings(root: Path, nonclaims: bool = True) -> list[dict]:
