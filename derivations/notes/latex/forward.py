@@ -18,16 +18,10 @@ from sympy.matrices.expressions.matexpr import MatrixExpr
 from derivations.notes.latex.builder import Builder
 from derivations.notes.latex.infer import node_name
 from derivations.notes.latex.lexicon import GRADIENT
-from derivations.notes.latex.sizes import SAME_SIZE
+from derivations.notes.latex.sizes import SAME_SIZE, _single
 from derivations.notes.latex.table import Evidence, SymbolTable
 
 _OPEN = ("scalar", "matrix", "vector", "name")  # kinds a definition or a gradient may refine
-
-
-def _single(node):
-    while isinstance(node, Tree) and node.data in ("product", "list") and len(node.children) == 1:
-        node = node.children[0]
-    return node
 
 
 def _name(node):

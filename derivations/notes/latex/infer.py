@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from lark import Token, Tree
 
-from derivations.notes.latex.sizes import same_size
+from derivations.notes.latex.sizes import _single, same_size
 from derivations.notes.latex.table import (
     DEFAULT_FUNCTIONS,
     Evidence,
@@ -408,13 +408,6 @@ def _multiple(node):
 def head_name(node):
     """The name of a symbol written as a token (``x``, ``\\hat{x}``), else None."""
     return tok_name(node)
-
-
-def _single(node):
-    """The one token or tree a product of one factor wraps."""
-    while isinstance(node, Tree) and node.data in ("product", "list") and len(node.children) == 1:
-        node = node.children[0]
-    return node
 
 
 def _bound_text(node):

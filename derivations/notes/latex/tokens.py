@@ -107,36 +107,17 @@ class _Lexer:
 
     # -- the main loop -------------------------------------------------------------------------
     def run(self) -> list[Tok]:
-        src = self.src
         while True:
             self.skip_space()
-            if self.pos >= len(src):
+            if self.pos >= len(self.src):
                 break
-            c, start = src[self.pos], self.pos
-            if c == "\\":
-                self.command()
-            elif c.isdigit():
-                m = _NUMBER.match(src, start)
-                self.pos = m.end()
-                if self.pos < len(src) and src[self.pos] == "." and self.pos + 1 < len(src) \
-                        and src[self.pos + 1].isdigit():
-                    raise TokenError(src[start:self.pos + 2], start, "not a number")
-                self.script_number_check(start)
-                self.exponent_check(start)
-                self.emit("NUMBER", m.group(), start)
-            elif c.isalpha() and c.isascii():
-                self.letters()
-            elif c in UNICODE_GREEK:
-                self.pos += 1
-                self.emit("SYMBOL", UNICODE_GREEK[c], start)
-            else:
-                self.punctuation(c, start)
+            self.one()
         if self.braces:
             raise TokenError("{", self.braces[-1], "unbalanced braces: this { is never closed")
         if self.bars:
-            raise TokenError("|", len(src), "a bar | or \\| is opened and never closed")
+            raise TokenError("|", len(self.src), "a bar | or \\| is opened and never closed")
         if self.envs:
-            raise TokenError("\\begin", len(src), f"\\begin{{{self.envs[-1]}}} is never ended")
+            raise TokenError("\\begin", len(self.src), f"\\begin{{{self.envs[-1]}}} is never ended")
         return self.out
 
     def script_number_check(self, start):
@@ -393,22 +374,30 @@ class _Lexer:
             self.skip_space()
             if self.pos >= end:
                 break
-            c, start = self.src[self.pos], self.pos
-            if c == "\\":
-                self.command()
-            elif c.isdigit():
-                m = _NUMBER.match(self.src, start)
-                self.pos = m.end()
-                self.script_number_check(start)
-                self.exponent_check(start)
-                self.emit("NUMBER", m.group(), start)
-            elif c.isalpha() and c.isascii():
-                self.letters()
-            elif c in UNICODE_GREEK:
-                self.pos += 1
-                self.emit("SYMBOL", UNICODE_GREEK[c], start)
-            else:
-                self.punctuation(c, start)
+            self.one()
+
+    def one(self):
+        """The token at the current position (spaces skipped)."""
+        src = self.src
+        c, start = src[self.pos], self.pos
+        if c == "\\":
+            self.command()
+        elif c.isdigit():
+            m = _NUMBER.match(src, start)
+            self.pos = m.end()
+            if self.pos < len(src) and src[self.pos] == "." and self.pos + 1 < len(src) \
+                    and src[self.pos + 1].isdigit():
+                raise TokenError(src[start:self.pos + 2], start, "not a number")
+            self.script_number_check(start)
+            self.exponent_check(start)
+            self.emit("NUMBER", m.group(), start)
+        elif c.isalpha() and c.isascii():
+            self.letters()
+        elif c in UNICODE_GREEK:
+            self.pos += 1
+            self.emit("SYMBOL", UNICODE_GREEK[c], start)
+        else:
+            self.punctuation(c, start)
 
     def environment(self, name, start):
         text, _, end = self.argument()
