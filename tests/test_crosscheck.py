@@ -137,7 +137,8 @@ def test_residual_without_identity_fails(monkeypatch):
 def test_adam_without_bias_correction_fails(monkeypatch):
     monkeypatch.setattr(adam_mod, "bias_correction", lambda moment, beta, t: moment)
     recs = crosscheck_layers.adam_records(run_live())
-    _assert_broken(recs, "adam_first_moment_bias", "constant_m_hat")
+    _assert_broken(recs, "adam_first_moment_unbiased", "constant_m_hat")
+    _assert_broken(recs, "adam_second_moment_unbiased", "constant_v_hat")
     _assert_broken(recs, "adam_epsilon_placement", "step_alg1")
     assert _by_id(recs, "adam_first_moment_closed_form")["optimizer_m"].passed
 

@@ -188,6 +188,7 @@ def adam_records(seed_live: Live) -> list[Record]:
     e_m = sp.lambdify((ad.beta_1, ad.t, ad.mu), ad.E_M)
     e_v = sp.lambdify((ad.beta_2, ad.t, ad.mu, ad.sigma), ad.E_V)
     unbiased = sp.lambdify((ad.mu,), ad.adam_first_moment_unbiased.checked.rhs)
+    unbiased_v = sp.lambdify((ad.mu, ad.sigma), ad.adam_second_moment_unbiased.checked.rhs)
     step_alg1 = sp.lambdify((ad.theta, ad.alpha, ad.m_hat, ad.v_hat, ad.epsilon), ad.STEP_ALG1)
     step_in = sp.lambdify((ad.theta, ad.alpha, ad.m_hat, ad.v_hat, ad.epsilon), ad.STEP_EPS_INSIDE)
     gap = sp.lambdify((ad.alpha, ad.m_hat, ad.v_hat, ad.epsilon), ad.EPS_GAP)
@@ -234,7 +235,8 @@ def adam_records(seed_live: Live) -> list[Record]:
                    MODEL_RTOL, kind=closed),
            compare("adam_efficient_step", "efficient_vs_optimizer", "efficient_vs_optimizer",
                    *stack("eff"), MODEL_RTOL, kind=closed)]
-    out.extend(_constant_gradient(history[0], b1, b2, lr, corr1, e_m, e_v, unbiased))
+    out.extend(_constant_gradient(history[0], b1, b2, lr, corr1, e_m, e_v,
+                                  (unbiased, unbiased_v)))
     out.extend(_start(history[0], b1, b2, m_fn, v_fn))
     return out
 
@@ -264,15 +266,18 @@ def _stacked(pairs: list) -> tuple[np.ndarray, np.ndarray]:
 
 def _constant_gradient(g, b1, b2, lr, corr1, e_m, e_v, unbiased) -> list[Record]:
     """A constant gradient is a degenerate distribution with μ = g, σ = 0: the derived E[m_t] and
-    E[v_t] are then the exact values, and m̂_t = g at every t."""
+    E[v_t] are then the exact values, and m̂_t = g, v̂_t = g² at every t (``unbiased``: the
+    derived E[m̂_t] of μ and E[v̂_t] of μ, σ)."""
+    unbiased_m, unbiased_v = unbiased
     opt, params = Adam(lr, (b1, b2), ADAM_EPS), {"theta": np.zeros_like(g)}
-    rows = {k: [] for k in ("m", "v", "m_hat", "gap")}
+    rows = {k: [] for k in ("m", "v", "m_hat", "v_hat", "gap")}
     for t in range(1, ADAM_STEPS + 3):
         opt.step(params, {"theta": g.copy()})
-        m_hat, _ = opt.corrected("theta")
+        m_hat, v_hat = opt.corrected("theta")
         rows["m"].append((opt.m["theta"].copy(), e_m(b1, t, g)))
         rows["v"].append((opt.v["theta"].copy(), e_v(b2, t, g, 0.0)))
-        rows["m_hat"].append((m_hat, np.broadcast_to(unbiased(g), g.shape)))
+        rows["m_hat"].append((m_hat, np.broadcast_to(unbiased_m(g), g.shape)))
+        rows["v_hat"].append((v_hat, np.broadcast_to(unbiased_v(g, 0.0), g.shape)))
         # the uncorrected m_t misses g by the fraction β₁ᵗ = 1 − (1 − β₁ᵗ)
         rows["gap"].append((np.abs(g - opt.m["theta"]), np.abs(g) * (1 - corr1(b1, t))))
 
@@ -283,8 +288,10 @@ def _constant_gradient(g, b1, b2, lr, corr1, e_m, e_v, unbiased) -> list[Record]
     closed = Kind.CLOSED_FORM
     return [compare("adam_first_moment_bias", "constant_m", "constant_m", *stack("m"),
                     MODEL_RTOL, kind=closed),
-            compare("adam_first_moment_bias", "constant_m_hat", "constant_m_hat",
+            compare("adam_first_moment_unbiased", "constant_m_hat", "constant_m_hat",
                     *stack("m_hat"), MODEL_RTOL, kind=closed),
+            compare("adam_second_moment_unbiased", "constant_v_hat", "constant_v_hat",
+                    *stack("v_hat"), MODEL_RTOL, kind=closed),
             compare("adam_first_moment_bias", "uncorrected_gap", "uncorrected_gap", *stack("gap"),
                     MODEL_RTOL, kind=closed),
             compare("adam_second_moment_bias", "constant_v", "constant_v", *stack("v"),
