@@ -747,3 +747,25 @@ def test_the_front_matter_maps_the_notation_to_d2l(views):
         for symbol in (r"\hat y", r"\alpha(q_i, k_j)", r"\gamma", r"\beta", r"\hat s_t",
                        r"Y = XW + \mathbf{1}b^\top"):
             assert symbol in text, (lang, symbol)
+
+
+def test_the_vector_convention_is_the_one_the_formulas_use(views):
+    """Batch matrices stack samples as rows; a vector standing alone is a column (qᵀk, ssᵀ,
+    1bᵀ, Eᵀe_i): no line of the front matter or a chapter calls a vector a row, and the output
+    layer's box writes z = W_outᵀh for a column h."""
+    for lang, view in views.items():
+        first = view["notation_map"][0].plain
+        said = " ".join(_visible_text(view))
+        for wrong in ("vectors are rows", "row vector", "行向量", "Only 6.1", "只有 6.1"):
+            assert wrong not in said, (lang, wrong)
+        assert ("column vector" if lang == "en" else "列向量") in first, (lang, first)
+        tex = " ".join(p.tex for p in view["notation_map"][0].parts if isinstance(p, Tex))
+        for symbol in ("q^\\top k", "ss^\\top", "e_i", "Y = XW + \\mathbf{1}b^\\top"):
+            assert symbol in tex, (lang, symbol)
+        vocab = next(b for b in _parts(view, "box") if b["id"] == "vocab")
+        assert "W_{\\text{out}}^{\\top}h" in vocab["correct"]["tex"].tex
+        assert "1\\times" not in vocab["correct"]["tex"].tex
+
+
+def _visible_text(view):
+    return student.visible_text(view)
