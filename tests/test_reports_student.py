@@ -769,3 +769,18 @@ def test_the_vector_convention_is_the_one_the_formulas_use(views):
 
 def _visible_text(view):
     return student.visible_text(view)
+
+
+def test_an_unbiased_moment_states_the_mean_it_is_equal_to(views):
+    """「若 0<β₁<1，则 E[m̂_t] = μ」 named no μ: the premise E[g_i] = μ stands in the statement's
+    「若 …」, and the shipped claims carry it as their own hypothesis (still proved)."""
+    from derivations.library import adam
+
+    result = r"\mathbb{E}\left[{\hat{m}}_{t}\right] = \mu"
+    for lang, view in views.items():
+        claim = next(c for c in _claims(view) if result in c["statement"][0]["tex"].tex)
+        premises = [h.tex for h in claim["hypotheses"]]
+        assert r"\mathbb{E}[g_i]=\mu" in premises, (lang, premises)
+    for claim, premise in ((adam.adam_first_moment_unbiased, "same mean"),
+                           (adam.adam_second_moment_unbiased, "stationarity")):
+        assert premise in [a.name for a in claim.assumptions if a.kind == "hypothesis"]
