@@ -784,3 +784,22 @@ def test_an_unbiased_moment_states_the_mean_it_is_equal_to(views):
     for claim, premise in ((adam.adam_first_moment_unbiased, "same mean"),
                            (adam.adam_second_moment_unbiased, "stationarity")):
         assert premise in [a.name for a in claim.assumptions if a.kind == "hypothesis"]
+
+
+def test_each_variance_step_gives_the_reason_it_uses(views):
+    """§2.2: step 1 (Var of the sum → sum of Var) names the independence of the products and
+    the sum of variances; step 2 (Var → E[X²] − E[X]²) names the definition of variance, in the
+    edition and in the shipped claim."""
+    from derivations.library import attention_scaling as a
+
+    for lang, view in views.items():
+        claim = next(c for c in _claims(view) if "Var" in c["statement"][0]["tex"].tex
+                     and "d_{k} \\left(" in c["statement"][0]["tex"].tex)
+        first, second = (claim["steps"][n]["rule"] for n in (0, 1))
+        words = {"en": ("sum of their variances", "definition of variance"),
+                 "zh": ("方差之和", "方差的定义")}[lang]
+        assert words[0] in first.plain and words[1] not in first.plain, (lang, first.plain)
+        assert words[1] in second.plain and words[0] not in second.plain, (lang, second.plain)
+        assert r"\mathbb{E}[X^2]" in " ".join(p.tex for p in second.parts if isinstance(p, Tex))
+    rules = [s.rule for s in a.dot_product_variance.steps]
+    assert "sum of their variances" in rules[0] and rules[1].startswith("the definition of var")
