@@ -803,3 +803,23 @@ def test_each_variance_step_gives_the_reason_it_uses(views):
         assert r"\mathbb{E}[X^2]" in " ".join(p.tex for p in second.parts if isinstance(p, Tex))
     rules = [s.rule for s in a.dot_product_variance.steps]
     assert "sum of their variances" in rules[0] and rules[1].startswith("the definition of var")
+
+
+def test_the_saturation_counterexample_counts_its_keys_once(views):
+    """Box 2.4: the uniform weight 1/16 is of a row of 16 keys; the saturated pair is a row of
+    two keys, said so, since 1/(1 + e^{−64}) is a softmax over two."""
+    for lang, view in views.items():
+        box = next(b for b in _parts(view, "box") if b["id"] == "half_example")
+        text = box["counter"].plain
+        assert ("a row of just two keys" if lang == "en" else "一行只有两个键") in text, lang
+        assert text.count("16") == 2, text  # "16 keys" and "1/16", nowhere the pair
+
+
+def test_the_rope_box_says_d2ls_encoding_is_at_the_input(views):
+    """Box 2.7 must not read as if d2l 10.6 were wrong: its sinusoidal encoding is added at the
+    input layer, and what the note gets wrong is listing RoPE there too."""
+    for lang, view in views.items():
+        wrong = next(b for b in _parts(view, "box") if b["id"] == "rope")["wrong"].plain
+        for word in {"en": ("d2l 10.6", "sinusoidal", "input layer", "indeed"),
+                     "zh": ("d2l 10.6", "正弦位置编码", "输入层", "确实", "错在")}[lang]:
+            assert word in wrong, (lang, word)
