@@ -823,3 +823,30 @@ def test_the_rope_box_says_d2ls_encoding_is_at_the_input(views):
         for word in {"en": ("d2l 10.6", "sinusoidal", "input layer", "indeed"),
                      "zh": ("d2l 10.6", "正弦位置编码", "输入层", "确实", "错在")}[lang]:
             assert word in wrong, (lang, word)
+
+
+def test_figure_2_stands_by_the_scaling_and_side_boxes_close_chapter_2(views):
+    """Figure 2 (saturation against d_k) follows box 2.4 in chapter 2, not chapter 3's shift
+    invariance; boxes 2.7–2.9 (RoPE, graph, RNN) close chapter 2 under a heading of their own."""
+    for lang, view in views.items():
+        attention = next(t for t in view["topics"] if t["key"] == "attention")
+        kinds = [(it["type"], it.get("name") or it.get("id")) for it in attention["parts"]]
+        at = kinds.index(("box", "half_example"))
+        assert kinds[at + 1] == ("figure", "saturation"), (lang, kinds)
+        figure = attention["parts"][at + 1]
+        assert figure["number"] == 2, lang
+        heading = [k for k, (kind, _) in enumerate(kinds) if kind == "heading"]
+        assert len(heading) == 1, kinds
+        assert [x for _, x in kinds[heading[0] + 1:]] == ["rope", "graph", "gpu"], kinds
+        assert attention["parts"][heading[0]]["title"].plain == {
+            "en": "Other common sayings about attention", "zh": "注意力的其他常见说法"}[lang]
+        numbers = [it["number"] for it in attention["parts"] if it["type"] == "box"]
+        assert numbers == [f"2.{n}" for n in range(1, 10)], numbers
+        softmax = next(t for t in view["topics"] if t["key"] == "softmax")
+        assert not [it for it in softmax["parts"] if it["type"] == "figure"]
+
+
+def test_a_box_group_without_a_heading_is_named():
+    raw = {**student.words(), "box": [{**student.words()["box"][0], "group": "nowhere"}]}
+    with pytest.raises(student.StudentError, match="group expected one of"):
+        student.validate_words(raw)
