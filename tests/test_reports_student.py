@@ -589,11 +589,13 @@ def test_every_counterexample_can_be_recomputed_by_hand(views):
 
 def test_smaller_review_items(views):
     """Steps numbered on the page as in the PDF; a chain of bounds wraps on a phone; the wide
-    figure keeps its size there; no code-like subscript; logit explained before 3.2."""
+    figure fits there; no code-like subscript; logit explained before 3.2."""
     css = (Path(student.__file__).parent.parent / "render" / "templates" / "student.css"
            ).read_text(encoding="utf-8")
     assert re.search(r"\.student ol\.steps \{[^}]*list-style: decimal", css)
-    assert re.search(r"\.topic-figure\.wide img \{[^}]*max-width: none", css)
+    # figure 4's two panels are shown whole on a phone, never cut off in a scrolling frame
+    assert re.search(r"\.topic-figure\.wide img \{[^}]*width: 100%", css)
+    assert "overflow-x: auto; }" not in css.split(".topic-figure.wide")[-1]
     for view in views.values():
         box = next(b for b in _parts(view, "box") if b["id"] == "lossless")
         assert len(box["correct"]["pieces"]) >= 3
@@ -850,3 +852,22 @@ def test_a_box_group_without_a_heading_is_named():
     raw = {**student.words(), "box": [{**student.words()["box"][0], "group": "nowhere"}]}
     with pytest.raises(student.StudentError, match="group expected one of"):
         student.validate_words(raw)
+
+
+def test_a_formula_keeps_the_chinese_punctuation_after_it(views, tmp_path):
+    """「$x$，」: the formula and its punctuation are one unbreakable box on the page, and a
+    premise that lists several facts is cut between them (its last fact stays with 「，则」)."""
+    from markupsafe import Markup
+
+    from reports.render import html
+
+    page = html.render(views["zh"], tmp_path, template=html.STUDENT_TEMPLATE).read_text(
+        encoding="utf-8")
+    glued = re.findall(r'<span class="glue">(.*?)</span>(?!</span>)', page, re.S)
+    assert len(glued) > 20
+    x = Tex("x", False, "test")
+    out = html.prose_markup(Prose(("若 ", x, "，则 ", x, ", and ", x, "。")),
+                            {x: Markup("<X>")}, "")
+    assert out == '若 <span class="glue"><X>，</span>则 <X>, and <span class="glue"><X>。</span>'
+    assert re.search(r'<span class="glue"><span class="formula-inline">.*?</span>,</span> ', page)
+    assert student._list_items(r"a=1,\ f(b,\ c)=2") == ["a=1", r"f(b,\ c)=2"]

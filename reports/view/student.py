@@ -197,6 +197,17 @@ def _cut_relations(tex: str) -> list[str]:
     return [tex] if depth else [p for p in pieces if p]
 
 
+def _list_items(tex: str) -> list[str]:
+    """The items of a list written ``a,\\ b,\\ c`` at the top level of ``tex``: [a, b, c]."""
+    items, depth, start = [], 0, 0
+    for k, ch in enumerate(tex):
+        depth += {"{": 1, "(": 1, "[": 1, "}": -1, ")": -1, "]": -1}.get(ch, 0)
+        if depth == 0 and tex.startswith(",\\ ", k):
+            items.append(tex[start:k])
+            start = k + 3
+    return [x.strip() for x in [*items, tex[start:]] if x.strip()]
+
+
 def shown(tex: Tex) -> dict:
     """A display formula as the edition shows it: whole in the PDF (which wraps it itself), and
     for the page also cut at its top-level relations and operators, so that on a phone its
@@ -245,6 +256,10 @@ def _claim(claim: dict, lang: str, t: dict, full: str, number: str, section: str
             "title": prose(title[lang], f"student title {cid}") if title else px(c["title"]),
             "proved": claim["status"] == "proved",
             "hypotheses": hypotheses,
+            # on the page a premise that lists several facts wraps between them, so that its
+            # last fact, not the whole list, stays with 「，则」
+            "hypothesis_pieces": [[Tex(x, False, h.label) for x in _list_items(h.tex)]
+                                  for h in hypotheses],
             "statement": [shown(tx(Tex(x, True, c["statement"].label))) for x in lines],
             "definitions": [{**d, "tex": tx(d["tex"]), "text": px(d["text"]),
                              "symbol": tx(d["symbol"]) if d.get("symbol") else None}
