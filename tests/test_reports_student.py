@@ -869,5 +869,6 @@ def test_a_formula_keeps_the_chinese_punctuation_after_it(views, tmp_path):
     out = html.prose_markup(Prose(("若 ", x, "，则 ", x, ", and ", x, "。")),
                             {x: Markup("<X>")}, "")
     assert out == '若 <span class="glue"><X>，</span>则 <X>, and <span class="glue"><X>。</span>'
-    assert re.search(r'<span class="glue"><span class="formula-inline">.*?</span>,</span> ', page)
+    assert re.search(r'<span class="glue"><span class="formula-inline">.*?</span>，</span>&#8203;',
+                     page)
     assert student._list_items(r"a=1,\ f(b,\ c)=2") == ["a=1", r"f(b,\ c)=2"]
