@@ -66,6 +66,29 @@ PROBE = """() => ({
       e => e.scrollWidth > e.clientWidth + 1).length,
   figureLabels: [...document.querySelectorAll('figcaption strong')].map(
       e => e.innerText.slice(0, 12)),
+  // Chinese punctuation that starts a line right after an inline formula (「，则」 first on a line)
+  punctAfterFormula: (() => {
+    const out = [], walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+      const prev = n.previousSibling;
+      if (!/^[，。；：、？！）」』》]/.test(n.data) || !prev || prev.nodeType !== 1) continue;
+      const k = prev.matches('.katex') ? prev : [...prev.querySelectorAll('.katex')].pop();
+      const boxes = k ? [...k.getClientRects()] : [];
+      if (!boxes.length) continue;
+      const r = document.createRange();
+      r.setStart(n, 0);
+      r.setEnd(n, 1);
+      if (r.getBoundingClientRect().top >= boxes[boxes.length - 1].bottom - 2)
+        out.push(k.textContent.slice(-16) + ' | ' + n.data.slice(0, 8));
+    }
+    return out;
+  })(),
+  // a figure not seen whole: wider than the window, or scrolling inside its frame
+  figuresCut: [...document.querySelectorAll('figure img')].filter(i => {
+    const r = i.getBoundingClientRect(), f = i.closest('figure');
+    return r.left < 0 || r.right > document.documentElement.clientWidth + 1
+        || f.scrollWidth > f.clientWidth + 1;
+  }).map(i => i.getAttribute('src')),
 })"""
 RAW_TEX = ("\\frac", "\\begin", "\\operatorname", "\\mathbb", "\\top")
 
@@ -182,6 +205,8 @@ def test_the_student_edition_reads_on_a_desktop_and_a_phone(sync_api, student_bu
         assert page_problems(result, n_formulas) == [], f"{lang} at {width} px"
         facts = result["facts"]
         assert facts["clipped"] == [] and facts["scrollingCells"] == 0, (width, facts["clipped"])
+        assert facts["punctAfterFormula"] == [], (width, facts["punctAfterFormula"])
+        assert facts["figuresCut"] == [], (width, facts["figuresCut"])
         assert shot.is_file()
     word = "图" if lang == "zh" else "Figure"
     numbers = [int(label.split()[1].rstrip(".")) for label in facts["figureLabels"]]
@@ -199,6 +224,22 @@ def test_a_cut_off_cell_is_found(sync_api, built, tmp_path):
                     '</td></tr></table></body></html>', encoding="utf-8")
     facts = probe(sync_api, page, width=390)["facts"]
     assert facts["clipped"] == ["TD."]
+
+
+def test_punctuation_after_a_formula_and_a_cut_figure_are_found(sync_api, built, tmp_path):
+    """The phone checks find 「，则」 starting a line after a formula, and a two-panel figure
+    that scrolls inside its frame, as the lecturer saw them."""
+    page = tmp_path / "html" / "bad.html"
+    page.parent.mkdir()
+    (page.parent / "wide.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="640" height="200"></svg>')
+    page.write_text('<html><body><p class="lang-switch"><a href="x">x</a></p><p>若 '
+                    '<span class="katex" style="display:inline-block;width:360px">x</span>'
+                    '，则</p><figure style="overflow-x:auto"><img src="wide.svg" '
+                    'style="width:640px"></figure></body></html>', encoding="utf-8")
+    facts = probe(sync_api, page, width=390)["facts"]
+    assert facts["punctAfterFormula"] == ["x | ，则"]
+    assert facts["figuresCut"] == ["wide.svg"]
 
 
 def test_language_switch_links_the_other_edition(page_report):

@@ -589,11 +589,13 @@ def test_every_counterexample_can_be_recomputed_by_hand(views):
 
 def test_smaller_review_items(views):
     """Steps numbered on the page as in the PDF; a chain of bounds wraps on a phone; the wide
-    figure keeps its size there; no code-like subscript; logit explained before 3.2."""
+    figure fits there; no code-like subscript; logit explained before 3.2."""
     css = (Path(student.__file__).parent.parent / "render" / "templates" / "student.css"
            ).read_text(encoding="utf-8")
     assert re.search(r"\.student ol\.steps \{[^}]*list-style: decimal", css)
-    assert re.search(r"\.topic-figure\.wide img \{[^}]*max-width: none", css)
+    # figure 4's two panels are shown whole on a phone, never cut off in a scrolling frame
+    assert re.search(r"\.topic-figure\.wide img \{[^}]*width: 100%", css)
+    assert "overflow-x: auto; }" not in css.split(".topic-figure.wide")[-1]
     for view in views.values():
         box = next(b for b in _parts(view, "box") if b["id"] == "lossless")
         assert len(box["correct"]["pieces"]) >= 3
@@ -747,3 +749,126 @@ def test_the_front_matter_maps_the_notation_to_d2l(views):
         for symbol in (r"\hat y", r"\alpha(q_i, k_j)", r"\gamma", r"\beta", r"\hat s_t",
                        r"Y = XW + \mathbf{1}b^\top"):
             assert symbol in text, (lang, symbol)
+
+
+def test_the_vector_convention_is_the_one_the_formulas_use(views):
+    """Batch matrices stack samples as rows; a vector standing alone is a column (qᵀk, ssᵀ,
+    1bᵀ, Eᵀe_i): no line of the front matter or a chapter calls a vector a row, and the output
+    layer's box writes z = W_outᵀh for a column h."""
+    for lang, view in views.items():
+        first = view["notation_map"][0].plain
+        said = " ".join(_visible_text(view))
+        for wrong in ("vectors are rows", "row vector", "行向量", "Only 6.1", "只有 6.1"):
+            assert wrong not in said, (lang, wrong)
+        assert ("column vector" if lang == "en" else "列向量") in first, (lang, first)
+        tex = " ".join(p.tex for p in view["notation_map"][0].parts if isinstance(p, Tex))
+        for symbol in ("q^\\top k", "ss^\\top", "e_i", "Y = XW + \\mathbf{1}b^\\top"):
+            assert symbol in tex, (lang, symbol)
+        vocab = next(b for b in _parts(view, "box") if b["id"] == "vocab")
+        assert "W_{\\text{out}}^{\\top}h" in vocab["correct"]["tex"].tex
+        assert "1\\times" not in vocab["correct"]["tex"].tex
+
+
+def _visible_text(view):
+    return student.visible_text(view)
+
+
+def test_an_unbiased_moment_states_the_mean_it_is_equal_to(views):
+    """「若 0<β₁<1，则 E[m̂_t] = μ」 named no μ: the premise E[g_i] = μ stands in the statement's
+    「若 …」, and the shipped claims carry it as their own hypothesis (still proved)."""
+    from derivations.library import adam
+
+    result = r"\mathbb{E}\left[{\hat{m}}_{t}\right] = \mu"
+    for lang, view in views.items():
+        claim = next(c for c in _claims(view) if result in c["statement"][0]["tex"].tex)
+        premises = [h.tex for h in claim["hypotheses"]]
+        assert r"\mathbb{E}[g_i]=\mu" in premises, (lang, premises)
+    for claim, premise in ((adam.adam_first_moment_unbiased, "same mean"),
+                           (adam.adam_second_moment_unbiased, "stationarity")):
+        assert premise in [a.name for a in claim.assumptions if a.kind == "hypothesis"]
+
+
+def test_each_variance_step_gives_the_reason_it_uses(views):
+    """§2.2: step 1 (Var of the sum → sum of Var) names the independence of the products and
+    the sum of variances; step 2 (Var → E[X²] − E[X]²) names the definition of variance, in the
+    edition and in the shipped claim."""
+    from derivations.library import attention_scaling as a
+
+    for lang, view in views.items():
+        claim = next(c for c in _claims(view) if "Var" in c["statement"][0]["tex"].tex
+                     and "d_{k} \\left(" in c["statement"][0]["tex"].tex)
+        first, second = (claim["steps"][n]["rule"] for n in (0, 1))
+        words = {"en": ("sum of their variances", "definition of variance"),
+                 "zh": ("方差之和", "方差的定义")}[lang]
+        assert words[0] in first.plain and words[1] not in first.plain, (lang, first.plain)
+        assert words[1] in second.plain and words[0] not in second.plain, (lang, second.plain)
+        assert r"\mathbb{E}[X^2]" in " ".join(p.tex for p in second.parts if isinstance(p, Tex))
+    rules = [s.rule for s in a.dot_product_variance.steps]
+    assert "sum of their variances" in rules[0] and rules[1].startswith("the definition of var")
+
+
+def test_the_saturation_counterexample_counts_its_keys_once(views):
+    """Box 2.4: the uniform weight 1/16 is of a row of 16 keys; the saturated pair is a row of
+    two keys, said so, since 1/(1 + e^{−64}) is a softmax over two."""
+    for lang, view in views.items():
+        box = next(b for b in _parts(view, "box") if b["id"] == "half_example")
+        text = box["counter"].plain
+        assert ("a row of just two keys" if lang == "en" else "一行只有两个键") in text, lang
+        assert text.count("16") == 2, text  # "16 keys" and "1/16", nowhere the pair
+
+
+def test_the_rope_box_says_d2ls_encoding_is_at_the_input(views):
+    """Box 2.7 must not read as if d2l 10.6 were wrong: its sinusoidal encoding is added at the
+    input layer, and what the note gets wrong is listing RoPE there too."""
+    for lang, view in views.items():
+        wrong = next(b for b in _parts(view, "box") if b["id"] == "rope")["wrong"].plain
+        for word in {"en": ("d2l 10.6", "sinusoidal", "input layer", "indeed"),
+                     "zh": ("d2l 10.6", "正弦位置编码", "输入层", "确实", "错在")}[lang]:
+            assert word in wrong, (lang, word)
+
+
+def test_figure_2_stands_by_the_scaling_and_side_boxes_close_chapter_2(views):
+    """Figure 2 (saturation against d_k) follows box 2.4 in chapter 2, not chapter 3's shift
+    invariance; boxes 2.7–2.9 (RoPE, graph, RNN) close chapter 2 under a heading of their own."""
+    for lang, view in views.items():
+        attention = next(t for t in view["topics"] if t["key"] == "attention")
+        kinds = [(it["type"], it.get("name") or it.get("id")) for it in attention["parts"]]
+        at = kinds.index(("box", "half_example"))
+        assert kinds[at + 1] == ("figure", "saturation"), (lang, kinds)
+        figure = attention["parts"][at + 1]
+        assert figure["number"] == 2, lang
+        heading = [k for k, (kind, _) in enumerate(kinds) if kind == "heading"]
+        assert len(heading) == 1, kinds
+        assert [x for _, x in kinds[heading[0] + 1:]] == ["rope", "graph", "gpu"], kinds
+        assert attention["parts"][heading[0]]["title"].plain == {
+            "en": "Other common sayings about attention", "zh": "注意力的其他常见说法"}[lang]
+        numbers = [it["number"] for it in attention["parts"] if it["type"] == "box"]
+        assert numbers == [f"2.{n}" for n in range(1, 10)], numbers
+        softmax = next(t for t in view["topics"] if t["key"] == "softmax")
+        assert not [it for it in softmax["parts"] if it["type"] == "figure"]
+
+
+def test_a_box_group_without_a_heading_is_named():
+    raw = {**student.words(), "box": [{**student.words()["box"][0], "group": "nowhere"}]}
+    with pytest.raises(student.StudentError, match="group expected one of"):
+        student.validate_words(raw)
+
+
+def test_a_formula_keeps_the_chinese_punctuation_after_it(views, tmp_path):
+    """「$x$，」: the formula and its punctuation are one unbreakable box on the page, and a
+    premise that lists several facts is cut between them (its last fact stays with 「，则」)."""
+    from markupsafe import Markup
+
+    from reports.render import html
+
+    page = html.render(views["zh"], tmp_path, template=html.STUDENT_TEMPLATE).read_text(
+        encoding="utf-8")
+    glued = re.findall(r'<span class="glue">(.*?)</span>(?!</span>)', page, re.S)
+    assert len(glued) > 20
+    x = Tex("x", False, "test")
+    out = html.prose_markup(Prose(("若 ", x, "，则 ", x, ", and ", x, "。")),
+                            {x: Markup("<X>")}, "")
+    assert out == '若 <span class="glue"><X>，</span>则 <X>, and <span class="glue"><X>。</span>'
+    assert re.search(r'<span class="glue"><span class="formula-inline">.*?</span>，</span>&#8203;',
+                     page)
+    assert student._list_items(r"a=1,\ f(b,\ c)=2") == ["a=1", r"f(b,\ c)=2"]

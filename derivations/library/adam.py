@@ -168,19 +168,23 @@ def _moment_bias(claim_id, title, beta, power, rng, moments, expected, raw, name
     )
 
 
-def _unbiased(claim_id, title, beta, rng, raw_bias, expected, raw, corrected, names, shown):
-    """E[x̂_t] = E[x̄_t]/(1 − βᵗ) = E[x]: the division by 1 − βᵗ comes last, after E[x̄_t]."""
+def _unbiased(claim_id, title, beta, rng, moments, raw_bias, expected, raw, corrected, names,
+              shown):
+    """E[x̂_t] = E[x̄_t]/(1 − βᵗ) = E[x]: the division by 1 − βᵗ comes last, after E[x̄_t].
+    The cited E[x̄_t] holds under ``moments`` only, so ``moments`` is this claim's premise too:
+    without it the result's μ (and σ) would name nothing."""
     corr = 1 - beta**t
     return Derivation(
         id=claim_id, title=title,
         statement=sp.Eq(E(corrected.symbol[t]), expected, evaluate=False),
-        assumptions=(lemma(raw_bias), rng),
+        assumptions=(lemma(raw_bias), rng, moments),
         steps=(
             Step(E(raw.symbol[t]) / corr,
                  f"the definition of {names[1]}_t; 1 − {sp.pretty(beta)}ᵗ is a constant",
                  (names[1],)),
             Step(expected, f"E[{names[0]}_t] = (1 − {sp.pretty(beta)}ᵗ)({shown}), the previous "
-                 f"claim; 1 − {sp.pretty(beta)}ᵗ ≠ 0 cancels", (raw_bias.id, rng.name)),
+                 f"claim; 1 − {sp.pretty(beta)}ᵗ ≠ 0 cancels",
+                 (raw_bias.id, rng.name, moments.name)),
         ),
         domain=_T_DOMAIN,
         definitions=(raw, corrected),
@@ -195,12 +199,13 @@ adam_second_moment_bias = _moment_bias(
     beta_2, 2, BETA2_RANGE, STATIONARY, mu**2 + sigma**2, nt.V_DEF, "v")
 adam_first_moment_unbiased = _unbiased(
     "adam_first_moment_unbiased", "Adam: E[m̂_t] = E[g], the corrected first moment is unbiased",
-    beta_1, BETA1_RANGE, adam_first_moment_bias, mu, nt.M_DEF, nt.MHAT_DEF, ("m", "m̂"), "μ")
+    beta_1, BETA1_RANGE, SAME_MEAN, adam_first_moment_bias, mu, nt.M_DEF, nt.MHAT_DEF,
+    ("m", "m̂"), "μ")
 adam_second_moment_unbiased = _unbiased(
     "adam_second_moment_unbiased",
     "Adam: E[v̂_t] = E[g²], the corrected second moment is unbiased",
-    beta_2, BETA2_RANGE, adam_second_moment_bias, mu**2 + sigma**2, nt.V_DEF, nt.VHAT_DEF,
-    ("v", "v̂"), "μ² + σ²")
+    beta_2, BETA2_RANGE, STATIONARY, adam_second_moment_bias, mu**2 + sigma**2, nt.V_DEF,
+    nt.VHAT_DEF, ("v", "v̂"), "μ² + σ²")
 
 A, Bd = nt.a_out, nt.b_in  # the denominators a = √v̂_t + ε and b = √(v̂_t + ε)
 _GAP = alpha * m_hat * epsilon * (epsilon + 2 * sp.sqrt(v_hat) - 1) / (A * Bd * (A + Bd))

@@ -98,6 +98,10 @@ STANDARDIZED = Assumption(
 GENERAL = Domain(dims=(d_k,), random={q: (mu_q, sigma_q**2), k: (mu_k, sigma_k**2)})
 UNIT = Domain(dims=(d_k,), random={q: (0, 1), k: (0, 1)})
 
+# the first step of both variances: it already uses that the products are independent
+SUM_OF_VARIANCES = ("the definition of qᵀk; its d_k products are independent, and the variance of "
+                    "a sum of independent terms is the sum of their variances")
+
 dot_product_mean = Derivation(
     "dot_product_mean",
     "The mean of a dot product of independent random vectors is d_k μ_q μ_k",
@@ -120,10 +124,10 @@ dot_product_variance = Derivation(
     sp.Eq(Var(QK), VARIANCE, evaluate=False),
     (INDEPENDENT, MOMENTS),
     (
-        Step(sp.Sum(Var(q[m] * k[m]), (m, 1, d_k)), "the definition of qᵀk; independence",
+        Step(sp.Sum(Var(q[m] * k[m]), (m, 1, d_k)), SUM_OF_VARIANCES,
              ("qᵀk", "independent entries")),
         Step(sp.Sum(E(q[m] ** 2 * k[m] ** 2) - E(q[m] * k[m]) ** 2, (m, 1, d_k)),
-             "definition of variance"),
+             "the definition of variance: Var(X) = E[X²] − E[X]², for each product"),
         Step(sp.Sum(E(q[m] ** 2) * E(k[m] ** 2) - E(q[m]) ** 2 * E(k[m]) ** 2, (m, 1, d_k)),
              "independence", ("independent entries",)),
         Step(sp.Sum((sigma_q**2 + mu_q**2) * (sigma_k**2 + mu_k**2) - mu_q**2 * mu_k**2,
@@ -140,7 +144,7 @@ unit_dot_product_variance = Derivation(
     sp.Eq(Var(QK), UNIT_VARIANCE, evaluate=False),
     (INDEPENDENT, STANDARDIZED),
     (
-        Step(sp.Sum(Var(q[m] * k[m]), (m, 1, d_k)), "the definition of qᵀk; independence",
+        Step(sp.Sum(Var(q[m] * k[m]), (m, 1, d_k)), SUM_OF_VARIANCES,
              ("qᵀk", "independent entries")),
         Step(sp.Sum(E(q[m] ** 2) * E(k[m] ** 2) - E(q[m]) ** 2 * E(k[m]) ** 2, (m, 1, d_k)),
              "definition of variance; independence", ("independent entries",)),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -49,14 +50,35 @@ def typeset(*views: dict) -> Typeset:
                     for key, html in zip(first, katex.render_all(unique), strict=True)})
 
 
+# Chinese punctuation that must not start a line: after a formula it goes with the formula
+_CLOSING = re.compile(r"^[，。；：、？！）」』》]+")
+
+
+def _glued(parts, rendered) -> list[Markup]:
+    """``parts`` as markup; a formula followed by Chinese punctuation (「$x$，」) in one
+    ``<span class="glue">``, which the page keeps on one line where it fits, so that 「，」
+    never starts a line (a browser breaks after an inline formula's last box)."""
+    out: list[Markup] = []
+    for k, x in enumerate(parts):
+        if isinstance(x, Tex):
+            out.append(rendered[x])
+        elif isinstance(x, Code):
+            out.append(Markup("<code>{}</code>").format(x.text))
+        else:
+            m = _CLOSING.match(x) if k and isinstance(parts[k - 1], Tex) else None
+            if m:
+                out[-1] = Markup('<span class="glue">{}{}</span>').format(out[-1], m.group(0))
+                x = x[m.end():]
+            out.append(escape(x))
+    return out
+
+
 def prose_markup(p: Prose, rendered, untranslated: str) -> Markup:
     """Text with its formulas typeset (``rendered[tex]``), code in ``<code>``, the rest
     escaped; English shown for want of a translation is tagged ``untranslated``."""
     if not isinstance(p, Prose):
         raise TypeError(f"prose filter: expected Prose, got {type(p).__name__} {p!r:.60}")
-    body = Markup("").join(rendered[x] if isinstance(x, Tex)
-                           else Markup("<code>{}</code>").format(x.text)
-                           if isinstance(x, Code) else escape(x) for x in p.parts)
+    body = Markup("").join(_glued(p.parts, rendered))
     if p.missing:  # English for want of a translation: visible, never silent
         return Markup('<span class="untranslated" lang="en"><span class="tag">{}</span> {}'
                       '</span>').format(untranslated, body)

@@ -81,8 +81,13 @@ def validate_words(raw: dict) -> dict:
     for i, line in enumerate(raw["notation_map"]):
         _bilingual(line, f"notation_map line {i + 1}")
     shown = {c for t in topics_data() for c in t["claims"]}
+    for key, group in raw.get("group", {}).items():
+        _bilingual(group.get("title"), f"group {key} title")
     for box in raw.get("box", []):
         where = f"box {box.get('id')!r}"
+        if box.get("group") is not None and box["group"] not in raw.get("group", {}):
+            raise StudentError(f"{where}: group expected one of [group] "
+                               f"{sorted(raw.get('group', {}))}, got {box['group']!r}")
         if box.get("after") not in shown:
             raise StudentError(f"{where}: after expected a claim the edition shows, got "
                                f"{box.get('after')!r}")
@@ -192,6 +197,17 @@ def _cut_relations(tex: str) -> list[str]:
     return [tex] if depth else [p for p in pieces if p]
 
 
+def _list_items(tex: str) -> list[str]:
+    """The items of a list written ``a,\\ b,\\ c`` at the top level of ``tex``: [a, b, c]."""
+    items, depth, start = [], 0, 0
+    for k, ch in enumerate(tex):
+        depth += {"{": 1, "(": 1, "[": 1, "}": -1, ")": -1, "]": -1}.get(ch, 0)
+        if depth == 0 and tex.startswith(",\\ ", k):
+            items.append(tex[start:k])
+            start = k + 3
+    return [x.strip() for x in [*items, tex[start:]] if x.strip()]
+
+
 def shown(tex: Tex) -> dict:
     """A display formula as the edition shows it: whole in the PDF (which wraps it itself), and
     for the page also cut at its top-level relations and operators, so that on a phone its
@@ -240,6 +256,10 @@ def _claim(claim: dict, lang: str, t: dict, full: str, number: str, section: str
             "title": prose(title[lang], f"student title {cid}") if title else px(c["title"]),
             "proved": claim["status"] == "proved",
             "hypotheses": hypotheses,
+            # on the page a premise that lists several facts wraps between them, so that its
+            # last fact, not the whole list, stays with 「，则」
+            "hypothesis_pieces": [[Tex(x, False, h.label) for x in _list_items(h.tex)]
+                                  for h in hypotheses],
             "statement": [shown(tx(Tex(x, True, c["statement"].label))) for x in lines],
             "definitions": [{**d, "tex": tx(d["tex"]), "text": px(d["text"]),
                              "symbol": tx(d["symbol"]) if d.get("symbol") else None}
@@ -320,6 +340,17 @@ def _box(box: dict, number: str, records: dict[str, dict], lang: str, t: dict,
 
 
 # ----------------------------------------------------------------------------- the edition
+def _figure(name: str, number: int, anchor: str, lang: str, t: dict, data: dict) -> dict:
+    """Figure ``number`` of the edition, ``name``, in chapter ``anchor``."""
+    return {"type": "figure", "anchor": f"{anchor}-fig-{name}", "number": number, "name": name,
+            "file": model.figure_stem(name, lang),
+            "label": t["student"]["figure_label"].format(n=number),
+            "title": prose(t["figure"][f"{name}_title"], f"figure {name}"),
+            "caption": prose(figure_caption(name, t["figure"][f"{name}_caption"], t,
+                                            data.get("plot_data") or {}),
+                             f"figure {name} caption")}
+
+
 def build_view(data: dict, figures: list[dict], lang: str = "en",
                meta: dict | None = None) -> dict:
     """The student edition ``lang`` of ``data``."""
@@ -343,33 +374,43 @@ def build_view(data: dict, figures: list[dict], lang: str = "en",
         ch = w["chapter"][key]
         items, box_no = [], 0
         present = [c for c in topic["claims"] if c in claims]
-        # the figure follows the derivation it illustrates, else the chapter's last one shown
-        fig_after = topic.get("figure_after") if topic.get("figure_after") in present \
-            else present[-1]
+        shown_boxes = {b["id"] for c in present for b in boxes_after.get(c, [])
+                       if all(r in records for r in b["records"])}
+        # a figure follows the derivation or box it illustrates, else the chapter's last
+        # derivation shown (data without the audit has no boxes)
+        figures_after: dict[str, list[str]] = {}
+        for f in topic.get("figure", []):
+            where = f["after"] if f["after"] in present or f["after"] in shown_boxes \
+                else present[-1]
+            if f["name"] in pictures:
+                figures_after.setdefault(where, []).append(f["name"])
+
         for k, cid in enumerate(present, start=1):
             items.append({"type": "claim", "anchor": f"{anchor}-{k}",
                           **_claim(claims[cid], lang, t, full, f"{n}.{k}",
                                    sections[cid])})
-            fig = pictures.get(topic.get("figure", "")) if cid == fig_after else None
-            if fig is not None:
+            for name in figures_after.get(cid, []):
                 figure_no += 1
-                items.append({"type": "figure", "anchor": f"{anchor}-fig", "number": figure_no,
-                              "name": fig["name"], "file": model.figure_stem(fig["name"], lang),
-                              "label": s["figure_label"].format(n=figure_no),
-                              "title": prose(t["figure"][f"{fig['name']}_title"],
-                                             f"figure {fig['name']}"),
-                              "caption": prose(figure_caption(
-                                  fig["name"], t["figure"][f"{fig['name']}_caption"], t,
-                                  data.get("plot_data") or {}),
-                                  f"figure {fig['name']} caption")})
-            for box in boxes_after.get(cid, []):
-                if not all(r in records for r in box["records"]):
-                    continue  # data without the audit (a fixture) has no boxes
+                items.append(_figure(name, figure_no, anchor, lang, t, data))
+            # a group of boxes stands after the claim's other boxes, under its heading
+            ordered = sorted(boxes_after.get(cid, []), key=lambda b: "group" in b)
+            group = None
+            for box in ordered:
+                if box["id"] not in shown_boxes:
+                    continue
+                if box.get("group") and box["group"] != group:
+                    group = box["group"]
+                    items.append({"type": "heading", "anchor": f"{anchor}-{group}",
+                                  "title": prose(w["group"][group]["title"][lang],
+                                                 f"group {group}")})
                 history = box.get("kind") == "history"  # a story, not a numbered misconception
                 box_no += not history
                 number = "" if history else f"{n}.{box_no}"
                 items.append({"type": "box", "anchor": f"{anchor}-{box['id']}",
                               **_box(box, number, records, lang, t, full, named)})
+                for name in figures_after.get(box["id"], []):
+                    figure_no += 1
+                    items.append(_figure(name, figure_no, anchor, lang, t, data))
         exercises = []
         for j, ex in enumerate(ch.get("exercise", []), start=1):
             number = f"{n}.{j}"
