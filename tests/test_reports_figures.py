@@ -71,6 +71,24 @@ def test_without_a_cjk_font_the_chinese_figures_keep_the_english_words():
         assert chinese("variance") == "方差" and rc["font.family"][0] == CJK[1]
 
 
+def test_an_edition_s_own_letters_are_drawn_as_its_variant(data, tmp_path):
+    """Figure 4 of the student edition names Adam's moments as d2l does (v_t, s_t): drawn once
+    more, its legend's formulas renamed at once (m → v, v → s); the report's keeps m_t, v_t."""
+    variants = {"adam_moments": {"student": student.figure_symbols()["adam_moments"]}}
+    figures = plots.render({"plot_data": data["plot_data"], "training": data["training"]},
+                           tmp_path, None, ("en",), None, variants)
+    assert next(f for f in figures if f["name"] == "adam_moments")["variants"] == ["student"]
+    assert all(f["variants"] == [] for f in figures if f["name"] != "adam_moments")
+    own, report = (tmp_path / "adam_moments-student.svg"), (tmp_path / "adam_moments.svg")
+    assert own.is_file() and own.read_bytes() != report.read_bytes()
+    english, _ = plots.words("en", None)
+    renamed = plots._renaming(english, variants["adam_moments"]["student"])
+    assert [renamed(k) for k in ("m_raw", "m_hat", "v_raw", "v_hat")] == \
+        ["$v_t$", "$\\hat v_t$", "$s_t$", "$\\hat s_t$"]
+    assert [english(k) for k in ("m_raw", "v_raw")] == ["$m_t$", "$v_t$"]
+    assert model.figure_stem("adam_moments", "zh", "student") == "adam_moments-student-zh"
+
+
 def test_each_edition_links_the_drawing_of_its_language(data):
     figures = [{"name": n} for n in NAMES]
     for lang in ("en", "zh"):

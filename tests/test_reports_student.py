@@ -202,21 +202,179 @@ def test_one_transpose_sign(views):
     assert student.lecturer_tex(r"X^{T} G + \tan(T)") == r"X^{\top} G + \tan(T)"
 
 
-def test_one_symbol_per_quantity(views):
+def _letters(x: str) -> str:
+    """``x`` as a pattern: a letter, not the end of a command (a_{ij} is not \\delta_{ij})."""
+    return (r"(?<![A-Za-z\\])" if x[0].isalpha() else "") + re.escape(x) + r"(?![A-Za-z])"
+
+
+def _chapters_formulas(view) -> dict[str | None, list[str]]:
+    """The edition's formulas by chapter key (None: outside the chapters), prose included. The
+    front matter's map and a chapter's notation line name other books' letters on purpose (d2l's
+    α(q_i, k_j) is no step size, Kingma and Ba's m_t is no letter of this edition)."""
+    topics = view["topics"]
+    out: dict[str | None, list[str]] = {
+        None: _formulas({k: v for k, v in view.items()
+                         if k not in ("notation_map", "topics", "answers")})}
+    for t in topics:
+        out[t["key"]] = _formulas({k: v for k, v in t.items() if k != "notation"})
+        out[t["key"]] += _formulas({"a": [a for a in view["answers"]
+                                          if a["number"].split(".")[0] == str(t["number"])]})
+    return out
+
+
+def notation_breaches(view, notation: dict) -> list[tuple[str, str, str]]:
+    """(quantity, avoided letter or pattern, formula) for each formula of ``view`` that writes a
+    quantity of [notation] with a letter the edition avoids for it."""
+    bad = []
+    for chapter, formulas in _chapters_formulas(view).items():
+        for name, entry in notation.items():
+            if chapter in entry.get("except", []):
+                continue
+            patterns = [(a, _letters(a)) for a in entry.get("avoid", [])]
+            patterns += [(a, a) for a in entry.get("avoid_re", [])]
+            bad += [(name, a, f) for a, pat in patterns for f in formulas if re.search(pat, f)]
+    return bad
+
+
+def _claim_formulas(claim: dict) -> list[str]:
+    """A claim of the data as it is proved: its statement, definitions and steps."""
+    return [claim["statement"], *(d["latex"] for d in claim["definitions"]),
+            *(s["latex"] for s in claim["steps"])]
+
+
+def _shown_formulas(claim: dict) -> list[str]:
+    """The same formulas of a claim as the edition shows them."""
+    return [x["tex"].tex for x in claim["statement"]] \
+        + [d["tex"].tex for d in claim["definitions"]] \
+        + [x["tex"].tex for s in claim["steps"] for x in s["lines"]]
+
+
+def renaming_breaches(data, view, notation: dict) -> list[tuple[str, str, int, int]]:
+    """(quantity, claim id, letters the claim writes for it, letters the edition shows) where a
+    claim of a quantity's chapter does not show every letter it was written with (``was``) as the
+    quantity's letter, one for one: m → v and v → s at once, so that the first moment's v is
+    never the second's."""
+    count = {}
+    for t in view["topics"]:
+        for c in (it for it in t["parts"] if it["type"] == "claim"):
+            count[(t["key"], c["href"].split("#claim-")[1].replace("-", "_"))] = c
+    raw = {c["id"]: c for c in data["claims"]}
+    bad = []
+    for name, entry in notation.items():
+        if "was" not in entry:
+            continue
+        letter = entry["symbol"].split("_")[0]
+        for (chapter, cid), shown in count.items():
+            if chapter != entry["chapter"]:
+                continue
+            n_was = sum(len(re.findall(_letters(entry["was"]), f))
+                        for f in _claim_formulas(raw[cid]))
+            n_shown = sum(len(re.findall(_letters(letter), f)) for f in _shown_formulas(shown))
+            if n_was != n_shown:
+                bad.append((name, cid, n_was, n_shown))
+    return bad
+
+
+def test_one_symbol_per_quantity(views, data):
     notation = student.structure()["notation"]
     for view in views.values():
-        # the front matter's map names d2l's letters on purpose (its α(q_i, k_j) is no step size)
-        edition_only = {k: v for k, v in view.items() if k != "notation_map"}
-        assert len(_formulas(edition_only)) < len(_formulas(view))
-        for name, entry in notation.items():
-            for avoid in entry["avoid"]:
-                # a letter, not the end of a command: a_{ij} is not \\delta_{ij}
-                before = r"(?<![A-Za-z\\])" if avoid[0].isalpha() else ""
-                bad = [f for f in _formulas(edition_only)
-                       if re.search(before + re.escape(avoid) + r"(?![A-Za-z])", f)]
-                assert bad == [], (name, avoid, bad[:2])
+        edition_only = [f for fs in _chapters_formulas(view).values() for f in fs]
+        assert len(edition_only) < len(_formulas(view))
+        assert notation_breaches(view, notation) == []
+        assert renaming_breaches(data, view, notation) == []
+        # Adam's moments: every letter of the claims renamed, in prose too
+        adam = _chapters_formulas(view)["adam"]
+        assert any(re.search(_letters("s_t"), f) for f in adam)
+        assert any(re.search(_letters("v_t"), f) for f in adam)
     # Kingma and Ba's α is the edition's η
     assert student.lecturer_tex(r"\alpha \hat{m}_{t}", {"\\alpha": "\\eta"}) == r"\eta \hat{m}_{t}"
+
+
+def _page(chapter: str, *formulas: str) -> dict:
+    """A page of one chapter whose intro holds ``formulas``."""
+    return {"topics": [{"key": chapter, "number": 1,
+                        "intro": Prose(tuple(Tex(f, False, "x") for f in formulas))}],
+            "answers": [], "notation_map": []}
+
+
+@pytest.mark.parametrize(("chapter", "old", "quantity"), [
+    ("adam", r"\hat m_t = m_t/(1 - \beta_1^t)", "first_moment"),
+    ("adam", r"\mathbb{E}\left[{\hat{m}}_{t}\right]", "first_moment"),
+    ("adam", r"\theta_{t+1}=\theta_t-\frac{\eta\,\hat v_t}{\sqrt{\hat v_t}+\epsilon}",
+     "second_moment"),
+    ("adam", r"\hat v_t = v_t/(1 - \beta_2^t)", "second_moment"),
+    ("adam", r"\hat v_t \gg \epsilon", "second_moment"),
+    ("adam", r"v_t = 1 - 0.999^t", "second_moment"),
+    ("adam", r"\hat v_1 = g_1^2", "second_moment"),
+    ("softmax", r"J = \operatorname{diag}(s) - ss^\top", "softmax_output"),
+    ("linear", r"\partial s_l/\partial z_j", "softmax_output"),
+    ("linear", r"dQ = dS\,K/\sqrt{d_k}", "gradient"),
+    ("linear", r"\frac{\partial}{\partial V} \operatorname{tr}\left(dO^{\top} P V \right)",
+     "gradient"),
+    ("linear", r"\partial L/\partial X = GW^\top", "gradient"),
+    ("linear", r"\left({a}_{j} - \bar{a}\right) {p}_{j}", "gradient"),
+    ("embedding", r"\frac{\partial L}{\partial E} = X^{\top} G", "gradient"),
+    ("residual", r"(d\bar g - d\bar g - \overline{g\hat x}\sum_j\hat x_j)/\sigma_\varepsilon",
+     "gradient"),
+])
+def test_an_old_letter_is_found(chapter, old, quantity):
+    notation = student.structure()["notation"]
+    assert quantity in {name for name, _a, _f in notation_breaches(_page(chapter, old), notation)}
+
+
+def test_the_new_letters_pass_where_they_belong():
+    notation = student.structure()["notation"]
+    new = [r"\hat v_t = v_t/(1 - \beta_1^t)", r"\hat s_t = s_t/(1 - \beta_2^t)",
+           r"\theta_{t+1}=\theta_t-\frac{\eta\,\hat v_t}{\sqrt{\hat s_t}+\epsilon}",
+           r"\hat v_1 = g_1", r"\hat s_1 = g_1^2", r"\sqrt{\varepsilon}"]
+    assert notation_breaches(_page("adam", *new), notation) == []
+    assert notation_breaches(_page("linear", r"G_Q = G_S\,K/\sqrt{d_k}", r"X^{\top} G_{Y}",
+                                   r"\left({g}_{j} - \bar{g}_{p}\right) {p}_{j}",
+                                   r"\mathrm{d}L = \operatorname{tr}(G_Y^\top\,\mathrm{d}Y)"),
+                             notation) == []
+    # s is Adam's second moment in its chapter, and no other chapter's letter
+    assert notation_breaches(_page("adam", r"s_t"), notation) == []
+    assert [a for _n, a, _f in notation_breaches(_page("softmax", r"s_t"), notation)] == ["s"]
+
+
+def test_a_renaming_one_letter_after_another_is_found(data, views, monkeypatch):
+    """m → v then v → s sends the first moment to s as well: the letters shown no longer match
+    the claims' one for one, and the check says where."""
+    notation = student.structure()["notation"]
+    assert student.lecturer_tex(r"{m}_{t} + \hat{v}_{t}", {"m": "v", "v": "s"}) == \
+        r"{v}_{t} + \hat{s}_{t}"
+
+    simultaneous = student.lecturer_tex
+
+    def one_after_another(tex, symbols=None):
+        out = tex
+        for old, new in (symbols or {}).items():
+            out = simultaneous(out, {old: new})
+        return out
+
+    monkeypatch.setattr(student, "lecturer_tex", one_after_another)
+    view = student.build_view(data, FIGURES, "en", META)
+    bad = renaming_breaches(data, view, notation)
+    assert {cid for _n, cid, _a, _b in bad} >= {"adam_epsilon_placement"}, bad
+
+
+def test_a_claim_shown_in_its_own_letters_is_found(data, monkeypatch):
+    structure = student.structure()
+    kept = {k: v for k, v in structure["symbols"].items() if not k.startswith("adam_")}
+    monkeypatch.setattr(student, "structure", lambda: {**structure, "symbols": kept})
+    view = student.build_view(data, FIGURES, "zh", META)
+    bad = renaming_breaches(data, view, structure["notation"])
+    assert {n for n, *_ in bad} == {"first_moment", "second_moment"}, bad
+    assert "first_moment" in {n for n, _a, _f in notation_breaches(view, structure["notation"])}
+
+
+def test_no_old_gradient_name_in_the_words(views):
+    """The plain words of the edition (titles, reasons written without $…$) name no dO, dV, …
+    either."""
+    old = re.compile(r"(?<![A-Za-z])d[OVPSQKXY](?![A-Za-z])|m̂|m_t")
+    for view in views.values():
+        assert [x for x in _visible_text(view) if old.search(x)] == []
+    assert old.search("Attention backward through O = PV: dV = PᵀdO")
 
 
 def test_steps_count_from_one_and_no_result_is_stacked(views):
@@ -343,10 +501,51 @@ def test_both_editions_have_every_word(views):
 
 
 def test_adam_has_a_notation_map_to_d2l(views):
-    adam = next(t for t in views["zh"]["topics"] if t["key"] == "adam")
-    text = adam["notation"].plain
-    assert "d2l" in text and all(x in [p.tex for p in adam["notation"].parts if isinstance(p, Tex)]
-                                 for x in ("v_t", "s_t"))
+    for view in views.values():
+        adam = next(t for t in view["topics"] if t["key"] == "adam")
+        text = adam["notation"].plain
+        said = [p.tex for p in adam["notation"].parts if isinstance(p, Tex)]
+        # d2l's letters, and Kingma and Ba's for a reader of the paper
+        assert "d2l" in text and "Kingma" in text
+        assert all(x in said for x in ("v_t", "s_t", "m_t", r"\hat v_t", r"\hat s_t")), said
+
+
+def test_the_gradient_convention_is_stated_where_chapter_5_starts(views):
+    for lang, view in views.items():
+        linear = next(t for t in view["topics"] if t["key"] == "linear")
+        said = [p.tex for p in linear["intro"].parts if isinstance(p, Tex)]
+        assert r"G_X := \partial L/\partial X" in said and r"G_Y = \partial L/\partial Y" in said
+        # the differential is an upright d
+        assert r"\mathrm{d}L = \operatorname{tr}(G_Y^\top\,\mathrm{d}Y)" in said, lang
+
+
+def test_the_edition_draws_figure_4_in_its_own_letters(views):
+    """The student edition's figure 4 is its own drawing ("student"), its caption in the
+    chapter's letters; the full report keeps Kingma and Ba's."""
+    assert student.figure_symbols() == {"adam_moments": {"m": "v", "v": "s"}}
+    for lang, view in views.items():
+        fig = next(it for t in view["topics"] for it in t["parts"]
+                   if it["type"] == "figure" and it["name"] == "adam_moments")
+        assert fig["file"] == ("adam_moments-student" if lang == "en"
+                               else "adam_moments-student-zh")
+        caption = [p.tex for p in fig["caption"].parts if isinstance(p, Tex)]
+        assert "v_t = 1 - 0.9^t" in caption and "s_t = 1 - 0.999^t" in caption, caption
+        assert r"\hat s_t" in caption and not any("m_t" in x for x in caption), caption
+    words = i18n.ui("en")["figure"]["adam_moments_caption"]
+    assert "$m_t = 1 - 0.9^t$" in words and "$v_t = 1 - 0.999^t$" in words
+    assert student.rename_math("$m_t$ and $\\hat v_t$, not m", {"m": "v", "v": "s"}) == \
+        "$v_t$ and $\\hat s_t$, not m"
+
+
+def test_a_quoted_formula_is_shown_in_the_edition_s_letters(views, audit):
+    """Box 7.1 quotes ε inside the root: its m̂_t and v̂_t (Kingma and Ba's) are shown as the
+    chapter's v̂_t and ŝ_t."""
+    record = next(r for r in audit["records"] if r["id"] == "n002-adam-epsilon-inside")
+    assert r"\hat{m}_t" in record["quote"]
+    for view in views.values():
+        box = next(b for b in _parts(view, "box") if b["id"] == "eps_inside")
+        quoted = [p.tex for q in box["quotes"] for p in q["quote"].parts if isinstance(p, Tex)]
+        assert quoted == [r"\frac{\eta}{\sqrt{\hat{s}_t + \varepsilon}} \hat{v}_t"], quoted
 
 
 def _walk(node):
@@ -497,8 +696,8 @@ def test_a_renamed_letter_is_never_part_of_a_command():
 
 
 def test_the_attention_backward_chain_has_no_gap(views):
-    """dO is defined before it is used, and dP → dS (the softmax backward pass of each row)
-    stands between dV and dQ, a derivation the engine checked."""
+    """G_O is defined before it is used, and G_P → G_S (the softmax backward pass of each row)
+    stands between G_V and G_Q, a derivation the engine checked."""
     chain = ["attention_grad_values", "attention_grad_probs", "attention_softmax_backward",
              "attention_grad_query", "attention_grad_key"]
     for view in views.values():
@@ -507,9 +706,9 @@ def test_the_attention_backward_chain_has_no_gap(views):
         assert [i for i in ids if i.startswith("attention")] == chain
         first = next(c for c in linear["parts"] if c.get("href", "").endswith(chain[0]))
         defined = [p.tex for p in first["lead"]["text"].parts if isinstance(p, Tex)]
-        assert r"dO = \partial L/\partial O" in defined and r"O = PV" in defined
+        assert r"G_O = \partial L/\partial O" in defined and r"O = PV" in defined
         row = next(c for c in linear["parts"] if c.get("href", "").endswith(chain[2]))
-        assert row["proved"] and "dS" in row["lead"]["text"].plain + " ".join(
+        assert row["proved"] and "G_S" in row["lead"]["text"].plain + " ".join(
             p.tex for p in row["lead"]["text"].parts if isinstance(p, Tex))
 
 
@@ -532,7 +731,7 @@ def test_the_adamw_gap_states_its_premise_the_first_step(views):
     for view in views.values():
         claim = next(c for c in _claims(view) if c["href"].endswith("adamw_decoupled_vs_l2"))
         tex = [p.tex for p in claim["lead"]["text"].parts if isinstance(p, Tex)]
-        assert r"t = 1" in tex and r"\hat m_1 = g_1" in tex and r"\hat v_1 = g_1^2" in tex
+        assert r"t = 1" in tex and r"\hat v_1 = g_1" in tex and r"\hat s_1 = g_1^2" in tex
     # the first step of each, as the lead writes them, differs by the claimed amount
     eta, lam, theta, g, eps = 1e-3, 0.1, 2.0, 0.3, 1e-8
     l2 = theta - eta * (g + lam * theta) / (abs(g + lam * theta) + eps)
@@ -628,8 +827,9 @@ def _stray_m(tex: str) -> list[str]:
 
 
 def test_m_is_adams_first_moment_and_nothing_else(views):
-    """One letter per quantity: m is Adam's first moment m_t alone; the number of keys is n_k,
-    the sum over the d_k entries runs over r, a linear layer's output width is d_out."""
+    """One letter per quantity: m names nothing but Kingma and Ba's m_t where chapter 7 maps
+    its letters to the paper's; the number of keys is n_k, the sum over the d_k entries runs over
+    r, a linear layer's output width is d_out."""
     for lang, view in views.items():
         for topic in view["topics"]:
             tex = [f.tex for f in student.formulas(topic)]
@@ -712,11 +912,11 @@ def _stacked(view) -> list[str]:
 def test_no_shown_step_stacks_two_results(views):
     for lang, view in views.items():
         assert _stacked(view) == [], lang
-    # E[m_t] is derived first, and divided by 1 − β₁ᵗ in a derivation of its own
+    # E[v_t] is derived first, and divided by 1 − β₁ᵗ in a derivation of its own
     adam = next(t for t in views["en"]["topics"] if t["key"] == "adam")
     statements = [c["statement"][0]["tex"].tex for c in adam["parts"] if c["type"] == "claim"]
-    assert any(r"\mathbb{E}\left[{m}_{t}\right] =" in s for s in statements), statements
-    assert any(r"\mathbb{E}\left[{\hat{m}}_{t}\right] = \mu" in s for s in statements)
+    assert any(r"\mathbb{E}\left[{v}_{t}\right] =" in s for s in statements), statements
+    assert any(r"\mathbb{E}\left[{\hat{v}}_{t}\right] = \mu" in s for s in statements)
 
 
 def test_a_stacked_derivation_is_found(data):
@@ -747,12 +947,13 @@ def test_the_front_matter_maps_the_notation_to_d2l(views):
         text = " ".join(p.tex for line in view["notation_map"] for p in line.parts
                         if isinstance(p, Tex))
         for symbol in (r"\hat y", r"\alpha(q_i, k_j)", r"\gamma", r"\beta", r"\hat s_t",
-                       r"Y = XW + \mathbf{1}b^\top"):
+                       r"Y = XW + \mathbf{1}b^\top", r"p = \operatorname{softmax}(z)", "m_t",
+                       r"G_X := \partial L/\partial X", r"g := \partial L/\partial y"):
             assert symbol in text, (lang, symbol)
 
 
 def test_the_vector_convention_is_the_one_the_formulas_use(views):
-    """Batch matrices stack samples as rows; a vector standing alone is a column (qᵀk, ssᵀ,
+    """Batch matrices stack samples as rows; a vector standing alone is a column (qᵀk, ppᵀ,
     1bᵀ, Eᵀe_i): no line of the front matter or a chapter calls a vector a row, and the output
     layer's box writes z = W_outᵀh for a column h."""
     for lang, view in views.items():
@@ -762,7 +963,7 @@ def test_the_vector_convention_is_the_one_the_formulas_use(views):
             assert wrong not in said, (lang, wrong)
         assert ("column vector" if lang == "en" else "列向量") in first, (lang, first)
         tex = " ".join(p.tex for p in view["notation_map"][0].parts if isinstance(p, Tex))
-        for symbol in ("q^\\top k", "ss^\\top", "e_i", "Y = XW + \\mathbf{1}b^\\top"):
+        for symbol in ("q^\\top k", "pp^\\top", "e_i", "Y = XW + \\mathbf{1}b^\\top"):
             assert symbol in tex, (lang, symbol)
         vocab = next(b for b in _parts(view, "box") if b["id"] == "vocab")
         assert "W_{\\text{out}}^{\\top}h" in vocab["correct"]["tex"].tex
@@ -774,11 +975,11 @@ def _visible_text(view):
 
 
 def test_an_unbiased_moment_states_the_mean_it_is_equal_to(views):
-    """「若 0<β₁<1，则 E[m̂_t] = μ」 named no μ: the premise E[g_i] = μ stands in the statement's
+    """「若 0<β₁<1，则 E[v̂_t] = μ」 named no μ: the premise E[g_i] = μ stands in the statement's
     「若 …」, and the shipped claims carry it as their own hypothesis (still proved)."""
     from derivations.library import adam
 
-    result = r"\mathbb{E}\left[{\hat{m}}_{t}\right] = \mu"
+    result = r"\mathbb{E}\left[{\hat{v}}_{t}\right] = \mu"
     for lang, view in views.items():
         claim = next(c for c in _claims(view) if result in c["statement"][0]["tex"].tex)
         premises = [h.tex for h in claim["hypotheses"]]

@@ -47,7 +47,9 @@ def _plots_key(plot_data: dict, training: dict) -> str:
     # the figures' words (ui.toml) and the font of the Chinese ones are part of the drawing
     return content_hash("plots", [plot_data, training, importlib.metadata.version("matplotlib"),
                                   str(fonts.cjk_font())],
-                        [REPORTS / "render" / "plots.py", REPORTS / "render" / "i18n" / "ui.toml"])
+                        [REPORTS / "render" / "plots.py", REPORTS / "render" / "i18n" / "ui.toml",
+                         # the student edition's own letters in its figures
+                         student_view.STUDENT])
 
 
 def draw_plots(cache: Cache, crosscheck: dict, training: dict) -> str:
@@ -65,7 +67,8 @@ def draw_plots(cache: Cache, crosscheck: dict, training: dict) -> str:
 def _draw(staged: Path, cache: Cache, key: str, data: dict) -> list[dict]:
     from reports.render import plots  # matplotlib is slow to import; only on a miss
 
-    figures = plots.render(data, staged, staged, LANGS, fonts.cjk_font())
+    figures = plots.render(data, staged, staged, LANGS, fonts.cjk_font(),
+                           {n: {"student": s} for n, s in student_view.figure_symbols().items()})
     (staged / "figures.json").write_text(json.dumps(figures), encoding="utf-8")
     cache.put_dir("plots", key, staged)
     return figures
@@ -182,8 +185,9 @@ def render_all(data: dict, work: Path, progress: Progress, cache: Cache,
             for dest, ext, langs in dests:
                 dest.mkdir(parents=True, exist_ok=True)
                 for lang in langs:
-                    name = f"{model.figure_stem(f['name'], lang)}.{ext}"
-                    shutil.copyfile(work / "figures" / name, dest / name)
+                    for variant in ["", *f.get("variants", [])]:
+                        name = f"{model.figure_stem(f['name'], lang, variant)}.{ext}"
+                        shutil.copyfile(work / "figures" / name, dest / name)
         shutil.rmtree(work / "figures")
     # XeLaTeX (one process per edition) starts as soon as its edition's source is written and
     # runs while the next edition is laid out and KaTeX typesets the pages

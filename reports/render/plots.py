@@ -186,19 +186,26 @@ def words(lang: str, cjk: tuple[Path, str] | None) -> tuple[Words, dict]:
 
 def render(data: dict, html_dir: Path | None, latex_dir: Path | None,
            langs: tuple[str, ...] = i18n.LANGS,
-           cjk: tuple[Path, str] | None = None) -> list[dict]:
+           cjk: tuple[Path, str] | None = None,
+           variants: dict[str, dict[str, dict[str, str]]] | None = None) -> list[dict]:
     """Draw every figure in every language of ``langs`` as ``<stem>.svg`` into ``html_dir`` and
     ``<stem>.pdf`` into ``latex_dir`` (either may be None; stems by ``figure_stem``); return
-    [{name}] in report order. ``cjk`` is the font of the Chinese words (``fonts.cjk_font()``)."""
+    [{name, variants}] in report order. ``cjk`` is the font of the Chinese words
+    (``fonts.cjk_font()``). ``variants`` {name: {variant: symbols}}: a figure drawn once more
+    with the letters of its words' formulas renamed (an edition's own letters)."""
+    variants = variants or {}
     for lang in langs:
         w, rc = words(lang, cjk)
         with matplotlib.rc_context({**RC, **rc}):
-            for name, draw in FIGURES:
+            for name, draw, variant, ww in [
+                    (n, d, v, w_) for n, d in FIGURES
+                    for v, w_ in [("", w)] + [(v, _renaming(w, s)) for v, s in
+                                              sorted(variants.get(n, {}).items())]]:
                 panels = PANELS.get(name, 1)
                 fig, ax = plt.subplots(1, panels, figsize=(6.0 if panels == 1 else 7.2, 3.4))
-                stem = figure_stem(name, lang)
+                stem = figure_stem(name, lang, variant)
                 try:
-                    draw(ax, data, w)
+                    draw(ax, data, ww)
                     fig.tight_layout()
                     if html_dir is not None:
                         html_dir.mkdir(parents=True, exist_ok=True)
@@ -210,5 +217,11 @@ def render(data: dict, html_dir: Path | None, latex_dir: Path | None,
                                         metadata=PDF_META)
                 finally:
                     plt.close(fig)
-    return [{"name": name} for name, _ in FIGURES]
+    return [{"name": name, "variants": sorted(variants.get(name, {}))} for name, _ in FIGURES]
+
+
+def _renaming(w: Words, symbols: dict[str, str]) -> Words:
+    from reports.view.student import rename_math
+
+    return lambda key: rename_math(w(key), symbols)
 

@@ -275,10 +275,12 @@ def number_view(x: float, digits: int = 3) -> dict:
     return {"m": m, "e": e}
 
 
-def figure_stem(name: str, lang: str) -> str:
+def figure_stem(name: str, lang: str, variant: str = "") -> str:
     """A figure's file name without extension in ``lang``: each language has its own drawing
-    (the words inside it are translated); the English one keeps the bare name."""
-    return name if lang == "en" else f"{name}-{lang}"
+    (the words inside it are translated); the English one keeps the bare name. A ``variant``
+    ("student") is the drawing of an edition that writes the figure's letters its own way."""
+    base = f"{name}-{variant}" if variant else name
+    return base if lang == "en" else f"{base}-{lang}"
 
 
 def claim_anchor(claim_id: str) -> str:

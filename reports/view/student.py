@@ -125,11 +125,15 @@ def lecturer_tex(tex: str, symbols: dict[str, str] | None = None) -> str:
     no claim of the edition writes a power T) and a claim's letters renamed to the edition's
     (``symbols``: {"\\alpha": "\\eta"}, a free symbol renamed everywhere in the claim)."""
     out = _TRANSPOSE.sub(r"^{\\top}", tex)
-    for old, new in (symbols or {}).items():
-        # a letter, never the letter inside a command or a word (\\sum, \\mu, softmax)
-        before = "" if old.startswith("\\") else r"(?<![A-Za-z\\])"
-        out = re.sub(before + re.escape(old) + r"(?![A-Za-z])", lambda _m, n=new: n, out)
-    return out
+    if not symbols:
+        return out
+    # one pass for all letters: a renaming is simultaneous, so {m: v, v: s} sends m to v and
+    # v to s, never m on to s; the longer of two names that start alike is tried first
+    names = sorted(symbols, key=len, reverse=True)
+    # a letter, never the letter inside a command or a word (\\sum, \\mu, softmax)
+    pattern = "|".join(("" if old.startswith("\\") else r"(?<![A-Za-z\\])") + re.escape(old)
+                       for old in names)
+    return re.sub(f"(?:{pattern})(?![A-Za-z])", lambda m: symbols[m.group(0)], out)
 
 
 _STACK = re.compile(r"^\\left\[\\begin\{matrix\}(.*)\\end\{matrix\}\\right\]$", re.S)
@@ -303,6 +307,13 @@ def _quote(rec: dict) -> Prose:
     return Prose((text,))
 
 
+def _renamed(p: Prose, symbols: dict[str, str] | None) -> Prose:
+    """``p`` with its formulas in the edition's letters (``symbols``, as :func:`lecturer_tex`)."""
+    return p if not symbols else Prose(tuple(
+        Tex(lecturer_tex(x.tex, symbols), x.display, x.label) if isinstance(x, Tex) else x
+        for x in p.parts), p.missing)
+
+
 def _box(box: dict, number: str, records: dict[str, dict], lang: str, t: dict,
          full: str, named: set[str]) -> dict:
     """One 「常见误区」 box; ``named``: the notes whose title the edition has shown already (a
@@ -318,7 +329,7 @@ def _box(box: dict, number: str, records: dict[str, dict], lang: str, t: dict,
             else ""
         named.add(r["note"])
         notes.append({"title": title, "sic": sic, "where": errata.location(r, t),
-                      "quote": _quote(r),
+                      "quote": _renamed(_quote(r), box.get("symbols")),
                       "href": f"{full}#{errata.anchor('erratum-', r['id'])}"})
     # quotes from the same place of the same note name it once, after the last of them
     for q, after in zip(notes, [*notes[1:], None], strict=True):
@@ -340,14 +351,32 @@ def _box(box: dict, number: str, records: dict[str, dict], lang: str, t: dict,
 
 
 # ----------------------------------------------------------------------------- the edition
+def figure_symbols() -> dict[str, dict[str, str]]:
+    """{figure: symbols}: the figures this edition shows in its own letters (student.toml
+    ``figure`` ``symbols``), drawn once more for it (reports/render/plots.py ``variants``)."""
+    return {f["name"]: f["symbols"] for tp in topics_data() for f in tp.get("figure", [])
+            if f.get("symbols")}
+
+
+_MATH = re.compile(r"\$([^$]*)\$")
+
+
+def rename_math(text: str, symbols: dict[str, str]) -> str:
+    """``text`` with the letters of its ``$…$`` formulas renamed (:func:`lecturer_tex`)."""
+    return _MATH.sub(lambda m: f"${lecturer_tex(m.group(1), symbols)}$", text)
+
+
 def _figure(name: str, number: int, anchor: str, lang: str, t: dict, data: dict) -> dict:
-    """Figure ``number`` of the edition, ``name``, in chapter ``anchor``."""
+    """Figure ``number`` of the edition, ``name``, in chapter ``anchor``: in the edition's
+    letters where it names its own (its drawing is then the "student" variant)."""
+    symbols = figure_symbols().get(name)
+    words = (lambda x: rename_math(x, symbols)) if symbols else (lambda x: x)
     return {"type": "figure", "anchor": f"{anchor}-fig-{name}", "number": number, "name": name,
-            "file": model.figure_stem(name, lang),
+            "file": model.figure_stem(name, lang, "student" if symbols else ""),
             "label": t["student"]["figure_label"].format(n=number),
-            "title": prose(t["figure"][f"{name}_title"], f"figure {name}"),
-            "caption": prose(figure_caption(name, t["figure"][f"{name}_caption"], t,
-                                            data.get("plot_data") or {}),
+            "title": prose(words(t["figure"][f"{name}_title"]), f"figure {name}"),
+            "caption": prose(words(figure_caption(name, t["figure"][f"{name}_caption"], t,
+                                                  data.get("plot_data") or {})),
                              f"figure {name} caption")}
 
 
