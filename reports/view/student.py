@@ -21,6 +21,7 @@ from reports.render.katex import Prose, Tex, prose
 from reports.render.latex import math_pieces
 from reports.view import edition, errata, model
 from reports.view.figures import caption as figure_caption
+from reports.view.fractions import unnest
 
 HERE = Path(__file__).resolve().parent.parent / "render"
 STUDENT = HERE / "student.toml"
@@ -123,13 +124,15 @@ _TRANSPOSE = re.compile(r"\^\{?T\}?(?![A-Za-z])")
 def lecturer_tex(tex: str, symbols: dict[str, str] | None = None) -> str:
     """``tex`` in the edition's notation: the transpose as ⊤ (SymPy prints ``.T`` as ``^{T}``;
     no claim of the edition writes a power T) and a claim's letters renamed to the edition's
-    (``symbols``: {"\\alpha": "\\eta"}, a free symbol renamed everywhere in the claim)."""
+    (``symbols``: {"\\alpha": "\\eta"}, a free symbol renamed everywhere in the claim), no
+    fraction inside another's numerator (:func:`reports.view.fractions.unnest`)."""
     out = _TRANSPOSE.sub(r"^{\\top}", tex)
     for old, new in (symbols or {}).items():
         # a letter, never the letter inside a command or a word (\\sum, \\mu, softmax)
         before = "" if old.startswith("\\") else r"(?<![A-Za-z\\])"
         out = re.sub(before + re.escape(old) + r"(?![A-Za-z])", lambda _m, n=new: n, out)
-    return out
+    # a fraction inside a fraction is set at script size: 1/σ comes out in front instead
+    return unnest(out)
 
 
 _STACK = re.compile(r"^\\left\[\\begin\{matrix\}(.*)\\end\{matrix\}\\right\]$", re.S)
@@ -262,7 +265,11 @@ def _claim(claim: dict, lang: str, t: dict, full: str, number: str, section: str
                                   for h in hypotheses],
             "statement": [shown(tx(Tex(x, True, c["statement"].label))) for x in lines],
             "definitions": [{**d, "tex": tx(d["tex"]), "text": px(d["text"]),
-                             "symbol": tx(d["symbol"]) if d.get("symbol") else None}
+                             "symbol": tx(d["symbol"]) if d.get("symbol") else None,
+                             # on the page in display style, its fractions full size, as
+                             # in the PDF (math(True))
+                             "shown": Tex("\\displaystyle " + tx(d["tex"]).tex, False,
+                                          d["tex"].label)}
                             for d in c["definitions"]],
             "steps": steps, "href": f"{full}#{c['anchor']}",
             # where the evidence stands in the full report's PDF, printed beside the mark: the
@@ -294,13 +301,21 @@ def _quote(rec: dict) -> Prose:
     # the notes lost their typesetting when copied from the web (∂F/∂X became ∂X∂F)
     typeset = words().get("typeset", {}).get(rec["id"])
     if typeset:
-        return prose(typeset.translate(_INNER), label)
+        return _full_size(prose(typeset.translate(_INNER), label))
     text = rec["quote"].translate(_INNER)
     if "$" in text:
-        return prose(text, label)
+        return _full_size(prose(text, label))
     if "\\" in text:
-        return Prose((Tex(text, False, label),))
+        return _full_size(Prose((Tex(text, False, label),)))
     return Prose((text,))
+
+
+def _full_size(p: Prose) -> Prose:
+    """A quote's fractions in display style: inline, TeX sets a fraction's terms at two thirds
+    of the text's size, too small to read in print (the formula is the note's, unchanged)."""
+    return Prose(tuple(Tex("\\displaystyle " + x.tex, x.display, x.label)
+                       if isinstance(x, Tex) and "\\frac" in x.tex else x for x in p.parts),
+                 p.missing)
 
 
 def _box(box: dict, number: str, records: dict[str, dict], lang: str, t: dict,
