@@ -173,7 +173,7 @@ def step_lines(tex: str, width: int) -> list[str]:
 
 
 _COMMAND = re.compile(r"\\([A-Za-z]+|.)")
-_RELATIONS = {"le", "ge", "leq", "geq", "iff", "approx", "ne", "in"}
+_RELATIONS = {"le", "ge", "leq", "geq", "iff", "approx", "ne", "in", "succeq", "preceq", "lesssim"}
 
 
 def _cut_relations(tex: str) -> list[str]:
@@ -216,8 +216,31 @@ def shown(tex: Tex) -> dict:
     for the page also cut at its top-level relations and operators, so that on a phone its
     pieces wrap like words instead of scrolling."""
     pieces = [q for p in math_pieces(tex.tex) for q in _cut_relations(p)]
-    return {"tex": tex, "pieces": [Tex("\\displaystyle " + p, False, tex.label) for p in pieces]
-            if len(pieces) > 1 else []}
+    if len(pieces) < 2:
+        return {"tex": tex, "pieces": [], "groups": []}
+    # the formulas a display sets side by side (「A,\quad B」) are groups, and a group's sides
+    # between relations (= ≤ ⟺ …) are its parts: on a narrow page a group moves to the next
+    # line whole, wraps at a relation only when it alone is wider than the line, and at a
+    # + or − only when one side alone is
+    groups: list[list[list[Tex]]] = []
+    for p in pieces:
+        head = _QUAD.match(p)
+        if head or not groups:
+            groups.append([])
+        p = p[head.end():].strip() if head else p
+        if not p:
+            continue
+        if _RELATION.match(p) or not groups[-1]:
+            groups[-1].append([])
+        groups[-1][-1].append(Tex("\\displaystyle " + p, False, tex.label))
+    groups = [g for g in groups if g]
+    return {"tex": tex, "pieces": [x for g in groups for side in g for x in side],
+            "groups": groups}
+
+
+_QUAD = re.compile(r"\\q?quad(?![A-Za-z])")
+_RELATION = re.compile(r"(?:\{\}\s*)?(?:[=<>]|\\(?:" + "|".join(sorted(_RELATIONS)) + r"|"
+                       r"gtrsim|Longleftrightarrow|Rightarrow|to)(?![A-Za-z]))")
 
 
 # ----------------------------------------------------------------------------- claims
