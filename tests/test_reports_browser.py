@@ -83,6 +83,43 @@ PROBE = """() => ({
     }
     return out;
   })(),
+  // a formula broken across lines though it would fit on one: an inline formula (its KaTeX
+  // boxes on several lines), or one formula of a display cut into pieces (a group, or a side
+  // of it between relations), each measured against the width it has
+  formulasBroken: (() => {
+    const lines = els => {
+      let n = 0, bottom = -Infinity;
+      for (const r of els.map(e => e.getBoundingClientRect()).sort((a, b) => a.top - b.top)) {
+        if (r.top >= bottom - 1) { n += 1; bottom = r.bottom; }
+        else bottom = Math.max(bottom, r.bottom);
+      }
+      return n;
+    };
+    const room = e => {
+      const s = getComputedStyle(e);
+      return e.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight);
+    };
+    const inline = [...document.querySelectorAll('.katex')]
+      .filter(k => !k.parentElement.closest('.katex-display, .formula.pieces'))
+      .map(k => [k, [...k.querySelectorAll('.katex-html > .base')],
+                 k.parentElement.closest('p, li, div, td, th, aside, figcaption, h1, h2, h3')]);
+    const pieces = [...document.querySelectorAll('.formula.pieces .group, .formula.pieces .side')]
+      .map(g => [g, [...g.children], g.closest('.formula')]);
+    return [...inline, ...pieces].filter(([e, kids, box]) => {
+      if (kids.length < 2 || lines(kids) < 2) return false;
+      const gap = parseFloat(getComputedStyle(e).columnGap) || 0;
+      const width = kids.reduce((w, k) => w + k.getBoundingClientRect().width, 0)
+          + gap * (kids.length - 1);
+      return width <= room(box);
+    }).map(([e]) => e.textContent.slice(0, 24));
+  })(),
+  // a box's label (「原讲义有误」) over the first line of the quote below it
+  labelsOverQuote: [...document.querySelectorAll('.box-kind')].filter(t => {
+    const line = t.closest('aside').querySelector('.box-line');
+    const r = line && line.getClientRects()[0], b = t.getBoundingClientRect();
+    return r && b.bottom > r.top + 1 && b.top < r.bottom - 1 && b.right > r.left
+        && b.left < r.right;
+  }).map(t => t.closest('aside').id),
   // a figure not seen whole: wider than the window, or scrolling inside its frame
   figuresCut: [...document.querySelectorAll('figure img')].filter(i => {
     const r = i.getBoundingClientRect(), f = i.closest('figure');
@@ -207,6 +244,8 @@ def test_the_student_edition_reads_on_a_desktop_and_a_phone(sync_api, student_bu
         assert facts["clipped"] == [] and facts["scrollingCells"] == 0, (width, facts["clipped"])
         assert facts["punctAfterFormula"] == [], (width, facts["punctAfterFormula"])
         assert facts["figuresCut"] == [], (width, facts["figuresCut"])
+        assert facts["formulasBroken"] == [], (width, facts["formulasBroken"])
+        assert facts["labelsOverQuote"] == [], (width, facts["labelsOverQuote"])
         assert shot.is_file()
     word = "图" if lang == "zh" else "Figure"
     numbers = [int(label.split()[1].rstrip(".")) for label in facts["figureLabels"]]
@@ -240,6 +279,34 @@ def test_punctuation_after_a_formula_and_a_cut_figure_are_found(sync_api, built,
     facts = probe(sync_api, page, width=390)["facts"]
     assert facts["punctAfterFormula"] == ["x | ，则"]
     assert facts["figuresCut"] == ["wide.svg"]
+
+
+def test_a_broken_formula_and_a_label_over_a_quote_are_found(sync_api, built, tmp_path):
+    """The phone checks find an inline formula broken though it fits a line, a display's
+    「P_ij / > 0」 split the same way, and a box's floated label over the quote's first line,
+    as the lecturer saw them; a formula wider than the line may wrap."""
+    page = tmp_path / "html" / "broken.html"
+    page.parent.mkdir()
+    shutil.copytree(built / "html" / "katex", page.parent / "katex")
+    base = '<span class="base" style="display:inline-block;width:{}px">x</span>'
+    katex = '<span class="katex"><span class="katex-html">{}</span></span>'
+    page.write_text(
+        '<html><head><link rel="stylesheet" href="katex/katex.min.css"></head><body>'
+        '<p class="lang-switch"><a href="x">x</a></p>'
+        '<p style="width:300px"><span style="display:inline-block;width:200px"></span>'
+        + katex.format(base.format(60) * 2) + '</p>'
+        '<p style="width:300px">' + katex.format(base.format(200) * 2) + '</p>'
+        '<div class="formula pieces" style="width:200px;display:flex;flex-wrap:wrap">'
+        '<span class="group" style="display:flex;flex-wrap:wrap;width:30px">'
+        '<span class="piece">P<sub>ij</sub></span><span class="piece">&gt; 0</span></span></div>'
+        # the label floated right, pushed below the title's line into the quote's first line
+        '<aside id="box"><p class="box-head" style="margin:0">误区 <span class="box-kind" '
+        'style="float:right;position:relative;top:1.5em">原讲义有误</span></p>'
+        '<p class="box-line" style="margin:0">原讲义原话：“……”</p></aside></body></html>',
+        encoding="utf-8")
+    facts = probe(sync_api, page, width=390)["facts"]
+    assert facts["formulasBroken"] == ["xx", "Pij> 0"]
+    assert facts["labelsOverQuote"] == ["box"]
 
 
 def test_language_switch_links_the_other_edition(page_report):

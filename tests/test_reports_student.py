@@ -545,7 +545,8 @@ def test_a_quoted_formula_is_shown_in_the_edition_s_letters(views, audit):
     for view in views.values():
         box = next(b for b in _parts(view, "box") if b["id"] == "eps_inside")
         quoted = [p.tex for q in box["quotes"] for p in q["quote"].parts if isinstance(p, Tex)]
-        assert quoted == [r"\frac{\eta}{\sqrt{\hat{s}_t + \varepsilon}} \hat{v}_t"], quoted
+        assert quoted == [r"\displaystyle \frac{\eta}{\sqrt{\hat{s}_t + \varepsilon}}"
+                          r" \hat{v}_t"], quoted
 
 
 def _walk(node):

@@ -24,15 +24,26 @@ from reports.view.model import ReportDataError, figure_stem  # noqa: E402
 
 Words = Callable[[str], str]
 
+# A figure is drawn at the width the PDFs print it (their templates include it at its own
+# size), so a point of its type is a point on paper: one panel at two thirds of the text width,
+# two panels at nearly all of it (A4 with 2.2 cm margins, preamble.tex.j2).
+TEXT_WIDTH_IN = (210 - 2 * 22) / 25.4
+SIZES = {1: (0.66 * TEXT_WIDTH_IN, 2.75), 2: (0.92 * TEXT_WIDTH_IN, 2.75)}
+# every word and number of a figure at least 80 % of the body text's 10 pt
+FONT_PT = 8.5
 RC = {
     "svg.hashsalt": "transformer-derivations-report",
     "svg.fonttype": "path",
     "pdf.fonttype": 42,
     "font.family": "DejaVu Sans",
-    "font.size": 9,
+    "font.size": FONT_PT,
+    "axes.labelsize": FONT_PT,
+    "xtick.labelsize": FONT_PT,
+    "ytick.labelsize": FONT_PT,
+    "legend.fontsize": FONT_PT,
     "axes.grid": True,
     "grid.alpha": 0.3,
-    "figure.figsize": (6.0, 3.4),
+    "figure.figsize": SIZES[1],
     "figure.dpi": 100,
     "path.simplify": False,
 }
@@ -116,8 +127,10 @@ def _saturation(ax, data: dict, w: Words) -> None:
     ax.plot(s["d_k"], s["max_weight_scaled"], "o-", color="C2", label=w("max_weight_scaled"))
     ax.plot(s["d_k"], s["grad_norm_unscaled"], "s--", color="C3", label=w("grad_norm_unscaled"))
     ax.plot(s["d_k"], s["grad_norm_scaled"], "s--", color="C2", label=w("grad_norm_scaled"))
-    ax.set(xscale="log", xlabel=r"$d_k$", ylabel=w("value"))
-    ax.legend(fontsize=7)
+    # the legend in two columns above the curves, clear of the points
+    ax.set(xscale="log", xlabel=r"$d_k$", ylabel=w("value"), ylim=(0, 1.5))
+    ax.set_yticks([0, 0.2, 0.4, 0.6, 0.8, 1.0])
+    ax.legend(ncol=2, loc="upper center")
 
 
 def _depth(ax, data: dict, w: Words) -> None:
@@ -146,14 +159,14 @@ def _adam(axes, data: dict, w: Words) -> None:
     left.plot(t, [1 - b2**k for k in t], "-", color="C1", label=w("v_raw"))
     left.plot(t, [1.0 for _ in t], ":", color="C1", label=w("v_hat"))
     left.set(xlabel=w("adam_step"), ylabel=w("moment"), ylim=(0, 1.1))
-    left.legend(fontsize=7)
+    left.legend()
     lr, eps = 1e-3, 1e-8
     gs = [10 ** (k / 8) for k in range(-72, 1)]
     right.plot(gs, [lr * g / (g + eps) for g in gs], "-", color="C2", label=w("eps_outside"))
     right.plot(gs, [lr * g / (g * g + eps) ** 0.5 for g in gs], "--", color="C3",
                label=w("eps_inside"))
     right.set(xscale="log", yscale="log", xlabel=w("grad_size"), ylabel=w("first_step"))
-    right.legend(fontsize=7)
+    right.legend()
 
 
 Drawer = Callable[[object, dict, Words], None]
@@ -184,6 +197,21 @@ def words(lang: str, cjk: tuple[Path, str] | None) -> tuple[Words, dict]:
     return (lambda key: table[key][lang]), {"font.family": [family, "DejaVu Sans"]}
 
 
+def draw(name: str, data: dict, w: Words):
+    """Figure ``name`` of ``data`` with the words ``w``, laid out at its print size (inside
+    the caller's rc settings; the caller closes it)."""
+    drawer = dict(FIGURES)[name]
+    panels = PANELS.get(name, 1)
+    fig, ax = plt.subplots(1, panels, figsize=SIZES[panels])
+    try:
+        drawer(ax, data, w)
+        fig.tight_layout()
+    except BaseException:
+        plt.close(fig)
+        raise
+    return fig
+
+
 def render(data: dict, html_dir: Path | None, latex_dir: Path | None,
            langs: tuple[str, ...] = i18n.LANGS,
            cjk: tuple[Path, str] | None = None,
@@ -197,16 +225,13 @@ def render(data: dict, html_dir: Path | None, latex_dir: Path | None,
     for lang in langs:
         w, rc = words(lang, cjk)
         with matplotlib.rc_context({**RC, **rc}):
-            for name, draw, variant, ww in [
-                    (n, d, v, w_) for n, d in FIGURES
+            for name, variant, ww in [
+                    (n, v, w_) for n, _ in FIGURES
                     for v, w_ in [("", w)] + [(v, _renaming(w, s)) for v, s in
                                               sorted(variants.get(n, {}).items())]]:
-                panels = PANELS.get(name, 1)
-                fig, ax = plt.subplots(1, panels, figsize=(6.0 if panels == 1 else 7.2, 3.4))
+                fig = draw(name, data, ww)
                 stem = figure_stem(name, lang, variant)
                 try:
-                    draw(ax, data, ww)
-                    fig.tight_layout()
                     if html_dir is not None:
                         html_dir.mkdir(parents=True, exist_ok=True)
                         fig.savefig(html_dir / f"{stem}.svg", format="svg", metadata=SVG_META)

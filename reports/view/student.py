@@ -21,6 +21,7 @@ from reports.render.katex import Prose, Tex, prose
 from reports.render.latex import math_pieces
 from reports.view import edition, errata, model
 from reports.view.figures import caption as figure_caption
+from reports.view.fractions import unnest
 
 HERE = Path(__file__).resolve().parent.parent / "render"
 STUDENT = HERE / "student.toml"
@@ -123,17 +124,19 @@ _TRANSPOSE = re.compile(r"\^\{?T\}?(?![A-Za-z])")
 def lecturer_tex(tex: str, symbols: dict[str, str] | None = None) -> str:
     """``tex`` in the edition's notation: the transpose as ⊤ (SymPy prints ``.T`` as ``^{T}``;
     no claim of the edition writes a power T) and a claim's letters renamed to the edition's
-    (``symbols``: {"\\alpha": "\\eta"}, a free symbol renamed everywhere in the claim)."""
+    (``symbols``: {"\\alpha": "\\eta"}, a free symbol renamed everywhere in the claim), no
+    fraction inside another's numerator (:func:`reports.view.fractions.unnest`)."""
     out = _TRANSPOSE.sub(r"^{\\top}", tex)
-    if not symbols:
-        return out
-    # one pass for all letters: a renaming is simultaneous, so {m: v, v: s} sends m to v and
-    # v to s, never m on to s; the longer of two names that start alike is tried first
-    names = sorted(symbols, key=len, reverse=True)
-    # a letter, never the letter inside a command or a word (\\sum, \\mu, softmax)
-    pattern = "|".join(("" if old.startswith("\\") else r"(?<![A-Za-z\\])") + re.escape(old)
-                       for old in names)
-    return re.sub(f"(?:{pattern})(?![A-Za-z])", lambda m: symbols[m.group(0)], out)
+    if symbols:
+        # one pass for all letters: a renaming is simultaneous, so {m: v, v: s} sends m to v
+        # and v to s, never m on to s; the longer of two names that start alike is tried first
+        names = sorted(symbols, key=len, reverse=True)
+        # a letter, never the letter inside a command or a word (\\sum, \\mu, softmax)
+        pattern = "|".join(("" if old.startswith("\\") else r"(?<![A-Za-z\\])")
+                           + re.escape(old) for old in names)
+        out = re.sub(f"(?:{pattern})(?![A-Za-z])", lambda m: symbols[m.group(0)], out)
+    # a fraction inside a fraction is set at script size: 1/σ comes out in front instead
+    return unnest(out)
 
 
 _STACK = re.compile(r"^\\left\[\\begin\{matrix\}(.*)\\end\{matrix\}\\right\]$", re.S)
@@ -174,7 +177,7 @@ def step_lines(tex: str, width: int) -> list[str]:
 
 
 _COMMAND = re.compile(r"\\([A-Za-z]+|.)")
-_RELATIONS = {"le", "ge", "leq", "geq", "iff", "approx", "ne", "in"}
+_RELATIONS = {"le", "ge", "leq", "geq", "iff", "approx", "ne", "in", "succeq", "preceq", "lesssim"}
 
 
 def _cut_relations(tex: str) -> list[str]:
@@ -217,8 +220,31 @@ def shown(tex: Tex) -> dict:
     for the page also cut at its top-level relations and operators, so that on a phone its
     pieces wrap like words instead of scrolling."""
     pieces = [q for p in math_pieces(tex.tex) for q in _cut_relations(p)]
-    return {"tex": tex, "pieces": [Tex("\\displaystyle " + p, False, tex.label) for p in pieces]
-            if len(pieces) > 1 else []}
+    if len(pieces) < 2:
+        return {"tex": tex, "pieces": [], "groups": []}
+    # the formulas a display sets side by side (「A,\quad B」) are groups, and a group's sides
+    # between relations (= ≤ ⟺ …) are its parts: on a narrow page a group moves to the next
+    # line whole, wraps at a relation only when it alone is wider than the line, and at a
+    # + or − only when one side alone is
+    groups: list[list[list[Tex]]] = []
+    for p in pieces:
+        head = _QUAD.match(p)
+        if head or not groups:
+            groups.append([])
+        p = p[head.end():].strip() if head else p
+        if not p:
+            continue
+        if _RELATION.match(p) or not groups[-1]:
+            groups[-1].append([])
+        groups[-1][-1].append(Tex("\\displaystyle " + p, False, tex.label))
+    groups = [g for g in groups if g]
+    return {"tex": tex, "pieces": [x for g in groups for side in g for x in side],
+            "groups": groups}
+
+
+_QUAD = re.compile(r"\\q?quad(?![A-Za-z])")
+_RELATION = re.compile(r"(?:\{\}\s*)?(?:[=<>]|\\(?:" + "|".join(sorted(_RELATIONS)) + r"|"
+                       r"gtrsim|Longleftrightarrow|Rightarrow|to)(?![A-Za-z]))")
 
 
 # ----------------------------------------------------------------------------- claims
@@ -266,7 +292,11 @@ def _claim(claim: dict, lang: str, t: dict, full: str, number: str, section: str
                                   for h in hypotheses],
             "statement": [shown(tx(Tex(x, True, c["statement"].label))) for x in lines],
             "definitions": [{**d, "tex": tx(d["tex"]), "text": px(d["text"]),
-                             "symbol": tx(d["symbol"]) if d.get("symbol") else None}
+                             "symbol": tx(d["symbol"]) if d.get("symbol") else None,
+                             # on the page in display style, its fractions full size, as
+                             # in the PDF (math(True))
+                             "shown": Tex("\\displaystyle " + tx(d["tex"]).tex, False,
+                                          d["tex"].label)}
                             for d in c["definitions"]],
             "steps": steps, "href": f"{full}#{c['anchor']}",
             # where the evidence stands in the full report's PDF, printed beside the mark: the
@@ -298,12 +328,12 @@ def _quote(rec: dict) -> Prose:
     # the notes lost their typesetting when copied from the web (∂F/∂X became ∂X∂F)
     typeset = words().get("typeset", {}).get(rec["id"])
     if typeset:
-        return prose(typeset.translate(_INNER), label)
+        return _full_size(prose(typeset.translate(_INNER), label))
     text = rec["quote"].translate(_INNER)
     if "$" in text:
-        return prose(text, label)
+        return _full_size(prose(text, label))
     if "\\" in text:
-        return Prose((Tex(text, False, label),))
+        return _full_size(Prose((Tex(text, False, label),)))
     return Prose((text,))
 
 
@@ -312,6 +342,14 @@ def _renamed(p: Prose, symbols: dict[str, str] | None) -> Prose:
     return p if not symbols else Prose(tuple(
         Tex(lecturer_tex(x.tex, symbols), x.display, x.label) if isinstance(x, Tex) else x
         for x in p.parts), p.missing)
+
+
+def _full_size(p: Prose) -> Prose:
+    """A quote's fractions in display style: inline, TeX sets a fraction's terms at two thirds
+    of the text's size, too small to read in print (the formula is the note's, unchanged)."""
+    return Prose(tuple(Tex("\\displaystyle " + x.tex, x.display, x.label)
+                       if isinstance(x, Tex) and "\\frac" in x.tex else x for x in p.parts),
+                 p.missing)
 
 
 def _box(box: dict, number: str, records: dict[str, dict], lang: str, t: dict,
