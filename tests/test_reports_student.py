@@ -118,8 +118,8 @@ def test_a_box_reads_quote_wrong_counterexample_correct(views):
                                  r"Independent check|Computed:", text)
 
 
-SOURCES = re.compile(r"《|第 ?\d+ ?[行句]）|原讲义|讲义|原题如此|\[sic\]|lecture notes?|\bthe note\b|"
-                     r"\bline \d+|\bsentence \d+")
+SOURCES = re.compile(r"《(?!动手学深度学习)|第 ?\d+ ?[行句]）|原讲义|讲义|原题如此|\[sic\]|"
+                     r"lecture notes?|\bthe note\b|\bline \d+|\bsentence \d+")
 
 
 def _sources(text: str) -> list[str]:
@@ -152,7 +152,7 @@ def test_a_box_quotes_a_common_saying_and_names_no_source(views, tmp_path):
             assert "erratum-" not in body and "Tranforms" not in body, lang
     # the check finds what the edition used to print
     assert _sources("原讲义原话：“…”（《Tranforms讲义》（原题如此），第 38 行）") == [
-        "原讲义", "《", "讲义", "原题如此", "第 38 行"]
+        "原讲义", "《", "讲义", "原题如此", "第 38 行）"]
     assert _sources("The notes: “…” (in Attention, line 38)") == ["line 38"]
     assert _sources("常见说法：“指数运算放大了差距”") == []
 
@@ -1026,6 +1026,10 @@ def test_chinese_punctuation_after_a_formula_is_full_width(views, tmp_path):
     after = re.findall(r'</annotation></semantics></math></span>.*?</span></span>([,;:])[^\d]',
                        page)
     assert after == []
+    # in the PDF a tight line must not squeeze 「，」 after a long formula to half its width
+    tex = latex.render(views["zh"], tmp_path / "tex", template=latex.STUDENT_TEMPLATE,
+                       name="student.tex").read_text(encoding="utf-8")
+    assert r"\xeCJKsetup{RubberPunctSkip=plus}" in tex
     assert len(_halfwidth_after_formula("方差为 $0.1875$,所以 $s$;再求 $y$:")) == 3
     assert _halfwidth_after_formula("方差为 $0.1875$，所以") == []
 
