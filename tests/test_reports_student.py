@@ -138,6 +138,8 @@ def test_a_box_quotes_a_common_saying_and_names_no_source(views, tmp_path):
             assert _sources(" ".join(student.visible_text(box))) == [], (lang, box["id"])
             # no item number of the list the saying came from
             assert not re.match(r"\d+\.", box["quotes"][0]["quote"].plain), box["id"]
+        assert {b["says"] for b in boxes if len(b["quotes"]) > 1} == {
+            "en": {"Common sayings"}, "zh": {"常见说法"}}[lang]
         assert {b["kind_label"] for b in boxes} == {
             "en": {"wrong", "imprecise"}, "zh": {"错误", "不够精确"}}[lang]
         text = "\n".join(student.visible_text(view) + [v for v in view["s"].values()
@@ -1089,6 +1091,8 @@ def test_the_figure_captions_take_their_numbers_from_the_data(data):
         assert f"n_k = {series['keys']}" in text and f" {series['rows']} " in text, text
         other = figures.caption("saturation", "", t, {"saturation": {**series, "keys": 7}})
         assert "n_k = 7" in other
+        # curves recorded before the row length was kept: the caption as written
+        assert figures.caption("saturation", "x", t, {"saturation": {"d_k": [1]}}) == "x"
         assert "分数分未缩放" not in text
         adam = t["figure"]["adam_moments_caption"]
         assert not re.search(r"[mv]_t|\\hat [mv]", adam), adam

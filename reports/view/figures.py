@@ -32,8 +32,11 @@ def _depth(series: dict) -> dict[str, str]:
             "firstexp": str(round(math.log10(w[0] / wo[0])))}
 
 
-def _saturation(series: dict) -> dict[str, str]:
-    """The row length n_k and the rows averaged: the largest weight of a row depends on both."""
+def _saturation(series: dict) -> dict[str, str] | None:
+    """The row length n_k and the rows averaged: the largest weight of a row depends on both
+    (None for curves recorded without them)."""
+    if "keys" not in series or "rows" not in series:
+        return None
     return {"keys": str(series["keys"]), "rows": str(series["rows"])}
 
 
@@ -45,6 +48,7 @@ def caption(name: str, text: str, t: dict, plot_data: dict) -> str:
     ``<name>_values`` filled with the values of its curves, where the data holds them."""
     template = t["figure"].get(f"{name}_values")
     series = plot_data.get(name)
-    if not template or not series or name not in VALUES:
+    values = VALUES[name](series) if template and series and name in VALUES else None
+    if values is None:
         return text
-    return text + t["meta"]["sentence_sep"] + template.format(**VALUES[name](series))
+    return text + t["meta"]["sentence_sep"] + template.format(**values)

@@ -330,6 +330,7 @@ def _box(box: dict, number: str, records: dict[str, dict], lang: str, t: dict) -
     return {"id": box["id"], "number": number, "kind": kind,
             "kind_label": s[f"box_{kind}"], "title": prose(box["title"][lang], label),
             "quotes": [{"quote": _quote(r)} for r in recs],
+            "says": s["note_says_many"] if len(recs) > 1 else s["note_says"],
             # the sayings are Chinese: the English edition says what their words mean
             "gloss": prose(box["gloss"][lang], label) if lang in box.get("gloss", {}) else None,
             "wrong": prose(box["wrong"][lang], label) if "wrong" in box else None,
