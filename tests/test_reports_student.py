@@ -479,7 +479,7 @@ def test_the_front_page_says_where_the_evidence_is(views, data, tmp_path):
                            name="student.tex")
         for body in (page.read_text(encoding="utf-8"), tex.read_text(encoding="utf-8")):
             assert "0.1.0" not in body and "2026-12-01" in body, lang
-        assert f'<a href="{view["full_pdf"]}">' in page.read_text(encoding="utf-8")
+        assert f'<a href="{view["full_pdf"]}"><code>' in page.read_text(encoding="utf-8")
         assert f"\\href{{{view['full_pdf']}}}" in tex.read_text(encoding="utf-8")
     with pytest.raises(student.StudentError, match="placeholders"):
         student._evidence("The evidence is in {page}.", {"pdf": "r.pdf", "page": "i.html"})
