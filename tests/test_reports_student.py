@@ -13,13 +13,13 @@ import numpy as np
 import pytest
 
 from reports.audit import errata as registry
-from reports.render import i18n, latex
+from reports.render import html, i18n, latex
 from reports.render.katex import Prose, Tex
 from reports.render.latex import tex_text
 from reports.view import student
 
 FIXTURE = Path(__file__).parent / "fixtures" / "student_claims.json"
-ORDER = ["embedding", "attention", "softmax", "cross_entropy", "linear", "residual", "adam"]
+ORDER = ["embedding", "softmax", "cross_entropy", "attention", "linear", "residual", "adam"]
 FIGURES = [{"name": n} for n in ("variance_vs_dk", "saturation", "depth_gradnorm",
                                  "training_loss", "adam_moments")]
 META = {"date": "2026-12-01", "version": "0"}
@@ -118,29 +118,45 @@ def test_a_box_reads_quote_wrong_counterexample_correct(views):
                                  r"Independent check|Computed:", text)
 
 
-def test_quotes_from_one_place_name_it_once(views, tmp_path):
-    """「（《Tranforms 讲义》，第 96 行）」 three times in a row reads like a log: quotes from the
-    same place of the same note cite it once, after the last of them."""
+SOURCES = re.compile(r"《(?!动手学深度学习)|第 ?\d+ ?[行句]）|原讲义|讲义|原题如此|\[sic\]|"
+                     r"lecture notes?|\bthe note\b|\bline \d+|\bsentence \d+")
+
+
+def _sources(text: str) -> list[str]:
+    """What in ``text`` points to material a student does not have: a note's title, a line
+    or sentence number, 「原讲义」, a sic mark."""
+    return [m.group(0) for m in SOURCES.finditer(text)]
+
+
+def test_a_box_quotes_a_common_saying_and_names_no_source(views, tmp_path):
+    """The notes are not handed out: a box starts from 「常见说法：“…”」 with no title, line or
+    sentence number, and its verdict label says 「错误」 or 「不够精确」, not what a note did."""
     for lang, view in views.items():
-        cited = 0
-        for box in _parts(view, "box"):
-            quotes = box["quotes"]
-            assert quotes and quotes[-1]["cite"], box["id"]
-            for q, after in zip(quotes, quotes[1:], strict=False):
-                same = (q["title"], q["where"]) == (after["title"], after["where"])
-                assert q["cite"] is not same, (box["id"], q["where"])
-            cited += sum(not q["cite"] for q in quotes)
-        assert cited >= 2, lang  # box 2.2 quotes line 96 three times
-        # the misspelt title still says so once, where a citation is shown
-        sics = [q for b in _parts(view, "box") for q in b["quotes"] if q["sic"]]
-        assert len(sics) == 1 and sics[0]["cite"], lang
-        tex = latex.render(view, tmp_path / lang, template=latex.STUDENT_TEMPLATE,
-                           name="student.tex").read_text(encoding="utf-8")
-        box = next(b for b in _parts(view, "box") if len(b["quotes"]) >= 3)
-        where = tex_text(box["quotes"][0]["where"])
-        body = tex[tex.index(box["anchor"]):]
-        body = body[:body.index(r"\end{misconception}")]
-        assert body.count(where) == 1, (lang, where)
+        boxes = [b for b in _parts(view, "box") if b["kind"] != "history"]
+        for box in boxes:
+            assert box["quotes"] and all(set(q) == {"quote"} for q in box["quotes"]), box["id"]
+            assert _sources(" ".join(student.visible_text(box))) == [], (lang, box["id"])
+            # no item number of the list the saying came from
+            assert not re.match(r"\d+\.", box["quotes"][0]["quote"].plain), box["id"]
+        assert {b["says"] for b in boxes if len(b["quotes"]) > 1} == {
+            "en": {"Common sayings"}, "zh": {"常见说法"}}[lang]
+        assert {b["kind_label"] for b in boxes} == {
+            "en": {"wrong", "imprecise"}, "zh": {"错误", "不够精确"}}[lang]
+        text = "\n".join(student.visible_text(view) + [v for v in view["s"].values()
+                                                       if isinstance(v, str)])
+        assert _sources(text) == [], (lang, _sources(text)[:5])
+        for page in (html.render(view, tmp_path / lang, template=html.STUDENT_TEMPLATE),
+                     latex.render(view, tmp_path / lang, template=latex.STUDENT_TEMPLATE,
+                                  name="student.tex")):
+            body = page.read_text(encoding="utf-8")
+            plain = re.sub(r"<[^>]+>|\\textbf\{|\}", "", body)
+            assert ("常见说法：“" if lang == "zh" else "A common saying: “") in plain, lang
+            assert "erratum-" not in body and "Tranforms" not in body, lang
+    # the check finds what the edition used to print
+    assert _sources("原讲义原话：“…”（《Tranforms讲义》（原题如此），第 38 行）") == [
+        "原讲义", "《", "讲义", "原题如此", "第 38 行）"]
+    assert _sources("The notes: “…” (in Attention, line 38)") == ["line 38"]
+    assert _sources("常见说法：“指数运算放大了差距”") == []
 
 
 def test_each_derivation_carries_one_mark_linked_to_its_evidence(views):
@@ -238,8 +254,11 @@ def notation_breaches(view, notation: dict) -> list[tuple[str, str, str]]:
 
 def _claim_formulas(claim: dict) -> list[str]:
     """A claim of the data as it is proved: its statement, definitions and steps."""
-    return [claim["statement"], *(d["latex"] for d in claim["definitions"]),
-            *(s["latex"] for s in claim["steps"])]
+    steps = [s["latex"] for s in claim["steps"]]
+    if steps:  # the edition's first step starts from the result's left side: count it there too
+        lines = student.unstack(claim["statement"])
+        steps[0:1] = student.with_left_side(lines, student.step_lines(steps[0], len(lines)))
+    return [claim["statement"], *(d["latex"] for d in claim["definitions"]), *steps]
 
 
 def _shown_formulas(claim: dict) -> list[str]:
@@ -570,20 +589,15 @@ def test_no_visible_string_is_a_code_identifier(views, data):
         {**views["en"], "extra": Prose(("see softmax_jacobian",))}))
 
 
-def test_a_misspelt_note_title_says_so_once(views):
-    text = "\n".join(student.visible_text(views["zh"]))
-    assert text.count("（原题如此）") == 1 and text.count("Tranforms讲义") > 1
-
-
 def test_bad_student_words_are_named():
     bad = {"chapter": {}, "box": []}
     with pytest.raises(student.StudentError, match="chapter 'embedding' expected"):
         student.validate_words(bad)
 
 
-def test_each_mark_names_its_section_of_the_full_report(views, data, tmp_path):
-    """A student who holds this PDF alone reads where the evidence is (完整报告 §x.y); the link
-    names that subsection of the full report's PDF, not its first page."""
+def test_each_mark_links_to_its_section_of_the_full_report(views, data, tmp_path):
+    """The mark reads 「✓ 已逐步验证」 alone (no § a student would look up); in the PDF it links,
+    relative to this PDF, to that subsection of the full report's PDF beside it."""
     from reports.view import edition
 
     full = latex.render(edition.build_view(data, [], "zh", META), tmp_path / "full",
@@ -605,28 +619,8 @@ def test_each_mark_names_its_section_of_the_full_report(views, data, tmp_path):
         for (link, text), claim in zip(marks, _claims(view), strict=True):
             section = numbered[claim["href"].split("#claim-")[1]]
             assert link == f"{view['full_pdf']}\\#subsection.{section}", link
-            assert f"§{section}" in text, text
-
-
-def _self_or_notes(text: str) -> list[str]:
-    """The places where 「讲义」 stands neither for the audited notes by a distinct name
-    (原讲义, 课程讲义) nor inside a note's title 《…》."""
-    text = re.sub(r"《[^》]*》", "", text)
-    return [text[max(0, m.start() - 8):m.end() + 4] for m in re.finditer("讲义", text)
-            if text[max(0, m.start() - 1):m.start()] != "原"
-            and text[max(0, m.start() - 2):m.start()] != "课程"]
-
-
-def test_lecture_notes_means_only_the_audited_notes(views):
-    """This edition is never 「讲义」: that word names the audited notes, as 原讲义."""
-    view = views["zh"]
-    text = "\n".join(student.visible_text(view) + [v for v in view["s"].values()
-                                                   if isinstance(v, str)])
-    assert "原讲义" in text
-    for title in {q["title"] for box in _parts(view, "box") for q in box.get("quotes", [])}:
-        text = text.replace(title, "")  # a note's title, shown in 《…》
-    assert _self_or_notes(text) == []
-    assert len(_self_or_notes("本讲义收录 17 个误区；讲义原话；原讲义；《Tranforms讲义》")) == 2
+            assert text == view["s"]["verified"], text
+        assert "§" not in tex, lang
 
 
 def test_the_depth_caption_says_what_its_curves_show(data):
@@ -644,8 +638,17 @@ def test_the_depth_caption_says_what_its_curves_show(data):
         tex = [p.tex for p in caption.parts if isinstance(p, Tex)]
         assert figures.number_tex(depth["without_residual"][-1]).strip("$") in tex
         assert figures.number_tex(depth["with_residual"][-1]).strip("$") in tex
+        # block 0 first, where the residual connections matter, its gap as a power of ten
+        first = caption.plain.index({"en": "At block 0", "zh": "第 0 块"}[lang])
+        assert first < caption.plain.index({"en": "block 9", "zh": "第 9 块"}[lang])
+        gap = round(math.log10(depth["with_residual"][0] / depth["without_residual"][0]))
+        assert gap >= 6 and f"10^{{{gap}}}" in tex, tex
+        # the gap near the output runs the other way: no ratio the caption cannot explain
         ratio = depth["without_residual"][-1] / depth["with_residual"][-1]
-        assert ratio > 10 and f"{ratio:.0f}" in caption.plain
+        assert ratio > 10 and not re.search(rf"(about|约) {ratio:.0f}", caption.plain)
+        assert caption.plain.count({"en": " times larger", "zh": "倍"}[lang]) == 1
+        assert {"en": "logarithmic", "zh": "对数坐标"}[lang] in caption.plain
+        assert {"en": "GPT-style", "zh": "GPT 式模型"}[lang] in caption.plain
         assert "相差不大" not in caption.plain and "alike" not in caption.plain
     # other curves, another sentence: the words follow the data
     other = {**depth, "without_residual": depth["with_residual"]}
@@ -656,19 +659,33 @@ def test_the_depth_caption_says_what_its_curves_show(data):
     assert figures.number_tex(4.5e-10) == r"$4.5\times 10^{-10}$"
 
 
-def test_the_forewords_numbers_come_from_the_chapters(views):
-    """The misconceptions counted are the numbered boxes (a history box is none); the d2l
-    chapters named are those of the sections the chapters cite (8.2 included)."""
+def test_the_front_page_says_where_the_evidence_is(views, data, tmp_path):
+    """The front page counts nothing of how the edition was made (no 「76 条中的 27 条」): one
+    sentence says where the evidence is, the full report's PDF and page beside this edition;
+    the d2l chapters named are those of the sections the chapters cite (8.2 included)."""
     for lang, view in views.items():
-        boxes = [b for b in _parts(view, "box") if b["kind"] != "history"]
-        assert len(boxes) < len(_parts(view, "box"))
-        counts = view["counts"].plain
-        assert f" {len(boxes)} " in counts and f" {len(_parts(view, 'box'))} " not in counts
+        evidence = "".join(p["text"] for p in view["evidence"])
+        assert not re.search(r"\d", evidence.replace(view["full_pdf"], "")), evidence
+        assert [p["file"] for p in view["evidence"] if p["file"]] == [
+            view["full_pdf"], view["full_file"]]
+        assert {"en": "handed out with this edition", "zh": "随本册一并发放"}[lang] in evidence
         cited = sorted({int(m) for t in view["topics"]
                         for m in re.findall(r"(?<![\d.])(\d+)\.\d", t["d2l"].plain)})
         assert 8 in cited
         listed = [int(x) for x in re.findall(r"\d+", view["subtitle"].replace("d2l", ""))]
         assert listed == cited, (lang, view["subtitle"])
+        # the cover keeps the date and shows no version number; the file names link
+        cover = student.build_view(data, FIGURES, lang, {"date": "2026-12-01",
+                                                         "version": "0.1.0"})
+        page = html.render(cover, tmp_path / lang, template=html.STUDENT_TEMPLATE)
+        tex = latex.render(cover, tmp_path / lang, template=latex.STUDENT_TEMPLATE,
+                           name="student.tex")
+        for body in (page.read_text(encoding="utf-8"), tex.read_text(encoding="utf-8")):
+            assert "0.1.0" not in body and "2026-12-01" in body, lang
+        assert f'<a href="{view["full_pdf"]}"><code>' in page.read_text(encoding="utf-8")
+        assert f"\\href{{{view['full_pdf']}}}" in tex.read_text(encoding="utf-8")
+    with pytest.raises(student.StudentError, match="placeholders"):
+        student._evidence("The evidence is in {page}.", {"pdf": "r.pdf", "page": "i.html"})
     assert student.d2l_chapters(["8.2 x; 10.7 y", "3.4 z"], i18n.ui("en")) == "3, 8 and 10"
     assert student.d2l_chapters(["8.2 x; 10.7 y", "3.4 z"], i18n.ui("zh")) == "3、8、10"
     with pytest.raises(student.StudentError, match="expected numbers such as 10.3"):
@@ -856,13 +873,13 @@ def test_m_is_adams_first_moment_and_nothing_else(views):
 def test_the_english_pdf_keeps_a_box_title_apart_from_its_label(views, tmp_path):
     tex = latex.render(views["en"], tmp_path, template=latex.STUDENT_TEMPLATE,
                        name="student.tex").read_text(encoding="utf-8")
-    # "…in parallelthe note is imprecise": at least 1em between, the label in one piece
-    assert r"\hskip1em\hbox{}\nobreak\hfil\mbox{\small the note is imprecise}" in tex
-    assert r"\hfill{\small the note" not in tex
+    # "…in parallelimprecise": at least 1em between, the label in one piece
+    assert r"\hskip1em\hbox{}\nobreak\hfil\mbox{\small imprecise}" in tex
+    assert r"\hfill{\small imprecise" not in tex
     # no control word glued to the next text (\parThe is undefined)
     assert not re.search(r"\\par(?!fillskip|skip|indent|box|tial)[A-Za-z]", tex)
-    # the sentence after the counts starts with a capital
-    assert "{Full report (PDF)}" in tex
+    # the front page's sentence on the evidence links the full report's PDF beside it
+    assert r"\href{report.en.pdf}{\texttt{report.en.pdf}}" in tex
 
 
 def test_the_row_softmax_backward_speaks_of_one_row_of_n_k_keys(views):
@@ -1045,7 +1062,7 @@ def test_figure_2_stands_by_the_scaling_and_side_boxes_close_chapter_2(views):
         assert attention["parts"][heading[0]]["title"].plain == {
             "en": "Other common sayings about attention", "zh": "注意力的其他常见说法"}[lang]
         numbers = [it["number"] for it in attention["parts"] if it["type"] == "box"]
-        assert numbers == [f"2.{n}" for n in range(1, 10)], numbers
+        assert numbers == [f"{attention['number']}.{n}" for n in range(1, 10)], numbers
         softmax = next(t for t in view["topics"] if t["key"] == "softmax")
         assert not [it for it in softmax["parts"] if it["type"] == "figure"]
 
@@ -1074,3 +1091,215 @@ def test_a_formula_keeps_the_chinese_punctuation_after_it(views, tmp_path):
     assert re.search(r'<span class="glue"><span class="formula-inline">.*?</span>，</span>&#8203;',
                      page)
     assert student._list_items(r"a=1,\ f(b,\ c)=2") == ["a=1", r"f(b,\ c)=2"]
+
+
+# ----------------------------------------------------------------------------- links and order
+def test_every_link_into_the_full_report_reaches_an_id_of_it(views, data, tmp_path):
+    """The ✓ marks (and any other link of the student page into the full report) point to an
+    anchor the full report of the same data has, so a student never lands on nothing."""
+    from reports.view import edition
+
+    for lang, view in views.items():
+        full = html.render(edition.build_view(data, [], lang, META), tmp_path / f"full-{lang}")
+        ids = set(re.findall(r'\bid="([^"]+)"', full.read_text(encoding="utf-8")))
+        page = html.render(view, tmp_path / lang, template=html.STUDENT_TEMPLATE)
+        links = re.findall(r'href="' + re.escape(view["full_file"]) + r'#([^"]+)"',
+                           page.read_text(encoding="utf-8"))
+        assert len(links) >= len(_claims(view)), lang
+        assert _unresolved(links, ids) == [], lang
+    # the check finds a link to an anchor the report does not have
+    assert _unresolved(["claim-a", "erratum-n000-x"], {"claim-a"}) == ["erratum-n000-x"]
+
+
+def _unresolved(links: list[str], ids: set[str]) -> list[str]:
+    return [x for x in links if x not in ids]
+
+
+def test_no_chapter_uses_what_a_later_one_proves(views):
+    """softmax's shift invariance and Jacobian (used by the attention chapter's box and figure
+    and by its backward pass) and the trace trick (used in 1.2) stand before their first use."""
+    uses, facts = student.structure()["uses"], student.structure()["facts"]
+    assert {"half_example", "saturation", "embedding_grad_one_hot"} <= set(uses)
+    for view in views.values():
+        order = student.reading_order(view["topics"])
+        assert student.order_problems(order, uses, facts) == []
+        assert order.index("softmax_shift_invariance") < order.index("half_example")
+        assert order.index("softmax_jacobian") < order.index("saturation")
+    # the old order (attention before softmax) is found, and refused when building
+    old = ["embedding_lookup", "embedding_grad_one_hot", "attention_shapes", "half_example",
+           "saturation", "softmax_jacobian", "softmax_shift_invariance", "linear_grad_weight"]
+    found = student.order_problems(old, uses, facts)
+    assert len(found) == 2 and "half_example uses softmax_shift_invariance" in found[0]
+    assert student.order_problems(["linear_grad_weight", "embedding_grad_one_hot"], uses,
+                                  facts) == ["linear_grad_weight uses trace_trick, shown only "
+                                             "later (embedding_grad_one_hot)"]
+
+
+def test_a_late_chapter_order_is_refused(data, monkeypatch):
+    topics = [dict(t) for t in student.topics_data()]
+    attention = next(t for t in topics if t["key"] == "attention")
+    topics.remove(attention)
+    topics.insert(1, attention)
+    monkeypatch.setattr(student, "topics_data", lambda: topics)
+    with pytest.raises(student.StudentError, match="half_example uses softmax_shift_invariance"):
+        student.build_view(data, FIGURES, "en", META)
+
+
+HARD_CHAPTER = re.compile(r"第 ?\d+ ?章|[Cc]hapters? \d|(?<![\d.])\d\.\d+ ?节")
+
+
+def _hard_references(text: str) -> list[str]:
+    """Chapter or section numbers of this edition written out: a d2l reference (「d2l 第 3 章」,
+    「d2l 7.5、10.7.2 节」) is not one of them."""
+    return [m.group(0) for m in HARD_CHAPTER.finditer(text)
+            if "d2l" not in text[max(0, m.start() - 40):m.start()]]
+
+
+def test_the_words_refer_to_chapters_by_key_not_by_number(views):
+    """A chapter or derivation named in the words is a reference ({{chapter:softmax}}) the view
+    numbers, so reordering the chapters cannot leave a 「第 3 章」 pointing at the wrong one."""
+    def strings(node):
+        if isinstance(node, str):
+            yield node
+        elif isinstance(node, dict):
+            for v in node.values():
+                yield from strings(v)
+        elif isinstance(node, list):
+            for v in node:
+                yield from strings(v)
+
+    raw = student.WORDS.read_text(encoding="utf-8")
+    assert "{{chapter:softmax}}" in raw
+    found = [h for x in strings(student.words()) for h in _hard_references(x)]
+    assert found == [], found
+    for lang, view in views.items():
+        text = "\n".join(student.visible_text(view))
+        assert "{{" not in text, lang
+        jacobian = next(c for c in _claims(view) if c["id"] == "softmax_jacobian")
+        chapter = jacobian["number"].split(".")[0]
+        backward = next(c for c in _claims(view) if c["id"] == "attention_softmax_backward")
+        assert {"en": f"chapter {chapter}", "zh": f"第 {chapter} 章"}[lang] in \
+            backward["lead"]["text"].plain
+    assert _hard_references("用第 3 章的雅可比矩阵；见 6.1 节") == ["第 3 章", "6.1 节"]
+    assert _hard_references("d2l 第 3 章；d2l 7.5、10.7.2 节") == []
+    with pytest.raises(student.StudentError, match="reference"):
+        student.resolve({"a": ["see {{chapter:nowhere}}"]}, {"chapter:softmax": "2"})
+
+
+def test_the_steps_read_as_one_chain_of_equalities(views):
+    """The first step starts from the result's left side, 「左边 = …」, so the steps below read
+    as one chain ending in the right side."""
+    for view in views.values():
+        for claim in _claims(view):
+            left = [line["tex"].tex.partition(" = ")[0] for line in claim["statement"]]
+            first = [line["tex"].tex for line in claim["steps"][0]["lines"]]
+            assert len(first) == len(left), claim["id"]
+            for a, row in zip(left, first, strict=True):
+                assert row.startswith(a + " = "), (claim["id"], row[:60])
+    assert student.with_left_side(["a = b"], ["c"]) == ["a = c"]
+    assert student.with_left_side(["a \\le b"], ["c"]) == ["c"]
+
+
+# ----------------------------------------------------------------------------- wording
+AFTER_FORMULA = re.compile(r"\$[,;:]")
+
+
+def _halfwidth_after_formula(text: str) -> list[str]:
+    """Half-width 「, ; :」 right after an inline formula $…$ of a Chinese string."""
+    return [text[max(0, m.start() - 12):m.end() + 4] for m in AFTER_FORMULA.finditer(text)
+            if re.search(r"[\u4e00-\u9fff]", text)]
+
+
+def test_chinese_punctuation_after_a_formula_is_full_width(views, tmp_path):
+    """「$=0.1875$，所以」, never 「$=0.1875$,所以」: over every Chinese string of the words and the
+    rendered page (after a KaTeX formula)."""
+    def chinese(node):
+        if isinstance(node, dict):
+            for k, v in node.items():
+                if k == "zh" and isinstance(v, str):
+                    yield v
+                else:
+                    yield from chinese(v)
+        elif isinstance(node, list):
+            for v in node:
+                yield from chinese(v)
+
+    texts = list(chinese(student.words())) + list(chinese(i18n.ui("zh")["student"])) + [
+        v for v in i18n.ui("zh")["student"].values() if isinstance(v, str)]
+    assert len(texts) > 100
+    assert [x for t in texts for x in _halfwidth_after_formula(t)] == []
+    page = html.render(views["zh"], tmp_path, template=html.STUDENT_TEMPLATE).read_text(
+        encoding="utf-8")
+    after = re.findall(r'</annotation></semantics></math></span>.*?</span></span>([,;:])[^\d]',
+                       page)
+    assert after == []
+    # in the PDF a tight line must not squeeze 「，」 after a long formula to half its width
+    tex = latex.render(views["zh"], tmp_path / "tex", template=latex.STUDENT_TEMPLATE,
+                       name="student.tex").read_text(encoding="utf-8")
+    assert r"\xeCJKsetup{RubberPunctSkip=plus}" in tex
+    assert len(_halfwidth_after_formula("方差为 $0.1875$,所以 $s$;再求 $y$:")) == 3
+    assert _halfwidth_after_formula("方差为 $0.1875$，所以") == []
+
+
+def test_the_second_reviews_wording(views):
+    """Box 2.5 says 「例如」 where 「只有…才」 said too much; RoPE depends on the positions only
+    through j − i and is marked as beyond d2l; answers 1.1 and 1.2 name G's rows and the
+    orthogonal transformations; box 2.3's 1 and 3 are unscaled dot products; the ε title is
+    short, its source in the lead."""
+    def box(view, bid):
+        return next(b for b in _parts(view, "box") if b["id"] == bid)
+
+    zh, en = views["zh"], views["en"]
+    assert "只有" not in box(zh, "normalise")["wrong"].plain
+    assert "例如" in box(zh, "normalise")["wrong"].plain
+    assert "for example" in box(en, "normalise")["wrong"].plain
+    assert "对位置的依赖只通过" in box(zh, "rope")["wrong"].plain
+    assert "d2l 未讲，供了解" in box(zh, "rope")["wrong"].plain
+    assert "only through" in box(en, "rope")["wrong"].plain
+    assert "未缩放的点积为 1 与 3" in box(zh, "dot_cosine")["counter"].plain
+    assert "unscaled dot products are 1 and 3" in box(en, "dot_cosine")["counter"].plain
+    # the weights are the softmax of those unscaled products
+    assert [round(x, 3) for x in _softmax([1.0, 3.0])] == [0.119, 0.881]
+    assert round(1 / math.sqrt(2), 3) == 0.707
+    answers = {a["number"]: a["answer"] for a in zh["answers"]}
+    assert "g_{t_1}" not in " ".join(p.tex for p in answers["1.1"].parts if isinstance(p, Tex))
+    assert "累加" in answers["1.1"].plain and "散射" not in answers["1.1"].plain
+    assert "正交变换的意义下确定（就点积而言）" in answers["1.2"].plain
+    zh_text, en_text = ("\n".join(student.visible_text(v)) for v in (zh, en))
+    assert "黑塞矩阵（Hessian）" in zh_text
+    assert "拉伸参数" in zh_text and "偏移参数" in zh_text and "10.7.2" in zh_text
+    assert "LayerNorm" not in en_text and "Layer normalization" in en_text
+    eps = next(c for c in _claims(zh) if c["id"] == "adam_epsilon_placement")
+    assert eps["title"].plain.strip() == "ε 在根号外与根号内之差" or \
+        "在根号外与根号内之差" in eps["title"].plain
+    assert "Kingma" not in eps["title"].plain and "Kingma" in eps["lead"]["text"].plain
+    en_eps = next(c for c in _claims(en) if c["id"] == "adam_epsilon_placement")
+    assert "Kingma" not in en_eps["title"].plain and len(en_eps["title"].plain) < 50
+    variance = next(c for c in _claims(en) if c["id"] == "dot_product_variance")
+    assert any("are mutually independent" in h.tex for h in variance["hypotheses"])
+    # logit is explained where it first appears: the front page's notation map
+    first = next(x for x in student.visible_text(zh) if "logit" in x)
+    assert "未规范化的预测" in first, first
+
+
+def test_the_figure_captions_take_their_numbers_from_the_data(data):
+    """Figure 2 states n_k and the rows averaged, as the data gives them; figure 4 speaks of
+    the first and the second moment in words (no letter that a renaming would leave behind)."""
+    from numeric.crosscheck import stats
+    from reports.view import figures
+
+    series = stats.saturation()
+    for lang in i18n.LANGS:
+        t = i18n.ui(lang)
+        text = figures.caption("saturation", t["figure"]["saturation_caption"], t,
+                               {"saturation": series})
+        assert f"n_k = {series['keys']}" in text and f" {series['rows']} " in text, text
+        other = figures.caption("saturation", "", t, {"saturation": {**series, "keys": 7}})
+        assert "n_k = 7" in other
+        # curves recorded before the row length was kept: the caption as written
+        assert figures.caption("saturation", "x", t, {"saturation": {"d_k": [1]}}) == "x"
+        assert "分数分未缩放" not in text
+        adam = t["figure"]["adam_moments_caption"]
+        # the moments named in words as well as letters (the edition renames the letters)
+        assert ("first moment $m_t" in adam or "一阶矩 $m_t" in adam), adam
+        assert {"en": "second moment", "zh": "二阶矩"}[lang] in adam

@@ -105,15 +105,20 @@ def split_boxes(pages: list[list[str]], box: str, correct: str) -> list[str]:
     return out + ([f"box {open_box[0]}: no {correct!r}"] if open_box else [])
 
 
-def contents_problems(pages: list[list[str]], answers: str, first_chapter: str) -> list[str]:
-    """The contents end on page 1 (its last entry, the answers, is there) and chapter 1
-    starts page 2."""
+def contents_problems(pages: list[list[str]], answers: str, first_chapter: str,
+                      notation: str) -> list[str]:
+    """The contents end page 1 (its last entry, the answers, is there, and its last line),
+    page 2 starts with the notation map and chapter 1 starts on page 2."""
     out = []
-    if not any(re.fullmatch(rf"{re.escape(answers)} \d+", x) for x in pages[0]):
-        out.append(f"page 1 does not hold the contents' last entry {answers!r}")
-    if len(pages) < 2 or not pages[1] or not pages[1][0].startswith(first_chapter):
-        out.append(f"page 2 does not start with {first_chapter!r}: "
+    if not pages[0] or not re.fullmatch(rf"{re.escape(answers)} \d+", pages[0][-1]):
+        out.append(f"page 1 does not end with the contents' last entry {answers!r}")
+    # pdftotext gives the typographic apostrophe the words write as '
+    if len(pages) < 2 or not pages[1] or \
+            not pages[1][0].replace("\u2019", "'").startswith(notation.replace("\u2019", "'")):
+        out.append(f"page 2 does not start with {notation!r}: "
                    f"{pages[1][:1] if len(pages) > 1 else 'no page 2'}")
+    elif not any(x.startswith(first_chapter) for x in pages[1]):
+        out.append(f"chapter 1 {first_chapter!r} does not start on page 2")
     return out
 
 
@@ -166,7 +171,8 @@ def test_the_contents_fit_the_first_page_and_chapter_1_starts_the_second(pdf_pag
                                                                          lang):
     view = views[lang]
     first = _labels(view)[-len(view["topics"])]
-    assert contents_problems(pdf_pages[lang], view["s"]["answers"], first) == []
+    assert contents_problems(pdf_pages[lang], view["s"]["answers"], first,
+                             view["s"]["notation_heading"]) == []
 
 
 def test_the_page_checks_find_a_lonely_heading_a_split_box_and_a_long_contents():
@@ -186,11 +192,18 @@ def test_the_page_checks_find_a_lonely_heading_a_split_box_and_a_long_contents()
              ["正确的说法：", "∏ …"], ["常见误区 6.3 x"]]
     assert split_boxes(split, "常见误区", "正确的说法") == [
         "box 6.2: heading on page 1, '正确的说法' on page 2", "box 6.3: no '正确的说法'"]
-    fits = [["目录", "7 Adam 与 AdamW 20", "练习答案 24"], ["1 嵌入：从词元到向量", "…"]]
-    assert contents_problems(fits, "练习答案", "1 嵌入") == []
-    spills = [["Contents", "5 Backpropagation 13"], ["6 Residual 17", "Answers to the exercises 26",
-                                                      "1 Embeddings: from tokens to vectors"]]
-    assert len(contents_problems(spills, "Answers to the exercises", "1 Embeddings")) == 2
+    fits = [["目录", "7 Adam 与 AdamW 20", "练习答案 24"],
+            ["本册记号与 d2l 的对照", "• …", "1 嵌入：从词元到向量", "…"]]
+    assert contents_problems(fits, "练习答案", "1 嵌入", "本册记号") == []
+    spills = [["Contents", "5 Backpropagation 13"],
+              ["6 Residual 17", "Answers to the exercises 26", "1 Embeddings: from tokens"]]
+    assert len(contents_problems(spills, "Answers to the exercises", "1 Embeddings",
+                                 "This edition")) == 2
+    no_chapter = [["Contents", "Answers to the exercises 26"], ["This edition’s symbols", "• …"],
+                  ["1 Embeddings: from tokens to vectors"]]
+    assert contents_problems(no_chapter, "Answers to the exercises", "1 Embeddings",
+                             "This edition") == [
+        "chapter 1 '1 Embeddings' does not start on page 2"]
 
 
 # ----------------------------------------------------------------------------- fractions

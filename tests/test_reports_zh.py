@@ -135,6 +135,7 @@ def test_a_forbidden_variant_or_half_width_mark_is_found(text, kind):
     "超时（timed out）：已算出的数值一致",  # a gloss of several words
     "对比模型关于 <tensor> 的梯度",  # a cross-check slot, filled as code
     "对比模型在 `split_heads` 之前的梯度",  # code
+    "用第 {{chapter:softmax}} 章的雅可比矩阵",  # a reference the student edition numbers
 ])
 def test_the_preferred_form_passes(text):
     found = [f for f in zh_style.check(text, GLOSSARY) if f.kind != "english_in_formula"]

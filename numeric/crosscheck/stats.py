@@ -183,7 +183,9 @@ def saturation() -> dict:
     k = (rng.random((S_SAT, SAT_KEYS, top)) - 0.5) * np.sqrt(12.0)
     g = rng.standard_normal((S_SAT, SAT_KEYS))
     cum = np.cumsum(q * k, axis=-1)  # (S, keys, top)
-    out = {"d_k": list(D_KS), "max_weight_unscaled": [], "max_weight_scaled": [],
+    # the caption states the row length and the number of rows averaged, from here
+    out = {"d_k": list(D_KS), "keys": SAT_KEYS, "rows": S_SAT,
+           "max_weight_unscaled": [], "max_weight_scaled": [],
            "grad_norm_unscaled": [], "grad_norm_scaled": []}
     for d in D_KS:
         logits = cum[:, :, d - 1]

@@ -24,14 +24,23 @@ def number_tex(x: float) -> str:
 
 
 def _depth(series: dict) -> dict[str, str]:
+    """Block 0 first, where the residual connections matter: its gap as a power of ten."""
     w, wo = series["with_residual"], series["without_residual"]
     return {"last": str(series["layer"][-1]), "first": str(series["layer"][0]),
             "reslast": number_tex(w[-1]), "plainlast": number_tex(wo[-1]),
             "resfirst": number_tex(w[0]), "plainfirst": number_tex(wo[0]),
-            "ratio": f"{max(w[-1], wo[-1]) / min(w[-1], wo[-1]):.0f}"}
+            "firstexp": str(round(math.log10(w[0] / wo[0])))}
 
 
-VALUES = {"depth_gradnorm": _depth}
+def _saturation(series: dict) -> dict[str, str] | None:
+    """The row length n_k and the rows averaged: the largest weight of a row depends on both
+    (None for curves recorded without them)."""
+    if "keys" not in series or "rows" not in series:
+        return None
+    return {"keys": str(series["keys"]), "rows": str(series["rows"])}
+
+
+VALUES = {"depth_gradnorm": _depth, "saturation": _saturation}
 
 
 def caption(name: str, text: str, t: dict, plot_data: dict) -> str:
@@ -39,6 +48,7 @@ def caption(name: str, text: str, t: dict, plot_data: dict) -> str:
     ``<name>_values`` filled with the values of its curves, where the data holds them."""
     template = t["figure"].get(f"{name}_values")
     series = plot_data.get(name)
-    if not template or not series or name not in VALUES:
+    values = VALUES[name](series) if template and series and name in VALUES else None
+    if values is None:
         return text
-    return text + t["meta"]["sentence_sep"] + template.format(**VALUES[name](series))
+    return text + t["meta"]["sentence_sep"] + template.format(**values)

@@ -19,7 +19,7 @@ from pathlib import Path
 from reports.render import i18n
 from reports.render.katex import Prose, Tex, prose
 from reports.render.latex import math_pieces
-from reports.view import edition, errata, model
+from reports.view import edition, model
 from reports.view.figures import caption as figure_caption
 from reports.view.fractions import unnest
 
@@ -176,6 +176,16 @@ def step_lines(tex: str, width: int) -> list[str]:
     return rows if rows and len(rows) == width else [tex]
 
 
+def with_left_side(statement: list[str], rows: list[str]) -> list[str]:
+    """The first step's ``rows`` each preceded by the left side of the statement's line they
+    rewrite (``statement``: its lines ``a = b``), so that the steps read as one chain of
+    equalities; a statement that is no equation, or a step that has its own, as it is."""
+    left = [line.partition(" = ")[0] for line in statement]
+    if len(left) != len(rows) or not all(" = " in line for line in statement):
+        return rows
+    return [row if " = " in row else f"{a} = {row}" for a, row in zip(left, rows, strict=True)]
+
+
 _COMMAND = re.compile(r"\\([A-Za-z]+|.)")
 _RELATIONS = {"le", "ge", "leq", "geq", "iff", "approx", "ne", "in", "succeq", "preceq", "lesssim"}
 
@@ -248,11 +258,13 @@ _RELATION = re.compile(r"(?:\{\}\s*)?(?:[=<>]|\\(?:" + "|".join(sorted(_RELATION
 
 
 # ----------------------------------------------------------------------------- claims
-def _claim(claim: dict, lang: str, t: dict, full: str, number: str, section: str) -> dict:
+def _claim(claim: dict, lang: str, t: dict, full: str, number: str, section: str,
+           w: dict) -> dict:
+    """A derivation as the edition shows it; ``w``: the edition's words, references resolved."""
     cid = claim["id"]
     c = edition._claim(claim, [], [], lang, t)
     symbols = structure().get("symbols", {}).get(cid, {})
-    rules = words().get("rule", {}).get(cid, {})
+    rules = w.get("rule", {}).get(cid, {})
 
     def tx(x: Tex) -> Tex:
         return Tex(lecturer_tex(x.tex, symbols), x.display, x.label)
@@ -264,18 +276,20 @@ def _claim(claim: dict, lang: str, t: dict, full: str, number: str, section: str
     steps = []
     for n, st in enumerate(c["steps"], start=1):
         rule = rules.get(str(n))
+        rows = step_lines(st["tex"].tex, len(lines))
+        if n == 1:  # the chain starts from the result's left side: 「左边 = 第 1 步 = …」
+            rows = with_left_side(lines, rows)
         steps.append({
             "number": n,
             "rule": prose(rule[lang], f"student rule {cid} {n}") if rule else px(st["rule"]),
-            "lines": [shown(tx(Tex(x, True, st["tex"].label)))
-                      for x in step_lines(st["tex"].tex, len(lines))],
+            "lines": [shown(tx(Tex(x, True, st["tex"].label))) for x in rows],
             "failed": st["status"] == "failed"})
     # the hypotheses a result rests on belong to its statement: 「若 …，则」
     hypotheses = [tx(Tex(a["tex"].tex, False, a["tex"].label)) for a in c["assumptions"]
                   if a["kind"] == "hypothesis"]
-    title = words().get("title", {}).get(cid)
-    lead = words().get("lead", {}).get(cid)
-    return {"number": number, "status": claim["status"],
+    title = w.get("title", {}).get(cid)
+    lead = w.get("lead", {}).get(cid)
+    return {"id": cid, "number": number, "status": claim["status"],
             # what a lecturer writes before the result: its matrix form, its symbols' meaning
             # (written in the edition's letters already: no renaming)
             "lead": None if lead is None else {
@@ -299,15 +313,15 @@ def _claim(claim: dict, lang: str, t: dict, full: str, number: str, section: str
                                           d["tex"].label)}
                             for d in c["definitions"]],
             "steps": steps, "href": f"{full}#{c['anchor']}",
-            # where the evidence stands in the full report's PDF, printed beside the mark: the
-            # link reaches it only where that PDF lies beside this one
+            # the mark links to the evidence in the full report's PDF, handed out beside this
+            # one (a relative link); its text names no section a student would look up
             "section": section,
-            "where": t["student"]["in_full"].format(section=section),
             "pdf_dest": f"subsection.{section}"}
 
 
 # ----------------------------------------------------------------------------- boxes
 _INNER = str.maketrans({"“": "‘", "”": "’"})
+_ITEM = re.compile(r"^\d+\.\s*")
 
 
 def typeset_source(text: str) -> str:
@@ -329,7 +343,8 @@ def _quote(rec: dict) -> Prose:
     typeset = words().get("typeset", {}).get(rec["id"])
     if typeset:
         return _full_size(prose(typeset.translate(_INNER), label))
-    text = rec["quote"].translate(_INNER)
+    # a saying stands alone: the item number it had in a list (「3. 添加……」) goes
+    text = _ITEM.sub("", rec["quote"]).translate(_INNER)
     if "$" in text:
         return _full_size(prose(text, label))
     if "\\" in text:
@@ -352,40 +367,25 @@ def _full_size(p: Prose) -> Prose:
                  p.missing)
 
 
-def _box(box: dict, number: str, records: dict[str, dict], lang: str, t: dict,
-         full: str, named: set[str]) -> dict:
-    """One 「常见误区」 box; ``named``: the notes whose title the edition has shown already (a
-    title misspelt in its source says so at its first mention)."""
+def _box(box: dict, number: str, records: dict[str, dict], lang: str, t: dict) -> dict:
+    """One 「常见误区」 box: the saying it answers as a quote, with no source a student would
+    look up (the notes are not handed out)."""
     recs = [records[r] for r in box["records"]]
     s = t["student"]
     kind = box.get("kind") or ("error" if any(r["verdict"] == "error" for r in recs)
                                else "imprecise")
-    notes = []
-    for r in recs:
-        title = r.get("note_title") or errata.note_title(r["note"], t)
-        sic = s["sic"] if r["note"] in structure().get("sic", []) and r["note"] not in named \
-            else ""
-        named.add(r["note"])
-        notes.append({"title": title, "sic": sic, "where": errata.location(r, t),
-                      "quote": _renamed(_quote(r), box.get("symbols")),
-                      "href": f"{full}#{errata.anchor('erratum-', r['id'])}"})
-    # quotes from the same place of the same note name it once, after the last of them
-    for q, after in zip(notes, [*notes[1:], None], strict=True):
-        q["cite"] = after is None or (after["title"], after["where"]) != (q["title"], q["where"])
-        if not q["cite"]:  # the misspelt title's mark goes with the citation shown
-            after["sic"], q["sic"] = q["sic"] or after["sic"], ""
     label = f"box {box['id']}"
     correct = (lang == "zh" and box.get("correct_zh")) or box.get("correct")
     return {"id": box["id"], "number": number, "kind": kind,
             "kind_label": s[f"box_{kind}"], "title": prose(box["title"][lang], label),
-            "quotes": notes,
-            # the notes are Chinese: the English edition says what their words mean
+            "quotes": [{"quote": _renamed(_quote(r), box.get("symbols"))} for r in recs],
+            "says": s["note_says_many"] if len(recs) > 1 else s["note_says"],
+            # the sayings are Chinese: the English edition says what their words mean
             "gloss": prose(box["gloss"][lang], label) if lang in box.get("gloss", {}) else None,
             "wrong": prose(box["wrong"][lang], label) if "wrong" in box else None,
             "counter": prose(box["counter"][lang], label) if "counter" in box else None,
             "correct": shown(Tex(correct, True, label)) if correct else None,
-            "lines": [prose(x[lang], label) for x in box.get("lines", [])],
-            "href": notes[0]["href"]}
+            "lines": [prose(x[lang], label) for x in box.get("lines", [])]}
 
 
 # ----------------------------------------------------------------------------- the edition
@@ -418,6 +418,65 @@ def _figure(name: str, number: int, anchor: str, lang: str, t: dict, data: dict)
                              f"figure {name} caption")}
 
 
+_REF = re.compile(r"\{\{(chapter|claim):([A-Za-z0-9_]+)\}\}")
+
+
+def numbers(chosen: list[dict], claims: dict) -> dict[str, str]:
+    """What a reference in the words stands for: ``chapter:<key>`` its number, ``claim:<id>``
+    its "chapter.k"; one the data lacks keeps its place in the whole edition."""
+    out = {}
+    for n, topic in enumerate(topics_data(), start=1):
+        out[f"chapter:{topic['key']}"] = str(n)
+        out.update({f"claim:{c}": f"{n}.{k}" for k, c in enumerate(topic["claims"], start=1)})
+    for n, topic in enumerate(chosen, start=1):
+        out[f"chapter:{topic['key']}"] = str(n)
+        present = [c for c in topic["claims"] if c in claims]
+        out.update({f"claim:{c}": f"{n}.{k}" for k, c in enumerate(present, start=1)})
+    return out
+
+
+def resolve(node, refs: dict[str, str]):
+    """``node`` (the words) with each reference {{chapter:key}} or {{claim:id}} replaced by its
+    number: the text never hard-codes a number that the chapters' order decides."""
+    if isinstance(node, str):
+        def one(m: re.Match) -> str:
+            key = f"{m.group(1)}:{m.group(2)}"
+            if key not in refs:
+                raise StudentError(f"student words: reference {m.group(0)} expected a chapter "
+                                   f"key or a shown claim id, got {m.group(2)!r}")
+            return refs[key]
+        return _REF.sub(one, node)
+    if isinstance(node, dict):
+        return {k: resolve(v, refs) for k, v in node.items()}
+    if isinstance(node, list):
+        return [resolve(v, refs) for v in node]
+    return node
+
+
+def order_problems(sequence: list[str], uses: dict[str, list[str]],
+                   facts: dict[str, str]) -> list[str]:
+    """The uses ``uses`` ({user: [claim or fact]}) whose source stands after its user in
+    ``sequence`` (the ids of the edition's derivations, boxes and figures in reading order); a
+    fact stands where ``facts`` says it is explained. A user or source absent from the
+    sequence is not judged (data of other claims)."""
+    place = {}
+    for k, item in enumerate(sequence):
+        place.setdefault(item, k)
+    out = []
+    for user, used in uses.items():
+        for source in used:
+            where = facts.get(source, source)
+            if user in place and where in place and place[where] > place[user]:
+                out.append(f"{user} uses {source}, shown only later ({where})")
+    return out
+
+
+def reading_order(topics: list[dict]) -> list[str]:
+    """The ids of the derivations, boxes and figures of ``topics`` in reading order."""
+    return [it.get("id") or it.get("name") for tp in topics for it in tp["parts"]
+            if it["type"] in ("claim", "box", "figure")]
+
+
 def build_view(data: dict, figures: list[dict], lang: str = "en",
                meta: dict | None = None) -> dict:
     """The student edition ``lang`` of ``data``."""
@@ -428,14 +487,14 @@ def build_view(data: dict, figures: list[dict], lang: str = "en",
     claims = {c["id"]: c for c in data["claims"]}
     records = {r["id"]: r for r in data["errata"]["records"]}
     pictures = {f["name"]: f for f in figures}
-    w = words()
+    # a chapter shows the derivations the data holds (a report of other claims holds none)
+    chosen = [tp for tp in topics_data() if any(c in claims for c in tp["claims"])]
+    w = resolve(words(), numbers(chosen, claims))
     boxes_after: dict[str, list[dict]] = {}
     for box in w.get("box", []):
         boxes_after.setdefault(box["after"], []).append(box)
     sections = edition.section_numbers(data["claims"])
-    topics, answers, figure_no, named = [], [], 0, set()
-    # a chapter shows the derivations the data holds (a report of other claims holds none)
-    chosen = [tp for tp in topics_data() if any(c in claims for c in tp["claims"])]
+    topics, answers, figure_no = [], [], 0
     for n, topic in enumerate(chosen, start=1):
         key, anchor = topic["key"], f"t{n}"
         ch = w["chapter"][key]
@@ -455,7 +514,7 @@ def build_view(data: dict, figures: list[dict], lang: str = "en",
         for k, cid in enumerate(present, start=1):
             items.append({"type": "claim", "anchor": f"{anchor}-{k}",
                           **_claim(claims[cid], lang, t, full, f"{n}.{k}",
-                                   sections[cid])})
+                                   sections[cid], w)})
             for name in figures_after.get(cid, []):
                 figure_no += 1
                 items.append(_figure(name, figure_no, anchor, lang, t, data))
@@ -474,7 +533,7 @@ def build_view(data: dict, figures: list[dict], lang: str = "en",
                 box_no += not history
                 number = "" if history else f"{n}.{box_no}"
                 items.append({"type": "box", "anchor": f"{anchor}-{box['id']}",
-                              **_box(box, number, records, lang, t, full, named)})
+                              **_box(box, number, records, lang, t)})
                 for name in figures_after.get(box["id"], []):
                     figure_no += 1
                     items.append(_figure(name, figure_no, anchor, lang, t, data))
@@ -497,11 +556,12 @@ def build_view(data: dict, figures: list[dict], lang: str = "en",
             "summary": [prose(x[lang], f"chapter {key} summary") for x in ch["summary"]],
             "exercises": exercises,
         })
+    problems = order_problems(reading_order(topics), structure().get("uses", {}),
+                              structure().get("facts", {}))
+    if problems:
+        raise StudentError("student.toml: a chapter uses what a later one proves: "
+                           + "; ".join(problems) + ". Reorder [[topic]] or the claims.")
     meta = meta or {}
-    shown = sum(1 for tp in topics for it in tp["parts"] if it["type"] == "claim")
-    # a history box tells a story: it is no misconception
-    boxes = sum(1 for tp in topics for it in tp["parts"]
-                if it["type"] == "box" and it["kind"] != "history")
     return {
         "lang": lang, "t": t, "s": s, "title": s["title"],
         "file": FILES[lang], "other_file": FILES["zh" if lang == "en" else "en"],
@@ -512,10 +572,24 @@ def build_view(data: dict, figures: list[dict], lang: str = "en",
                          for i, x in enumerate(w["notation_map"])],
         "subtitle": s["subtitle"].format(chapters=d2l_chapters(
             [w["chapter"][tp["key"]]["d2l"]["en"] for tp in chosen], t)),
-        "counts": prose(s["counts"].format(shown=shown, claims=len(data["claims"]),
-                                           boxes=boxes, records=len(records)),
-                        "student counts"),
+        # where the evidence stands: the full report beside this edition, as a PDF and a page
+        "evidence": _evidence(s["evidence"], {"pdf": PDFS[lang], "page": full}),
     }
+
+
+def _evidence(sentence: str, files: dict[str, str]) -> list[dict]:
+    """``sentence`` cut at its placeholders {pdf} and {page}: text pieces, and the file names,
+    each with the relative link a template makes of it."""
+    out = []
+    for k, piece in enumerate(re.split(r"\{(pdf|page)\}", sentence)):
+        if k % 2:
+            out.append({"text": files[piece], "file": files[piece]})
+        elif piece:
+            out.append({"text": piece, "file": None})
+    if [p["file"] for p in out if p["file"]] != list(files.values()):
+        raise StudentError(f"ui [student] evidence: expected the placeholders {{pdf}} then "
+                           f"{{page}} once each, got {sentence!r:.80}")
+    return out
 
 
 def d2l_chapters(sections: list[str], t: dict) -> str:

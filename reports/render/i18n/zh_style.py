@@ -11,8 +11,9 @@ For each Chinese string it finds
   repeated_word          a word of two or more Han characters written twice in a row (核验核验)
 
 Never checked: inline math $…$ and \\(…\\), code `…`, format placeholders {n} / <p> / <tensor>,
-and, for english_word only, text in quotation marks “…” 「…」 《…》. An avoided word is accepted
-as a first-mention gloss right after the preferred term: 层规范化（LayerNorm）, 超时（timed out）.
+the student edition's references {{chapter:key}}, and, for english_word only, text in quotation
+marks “…” 「…」 《…》. An avoided word is accepted as a first-mention gloss right after the
+preferred term: 层规范化（LayerNorm）, 超时（timed out）.
 """
 from __future__ import annotations
 
@@ -65,7 +66,7 @@ def has_han(text: str) -> bool:
 
 MATH_RE = re.compile(r"(?<!\\)\$(?:\\.|[^$\\])+\$|\\\((?:.|\n)*?\\\)")
 CODE_RE = re.compile(r"`[^`]*`")
-PLACEHOLDER_RE = re.compile(r"\{[A-Za-z_0-9]*\}|<[a-z][a-z_]*>")
+PLACEHOLDER_RE = re.compile(r"\{\{[a-z]+:[A-Za-z_0-9]+\}\}|\{[A-Za-z_0-9]*\}|<[a-z][a-z_]*>")
 NUMBER_RE = re.compile(r"(?<![A-Za-z_0-9.])[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
 QUOTE_RE = re.compile(r"“[^”]*”|「[^」]*」|『[^』]*』|‘[^’]*’|《[^》]*》|\"[^\"]*\"")
 TEXT_CMD_RE = re.compile(r"\\(?:text|textrm|textit|textbf|mbox)\s*\{([^{}]*)\}")
