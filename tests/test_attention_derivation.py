@@ -143,10 +143,12 @@ def test_attention_entry_and_row_sums_match_numpy(n, m, dk, dv):
     out = weights @ arrays[T.V]
     # check every entry of the claim's Σ_j s_ij V_jc and its weights' row sums
     for r in range(n):
-        row_sum = _entry_value(T.attention_weights_sum_to_one.checked.lhs, sizes, arrays, {T.i: r})
+        # the claims count entries from 1: row r of NumPy is i = r + 1
+        row_sum = _entry_value(T.attention_weights_sum_to_one.checked.lhs, sizes, arrays,
+                               {T.i: r + 1})
         assert abs(row_sum - 1.0) < FLOAT_ATOL
         for col in range(dv):
-            got = _entry_value(T.ATTENTION_ENTRY, sizes, arrays, {T.i: r, T.c: col})
+            got = _entry_value(T.ATTENTION_ENTRY, sizes, arrays, {T.i: r + 1, T.c: col + 1})
             assert abs(got - out[r, col]) < FLOAT_ATOL
 
 
@@ -162,7 +164,7 @@ def test_misplaced_entry_is_the_softmax_over_value_columns():
     # not the attention
     for r in range(n):
         for col in range(dv):
-            got = _entry_value(T.MISPLACED_ENTRY, sizes, arrays, {T.i: r, T.c: col})
+            got = _entry_value(T.MISPLACED_ENTRY, sizes, arrays, {T.i: r + 1, T.c: col + 1})
             assert abs(got - wrong[r, col]) < FLOAT_ATOL
     np.testing.assert_allclose(wrong.sum(axis=1), 1.0, atol=FLOAT_ATOL)
     assert np.abs(wrong - right).max() > 0.1
@@ -170,8 +172,8 @@ def test_misplaced_entry_is_the_softmax_over_value_columns():
 
 
 def test_attention_entry_with_1_over_dk_fails_at_its_step():
-    wrong = sp.Sum(T.sm.softmax_of(lambda u: T.score(T.i, u) / sp.sqrt(T.d_k), T.j, T._col, 0,
-                                   T.m - 1) * T.V[T.j, T.c], (T.j, 0, T.m - 1))
+    wrong = sp.Sum(T.sm.softmax_of(lambda u: T.score(T.i, u) / sp.sqrt(T.d_k), T.j, T._col, 1,
+                                   T.m) * T.entry(T.V, T.j, T.c), (T.j, 1, T.m))
     # written out, without the weights s_ij: the step no longer cites their definition
     assert_fails_at(with_step(T.attention_shapes, 1, wrong, by=("entry of a matrix product",)), 1)
 
@@ -188,30 +190,31 @@ def test_misplaced_rows_summed_over_the_keys_fail():
 def test_misplaced_normaliser_squared_fails_at_step_1():
     top, bottom = T._MISPLACED_TOP, T._MISPLACED_BOTTOM
     assert_fails_at(with_step(T.misplaced_bracket, 1,
-                              sp.Sum(top, (T.c, 0, T.d_v - 1)) / bottom ** 2), 1)
+                              sp.Sum(top, (T.c, 1, T.d_v)) / bottom ** 2), 1)
 
 
 @pytest.mark.parametrize("dim,hidden", [(1, 2), (2, 3), (3, 1)])
 def test_residual_jacobian_by_explicit_sympy_and_finite_differences(dim, hidden):
-    # variables
+    # variables: one column x, the branch's weights d×h and h×d (a vector's layer is z = Wᵀx)
     rng = np.random.default_rng(dim * 10 + hidden)
-    vals = {R.W_1: _rand(rng, hidden, dim), R.b_1: _rand(rng, hidden, 1),
-            R.W_2: _rand(rng, dim, hidden), R.x: _rand(rng, dim, 1)}
+    vals = {R.W_IN: _rand(rng, dim, hidden), R.b_1: _rand(rng, hidden, 1),
+            R.W_OUT: _rand(rng, hidden, dim), R.x: _rand(rng, dim, 1)}
     sizes = {R.d: dim, R.h: hidden}
     # forward
-    W1, b1, W2, x0 = (vals[k] for k in (R.W_1, R.b_1, R.W_2, R.x))
+    W1, b1, W2, x0 = (vals[k] for k in (R.W_IN, R.b_1, R.W_OUT, R.x))
 
     def residual(xv):
-        return (xv + W2 @ np.tanh(W1 @ xv + b1)).ravel()
+        return (xv + W2.T @ np.tanh(W1.T @ xv + b1)).ravel()
 
     # backward: central differences, SymPy's jacobian of the explicit map, and NumPy's closed form
     by_fd = fd.jacobian(fd.rowwise(residual), x0, h=FD_STEP)
     xs = sp.Matrix(dim, 1, lambda r, c: sp.Symbol(f"x{r}"))
-    explicit_map = xs + sp.Matrix(W2) * (sp.Matrix(W1) * xs + sp.Matrix(b1)).applyfunc(sp.tanh)
+    explicit_map = xs + sp.Matrix(W2.T) * (sp.Matrix(W1.T) * xs
+                                           + sp.Matrix(b1)).applyfunc(sp.tanh)
     sym_jac = np.array(explicit_map.jacobian(list(xs)).subs(
         {xs[r]: x0[r, 0] for r in range(dim)}).evalf(30), dtype=float)
-    numpy_closed = np.eye(dim) + W2 @ np.diag(1 - np.tanh(W1 @ x0 + b1).ravel() ** 2) @ W1
-    # check the claim's closed form I + W₂ diag(1 − tanh²(W₁x + b₁)) W₁
+    numpy_closed = np.eye(dim) + W2.T @ np.diag(1 - np.tanh(W1.T @ x0 + b1).ravel() ** 2) @ W1.T
+    # check the claim's closed form I + W₂ᵀ diag(1 − tanh²(W₁ᵀx + b₁)) W₁ᵀ
     claimed = _explicit_value(R.RESIDUAL_JACOBIAN, sizes, vals)
     np.testing.assert_allclose(claimed, sym_jac, atol=FLOAT_ATOL)
     np.testing.assert_allclose(numpy_closed, sym_jac, atol=FLOAT_ATOL)
@@ -222,17 +225,25 @@ def test_residual_jacobian_without_the_identity_fails():
     assert_fails_at(with_step(R.residual_jacobian, 5, R.JACOBIAN_F), 5)
 
 
+def test_residual_jacobian_in_the_other_layout_fails():
+    # W₁ D W₂ = (W₂ᵀ D W₁ᵀ)ᵀ, the same shape: the Jacobian of the row convention's x W₁, taken
+    # for the column x, is wrong at the step that differentiates u = W₁ᵀx + b₁
+    wrong = sp.MatAdd(sp.Identity(R.d), R.W_IN * R.DS * R.W_OUT)
+    assert_fails_at(with_step(R.residual_jacobian, 5, wrong), 5)
+
+
 def test_residual_jacobian_with_a_wrong_tanh_slope_fails_at_the_chain_rule():
     v = sp.Symbol("v")
     wrong_slope = R.Diag(R.U.applyfunc(sp.Lambda(v, 1 + sp.tanh(v) ** 2)))  # for D, 1 − tanh²
-    wrong = sp.MatAdd(sp.Identity(R.d), sp.MatMul(R.W_2, wrong_slope, R.Jacobian(R.U, R.x)))
+    wrong = sp.MatAdd(sp.Identity(R.d), sp.MatMul(R.W_OUT.T, wrong_slope, R.Jacobian(R.U, R.x)))
     assert_fails_at(with_step(R.residual_jacobian, 4, wrong, by=()), 4)
 
 
 def test_symbolic_jacobian_rules():
     # the rules the symbolic route applies, one by one
     assert R.Jacobian(R.x, R.x).doit() == sp.Identity(R.d)
-    assert R.Jacobian(R.PRE, R.x).doit() == R.W_1
+    assert R.Jacobian(R.PRE, R.x).doit() == R.W_IN.T
+    assert R.Jacobian(R.W_1 * R.x + R.b_1, R.x).doit() == R.W_1
     assert R.Jacobian(R.b_1, R.x).doit() == sp.ZeroMatrix(R.h, R.d)
     assert R.Jacobian(R.F, R.x).doit() == R.JACOBIAN_F
     with pytest.raises(R.JacobianShapeError, match=r"column vectors, got f \(h, d\)"):
@@ -369,5 +380,23 @@ def test_softmax_has_one_constructor():
     from derivations.library import cross_entropy as ce
     from derivations.library import softmax as sm
     assert ce.probability(ce.j) == sm.softmax_of(lambda u: ce.z[u], ce.j, ce.l, 1, ce.n)
-    assert T.weight(T.i, T.j) == sm.softmax_of(lambda u: T.score(T.i, u), T.j, T._col, 0,
-                                               T.m - 1)
+    assert T.weight(T.i, T.j) == sm.softmax_of(lambda u: T.score(T.i, u), T.j, T._col, 1, T.m)
+
+
+def test_entries_count_from_1_as_d2l_writes_them():
+    # V_{jc} is SymPy's V[j − 1, c − 1], printed without the shift and without a comma
+    assert sp.latex(T.entry(T.V, T.j, T.c)) == "{V}_{jc}"
+    assert T.entry(T.V, T.j, T.c).doit() == T.V[T.j - 1, T.c - 1]
+    assert sp.latex(T.entry(T.V, 2, T.c)) == "{V}_{2,c}"
+    # every sum of the attention claims runs from 1
+    lows = {lim[1] for c in (T.attention_shapes, T.attention_weights_sum_to_one,
+                             T.misplaced_bracket)
+            for e in (c.statement, *(s.expr for s in c.steps), *(d.body for d in c.definitions))
+            for x in sp.preorder_traversal(e) if isinstance(x, sp.Sum) for lim in x.limits}
+    assert lows == {1}
+
+
+def test_an_entry_counted_from_0_fails_at_its_step():
+    # Σ_{j=1}^{m} s_ij V[j, c]: the 0-based value row of key j is the next key's row
+    wrong = sp.Sum(T.w[T.i, T.j] * T.V[T.j, T.c - 1], (T.j, 1, T.m - 1))
+    assert_fails_at(with_step(T.attention_shapes, 1, wrong), 1)

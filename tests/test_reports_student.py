@@ -831,7 +831,7 @@ def test_the_reviews_wording_fixes(views):
     eps = next(b for b in _parts(views["zh"], "box") if b["id"] == "eps_inside")
     assert "接近" not in eps["wrong"].plain  # |g| ≲ √ε, as the summary says
     box = next(b for b in _parts(views["zh"], "box") if b["id"] == "lossless")
-    assert r"\lVert J_l\rVert<1" in box["correct"]["tex"].tex
+    assert r"\lVert J_l\rVert_2<1" in box["correct"]["tex"].tex
 
 
 LETTER_M = re.compile(r"(?<![A-Za-z\\])m(?![A-Za-z])")
@@ -1021,7 +1021,8 @@ def test_each_variance_step_gives_the_reason_it_uses(views):
                  "zh": ("方差之和", "方差的定义")}[lang]
         assert words[0] in first.plain and words[1] not in first.plain, (lang, first.plain)
         assert words[1] in second.plain and words[0] not in second.plain, (lang, second.plain)
-        assert r"\mathbb{E}[X^2]" in " ".join(p.tex for p in second.parts if isinstance(p, Tex))
+        assert r"\mathbb{E}[(q_rk_r)^2]" in " ".join(p.tex for p in second.parts
+                                                     if isinstance(p, Tex))
     rules = [s.rule for s in a.dot_product_variance.steps]
     assert "sum of their variances" in rules[0] and rules[1].startswith("the definition of var")
 
@@ -1303,3 +1304,97 @@ def test_the_figure_captions_take_their_numbers_from_the_data(data):
         # the moments named in words as well as letters (the edition renames the letters)
         assert ("first moment $m_t" in adam or "一阶矩 $m_t" in adam), adam
         assert {"en": "second moment", "zh": "二阶矩"}[lang] in adam
+
+
+# ----------------------------------------------------------------------------- one notation
+FROM_0 = re.compile(r"\\(?:sum|prod)_\{?\s*[A-Za-z]\w*\s*=\s*0(?![\d.])"
+                    r"|\\(?:sum|prod)_\{\\substack\{0\s*\\le")
+
+
+def _sums_from_0(view) -> list[str]:
+    return [f for f in _formulas(view) if FROM_0.search(f)]
+
+
+def test_every_sum_and_product_counts_from_1(views):
+    """Indices count from 1, as d2l counts them: no sum or product of the edition starts at 0."""
+    for view in views.values():
+        assert _sums_from_0(view) == []
+    # the check finds a sum from 0 however it is printed, and lets a sum from 1 pass
+    for wrong in (r"\sum_{j=0}^{n_{k} - 1} {P}_{ij}", r"\prod_{l = 0}^{L} x_l",
+                  r"\sum_{\substack{0 \leq t \leq d_{k} - 1}} x_t"):
+        assert FROM_0.search(wrong), wrong
+    assert not FROM_0.search(r"\sum_{j=1}^{n_{k}} {P}_{ij} + \sum_{i=10}^{n} x_i")
+    bad = {"topics": [{"key": "attention", "intro": Tex(r"\sum_{t=0}^{d_{k} - 1} q_t k_t")}]}
+    assert _sums_from_0(bad)
+
+
+def test_one_letter_names_one_quantity(views):
+    """Every capital letter of a chapter's formulas is in the legend (student.toml [legend]),
+    and every letter the legend names stands only in its chapters."""
+    legend = student.structure()["legend"]
+    assert all(set(e) == {"means", "chapters"} and set(e["chapters"]) <= set(ORDER)
+               for e in legend.values())
+    for lang, view in views.items():
+        assert student.misused_letters(view) == [], lang
+        # the answers at the back: their chapter is their number's
+        for answer in view["answers"]:
+            chapter = ORDER[int(str(answer["number"]).split(".")[0]) - 1]
+            wrong = [x for x in student.misused_letters(
+                {"topics": [{"key": chapter, "answer": answer}]})]
+            assert wrong == [], (lang, wrong[:2])
+    # the tokens: words, commands and the exponential's e are no letters; 𝒱 and W_out are one
+    assert student.letters(r"z=W_{\text{out}}^{\top}h\in\mathbb R^{|\mathcal V|},\ "
+                           r"e^{z_i}/\sum_l e^{z_l},\ \operatorname{softmax}(z)\ \text{for all}"
+                           r"\ \mu_k") == {"z", "W_out", "h", "\\mathcal{V}", "i", "l", "\\mu",
+                                           "k"}
+    # a page that writes the vocabulary size V (the value matrix) is found, in its chapter
+    vocab = next(b for t in views["en"]["topics"] for b in t["parts"]
+                 if b["type"] == "box" and b.get("id") == "vocab")
+    page = {"topics": [{"key": "cross_entropy", "parts": [
+        {**vocab, "correct": Tex(r"z=W_{\text{out}}^{\top}h\in\mathbb R^{V}")}]}]}
+    assert ("cross_entropy", "V", r"z=W_{\text{out}}^{\top}h\in\mathbb R^{V}") in \
+        student.misused_letters(page)
+    # and so is a capital letter the legend does not name (H for the Hessian beside H_t)
+    hessian = {"topics": [{"key": "adam", "x": Tex(r"-H^{-1}g")}]}
+    assert [x[1] for x in student.misused_letters(hessian)] == ["H"]
+    # a summation index k or a class count n outside attention is a second meaning
+    ce = {"topics": [{"key": "cross_entropy", "x": Tex(r"\log\sum_{k=1}^{n} e^{z_k}")}]}
+    assert sorted(x[1] for x in student.misused_letters(ce)) == ["k", "n"]
+
+
+def test_a_dot_product_and_an_entry_are_written_one_way(views):
+    """q_iᵀk_j, never q_i·k_j; an entry V_{jc}, never V_{j,c} beside P_{ij}."""
+    for view in views.values():
+        tex = _formulas(view)
+        assert [f for f in tex if re.search(r"q_\{?i\}?\s*\\cdot\s*k", f)] == []
+        assert [f for f in tex if re.search(r"\{[A-Z]\}_\{[a-z],[a-z]\}", f)] == []
+        attention = next(t for t in view["topics"] if t["key"] == "attention")
+        shown = [f.tex for f in student.formulas(attention)]
+        assert any("{V}_{jc}" in f for f in shown) and any("{K}_{jr}" in f for f in shown)
+
+
+def test_the_residual_norms_are_named_and_the_layer_is_z_equals_w_transpose_x(views):
+    for view in views.values():
+        residual = next(t for t in view["topics"] if t["key"] == "residual")
+        tex = [f.tex for f in student.formulas(residual)]
+        # ‖J‖ is the spectral norm ‖J‖₂ wherever it stands; σ is σ_min or σ_max, never alone
+        assert [f for f in tex if re.search(r"\\rVert(?!_2)", f)] == []
+        assert [f for f in tex if re.search(r"\\sigma\s*(?:\\Bigl|\\bigl|\\left|\()", f)] == []
+        # a single column x goes through W₁ᵀx + b₁, as chapter 5's Y = XW reads for one row
+        claim = next(p for p in residual["parts"] if p["type"] == "claim")
+        assert r"W_{1}^{\top} x + b_{1}" in claim["definitions"][0]["tex"].tex
+        assert claim["statement"][-1]["tex"].tex.endswith(r"I + W_{2}^{\top} D W_{1}^{\top}")
+        assert not [f for f in tex if re.search(r"W_\{?1\}?\s*x", f)]
+    # the checks find the undefined σ(·), the bare ‖J‖ and the left-multiplied W₁x they replace
+    assert re.search(r"\\sigma\s*(?:\\Bigl|\\bigl|\\left|\()",
+                     r"\le\sigma\Bigl(\prod_{l=1}^{L}(I+J_l)\Bigr)")
+    assert re.search(r"\\rVert(?!_2)", r"1 - \lVert J\rVert") and re.search(r"W_\{?1\}?\s*x",
+                                                                          r"u := W_{1} x + b_{1}")
+
+
+def test_the_variance_step_names_no_random_variable_of_its_own(views):
+    for view in views.values():
+        claim = next(c for c in _claims(view) if "d_{k} \\left(\\mu" in
+                     c["statement"][0]["tex"].tex)
+        step2 = [p.tex for p in claim["steps"][1]["rule"].parts if isinstance(p, Tex)]
+        assert step2 and not [f for f in step2 if re.search(r"(?<![A-Za-z\\])X", f)]

@@ -2,7 +2,8 @@
 backward pass.
 
 Shapes: Q is n×d_k (n queries), K is m×d_k (m keys), V is m×d_v; the scores S = QKᵀ/√d_k are
-n×m and the softmax runs over the m keys of each row.  Matrix entries are 0-based, as in SymPy.
+n×m and the softmax runs over the m keys of each row.  Entries are counted from 1, as d2l
+counts them (:class:`Entry`; SymPy's matrix algebra counts from 0).
 
 Typed building blocks (SymPy matrix expressions that check their shapes when built and become
 explicit matrices once every size is a number):
@@ -14,7 +15,7 @@ explicit matrices once every size is a number):
 Final results:
 
 * ``ATTENTION`` = softmax_over_keys(QKᵀ/√d_k, m)·V (n×d_v); ``ATTENTION_ENTRY`` = Σ_j s_ij V_jc
-  with ``weight(i, j)`` = s_ij = exp(q_i·k_j/√d_k)/Σ_l exp(q_i·k_l/√d_k)
+  with ``weight(i, j)`` = s_ij = exp(q_iᵀk_j/√d_k)/Σ_l exp(q_iᵀk_l/√d_k)
 * ``MISPLACED_ARGUMENT`` = QKᵀV/√d_k (n×d_v) and ``MISPLACED_ENTRY``, entry (i, c) of its row
   softmax, whose rows sum to 1 over the d_v value columns
 * ``SOFTMAX_BACKWARD`` = A ⊙ (dA − (dA ⊙ A) 1 1ᵀ) (matrix form), and ``SOFTMAX_BACKWARD_ROW``
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import sympy as sp
 from sympy.matrices.expressions.matexpr import MatrixElement
+from sympy.printing.precedence import PRECEDENCE
 
 from derivations.engine import Assumption, Derivation, Domain, Notation, Step, lemma
 from derivations.engine.core.citing import exact_rewrite
@@ -111,26 +113,56 @@ class Attention(sp.MatrixExpr):
         return out.doit(**hints) if hints.get("deep", True) else out
 
 
+class Entry(MatrixElement):
+    """Entry (i, j) of a matrix counted from 1, as a lecturer and d2l write it: SymPy's
+    M[i − 1, j − 1] (its matrix algebra counts from 0), printed M_{ij}.  Its value is SymPy's
+    entry, so both routes evaluate it as any matrix element."""
+
+    def _latex(self, printer):
+        parent = printer.parenthesize(self.parent, PRECEDENCE["Atom"], strict=True)
+        rows = (self.i + 1, self.j + 1)
+        sep = "" if all(isinstance(x, sp.Symbol) for x in rows) else ","
+        return f"{{{parent}}}_{{{sep.join(printer._print(x) for x in rows)}}}"
+
+
+def entry(matrix, row, col):
+    """Entry (row, col) of ``matrix``, both counted from 1."""
+    return Entry(matrix, row - 1, col - 1)
+
+
 def named_entry(expr, row, col, names: dict):
-    """Entry (row, col) of a matrix expression as SymPy's matrix algebra writes it, each bound
-    index (a SymPy Dummy) renamed by its range: ``names`` maps an upper limit such as m − 1 to a
-    symbol.  Renaming a bound variable leaves the value unchanged; a name that would capture
-    another bound index of the same name is refused."""
-    entry = expr[row, col]
-    rename = {}
-    for node in sp.preorder_traversal(entry):
-        if isinstance(node, sp.Sum):
-            for var, _low, high in node.limits:
-                if isinstance(var, sp.Dummy):
-                    if high not in names:
-                        raise ValueError(f"no name for a bound index up to {high}")
-                    rename[var] = names[high]
-    out = entry.xreplace(rename)
+    """Entry (row, col), counted from 1, of a matrix expression as SymPy's matrix algebra writes
+    it, with every index counted from 1: each bound index (a SymPy Dummy) is renamed by its range
+    (``names`` maps an upper limit such as m − 1 to a symbol) and shifted to run from 1, and each
+    entry of a matrix symbol is an :class:`Entry`.  Renaming and shifting a bound variable leave
+    the value unchanged; a name that would capture another bound index of the same name is
+    refused."""
+    out = expr[row - 1, col - 1]
+
+    def shifted(node):
+        limits, body = [], node.function
+        for var, low, high in node.limits:
+            if isinstance(var, sp.Dummy):
+                if high not in names:
+                    raise ValueError(f"no name for a bound index up to {high}")
+                new = names[high]
+            else:
+                new = var
+            if low != 0:
+                raise ValueError(f"expected a bound index from 0, got {var} from {low}")
+            body = body.xreplace({var: new - 1})
+            limits.append((new, 1, high + 1))
+        return sp.Sum(body, *limits)
+
+    out = out.replace(lambda e: isinstance(e, sp.Sum), shifted)
+    out = out.replace(lambda e: type(e) is MatrixElement and isinstance(e.parent, sp.MatrixSymbol),
+                      lambda e: Entry(*e.args))
     for node in sp.preorder_traversal(out):
         if isinstance(node, sp.Sum):
             inner = {v for s in node.function.atoms(sp.Sum) for v in s.variables}
             if inner & set(node.variables):
-                raise ValueError(f"renaming the bound indices of {entry} captures one of them")
+                raise ValueError(f"renaming the bound indices of {expr[row - 1, col - 1]} "
+                                 f"captures one of them")
     return out
 
 
@@ -143,52 +175,53 @@ V = sp.MatrixSymbol("V", m, d_v)
 SCORES = Q * K.T / sp.sqrt(d_k)
 ATTENTION = softmax_over_keys(SCORES, m) * V
 
-# free indices: query row i, value column c; bound: key j, width t
+# free indices: query row i, value column c; bound: key j, width r (r runs over the d_k entries,
+# as in the variance claims)
 i, c = sp.symbols("i c", integer=True, nonnegative=True)
-j, t = sp.symbols("j t", integer=True, nonnegative=True)
+j, r = sp.symbols("j r", integer=True, nonnegative=True)
 
 
 def score(row, key):
-    """S_row,key = q_row·k_key/√d_k, one entry of the n×m scores."""
-    return sp.Sum(Q[row, t] * K[key, t], (t, 0, d_k - 1)) / sp.sqrt(d_k)
+    """S_row,key = q_rowᵀk_key/√d_k, one entry of the n×m scores (row and key from 1)."""
+    return sp.Sum(entry(K, key, r) * entry(Q, row, r), (r, 1, d_k)) / sp.sqrt(d_k)
 
 
 def weight(row, key):
     """s_row,key: the softmax of row ``row`` of the scores over the m keys."""
-    return sm.softmax_of(lambda u: score(row, u), key, _col, 0, m - 1)
+    return sm.softmax_of(lambda u: score(row, u), key, _col, 1, m)
 
 
-ATTENTION_ENTRY = sp.Sum(weight(i, j) * V[j, c], (j, 0, m - 1))
-_ENTRIES = Domain(dims=(n, m, d_k, d_v), indices={i: (0, n - 1), c: (0, d_v - 1)})
+ATTENTION_ENTRY = sp.Sum(weight(i, j) * entry(V, j, c), (j, 1, m))
+_ENTRIES = Domain(dims=(n, m, d_k, d_v), indices={i: (1, n), c: (1, d_v)})
 
 # the scores S_ij and the weights s_ij of one head
 ATTENTION_NOTATION = Notation("attention", (n, m, d_k, d_v, Q, K, V))
 S = sp.IndexedBase("S", real=True)
 S_DEF = ATTENTION_NOTATION.define("S", S, score(i, j), params=(i, j),
-                                  text="the score of query i for key j, q_i·k_j/√d_k")
+                                  text="the score of query i for key j, q_iᵀk_j/√d_k")
 w = sp.IndexedBase("s", positive=True)
 W_DEF = ATTENTION_NOTATION.define(
-    "s", w, sp.exp(S[i, j]) / sp.Sum(sp.exp(S[i, _col]), (_col, 0, m - 1)), params=(i, j),
+    "s", w, sp.exp(S[i, j]) / sp.Sum(sp.exp(S[i, _col]), (_col, 1, m)), params=(i, j),
     text="the weight of key j for query i: the softmax of row i of the scores over the m keys")
 
 
-_PRODUCT_ENTRY = MatrixElement(ATTENTION, i, c)
+_PRODUCT_ENTRY = entry(ATTENTION, i, c)
 ENTRY_OF_PRODUCT = Assumption(
     "entry of a matrix product",
     "Entry (i, c) of AB is sum_j A_ij B_jc.  SymPy's matrix algebra writes it with bound indices "
-    "of its own; named here j for the keys, t across the width d_k and l in the normaliser.",
+    "of its own; named here j for the keys, r across the width d_k and l in the normaliser.",
     r"(AB)_{ic} = \sum_{j} A_{ij} B_{jc}",
     rewrites=(exact_rewrite(_PRODUCT_ENTRY,
-                            named_entry(Attention(Q, K, V).doit(), i, c, {m - 1: j, d_k - 1: t})),),
+                            named_entry(Attention(Q, K, V).doit(), i, c, {m - 1: j, d_k - 1: r})),),
     kind="lemma")
 
 attention_shapes = Derivation(
     id="attention_shapes",
     title="Attention(Q, K, V) = softmax(QKᵀ/√d_k)V is n×d_v: entry (i, c) = Σ_j s_ij V_jc, "
           "the softmax over the m keys",
-    statement=sp.Eq(_PRODUCT_ENTRY, sp.Sum(w[i, j] * V[j, c], (j, 0, m - 1)), evaluate=False),
+    statement=sp.Eq(_PRODUCT_ENTRY, sp.Sum(w[i, j] * entry(V, j, c), (j, 1, m)), evaluate=False),
     assumptions=(ENTRY_OF_PRODUCT,),
-    steps=(Step(sp.Sum(w[i, j] * V[j, c], (j, 0, m - 1)),
+    steps=(Step(sp.Sum(w[i, j] * entry(V, j, c), (j, 1, m)),
                 "entry (i, c) of the n×m weights times the m×d_v values is a sum over the m "
                 "keys j of s_ij V_jc; the definitions of s_ij and S_ij",
                 ("entry of a matrix product", "s")),),
@@ -196,24 +229,24 @@ attention_shapes = Derivation(
     definitions=(W_DEF,),
 )
 
-_ROW_TOTAL = sp.Sum(sp.exp(score(i, j)), (j, 0, m - 1))
+_ROW_TOTAL = sp.Sum(sp.exp(score(i, j)), (j, 1, m))
 _RENAMING = Assumption(
     "bound index renaming",
     "A summation index is a bound name: the sum over the keys j of exp(S_ij) is the sum over l.",
-    r"\sum_{j=0}^{m-1} e^{S_{ij}} = \sum_{l=0}^{m-1} e^{S_{il}}",
-    rewrites=((_ROW_TOTAL, sp.Sum(sp.exp(score(i, _col)), (_col, 0, m - 1))),), kind="lemma")
+    r"\sum_{j=1}^{m} e^{S_{ij}} = \sum_{l=1}^{m} e^{S_{il}}",
+    rewrites=((_ROW_TOTAL, sp.Sum(sp.exp(score(i, _col)), (_col, 1, m))),), kind="lemma")
 
 attention_weights_sum_to_one = Derivation(
     id="attention_weights_sum_to_one",
     title="Each row of attention weights sums to 1 over the m keys: Σ_j s_ij = 1",
-    statement=sp.Eq(sp.Sum(w[i, j], (j, 0, m - 1)), 1, evaluate=False),
+    statement=sp.Eq(sp.Sum(w[i, j], (j, 1, m)), 1, evaluate=False),
     assumptions=(_RENAMING,),
     steps=(
-        Step(sp.Sum(sp.exp(S[i, j]), (j, 0, m - 1)) / sp.Sum(sp.exp(S[i, _col]), (_col, 0, m - 1)),
+        Step(sp.Sum(sp.exp(S[i, j]), (j, 1, m)) / sp.Sum(sp.exp(S[i, _col]), (_col, 1, m)),
              "the definition of s_ij; the normaliser Σ_l exp(S_il) does not depend on j", ("s",)),
         Step(sp.Integer(1), "Σ_j exp(S_ij) = Σ_l exp(S_il)", ("bound index renaming",)),
     ),
-    domain=Domain(dims=(n, m, d_k), indices={i: (0, n - 1)}),
+    domain=Domain(dims=(n, m, d_k), indices={i: (1, n)}),
     definitions=(W_DEF,),
 )
 
@@ -230,14 +263,14 @@ def misplaced_attention(Q_, K_, V_):
 
 # entry (i, c) of the row softmax of the n×d_v argument, as SymPy's matrix algebra writes it
 MISPLACED_ENTRY = named_entry(softmax_over_keys(MISPLACED_ARGUMENT, d_v), i, c,
-                              {m - 1: j, d_k - 1: t})
+                              {m - 1: j, d_k - 1: r})
 _MISPLACED_TOP, _MISPLACED_BOTTOM = MISPLACED_ENTRY.as_numer_denom()
 _COLUMN_RENAMING = Assumption(
     "bound index renaming",
     "A summation index is a bound name: the sum over the value columns c of exp(U_ic) is the "
     "sum over l.",
-    r"\sum_{c=0}^{d_v-1} e^{U_{ic}} = \sum_{l=0}^{d_v-1} e^{U_{il}}",
-    rewrites=((sp.Sum(_MISPLACED_TOP, (c, 0, d_v - 1)), _MISPLACED_BOTTOM),), kind="lemma")
+    r"\sum_{c=1}^{d_v} e^{U_{ic}} = \sum_{l=1}^{d_v} e^{U_{il}}",
+    rewrites=((sp.Sum(_MISPLACED_TOP, (c, 1, d_v)), _MISPLACED_BOTTOM),), kind="lemma")
 
 # the argument's entry U_ic and the weight w_ic its row softmax gives column c, as SymPy writes them
 U = sp.IndexedBase("U", real=True)
@@ -246,24 +279,24 @@ U_DEF = ATTENTION_NOTATION.define(
     text="entry (i, c) of the misbracketed argument QKᵀV/√d_k")
 wm = sp.IndexedBase("w", positive=True)
 WM_DEF = ATTENTION_NOTATION.define(
-    "w", wm, sp.exp(U[i, c]) / sp.Sum(sp.exp(U[i, _col]), (_col, 0, d_v - 1)), params=(i, c),
+    "w", wm, sp.exp(U[i, c]) / sp.Sum(sp.exp(U[i, _col]), (_col, 1, d_v)), params=(i, c),
     text="the weight the misbracketed softmax gives column c of row i")
 
 misplaced_bracket = Derivation(
     id="misplaced_bracket",
     title="softmax(QKᵀV/√d_k) is misbracketed: its argument is n×d_v, not the n×m scores, so "
           "each row is normalised over the d_v value columns, not over the m keys",
-    statement=sp.Eq(sp.Sum(wm[i, c], (c, 0, d_v - 1)), 1, evaluate=False),
+    statement=sp.Eq(sp.Sum(wm[i, c], (c, 1, d_v)), 1, evaluate=False),
     assumptions=(_COLUMN_RENAMING,),
     steps=(
-        Step(sp.Sum(sp.exp(U[i, c]), (c, 0, d_v - 1))
-             / sp.Sum(sp.exp(U[i, _col]), (_col, 0, d_v - 1)),
+        Step(sp.Sum(sp.exp(U[i, c]), (c, 1, d_v))
+             / sp.Sum(sp.exp(U[i, _col]), (_col, 1, d_v)),
              "the definition of w_ic: the m keys j are summed away inside U_ic = "
-             "Σ_j Σ_t Q_it K_jt V_jc/√d_k; the normaliser, a sum over the d_v columns, does "
+             "Σ_j Σ_r Q_ir K_jr V_jc/√d_k; the normaliser, a sum over the d_v columns, does "
              "not depend on c", ("w",)),
         Step(sp.Integer(1), "Σ_c exp(U_ic) = Σ_l exp(U_il)", ("bound index renaming",)),
     ),
-    domain=Domain(dims=(n, m, d_k, d_v), indices={i: (0, n - 1)}),
+    domain=Domain(dims=(n, m, d_k, d_v), indices={i: (1, n)}),
     definitions=(WM_DEF,),
 )
 

@@ -1,12 +1,14 @@
 """The residual block's Jacobian with a tanh MLP branch, and the collapse of a purely linear MLP.
 
-Shapes: x is d×1, W₁ h×d, b₁ h×1, W₂ d×h, b₂ d×1.  Jacobians of column vectors follow the
+Shapes: x is d×1.  The residual branch is written as chapter 5's Y = XW reads for one column
+vector, z = Wᵀx: W₁ d×h, b₁ h×1, W₂ h×d.  The collapsed MLP keeps the left-multiplied W₁x
+of the notes it answers: W₁ h×d, W₂ d×h, b₂ d×1.  Jacobians of column vectors follow the
 engine's layout: entry (a, b) of ∂f/∂x is ∂f_a/∂x_b.
 
 Final results:
 
-* ``RESIDUAL_JACOBIAN`` = I + W₂ diag(1 − tanh²(W₁x + b₁)) W₁, the Jacobian of x + F(x) with
-  F(x) = W₂ tanh(W₁x + b₁); ``JACOBIAN_F`` = W₂ diag(1 − tanh²(W₁x + b₁)) W₁
+* ``RESIDUAL_JACOBIAN`` = I + W₂ᵀ diag(1 − tanh²(W₁ᵀx + b₁)) W₁ᵀ, the Jacobian of x + F(x) with
+  F(x) = W₂ᵀ tanh(W₁ᵀx + b₁); ``JACOBIAN_F`` = W₂ᵀ diag(1 − tanh²(W₁ᵀx + b₁)) W₁ᵀ
 * ``MLP_COLLAPSED`` = (W₂W₁)x + (W₂b₁ + b₂)
 """
 
@@ -115,16 +117,19 @@ W_1 = sp.MatrixSymbol("W_1", h, d)
 b_1 = sp.MatrixSymbol("b_1", h, 1)
 W_2 = sp.MatrixSymbol("W_2", d, h)
 b_2 = sp.MatrixSymbol("b_2", d, 1)
+# the residual branch's weights, d×h and h×d: a single column vector's layer is z = Wᵀx
+W_IN = sp.MatrixSymbol("W_1", d, h)
+W_OUT = sp.MatrixSymbol("W_2", h, d)
 _u = sp.Symbol("w")  # the bound variable of the elementwise maps, named apart from u
-PRE = W_1 * x + b_1
+PRE = W_IN.T * x + b_1
 TANH = PRE.applyfunc(sp.Lambda(_u, sp.tanh(_u)))
-F = W_2 * TANH
+F = W_OUT.T * TANH
 SLOPE = Diag(PRE.applyfunc(sp.Lambda(_u, 1 - sp.tanh(_u) ** 2)))
-JACOBIAN_F = W_2 * SLOPE * W_1
+JACOBIAN_F = W_OUT.T * SLOPE * W_IN.T
 RESIDUAL_JACOBIAN = sp.Identity(d) + JACOBIAN_F
 
-# the branch's pre-activation u = W₁x + b₁, an h×1 column
-RESIDUAL = Notation("residual block", (d, h, x, W_1, b_1, W_2))
+# the branch's pre-activation u = W₁ᵀx + b₁, an h×1 column
+RESIDUAL = Notation("residual block", (d, h, x, W_IN, b_1, W_OUT))
 U = sp.MatrixSymbol("u", h, 1)
 U_DEF = RESIDUAL.define("u", U, PRE, text="the pre-activation of the branch, h×1")
 _TANH_U = U.applyfunc(sp.Lambda(_u, sp.tanh(_u)))
@@ -136,23 +141,23 @@ _SLOPE_U = DS
 
 residual_jacobian = Derivation(
     id="residual_jacobian",
-    title="∂(x + W₂ tanh(W₁x + b₁))/∂x = I + W₂ diag(1 − tanh²(W₁x + b₁)) W₁",
-    statement=sp.Eq(Jacobian(sp.MatAdd(x, W_2 * _TANH_U), x),
-                    sp.MatAdd(sp.Identity(d), W_2 * _SLOPE_U * W_1), evaluate=False),
+    title="∂(x + W₂ᵀ tanh(W₁ᵀx + b₁))/∂x = I + W₂ᵀ diag(1 − tanh²(W₁ᵀx + b₁)) W₁ᵀ",
+    statement=sp.Eq(Jacobian(sp.MatAdd(x, W_OUT.T * _TANH_U), x),
+                    sp.MatAdd(sp.Identity(d), W_OUT.T * _SLOPE_U * W_IN.T), evaluate=False),
     assumptions=(),
     # MatAdd/MatMul built without evaluation: ``+`` would run Jacobian.doit and jump to the end
     steps=(
-        Step(sp.MatAdd(Jacobian(x, x), Jacobian(W_2 * _TANH_U, x)),
+        Step(sp.MatAdd(Jacobian(x, x), Jacobian(W_OUT.T * _TANH_U, x)),
              "the Jacobian of a sum is the sum of Jacobians"),
-        Step(sp.MatAdd(sp.Identity(d), Jacobian(W_2 * _TANH_U, x)),
+        Step(sp.MatAdd(sp.Identity(d), Jacobian(W_OUT.T * _TANH_U, x)),
              "∂x/∂x = I: the skip path passes the gradient unchanged"),
-        Step(sp.MatAdd(sp.Identity(d), sp.MatMul(W_2, Jacobian(_TANH_U, x))),
-             "W₂ does not depend on x: ∂(W₂ tanh(u))/∂x = W₂ ∂tanh(u)/∂x"),
-        Step(sp.MatAdd(sp.Identity(d), sp.MatMul(W_2, _SLOPE_U, Jacobian(U, x))),
+        Step(sp.MatAdd(sp.Identity(d), sp.MatMul(W_OUT.T, Jacobian(_TANH_U, x))),
+             "W₂ does not depend on x: ∂(W₂ᵀ tanh(u))/∂x = W₂ᵀ ∂tanh(u)/∂x"),
+        Step(sp.MatAdd(sp.Identity(d), sp.MatMul(W_OUT.T, _SLOPE_U, Jacobian(U, x))),
              "chain rule, entry by entry: ∂tanh(u)/∂u = 1 − tanh²(u), so ∂tanh(u)/∂x = "
              "D ∂u/∂x; the definition of D", ("D",)),
-        Step(sp.MatAdd(sp.Identity(d), W_2 * _SLOPE_U * W_1),
-             "the definition of u: ∂(W₁x + b₁)/∂x = W₁", ("u",)),
+        Step(sp.MatAdd(sp.Identity(d), W_OUT.T * _SLOPE_U * W_IN.T),
+             "the definition of u: ∂(W₁ᵀx + b₁)/∂x = W₁ᵀ", ("u",)),
     ),
     domain=Domain(dims=(d, h)),
     definitions=(U_DEF, D_DEF),

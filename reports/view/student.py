@@ -135,8 +135,16 @@ def lecturer_tex(tex: str, symbols: dict[str, str] | None = None) -> str:
         pattern = "|".join(("" if old.startswith("\\") else r"(?<![A-Za-z\\])")
                            + re.escape(old) for old in names)
         out = re.sub(f"(?:{pattern})(?![A-Za-z])", lambda m: symbols[m.group(0)], out)
+        # a pair of indices written together, \\delta_{jk}: each is a letter of its own
+        single = {o: n for o, n in symbols.items() if len(o) == len(n) == 1 and o.isalpha()}
+        if single:
+            out = _PAIR.sub(lambda m: "_{" + "".join(single.get(ch, ch) for ch in m.group(1))
+                            + "}", out)
     # a fraction inside a fraction is set at script size: 1/σ comes out in front instead
     return unnest(out)
+
+
+_PAIR = re.compile(r"_\{([A-Za-z]{2})\}")
 
 
 _STACK = re.compile(r"^\\left\[\\begin\{matrix\}(.*)\\end\{matrix\}\\right\]$", re.S)
@@ -625,6 +633,44 @@ def visible_text(view: dict) -> list[str]:
                 walk(v, key)
 
     walk(view)
+    return out
+
+
+_GREEK = ("alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta kappa lambda mu nu xi "
+          "pi rho sigma tau phi varphi chi psi omega Gamma Delta Theta Lambda Xi Pi Sigma Phi Psi "
+          "Omega ell").split()
+_NAMED = re.compile(r"\\mathcal\s*\{?([A-Z])\}?"
+                    r"|(?<![A-Za-z\\])([A-Za-z])_\{?\\(?:text|mathrm)\{(\w+)\}\}?")
+_WORDS = re.compile(r"\\(?:text|operatorname|mathrm|mathbb|begin|end)\{[^{}]*\}|\\mathbb ?[A-Z]"
+                    r"|(?<![A-Za-z\\])e\^")  # e^x is the exponential, not the unit vector e_i
+_COMMAND = re.compile(r"\\([A-Za-z]+)")
+
+
+def letters(tex: str) -> set[str]:
+    """The letters a formula names quantities with: each Latin or Greek letter (\\mu is μ),
+    a calligraphic letter (\\mathcal{V}), and a letter with a word as its subscript
+    (W_{\\text{out}}, k_{\\mathrm{B}}) as one symbol; words (\\text, \\operatorname), other
+    commands (\\sum, \\log), the exponential's e and digits are not letters."""
+    out = {f"\\mathcal{{{m[1]}}}" if m[1] else f"{m[2]}_{m[3]}" for m in _NAMED.finditer(tex)}
+    rest = _WORDS.sub(" ", _NAMED.sub(" ", tex))
+    out |= {f"\\{m[1]}" for m in _COMMAND.finditer(rest) if m[1] in _GREEK}
+    return out | set(re.findall(r"[A-Za-z]", _COMMAND.sub(" ", rest)))
+
+
+def misused_letters(view: dict, legend: dict | None = None) -> list[tuple[str, str, str]]:
+    """(chapter, letter, formula) for each capital letter of a chapter's formulas that the
+    legend (render/student.toml [legend]) does not name, and each letter it names that stands
+    outside the chapters the legend gives it: one letter, one quantity across the edition."""
+    legend = structure()["legend"] if legend is None else legend
+    out = []
+    for topic in view["topics"]:
+        for f in formulas(topic):
+            for letter in sorted(letters(f.tex)):
+                entry = legend.get(letter)
+                if entry is None and not (letter[0].isupper() or letter.startswith("\\mathcal")):
+                    continue
+                if entry is None or topic["key"] not in entry["chapters"]:
+                    out.append((topic["key"], letter, f.tex))
     return out
 
 
