@@ -16,6 +16,7 @@ from pathlib import Path
 
 from markupsafe import Markup, escape
 
+from derivations.notes import reasons
 from derivations.notes.markdown import MATH_TOKENS, parse, parser
 from derivations.notes.model import MARKS, VERDICTS, NoteResult, NotesResult
 from reports.render import i18n, katex, notes_symbols
@@ -123,8 +124,8 @@ def _checks(formulas, rendered, t) -> Markup:
         if f.reading:
             parts.append(Markup('<p><strong>{}</strong>{}</p>{}').format(
                 t["check"]["reading"], t["meta"]["colon"], _math(rendered, f.reading, True, t)))
-        parts.append(Markup('<p><strong>{}</strong>{}<span lang="en">{}</span>{}</p>').format(
-            t["check"]["reason"], t["meta"]["colon"], f.reason, t["check"]["reason_en"]))
+        parts.append(Markup('<p><strong>{}</strong>{}{}</p>').format(
+            t["check"]["reason"], t["meta"]["colon"], reason_html(f.reason, t)))
         for link in f.links:
             parts.append(_link(link, rendered, t))
         rows.append(Markup('<details class="check v-{}" id="f{}">{}</details>').format(
@@ -132,12 +133,26 @@ def _checks(formulas, rendered, t) -> Markup:
     return Markup('<div class="checks">{}</div>').format(Markup("").join(rows))
 
 
+def reason_html(reason, t) -> Markup:
+    """A verdict's reason in the page's language: a keyed reason in its words (what its
+    Chinese sets in code font, in ``<code>``); text the catalogue does not hold stays as it came,
+    marked as English."""
+    english = t["meta"]["lang"] == "en"
+    if english or not isinstance(reason, reasons.Reason):
+        if english or not reason:
+            return Markup("{}").format(reason)
+        return Markup('<span lang="en">{}</span>{}').format(reason, t["check"]["reason_en"])
+    return Markup("").join(
+        Markup('<code class="tex">{}</code>').format(piece) if code else Markup("{}").format(piece)
+        for code, piece in reasons.code_spans(reason, "zh", notes_symbols.rests_on_zh))
+
+
 def _link(link, rendered, t) -> Markup:
-    said = Markup('<p class="link v-{}">{} {}{} {} {} {} <span lang="en">{}</span></p>').format(
+    said = Markup('<p class="link v-{}">{} {}{} {} {} {} {}</p>').format(
         link.status.replace(" ", "-"), MARKS.get(link.status, "·"),
         t["check"]["link"].format(n=link.index), t["meta"]["colon"],
         _math(rendered, link.lhs, False, t), link.relation, _math(rendered, link.rhs, False, t),
-        link.reason)
+        reason_html(link.reason, t))
     ce = link.counterexample or {}
     lines = []
     if ce:

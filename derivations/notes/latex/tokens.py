@@ -31,6 +31,7 @@ from derivations.notes.latex.lexicon import (
     _leibniz_denominator,
 )
 from derivations.notes.latex.tok import Tok, TokenError
+from derivations.notes.reasons import say
 
 _CMD = re.compile(r"\\([A-Za-z]+\*?|.)")
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
@@ -72,14 +73,14 @@ class _Lexer:
             i += 1
             if depth == 0:
                 return self.src[at + 1:i - 1], i
-        raise TokenError("{", at, "unbalanced braces: this { is never closed")
+        raise TokenError("{", at, say("read.brace_open"))
 
     def argument(self) -> tuple[str, int, int]:
         """One TeX argument from here: its text, start and end (a group or one character)."""
         self.skip_space()
         start = self.pos
         if start >= len(self.src):
-            raise TokenError("", start, "an argument was expected here, the formula ended")
+            raise TokenError("", start, say("read.argument_expected"))
         if self.src[start] == "{":
             inner, end = self.group_text(start)
             return inner, start, end
@@ -102,8 +103,7 @@ class _Lexer:
             rest = m.group(2).strip()
             inner = rest[1:-1] if rest.startswith("{") and rest.endswith("}") else rest
             return f"{DECORATIONS[m.group(1)]}_{self.symbol_name(inner, at)}"
-        raise TokenError(text, at, "a decoration applies to one symbol here (a letter, a Greek "
-                         "letter or a decorated one); write \\hat{x}, not \\hat{xy}")
+        raise TokenError(text, at, say("read.decoration"))
 
     # -- the main loop -------------------------------------------------------------------------
     def run(self) -> list[Tok]:
@@ -113,33 +113,30 @@ class _Lexer:
                 break
             self.one()
         if self.braces:
-            raise TokenError("{", self.braces[-1], "unbalanced braces: this { is never closed")
+            raise TokenError("{", self.braces[-1], say("read.brace_open"))
         if self.bars:
-            raise TokenError("|", len(self.src), "a bar | or \\| is opened and never closed")
+            raise TokenError("|", len(self.src), say("read.bar_open"))
         if self.envs:
-            raise TokenError("\\begin", len(self.src), f"\\begin{{{self.envs[-1]}}} is never ended")
+            raise TokenError("\\begin", len(self.src), say("read.begin_open", env=self.envs[-1]))
         return self.out
 
     def script_number_check(self, start):
         if self.last_type() in ("SUB", "SUP") and self.pos - start > 1:
             raise TokenError(self.src[start:self.pos], start,
-                             "TeX takes only the first digit as the script here; write "
-                             f"{{{self.src[start:self.pos]}}} with braces")
+                             say("read.script_digits", digits=self.src[start:self.pos]))
 
     def exponent_check(self, start):
         """``1e-5``, ``3E8``: a code-style exponent, which would read as 1·e − 5."""
         m = _EXPONENT.match(self.src, self.pos)
         if m:
-            raise TokenError(self.src[start:m.end()], start, "a number written as code writes "
-                             "it (1e-5) is not read: write 10^{-5} or 1 \\times 10^{-5}")
+            raise TokenError(self.src[start:m.end()], start, say("read.code_number"))
 
     def letters(self):
         src, start = self.src, self.pos
         m = _LETTERS.match(src, start)
         run = m.group()
         if self.last_type() in ("SUB", "SUP") and len(run) > 1:
-            raise TokenError(run, start, f"TeX takes only '{run[0]}' as the script here; write "
-                             f"{{{run}}} with braces")
+            raise TokenError(run, start, say("read.script_letters", first=run[0], run=run))
         if start in self.diffs:
             self.pos = start + 1
             self.emit("DIFF", "d", start)
@@ -162,7 +159,7 @@ class _Lexer:
             self.emit("LBRACE", c, start)
         elif c == "}":
             if not self.braces:
-                raise TokenError("}", start, "unbalanced braces: this } closes nothing")
+                raise TokenError("}", start, say("read.brace_close"))
             self.braces.pop()
             self.emit("RBRACE", c, start)
         elif c == ":" and self.src.startswith("=", self.pos):
@@ -180,7 +177,7 @@ class _Lexer:
         elif c == "." and self.pos >= len(self.src.rstrip()):
             self.emit("PERIOD", c, start)
         else:
-            raise TokenError(c, start, "a character outside the language of formulas")
+            raise TokenError(c, start, say("read.character"))
 
     def bar(self, kind, start, side=None):
         opens = side == "l" or (side is None and (not self.bars or self.bars[-1] != kind
@@ -190,7 +187,7 @@ class _Lexer:
             self.emit("LBAR" if kind == "|" else "LNORM", kind, start)
         else:
             if not self.bars or self.bars[-1] != kind:
-                raise TokenError(kind, start, "this bar closes nothing")
+                raise TokenError(kind, start, say("read.bar_close"))
             self.bars.pop()
             self.emit("RBAR" if kind == "|" else "RNORM", kind, start)
 
@@ -198,7 +195,7 @@ class _Lexer:
         src, start = self.src, self.pos
         m = _CMD.match(src, start)
         if m is None:
-            raise TokenError("\\", start, "a backslash ends the formula")
+            raise TokenError("\\", start, say("read.backslash"))
         name = m.group(1)
         self.pos = m.end()
         if name == "\\":
@@ -231,7 +228,7 @@ class _Lexer:
             self.pos = end
             kinds = {"R": ("REALS", "R"), "E": ("TEXTWORD", "E")}
             if text.strip() not in kinds:
-                raise TokenError(src[start:end], start, "only \\mathbb{R} and \\mathbb{E} are read")
+                raise TokenError(src[start:end], start, say("read.mathbb"))
             self.emit(*kinds[text.strip()], start)
         elif name in OPNAMES:
             self.skip_space()
@@ -275,8 +272,7 @@ class _Lexer:
         elif name in ("pi",):
             self.emit("SYMBOL", name, start)
         else:
-            raise TokenError("\\" + name, start, "a macro outside the language of formulas "
-                             "(see READING.md for what is read)")
+            raise TokenError("\\" + name, start, say("read.macro"))
 
     def delimiter(self, name, start):
         self.skip_space()
@@ -289,7 +285,7 @@ class _Lexer:
         m = _CMD.match(self.src, self.pos)
         nxt = m.group(0) if m else self.src[self.pos:self.pos + 1]
         if not nxt:
-            raise TokenError("\\" + name, start, "a delimiter was expected after it")
+            raise TokenError("\\" + name, start, say("read.delimiter_expected"))
         if nxt in ("|", "\\vert", "\\lvert", "\\rvert"):
             self.pos += len(nxt)
             self.bar("|", start, side)
@@ -303,7 +299,7 @@ class _Lexer:
             self.emit(kind, nxt, start)
         else:
             raise TokenError(self.src[start:self.pos + len(nxt)], start,
-                             "this delimiter is not read: use ( ) [ ] \\{ \\} | or \\|")
+                             say("read.delimiter"))
 
     def text(self, name, start):
         if name == "rm":
@@ -321,12 +317,11 @@ class _Lexer:
                 self.emit("TOP", "⊤", start)
                 return
             if name == "rm":
-                raise TokenError("\\rm", start, "\\rm is read only in ^{\\rm T}")
+                raise TokenError("\\rm", start, say("read.rm"))
         if start in self.diffs and word == "d":
             self.emit("DIFF", "d", start)
         elif word in _NO_READING:
-            raise TokenError(self.src[start:end], start, f"{word} has no reading (it names an "
-                             "index, not a value)")
+            raise TokenError(self.src[start:end], start, say("read.names_index", word=word))
         elif re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", word):
             self.emit("TEXTWORD", word, start)
         else:
@@ -387,7 +382,7 @@ class _Lexer:
             self.pos = m.end()
             if self.pos < len(src) and src[self.pos] == "." and self.pos + 1 < len(src) \
                     and src[self.pos + 1].isdigit():
-                raise TokenError(src[start:self.pos + 2], start, "not a number")
+                raise TokenError(src[start:self.pos + 2], start, say("read.not_number"))
             self.script_number_check(start)
             self.exponent_check(start)
             self.emit("NUMBER", m.group(), start)
@@ -404,7 +399,7 @@ class _Lexer:
         self.pos = end
         env = text.strip()
         if env not in ALIGN_ENVS | MATRIX_ENVS:
-            raise TokenError(self.src[start:end], start, f"the environment {env} is not read")
+            raise TokenError(self.src[start:end], start, say("read.environment", env=env))
         if env == "alignedat" and name == "begin":
             _, _, self.pos = self.argument()
         if name == "begin":
@@ -413,7 +408,7 @@ class _Lexer:
                 self.emit("BEGINMAT", env, start)
         else:
             if not self.envs or self.envs[-1] != env:
-                raise TokenError(self.src[start:end], start, "this \\end matches no \\begin")
+                raise TokenError(self.src[start:end], start, say("read.end_alone"))
             self.envs.pop()
             if env in MATRIX_ENVS:
                 self.emit("ENDMAT", env, start)
@@ -428,5 +423,5 @@ def tokenize(src: str) -> list[Tok]:
         toks.pop()
     for tok in toks:
         if tok.type == "PERIOD":
-            raise TokenError(".", tok.offset, "a full stop inside a formula")
+            raise TokenError(".", tok.offset, say("read.full_stop"))
     return toks
