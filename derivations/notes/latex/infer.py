@@ -273,6 +273,7 @@ class _Walk:
         self.index(letters[0], f"the subscript of {name}, a value on the right side")
         if self.t.is_index(letter):
             self.entries(name, one, f"its subscript {letter} is a value on the right side")
+            self.t.sequences.setdefault(name, letter)
 
     def declaration(self, lhs, rhs):
         one = _single(lhs)

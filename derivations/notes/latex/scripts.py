@@ -135,6 +135,8 @@ class Scripts:
                 elif letters and len(letters) == 1 and self.t.has_entries(name) and \
                         self.t.kind(str(letters[0])) == "size":
                     entry = [self.sym(str(letters[0]), letters[0])]  # x_L, the last of x_0 … x_L
+                elif letters and len(letters) == 1 and self.last_of_sequence(name, str(letters[0])):
+                    entry = [self.sym(str(letters[0]), letters[0])]  # η_T, η_t = f(t) at t = T
             if entry is None and sub_name is None:
                 self.refuse(s, say("read.subscript_neither"))
             if entry is not None:
@@ -152,6 +154,14 @@ class Scripts:
         if sup is not None:
             result = self.power(result, sup, top)
         return result
+
+    def last_of_sequence(self, name, letter) -> bool:
+        """``η_T`` where the note gives ``η_t = f(t)``: the capital of the sequence's variable
+        is where ``t`` runs to, and ``η_T`` that sequence's entry there (never a new name)."""
+        variable = self.t.sequences.get(name)
+        return variable is not None and letter == variable.upper() != variable and \
+            self.t.kind(letter) in (None, "scalar", "size", "index") and \
+            letter not in self.t.conflicts
 
     def check_power_of(self, name, sup, entry):
         """``W^V`` with V a size, ``e^{x}`` with e subscripted elsewhere: a power only of what the

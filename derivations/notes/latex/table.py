@@ -91,6 +91,8 @@ class SymbolTable:
         # i: declared the imaginary unit; written other than leading a product (unknown: yes)
         self.imaginary, self.i_elsewhere = False, True
         self.letters: set[str] | None = None  # the letters the note writes on their own
+        # name -> the variable of the sequence the note gives it (η_t = f(t): "eta" -> "t")
+        self.sequences: dict[str, str] = {}
 
     # -- filling ---------------------------------------------------------------------------
     def get(self, name) -> SymbolInfo | None:
