@@ -16,11 +16,11 @@ import derivations.notes.latex.nodes as N
 from derivations.notes.latex.builder import Builder, Refusal
 from derivations.notes.latex.guards import check_bare_list, check_comma_term, check_shape_alone
 from derivations.notes.latex.imaginary import other_uses
-from derivations.notes.latex.infer import first_offset, mentioned_function, tok_name
 from derivations.notes.latex.lawnames import law_after_sim
 from derivations.notes.latex.parser import ParseFailure, parse
 from derivations.notes.latex.table import SymbolTable
 from derivations.notes.latex.tokens import TokenError
+from derivations.notes.latex.trees import first_offset, mentioned_function, tok_name
 from derivations.notes.reasons import say
 
 
@@ -250,7 +250,7 @@ def _space(b: Builder, node):
         return N.R()
     if isinstance(node, Tree) and node.data == "superscript" and isinstance(
             node.children[0], Token) and node.children[0].type == "REALS":
-        from derivations.notes.latex.infer import _dims, inner
+        from derivations.notes.latex.trees import _dims, inner
 
         return N.R(*[b.ex(d) for d in _dims(inner(node.children[2]))])
     if isinstance(node, Tree) and node.data == "set":

@@ -11,7 +11,7 @@ import sympy as sp
 from lark import Token, Tree
 
 import derivations.notes.latex.nodes as N
-from derivations.notes.latex.infer import _script_name, inner, is_compound, script_letters
+from derivations.notes.latex.trees import _script_name, inner, is_compound, script_letters
 from derivations.notes.reasons import kind_word, say
 
 
