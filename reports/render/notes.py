@@ -158,8 +158,10 @@ def _link(link, rendered, t) -> Markup:
     if ce:
         point = ce.get("point")
         if point:
-            lines.append(Markup("{} {}").format(t["check"]["at"], ", ".join(
-                f"{k} = {v}" for k, v in point.items())))
+            at = ", ".join(f"{k} = {v}" for k, v in point.items())
+            # the engine's point, in its own words: code font beside Chinese
+            lines.append(Markup("{} {}").format(t["check"]["at"], at) if t["meta"]["lang"] == "en"
+                         else Markup('{} <code class="tex">{}</code>').format(t["check"]["at"], at))
         elif "point" in ce:
             lines.append(Markup("{}").format(t["check"]["as_written"]))
         for key, label in (("previous", "left"), ("current", "right"), ("lhs", "left"),
@@ -169,12 +171,23 @@ def _link(link, rendered, t) -> Markup:
                     t["check"][label], t["meta"]["colon"], ce[key]))
     if link.definitions:
         lines.append(Markup("{}{}{}").format(t["check"]["definitions"], t["meta"]["colon"],
-                                             "; ".join(f"{k} ({v})"
-                                                       for k, v in link.definitions.items())))
+                                             Markup("; " if t["meta"]["lang"] == "en"
+                                                    else "；").join(
+                                                 _made(k, v, t)
+                                                 for k, v in link.definitions.items())))
     if lines:
         said += Markup('<ul class="counterexample">{}</ul>').format(
             Markup("").join(Markup("<li>{}</li>").format(x) for x in lines))
     return said
+
+
+def _made(name: str, where: str, t) -> Markup:
+    """A definition a check unfolded and where the note made it ("line N: LaTeX")."""
+    made = re.fullmatch(r"line (\d+): (.*)", where, flags=re.DOTALL)
+    if t["meta"]["lang"] == "en" or made is None:
+        return Markup("{} ({})").format(name, where)
+    return Markup('<code class="tex">{}</code>（{}{}<code class="tex">{}</code>）').format(
+        name, t["check"]["line"].format(n=made.group(1)), t["meta"]["colon"], made.group(2))
 
 
 def view(note: NoteResult, lang: str, rendered) -> dict:
