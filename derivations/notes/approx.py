@@ -17,6 +17,8 @@ from fractions import Fraction
 import mpmath
 import sympy as sp
 
+from derivations.notes.reasons import say
+
 DIGITS = 60  # digits of each evaluation: far more than any rounding a note shows
 _DECIMAL = re.compile(r"(?<![\w.])[-−]?\d+(?:\.\d+)?(?:\s*\\times\s*10\^\{?[-−]?\d+\}?)?")
 _SCI = re.compile(r"\\times\s*10\^\{?([-−]?\d+)\}?")
@@ -64,19 +66,19 @@ def exact_value(expr: sp.Basic) -> mpmath.mpf:
     """The value of a closed expression, confirmed by two evaluations."""
     if getattr(expr, "free_symbols", None):
         names = ", ".join(sorted(map(str, expr.free_symbols)))
-        raise NotANumber(f"it still has symbols ({names}) once the note's values are put in")
+        raise NotANumber(say("approx.symbols_left", names=names))
     first = sp.N(expr, DIGITS)
     if not first.is_real or not first.is_number:
-        raise NotANumber(f"its value {first} is not a real number")
+        raise NotANumber(say("approx.not_real", value=first))
     with mpmath.workdps(DIGITS + 20):
         second = sp.lambdify((), expr, modules="mpmath")()
         second = mpmath.mpf(second) if not isinstance(second, mpmath.mpc) else second
         if isinstance(second, mpmath.mpc):
-            raise NotANumber(f"its value {second} is not a real number")
+            raise NotANumber(say("approx.not_real", value=second))
         a = mpmath.mpf(str(first))
         scale = max(abs(a), abs(second), mpmath.mpf(1))
         if abs(a - second) > scale * mpmath.mpf(10) ** (-(DIGITS - 10)):
-            raise NotANumber(f"two evaluations disagree ({a} and {second}); nothing is judged")
+            raise NotANumber(say("approx.disagree", a=a, b=second))
         return second
 
 
@@ -131,7 +133,7 @@ def interval(expr, shown: dict[str, Shown]):
     def walk(e):
         if isinstance(e, sp.Symbol):
             if e.name not in shown:
-                raise NotANumber(f"it still has the symbol {e.name}")
+                raise NotANumber(say("approx.symbol_left", name=e.name))
             return half_unit(shown[e.name])
         if isinstance(e, sp.Rational):
             return iv.mpf(int(e.p)) / int(e.q)
@@ -163,7 +165,7 @@ def interval(expr, shown: dict[str, Shown]):
             if not inner.a > 0:
                 raise NotANumber("a logarithm of what may not be positive")
             return iv.log(inner)
-        raise NotANumber(f"{type(e).__name__} is not bounded here")
+        raise NotANumber(say("approx.unbounded", what=type(e).__name__))
 
     before = iv.dps
     iv.dps = DIGITS

@@ -23,11 +23,12 @@ DEFAULT = Path(".cache") / "notes"
 
 @cache
 def code_version() -> str:
-    """A digest of the notes reader's and the engine's source files."""
+    """A digest of the notes reader's and the engine's source files (and the catalogue of the
+    reasons they give, reasons.toml)."""
     root = Path(derivations.__file__).resolve().parent
     h = hashlib.sha256()
     for folder in ("notes", "engine"):
-        for path in sorted((root / folder).rglob("*.py")):
+        for path in sorted([*(root / folder).rglob("*.py"), *(root / folder).rglob("*.toml")]):
             h.update(path.relative_to(root).as_posix().encode())
             h.update(path.read_bytes())
     return h.hexdigest()[:16]

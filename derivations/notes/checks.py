@@ -31,6 +31,7 @@ from derivations.notes.model import (
     worst,
 )
 from derivations.notes.reading import APPROX, DECLARE, DEFINE, EQUAL, NoteSymbols, Reading
+from derivations.notes.reasons import join, say
 from derivations.notes.shapes import NoShape, different_shapes, shape_of, undefined_product
 from derivations.notes.shapes import judge as judge_shape
 from derivations.notes.terms import (
@@ -66,12 +67,11 @@ def check_formula(formula: Formula, reading: Reading, context: Context, symbols:
         return _combine(result, [check_formula(formula, p, context, symbols, store)
                                  for p in reading.pieces])
     if not reading.relations:
-        return result(NOT_CHECKABLE, "an expression: it states nothing to check")
+        return result(NOT_CHECKABLE, say("check.expression"))
     if _SHAPE_PRODUCT.search(formula.latex) and all(
             o in symbols.dims for p in reading.parts if isinstance(p, sp.Basic)
             for o in p.free_symbols):
-        return result(NOT_CHECKABLE, "sizes multiplied as shapes ((n × d)(d × m) = n × m): a "
-                                     "statement about shapes, not algebra, and not checked")
+        return result(NOT_CHECKABLE, say("check.shape_product"))
     links = _split(reading) if len(reading.parts) == len(reading.relations) + 1 else []
     shaped = _shapes(links, context)
     if all(r in DECLARE for r in reading.relations):
@@ -80,7 +80,7 @@ def check_formula(formula: Formula, reading: Reading, context: Context, symbols:
                           else _blame(shaped[0]), shaped)
         if reading.relations == ("~",):
             return result(NOT_CHECKABLE, laws.declare(*reading.parts, symbols))
-        return result(NOT_CHECKABLE, "a declaration: it says what a symbol is")
+        return result(NOT_CHECKABLE, say("check.declaration"))
     out = _links(result, formula, reading, links, context, symbols, store)
     wrong = [k for k in shaped if k.status == "failed"]
     if wrong:  # a shape the formula states is wrong, whatever its other links say
@@ -97,29 +97,26 @@ def _links(result, formula: Formula, reading: Reading, links, context: Context,
             and _closed(reading.parts[-1]) and all(_bare(p) for p in reading.parts[:-1]):
         for part in reading.parts[:-1]:  # m_0 = v_0 = 0: values for the example
             context.give(part, reading.parts[-1], formula.section)
-        return result(NOT_CHECKABLE, "values for the worked example")
+        return result(NOT_CHECKABLE, say("check.example_values"))
     made_by_me = None
     first_rel, first_lhs = links[0][1], links[0][2]
     if len(links) == 1 and first_rel in (EQUAL, "≠") and all(
             isinstance(p, sp.Symbol) and p.is_integer and not p.is_positive
             for p in reading.parts):  # "when i = j:", "when i ≠ j:" — the case of what follows
         context.case = (first_rel, *reading.parts[:2], formula.index + 1)
-        return result(NOT_CHECKABLE, f"a case of the indices ({links[0][4]} {first_rel} "
-                                     f"{links[0][5]}): it holds in the formula that follows, "
-                                     f"and is not a definition")
+        return result(NOT_CHECKABLE, say("check.index_case", lhs=links[0][4], rel=first_rel,
+                                         rhs=links[0][5]))
     head = head_of(first_lhs) if first_rel in (EQUAL, DEFINE) and 0 not in reading.unlowered \
         else None
     if head is not None and isinstance(head[0], sp.Symbol) and any(
             isinstance(o, sp.IndexedBase) and o.name == head[0].name
             for o in _objects(links[0][3])):
-        return result(NOT_CHECKABLE, f"{links[0][4]} is given in terms of its own entries "
-                                     f"({links[0][5]}): two quantities of one name, not checked")
+        return result(NOT_CHECKABLE, say("check.own_entries", lhs=links[0][4], rhs=links[0][5]))
     if head is not None and isinstance(head[0], sp.IndexedBase) and head[0] in _objects(
             links[0][3]) and first_rel in (EQUAL, DEFINE):
         if len(first_lhs.indices) == 1 and isinstance(first_lhs.indices[0], sp.Symbol):
             context.recursions[_name(head[0])] = (first_lhs, links[0][3], formula.line)
-        return result(NOT_CHECKABLE, f"a recursion: {links[0][4]} is defined from earlier "
-                                     f"entries of itself; its terms are not checked")
+        return result(NOT_CHECKABLE, say("check.recursion", lhs=links[0][4]))
     if isinstance(first_lhs, sp.IndexedBase | sp.Symbol) and isinstance(links[0][3], sp.Tuple) \
             and first_rel == EQUAL and all(_closed(v) for v in links[0][3]):
         values = links[0][3]
@@ -138,11 +135,11 @@ def _links(result, formula: Formula, reading: Reading, links, context: Context,
         for size in sizes if len(sizes) == 1 else ():
             if isinstance(size, sp.Symbol):
                 context.give(size, sp.Integer(len(values)), formula.section)
-        return result(NOT_CHECKABLE, f"gives {links[0][4]} values for the worked example")
+        return result(NOT_CHECKABLE, say("check.gives_values", lhs=links[0][4]))
     if head is not None and 1 in reading.unlowered:
         context.opaque[_name(head[0])] = links[0][4]
-        return result(NOT_CHECKABLE, f"would define {links[0][4]}, but its body cannot be "
-                                     f"written out: {reading.unlowered[1]}")
+        return result(NOT_CHECKABLE, say("check.unwritable_definition", lhs=links[0][4],
+                                         why=reading.unlowered[1]))
     if first_rel == EQUAL and isinstance(first_lhs, sp.Indexed) \
             and all(i.is_Integer for i in first_lhs.indices) and not _closed(links[0][3]) \
             and first_lhs.base not in _objects(links[0][3]) \
@@ -151,9 +148,9 @@ def _links(result, formula: Formula, reading: Reading, links, context: Context,
         # u_1 = x² + 2: this entry, defined by substitution wherever it occurs
         context.entries.append((first_lhs, links[0][3], formula.section))
         if len(links) == 1:
-            return result(DEFINITION, f"defines {links[0][4]}")
+            return result(DEFINITION, say("check.defines", name=links[0][4]))
         return _rest(result, formula, reading, links[1:], context, symbols, store,
-                     f"defines {links[0][4]}; ")
+                     say("check.defines_then", name=links[0][4]))
     candidate = reading.defines if reading.defines is not None else \
         head is not None and not _is_variable(head[0], symbols, links[0][3])
     # the reader's candidates are a bare symbol, an entry or a function of symbols; a name it
@@ -181,15 +178,14 @@ def _links(result, formula: Formula, reading: Reading, links, context: Context,
         if _bare(first_lhs) and _closed(links[0][3]):  # a value for a worked example
             context.give(first_lhs, links[0][3], formula.section)
             if len(links) == 1:
-                return result(NOT_CHECKABLE, f"gives {links[0][4]} a value for the worked "
-                                             f"example")
+                return result(NOT_CHECKABLE, say("check.gives_value", lhs=links[0][4]))
             return _rest(result, formula, reading, links[1:], context, symbols, store,
-                         f"gives {links[0][4]} a value; ")
+                         say("check.gives_value_then", lhs=links[0][4]))
         try:
             made_by_me = context.define(first_lhs, links[0][3], formula, formula.block,
                                         f"{links[0][4]} = {links[0][5]}")
         except DerivationError as exc:
-            return result(NOT_CHECKABLE, f"reads as a definition the engine refuses: {exc}")
+            return result(NOT_CHECKABLE, say("check.engine_refuses_definition", error=str(exc)))
         key = made_by_me.definition.key
         if first_rel == DEFINE:  # := says the new meaning replaces the old
             context.twice.pop(key, None)
@@ -207,10 +203,11 @@ def _links(result, formula: Formula, reading: Reading, links, context: Context,
                                   else formula.section)
         links = links[1:]
         if not links:
-            kind = "a value for the example in its paragraph" if made_by_me.value else \
-                "defines " + links_name(made_by_me)
+            kind = say("check.paragraph_value") if made_by_me.value else \
+                say("check.defines", name=links_name(made_by_me))
             return result(DEFINITION if not made_by_me.value else NOT_CHECKABLE, kind)
-    prefix = f"defines {links_name(made_by_me)}; " if made_by_me is not None else ""
+    prefix = say("check.defines_then", name=links_name(made_by_me)) \
+        if made_by_me is not None else ""
     return _rest(result, formula, reading, links, context, symbols, store, prefix)
 
 
@@ -232,14 +229,14 @@ def _shapes(links, context: Context) -> list[Link]:
                 bad = undefined_product(side, context.shapes)
                 if bad:
                     out.append(Link(index, rel, lhs_tex, rhs_tex, "failed",
-                                    f"by shapes: {tex} multiplies {bad}, whose inner sizes "
-                                    f"differ", {"shape": bad, "stated": tex}))
+                                    say("check.shape_multiplies", tex=tex, bad=bad),
+                                    {"shape": bad, "stated": tex}))
                     break
             else:
                 apart = different_shapes(lhs, rhs, context.shapes) if rel == EQUAL else None
                 if apart:
                     out.append(Link(index, rel, lhs_tex, rhs_tex, "failed",
-                                    f"by shapes: the sides are {apart}",
+                                    say("check.shape_sides", apart=apart),
                                     {"shape": apart, "stated": rhs_tex}))
         if rel != "∈" or isinstance(lhs, sp.Symbol | sp.IndexedBase | sp.MatrixSymbol):
             continue
@@ -248,7 +245,7 @@ def _shapes(links, context: Context) -> list[Link]:
             continue
         ok, shape = judged
         out.append(Link(index, rel, lhs_tex, rhs_tex, "proved" if ok else "failed",
-                        f"by shapes: {lhs_tex} is {shape}",
+                        say("check.shape_is", lhs=lhs_tex, shape=shape),
                         None if ok else {"shape": shape, "stated": rhs_tex}))
     return out
 
@@ -262,7 +259,7 @@ def _combine(result, parts: list[FormulaResult]) -> FormulaResult:
             k += 1
             links.append(dataclasses.replace(link, index=k))
     checked = [p.verdict for p in parts if p.verdict in CHECKED]
-    reason = "; ".join(p.reason for p in parts)
+    reason = join(*(p.reason for p in parts))
     if "failed" in checked:
         verdict = "failed"
     elif checked and all(p.verdict in CHECKED or p.verdict == DEFINITION for p in parts):

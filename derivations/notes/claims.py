@@ -22,6 +22,7 @@ from derivations.notes.model import (
     Link,
 )
 from derivations.notes.reading import APPROX, ORDER, NoteSymbols
+from derivations.notes.reasons import join, of_error, say
 from derivations.notes.terms import (
     _name,
     _objects,
@@ -170,8 +171,7 @@ def check_link(index: int, relation: str, lhs, rhs, lhs_tex: str, rhs_tex: str,
              {**(said or {}), "hypotheses": sp.srepr(tuple(hypotheses))}) if store else ""
     got = store.get(k) if store else None
     if got is not None:
-        return Link(index, **{f: got[f] for f in ("relation", "lhs", "rhs", "status", "reason",
-                                                  "counterexample", "definitions", "claim")})
+        return Link.from_dict(got, index)
     link = _check_link(index, relation, lhs, rhs, lhs_tex, rhs_tex, defs, symbols, said,
                        hypotheses)
     if store:
@@ -191,13 +191,10 @@ def _check_link(index: int, relation: str, lhs, rhs, lhs_tex: str, rhs_tex: str,
     defined_funcs = {m.definition.key for m in defs}
     free = sorted(_name(f) for f in free if _name(f) not in defined_funcs)
     if free:
-        return link(NOT_CHECKABLE, f"free function {', '.join(free)}: the note does not say "
-                                   f"what it is")
+        return link(NOT_CHECKABLE, say("link.free_function", names=", ".join(free)))
     lhs, rhs = (laws.powers_to_one(x, symbols) for x in (lhs, rhs))
     if lhs is None or rhs is None:
-        return link(NOT_CHECKABLE, f"a variable with a law ({', '.join(sorted(symbols.laws))})"
-                                   f" outside E and Var, other than in a polynomial: its values "
-                                   f"0 and 1 are not the reals the engine draws")
+        return link(NOT_CHECKABLE, say("link.law_outside", names=", ".join(sorted(symbols.laws))))
     refused = moments.refusal(*(_unfold(x, defs) for x in (lhs, rhs)), symbols)
     if refused:
         return link(NOT_CHECKABLE, refused)
@@ -214,14 +211,13 @@ def _check_link(index: int, relation: str, lhs, rhs, lhs_tex: str, rhs_tex: str,
         def link(status, reason="", counterexample=None):
             said_random = ", ".join(sorted(symbols.laws))
             names = ", ".join(sorted({_name(t) for t in taken}))
-            return _link(status, f"{reason}; {names} taken as not random "
-                                 f"(the note gives a law to {said_random} only)",
+            return _link(status, join(reason, say("link.not_random", names=names,
+                                                  said=said_random), sep=False),
                          counterexample)
     if relation in ORDER or relation == APPROX:
         nums = _numbers(lhs, rhs, defs, dom)
         if nums is None:
-            return link(NOT_CHECKABLE, f"{relation} between expressions with symbols: only "
-                                       f"values can be judged")
+            return link(NOT_CHECKABLE, say("link.order_symbols", rel=relation))
         a, b = nums
         if relation == APPROX:
             try:  # the digits are those of the side written as a plain number
@@ -229,25 +225,28 @@ def _check_link(index: int, relation: str, lhs, rhs, lhs_tex: str, rhs_tex: str,
                           else _shown_rounding(lhs_tex, b) if approx.is_literal(lhs_tex)
                           else None)
             except approx.NotANumber as exc:
-                return link(NOT_CHECKABLE, f"≈: {exc}")
+                return link(NOT_CHECKABLE, say("link.approx_error", error=of_error(exc)))
             if judged is None:
                 got = _rounded_inputs(a, b, lhs_tex, rhs_tex, symbols, irrational=False)
                 if got is not None:
                     ok, more = got
-                    return link("proved" if ok else NOT_CHECKABLE, f"≈: {more}")
-                return link(NOT_CHECKABLE, "≈ with no decimal number to judge the rounding by")
+                    return link("proved" if ok else NOT_CHECKABLE, say("link.approx_inputs",
+                                                                        how=more))
+                return link(NOT_CHECKABLE, say("link.approx_nothing"))
             ok, more = judged
             return link("proved" if ok else "failed",
-                        f"≈: the exact value {more} {'rounds' if ok else 'does not round'} to "
-                        f"the digits shown", None if ok else {"exact": more, "shown": rhs_tex})
+                        say("link.approx_rounds" if ok else "link.approx_not_rounds", exact=more),
+                        None if ok else {"exact": more, "shown": rhs_tex})
         try:
             va, vb = approx.exact_value(a), approx.exact_value(b)
         except (approx.NotANumber, TypeError) as exc:
-            return link(NOT_CHECKABLE, f"{relation}: {exc}")
+            return link(NOT_CHECKABLE, say("link.order_error", rel=relation,
+                                               error=of_error(exc)))
         holds = {"<": va < vb, "≤": va <= vb, ">": va > vb, "≥": va >= vb, "≠": va != vb}
         ok = holds[relation]
-        return link("proved" if ok else "failed", f"exactly: {va} {relation} {vb} "
-                    f"{'holds' if ok else 'does not hold'}",
+        return link("proved" if ok else "failed",
+                    say("link.exactly_holds" if ok else "link.exactly_fails", a=va, rel=relation,
+                        b=vb),
                     None if ok else {"lhs": str(va), "rhs": str(vb)})
     claim_id = _claim_id(str(lhs), str(rhs), lhs_tex, rhs_tex)
     try:
@@ -258,10 +257,10 @@ def _check_link(index: int, relation: str, lhs, rhs, lhs_tex: str, rhs_tex: str,
                                                         *hypotheses) if h is not sp.true))
         result = verify(claim)
     except DerivationError as exc:
-        return link(NOT_CHECKABLE, f"not a claim the engine can state: {exc}")
+        return link(NOT_CHECKABLE, say("link.no_claim", error=str(exc)))
     except Exception as exc:  # noqa: BLE001 - SymPy failing on the note's form: say so
-        return link(NOT_CHECKABLE, f"the engine could not check it: {type(exc).__name__}: "
-                                   f"{' '.join(str(exc).split())[:200]}")
+        return link(NOT_CHECKABLE, say("link.engine_stopped", error=f"{type(exc).__name__}: "
+                                       f"{' '.join(str(exc).split())[:200]}"))
     step = result.steps[0]
     if result.status == "failed":
         nums = _numbers(lhs, rhs, defs, dom)
@@ -271,13 +270,18 @@ def _check_link(index: int, relation: str, lhs, rhs, lhs_tex: str, rhs_tex: str,
             except approx.NotANumber:
                 judged = None
             if judged and judged[0]:
-                return link("proved", f"= to the digits shown: the exact value is {judged[1]}")
+                return link("proved", say("link.digits_exact", exact=judged[1]))
         got = _rounded_inputs(*nums, lhs_tex, rhs_tex, symbols) if nums is not None else None
         if got is not None and got[0]:
-            return link("proved", f"= to the digits shown: {got[1]}")
-        failed = link("failed", step.reason or "the two sides differ", step.counterexample)
+            return link("proved", say("link.digits_inputs", how=got[1]))
+        failed = link("failed", _engine(step.reason) or say("link.differ"), step.counterexample)
         return dataclasses.replace(failed, claim=claim_source(claim))
-    return link(result.status, step.reason)
+    return link(result.status, _engine(step.reason))
+
+
+def _engine(reason: str) -> str:
+    """The engine's own reason for a step, kept in its words (empty: none)."""
+    return say("link.engine", text=reason) if reason else ""
 
 
 def _rounded_inputs(a, b, lhs_tex: str, rhs_tex: str, symbols: NoteSymbols,
@@ -304,10 +308,9 @@ def _rounded_inputs(a, b, lhs_tex: str, rhs_tex: str, symbols: NoteSymbols,
             continue
         ok = approx.within(value, span)
         digits = ", ".join(s.text for s in shown.values())
-        return ok, (f"with {digits} read as roundings, {tex} lies in "
-                    f"[{mpmath.nstr(span.a, 8)}, {mpmath.nstr(span.b, 8)}], which "
-                    f"{'holds' if ok else 'does not hold'} the exact value "
-                    f"{mpmath.nstr(value, 10)}")
+        return ok, say("link.rounded_inputs_holds" if ok else "link.rounded_inputs_fails",
+                       digits=digits, tex=tex, a=mpmath.nstr(span.a, 8),
+                       b=mpmath.nstr(span.b, 8), value=mpmath.nstr(value, 10))
     return None
 
 

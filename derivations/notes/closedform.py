@@ -19,6 +19,7 @@ import sympy as sp
 from derivations.notes.context import Context
 from derivations.notes.model import Link
 from derivations.notes.reading import EQUAL
+from derivations.notes.reasons import join, say
 from derivations.notes.terms import _free, _name, used_definitions
 from derivations.notes.verdicts import NOT_CHECKABLE, worst
 
@@ -37,16 +38,14 @@ def check(link, recursion, context: Context, formula, verify) -> Link:
     base = rec_lhs.base
     if not (isinstance(lhs, sp.Indexed) and len(lhs.indices) == 1
             and isinstance(lhs.indices[0], sp.Symbol)):
-        return said(NOT_CHECKABLE, f"{lhs_tex} is defined by the recursion at line {line}: a "
-                                   f"second formula for one of its entries is not checked")
+        return said(NOT_CHECKABLE, say("closedform.second_formula", lhs=lhs_tex, line=line))
     k, n = lhs.indices[0], rec_lhs.indices[0]
     start = next((v for o, v in context.value_of(formula.section).items()
                   if isinstance(o, sp.Indexed) and _name(o.base) == _name(base)
                   and o.indices == (0,)), None)
     if start is None:
-        return said(NOT_CHECKABLE, f"{lhs_tex} is defined by the recursion at line {line}, "
-                                   f"whose start value {_name(base)}_0 the note does not give: "
-                                   f"its closed form cannot be checked")
+        return said(NOT_CHECKABLE, say("closedform.no_start", lhs=lhs_tex, line=line,
+                                       start=f"{_name(base)}_0"))
     step_body = body.xreplace({n: k})
     # the closed form writes g where the recursion writes g_t: the constant input g_t = g
     inputs = {a.base for a in step_body.atoms(sp.Indexed) if a.base != base}
@@ -54,8 +53,7 @@ def check(link, recursion, context: Context, formula, verify) -> Link:
     constant = {b for b in inputs if any(s.name == _name(b) for s in plain)}
     if any(a.base in constant for a in closed.atoms(sp.Indexed)):
         names = ", ".join(sorted(map(_name, constant)))
-        return said(NOT_CHECKABLE, f"the closed form writes both {names} and its entries: "
-                                   f"which input it is for is not said")
+        return said(NOT_CHECKABLE, say("closedform.both", names=names))
     as_constant = {a: next(s for s in plain if s.name == _name(a.base))
                    for a in step_body.atoms(sp.Indexed) if a.base in constant}
     step_body = step_body.xreplace(as_constant)
@@ -65,8 +63,7 @@ def check(link, recursion, context: Context, formula, verify) -> Link:
 
     earlier = [a for a in step_body.atoms(sp.Indexed) if a.base == base]
     if any(a.indices[0] != k - 1 for a in earlier):
-        return said(NOT_CHECKABLE, f"the recursion at line {line} reaches back more than one "
-                                   f"step: its closed form is not checked")
+        return said(NOT_CHECKABLE, say("closedform.far", line=line))
     step = step_body.xreplace({a: at(a.indices[0]) for a in earlier})
     visible = context.visible(formula.section, formula.block)
     first = step_body.xreplace({k: sp.Integer(1)}).xreplace(
@@ -81,21 +78,23 @@ def check(link, recursion, context: Context, formula, verify) -> Link:
     status = worst(p.status for _, p in parts) \
         if all(p.status != NOT_CHECKABLE for _, p in parts) else NOT_CHECKABLE
     same = ", ".join(f"{_name(b)}_{k} = {_name(b)}" for b in sorted(constant, key=str))
-    taken = f", with {same} for every {k} (the closed form writes the constant)" \
-        if constant else ""
-    how = (f"checked by induction against the recursion at line {line} from "
-           f"{_name(base)}_0 = {sp.latex(start)}: at {k} = 1 it must be one step from "
-           f"{_name(base)}_0, and one step of the recursion from {k} − 1 must give it at "
-           f"{k} ≥ 2{taken}")
+    taken = say("closedform.constant", same=same, k=k) if constant else ""
+    how = say("closedform.how", line=line, start=f"{_name(base)}_0 = {sp.latex(start)}",
+              k=k, base=f"{_name(base)}_0", taken=taken)
+    words = {"at 1": say("closedform.at_one"), "one step": say("closedform.one_step")}
     failed = next(((w, p) for w, p in parts if p.status == "failed"), None)
     if failed:
         what, p = failed
-        where = f"at {k} = 1 it is not one step from {_name(base)}_0" if what == "at 1" else \
-            "one step of the recursion does not give it"
+        where = say("closedform.not_at_one", k=k, base=f"{_name(base)}_0") if what == "at 1" \
+            else say("closedform.not_one_step")
         return dataclasses.replace(p, index=index, relation=rel, lhs=lhs_tex, rhs=rhs_tex,
-                                   reason=f"{how}: {where}; {p.reason}")
+                                   reason=say("closedform.failed", how=how, where=where,
+                                              why=p.reason))
     if status == NOT_CHECKABLE:
-        why = "; ".join(f"{w}: {p.reason}" for w, p in parts if p.status == NOT_CHECKABLE)
-        return said(NOT_CHECKABLE, f"{how}, but {why}")
-    return said(status, f"{how}: " + "; ".join(f"{w} {p.status}" for w, p in parts),
+        why = join(*(say("closedform.part", what=words[w], why=p.reason)
+                     for w, p in parts if p.status == NOT_CHECKABLE))
+        return said(NOT_CHECKABLE, say("closedform.unchecked", how=how, why=why))
+    return said(status, say("closedform.done", how=how, parts=join(*(
+        say("closedform.part_status", what=words[w], status=say(f"status.{p.status}"))
+        for w, p in parts))),
                 definitions={k2: v for _, p in parts for k2, v in p.definitions.items()})

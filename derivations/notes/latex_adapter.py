@@ -14,6 +14,7 @@ from derivations.notes import opaque
 from derivations.notes.markdown import parse
 from derivations.notes.model import SymbolRow
 from derivations.notes.reading import NoteSymbols, OverridesError, Reading
+from derivations.notes.reasons import say
 
 # the reader's API as reading-spec.md §5 names it; missing names make this module unusable
 API = ("read", "infer", "parse_overrides", "lower", "to_latex", "NotUnderstood", "NotLowered",
@@ -213,8 +214,9 @@ class LatexReader:
         try:
             got = lx.read(latex, self._table)
             if isinstance(got, lx.NotUnderstood):
-                refused = Reading(not_understood=f"`{got.token}` at character {got.offset}: "
-                                                 f"{got.why}")
+                refused = Reading(not_understood=say("read.at", token=got.token,
+                                                     offset=got.offset, position=got.offset + 1,
+                                                     why=got.why))
                 apart = statements(latex)
                 if len(apart) < 2:
                     return self._chain_apart(latex, refused)
@@ -227,8 +229,8 @@ class LatexReader:
                                pieces=pieces)
             return self._reading(got, latex)
         except Exception as exc:  # noqa: BLE001 - SymPy refusing a reading: never a guess
-            return Reading(not_understood=f"the reading could not be built: "
-                                          f"{type(exc).__name__}: {' '.join(str(exc).split())}")
+            return Reading(not_understood=say("read.not_built", error=f"{type(exc).__name__}: "
+                                              f"{' '.join(str(exc).split())}"))
 
     def _chain_apart(self, latex: str, refused: Reading) -> Reading:
         """A chain a = b = c of which one term is outside the language: each term read on its
@@ -241,14 +243,15 @@ class LatexReader:
         lowered, unlowered, printed = [], {}, []
         for i, term in enumerate(terms):
             got = lx.read(term, self._table)
-            why = (f"`{got.token}` at character {latex.find(term) + got.offset}: {got.why}"
+            why = (say("read.at", token=got.token, offset=latex.find(term) + got.offset,
+                       position=latex.find(term) + got.offset + 1, why=got.why)
                    if isinstance(got, lx.NotUnderstood) else
-                   "" if got.kind == "expression" else "a term that is no expression")
+                   "" if got.kind == "expression" else say("read.no_expression"))
             value = sp.Symbol(f"unread{i}")
             if not why:
                 value, why = self._lower(got.expr)
             if why:
-                unlowered[i] = f"term {i + 1} is not understood: {why}"
+                unlowered[i] = say("read.term", n=i + 1, why=why)
             lowered.append(value)
             printed.append(r"\text{?}" if isinstance(got, lx.NotUnderstood) else got.latex)
         if not any(i not in unlowered and i + 1 not in unlowered
@@ -263,7 +266,8 @@ class LatexReader:
         got = lx.read(piece, self._table)
         if isinstance(got, lx.NotUnderstood):
             at = latex.find(piece) + got.offset
-            return Reading(not_understood=f"`{got.token}` at character {at}: {got.why}")
+            return Reading(not_understood=say("read.at", token=got.token, offset=at,
+                                              position=at + 1, why=got.why))
         return self.read(piece, symbols)
 
     def _reading(self, got, latex: str) -> Reading:
@@ -313,9 +317,10 @@ class LatexReader:
             moments = self._opaque_moments(term)
             if moments is not None:
                 return moments, ""
-            return term, f"{exc}"
+            return term, say("read.not_lowered", construct=str(exc.construct), why=exc.why)
         except Exception as exc:  # noqa: BLE001 - SymPy refusing to build the plain form
-            return term, f"{type(exc).__name__}: {' '.join(str(exc).split())}"
+            return term, say("read.no_plain_form", error=f"{type(exc).__name__}: "
+                                                        f"{' '.join(str(exc).split())}")
 
     def _opaque_moments(self, term):
         """``term`` lowered with what cannot be written out inside an E or a Var (q_iᵀk_j) taken

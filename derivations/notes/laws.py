@@ -21,6 +21,7 @@ import sympy as sp
 
 from derivations.engine import E, Var
 from derivations.notes import moments
+from derivations.notes.reasons import say
 
 # the parameter of a law drawn strictly inside (0, 1)
 _INSIDE = (sp.Rational(1, 100), sp.Rational(99, 100))
@@ -35,23 +36,22 @@ def declare(lhs, law, symbols) -> str:
         return moments.declare(base, law, symbols)
     if name != "Bernoulli" or len(law.args) != 1 or not isinstance(base, sp.Symbol
                                                                   | sp.IndexedBase):
-        return f"a law: {name or law} is not a law the checks know (Bernoulli, normal, " \
-               f"uniform), so E and Var of {base} are not checked"
+        return say("law.unknown", law=name or law, base=base)
     q = sp.sympify(law.args[0], strict=True)
     free = sorted(q.free_symbols, key=str)
     if len(free) > 1 or (free and sp.Poly(q, *free).degree() != 1) or not free and not (
             0 < q < 1):
-        return f"a law: Bernoulli({q}) with a parameter the checks cannot keep in (0, 1)"
+        return say("law.bernoulli_range", q=q)
     if free:
         s = free[0]
         ends = [q.subs(s, 0), q.subs(s, 1)]
         if not all(0 <= v <= 1 for v in ends):
-            return f"a law: Bernoulli({q}) with a parameter the checks cannot keep in (0, 1)"
+            return say("law.bernoulli_range", q=q)
         symbols.ranges[s] = _INSIDE
         symbols.known.add(s)  # introduced by the law: a probability
     symbols.random[base] = (q, sp.expand(q * (1 - q)))
     symbols.laws[str(getattr(base, "name", base))] = f"Bernoulli({q})"
-    return f"a declaration: {base} is random, Bernoulli({q}) (mean {q}, values 0 and 1)"
+    return say("law.bernoulli", base=base, q=q)
 
 
 def _bernoulli(atom, symbols) -> bool:

@@ -5,6 +5,7 @@ is :mod:`derivations.notes.checks`)."""
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import sympy as sp
 
@@ -21,6 +22,7 @@ from derivations.notes.model import (
     worst,
 )
 from derivations.notes.reading import APPROX, DECLARE, DEFINE, EQUAL, ORDER, NoteSymbols, Reading
+from derivations.notes.reasons import join, say
 from derivations.notes.terms import (
     _bare,
     _closed,
@@ -59,18 +61,17 @@ def _rest(result, formula: Formula, reading: Reading, links, context: Context,
     if standalone and all(rel not in (APPROX, *ORDER) for _, rel, *_ in links):
         unknown = _unknown(reading, symbols, visible, context.valued(formula.section))
         if unknown:
-            return result(NOT_CHECKABLE, f"uses {', '.join(unknown)}, which the note does not "
-                                         f"introduce (say what it is in a symbols block)")
+            return result(NOT_CHECKABLE, say("link.unknown", names=", ".join(unknown)))
     checked = list(before)
     for index, rel, lhs, rhs, lhs_tex, rhs_tex in links:
         if rel in DECLARE or rel not in (EQUAL, DEFINE, APPROX, *ORDER):
             checked.append(Link(index, rel, lhs_tex, rhs_tex, NOT_CHECKABLE,
-                                f"the relation {rel} is not one the engine checks"))
+                                say("link.relation", rel=rel)))
             continue
         why = reading.unlowered.get(index - 1) or reading.unlowered.get(index)
         if why:
             checked.append(Link(index, rel, lhs_tex, rhs_tex, NOT_CHECKABLE,
-                                f"cannot be written out in plain SymPy: {why}"))
+                                say("link.unlowered", why=why)))
             continue
         defined_entries = context.entries_of(formula.section)
         if defined_entries:
@@ -100,8 +101,7 @@ def _rest(result, formula: Formula, reading: Reading, links, context: Context,
         unread = sorted({context.opaque[n] for n in names if n in context.opaque})
         if unread:
             checked.append(Link(index, rel, lhs_tex, rhs_tex, NOT_CHECKABLE,
-                                f"uses {', '.join(unread)}, which the note defines by what "
-                                f"cannot be read or written out"))
+                                say("link.opaque", names=", ".join(unread))))
             continue
         defs = used_definitions((lhs, rhs), visible_now)
         ambiguous = _ambiguous(lhs, rhs, defs, context, formula.section)
@@ -124,20 +124,16 @@ def _rest(result, formula: Formula, reading: Reading, links, context: Context,
             if again.status in ("proved", "numeric"):
                 shown = ", ".join(f"{_name(e)} = {tiny[e]}" for e in sorted(tiny, key=str))
                 link = dataclasses.replace(link, status=NOT_CHECKABLE, counterexample=None,
-                                           claim="", reason=(
-                    f"holds only with {', '.join(sorted(map(_name, tiny)))} taken as 0 (the "
-                    f"note gives {shown}): the note leaves it out here, so it is not checked"))
+                                           claim="", reason=say(
+                    "link.negligible", names=", ".join(sorted(map(_name, tiny))), shown=shown))
         if supposed and link.status == "failed":
             context.give(lhs, rhs, formula.section)
             link = dataclasses.replace(link, status=NOT_CHECKABLE, counterexample=None, claim="",
-                                       reason=f"gives {lhs_tex} a value an example supposes "
-                                              f"(\"if {lhs_tex} = {rhs_tex}\"): the note's "
-                                              f"definition gives another, and this is not "
-                                              f"blamed for it")
+                                       reason=say("link.supposed", lhs=lhs_tex, rhs=rhs_tex))
         checked.append(link)
     statuses = [k.status for k in checked if k.status in CHECKED]
     if not statuses:
-        reason = "; ".join(dict.fromkeys(k.reason for k in checked))
+        reason = join(*dict.fromkeys(k.reason for k in checked))
         return result(NOT_CHECKABLE, reason, checked)
     verdict = worst(statuses)
     failed = [k for k in checked if k.status == "failed"]
@@ -146,11 +142,13 @@ def _rest(result, formula: Formula, reading: Reading, links, context: Context,
         reason = _blame(failed[0])
     elif unchecked:  # a formula is proved only if all of it is: say what was and was not
         verdict = NOT_CHECKABLE
-        reason = "; ".join([f"link {k.index} {k.status}" for k in checked if k.status in CHECKED]
-                           + [f"link {k.index} not checkable: {k.reason}" for k in unchecked])
+        reason = join(*[say("link.link_status", n=k.index, status=say(f"status.{k.status}"))
+                        for k in checked if k.status in CHECKED],
+                      *[say("link.link_unchecked", n=k.index, why=k.reason) for k in unchecked])
     else:
-        reason = f"{len(statuses)} link{'s' if len(statuses) > 1 else ''} {verdict}"
-    reason = prefix + reason
+        reason = say("link.links_many" if len(statuses) > 1 else "link.links", n=len(statuses),
+                     status=say(f"status.{verdict}"))
+    reason = join(prefix, reason, sep=False) if prefix else reason
     approx_ = any(k.relation == APPROX or k.reason.startswith("= to the digits")
                   for k in checked if k.status == "proved")
     return result(verdict, reason, checked, approx_)
@@ -165,8 +163,7 @@ def _ambiguous(lhs, rhs, defs: list[Made], context: Context, section: tuple[int,
         lines, scope = context.twice.get(key, ((), None))
         if lines and (scope is None or section[:len(scope)] != scope):
             lines = ", ".join(str(n) for n in lines)
-            return (f"{m.definition.name} is defined twice (lines {lines}): which meaning this "
-                    f"line uses is not said, so it is not checked")
+            return say("link.twice", name=m.definition.name, lines=lines)
     exprs = [x for x in (lhs, rhs, *(m.definition.body for m in defs)) if isinstance(x, sp.Basic)]
     plain = {s.name for e in exprs for s in _outside_entries(e)}
     indexed = {a.base.name for e in exprs for a in e.atoms(sp.Indexed)}
@@ -176,8 +173,7 @@ def _ambiguous(lhs, rhs, defs: list[Made], context: Context, section: tuple[int,
         kinds.add("indexed" if isinstance(m.definition.symbol, sp.IndexedBase) else
                   "constant" if isinstance(m.definition.symbol, sp.Symbol) else "other")
         if {"constant", "indexed"} <= kinds:
-            return (f"{key} is used both as a constant and with an index, and one of them is "
-                    f"defined: which is meant is not said, so it is not checked")
+            return say("link.constant_and_indexed", name=key)
     return ""
 
 
@@ -228,9 +224,7 @@ def _apart(lhs, rhs, related=None) -> str:
         side |= {p for n in list(side) for p in (related or {}).get(n, ())}
     only = [sorted(names[0] - names[1]), sorted(names[1] - names[0])]
     if only[0] and only[1]:
-        return (f"the sides are in different symbols ({', '.join(only[0])} against "
-                f"{', '.join(only[1])}): the link rests on how they relate, which it does not "
-                f"state")
+        return say("link.different_symbols", left=", ".join(only[0]), right=", ".join(only[1]))
     return ""
 
 
@@ -251,7 +245,7 @@ def _value_or_instance(lhs, rhs, lhs_tex: str, visible: list[Made], context: Con
         and context.unroll(lhs) != lhs
     if made is None and _bare(lhs) and not recurs:
         context.give(lhs, rhs, section)
-        return f"gives {lhs_tex} a value for the worked example"
+        return say("check.gives_value", lhs=lhs_tex)
     given = context.value_of(section)
     unfolded = put(_unfold(lhs, _with_values(used_definitions((lhs,), visible), given)), given,
                    context)
@@ -263,19 +257,26 @@ def _value_or_instance(lhs, rhs, lhs_tex: str, visible: list[Made], context: Con
     if left and (made is not None or names & context.valued(section) or example
                  or names - introduced
                  or any(o.is_Integer for e in lhs.atoms(sp.Indexed) for o in e.indices)):
-        return (f"a step of a worked example: the note does not give the values of "
-                f"{', '.join(sorted(left))} here")
+        return say("link.worked_step", names=", ".join(sorted(left)))
     return ""
+
+
+def _used_from(name: str, where: str) -> str:
+    """A definition a check unfolded, and where the note made it ("line N: LaTeX")."""
+    made = re.fullmatch(r"line (\d+): (.*)", where, flags=re.DOTALL)
+    if made is None:
+        return say("link.used_from", name=name, where=where)
+    return say("link.used_from_line", name=name, line=made.group(1), tex=made.group(2))
 
 
 def _blame(link: Link) -> str:
     """The reason of a failed link: where the two sides differ, and which definitions the
     check unfolded — the link contradicts them, and one of the two is wrong."""
-    text = f"link {link.index} ({link.lhs} {link.relation} {link.rhs}) fails"
+    parts = [say("link.fails", n=link.index, lhs=link.lhs, rel=link.relation, rhs=link.rhs)]
     if link.reason and link.reason != "the two sides differ":
-        text += f" ({link.reason})"
+        parts.append(say("link.fails_why", why=link.reason))
     if link.definitions:
-        used = "; ".join(f"{name} from {where}" for name, where in link.definitions.items())
-        text += (f", checked with the note's definition{'s' if len(link.definitions) > 1 else ''}"
-                 f" {used}: this line and that definition contradict each other")
-    return text
+        used = join(*(_used_from(name, where) for name, where in link.definitions.items()))
+        parts.append(say("link.fails_with_many" if len(link.definitions) > 1
+                         else "link.fails_with", used=used))
+    return join(*parts, sep=False)

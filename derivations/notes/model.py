@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from derivations.notes.reasons import data_of, from_data
 from derivations.notes.verdicts import (  # noqa: F401 - this module's face shows them too
     APPROX_MARK,
     DEFINITION,
@@ -48,7 +49,15 @@ class Link:
         return {"index": self.index, "relation": self.relation, "lhs": self.lhs,
                 "rhs": self.rhs, "status": self.status, "reason": self.reason,
                 "counterexample": self.counterexample, "definitions": dict(self.definitions),
-                "claim": self.claim}
+                "claim": self.claim, "reason_said": data_of(self.reason)}
+
+    @classmethod
+    def from_dict(cls, data: dict, index: int | None = None) -> Link:
+        """A link from its ``to_dict()``, its reason keyed again where it was (``index``: a
+        new index in place of the one it had)."""
+        fields = {k: v for k, v in data.items() if k not in ("reason_said", "index")}
+        fields["reason"] = from_data(data.get("reason_said")) or data["reason"]
+        return cls(data["index"] if index is None else index, **fields)
 
 
 @dataclass(frozen=True)
@@ -82,7 +91,8 @@ class FormulaResult:
     def to_dict(self) -> dict:
         out = {"index": self.index, "start": self.start, "end": self.end, "line": self.line,
                "latex": self.latex, "display": self.display, "reading": self.reading,
-               "verdict": self.verdict, "reason": self.reason, "mark": self.mark,
+               "verdict": self.verdict, "reason": self.reason,
+               "reason_said": data_of(self.reason), "mark": self.mark,
                "links": [k.to_dict() for k in self.links]}
         failed = self.failed_links
         if failed:
@@ -128,10 +138,10 @@ class NoteResult:
         """A note's result from its ``to_dict()`` (a cached report stage) and its text."""
         formulas = []
         for f in data["formulas"]:
-            links = tuple(Link(**{k: v for k, v in x.items()}) for x in f["links"])
+            links = tuple(Link.from_dict(x) for x in f["links"])
             formulas.append(FormulaResult(
                 f["index"], f["start"], f["end"], f["line"], f["latex"], f["display"],
-                f["reading"], f["verdict"], f["reason"], links,
+                f["reading"], f["verdict"], from_data(f.get("reason_said")) or f["reason"], links,
                 f["mark"] == APPROX_MARK and f["verdict"] == "proved"))
         return cls(data["path"], text, formulas, [SymbolRow(**s) for s in data["symbols"]],
                    data["title"])

@@ -18,6 +18,7 @@ from __future__ import annotations
 import sympy as sp
 
 from derivations.engine import E, Var
+from derivations.notes.reasons import of_error, say
 
 LAWS = ("Normal", "Uniform")
 
@@ -30,33 +31,30 @@ def declare(base, law, symbols) -> str:
     """Record ``base ~ law`` (a normal or uniform law) in ``symbols``; the declaration's reason."""
     name = type(law).__name__
     if len(law.args) != 2 or not isinstance(base, sp.Symbol | sp.IndexedBase):
-        return f"a law: {law} of {base} is not one the checks know (two parameters, one " \
-               f"variable), so E and Var of {base} are not checked"
+        return say("law.unknown_two", law=law, base=base)
     first, second = (sp.sympify(a, strict=True) for a in law.args)
     if any(a.has(E, Var) or not a.free_symbols <= {s for s in a.free_symbols
                                                     if isinstance(s, sp.Symbol)}
            for a in (first, second)) or any(_name(s) == _name(base)
                                              for a in (first, second) for s in a.free_symbols):
-        return f"a law: {law} has parameters the checks cannot take as constants, so E and " \
-               f"Var of {base} are not checked"
+        return say("law.parameters", law=law, base=base)
     if name == "Normal":
         mean, variance, condition = first, second, sp.Gt(second, 0)
-        said = f"mean {mean}, variance {variance}"
+        said = say("law.normal_said", mean=mean, variance=variance)
     else:
         mean, variance = (first + second) / 2, (second - first) ** 2 / 12
         condition = sp.Lt(first, second)
-        said = f"mean {mean}, variance {variance}, between {first} and {second}"
+        said = say("law.uniform_said", mean=mean, variance=variance, first=first, second=second)
     if condition is sp.false:
-        return f"a law: {law} with parameters that break its condition " \
-               f"({'a variance > 0' if name == 'Normal' else 'a < b'}), so nothing is checked"
+        return say("law.condition_normal" if name == "Normal" else "law.condition_uniform",
+                   law=law)
     for s in (first.free_symbols | second.free_symbols):
         symbols.known.add(s)  # introduced by the law: its parameters
     symbols.known.add(base)
     symbols.random[base] = (mean, variance)
     symbols.laws[_name(base)] = f"{name}({first}, {second})"
     symbols.conditions[_name(base)] = () if condition is sp.true else (condition,)
-    return f"a declaration: {base} is random, {name}({first}, {second}) ({said}; only these " \
-           f"two are checked)"
+    return say("law.declared", base=base, law=f"{name}({first}, {second})", said=said)
 
 
 def _mine(symbols) -> dict:
@@ -99,28 +97,26 @@ def _expectation(arg, symbols, mine) -> sp.Basic:
     if not atoms:
         return arg
     if arg.has(E, Var):
-        raise ValueError("an E or Var inside another")
+        raise ValueError(say("law.nested"))
     try:
         poly = sp.Poly(arg, *atoms)
     except sp.PolynomialError:
         poly = None
     if poly is None or any(c.has(*atoms) for c in poly.coeffs()):
-        raise ValueError(f"E of {arg}, which is no polynomial in {', '.join(map(str, atoms))}")
+        raise ValueError(say("law.no_polynomial", arg=arg, atoms=", ".join(map(str, atoms))))
     total = sp.Integer(0)
     for powers, coeff in poly.terms():
         present = [(a, k) for a, k in zip(atoms, powers, strict=True) if k]
         ours = [(a, k) for a, k in present
                 if _name(a.base if isinstance(a, sp.Indexed) else a) in mine]
         if ours and len(present) > 1:
-            raise ValueError(f"E of the product {' '.join(str(a) for a, _ in present)}: the "
-                             f"note does not state their independence in a way the checks read")
+            raise ValueError(say("law.independence", product=" ".join(str(a) for a, _ in present)))
         term = coeff
         for a, k in present:
             mean, variance = symbols.random[next(b for b in symbols.random if _name(b) == _name(
                 a.base if isinstance(a, sp.Indexed) else a))]
             if ours and k > 2:
-                raise ValueError(f"E[{a}^{k}], a moment beyond the variance: only the mean "
-                                 f"and the variance of {ours[0][0]}'s law are checked")
+                raise ValueError(say("law.moment", moment=f"E[{a}^{k}]", base=ours[0][0]))
             term *= mean if k == 1 or not ours else mean ** 2 + variance
         total += term
     return total
@@ -135,8 +131,7 @@ def value(expr, symbols):
     outside = expr.replace(lambda x: isinstance(x, E), lambda e: sp.Integer(0))
     bare = _atoms(outside, set(mine))
     if bare:
-        raise ValueError(f"{', '.join(sorted(map(str, bare)))} outside E and Var: a statement "
-                         f"about the values of a random variable, not its mean or variance")
+        raise ValueError(say("law.outside", names=", ".join(sorted(map(str, bare)))))
     return expr.replace(lambda x: isinstance(x, E),
                         lambda e: _expectation(e.args[0], symbols, mine))
 
@@ -150,13 +145,12 @@ def refusal(lhs, rhs, symbols) -> str:
         sides = [value(x, symbols) for x in (lhs, rhs)]
     except ValueError as exc:
         laws = ", ".join(f"{n} ~ {symbols.laws[n]}" for n in names)
-        return f"{exc} ({laws}: known by the mean and the variance only)"
+        return say("law.refused", why=of_error(exc), laws=laws)
     params = {s for n in names for x in _mine(symbols)[n] for s in sp.sympify(
         x, strict=True).free_symbols}
     mine = [sorted(map(str, sp.cancel(sp.expand(s)).free_symbols & params)) for s in sides]
     if mine[0] != mine[1]:
         laws = ", ".join(f"{n} ~ {symbols.laws[n]}" for n in names)
-        return (f"the sides are in different parameters of the law ({', '.join(mine[0]) or '-'}"
-                f" against {', '.join(mine[1]) or '-'}; {laws}): the link is about a variable "
-                f"of another law, as a note that reuses a name for each case writes it")
+        return say("law.different_parameters", left=", ".join(mine[0]) or "-",
+                   right=", ".join(mine[1]) or "-", laws=laws)
     return ""

@@ -13,6 +13,7 @@ from __future__ import annotations
 import sympy as sp
 
 from derivations.engine import E, Var
+from derivations.notes.reasons import say
 
 # the prefix of an opaque scalar's name: a name no reading gives a symbol of the note
 PREFIX = "⟨"
@@ -84,5 +85,4 @@ def apart(lhs, rhs) -> str:
     if a == b:
         return ""
     names = ", ".join(sorted(s.name[len(PREFIX):-1] for s in a ^ b))
-    return (f"{names} cannot be written out, and only one side has it: the link rests on what "
-            f"the note says of it elsewhere")
+    return say("link.opaque_one_side", names=names)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from derivations.notes import cache as cache_mod
 from derivations.notes.markdown import parse
 from derivations.notes.model import FormulaResult, NoteResult, NotesResult
+from derivations.notes.reasons import join, say
 from derivations.notes.verdicts import NOT_CHECKABLE
 
 if TYPE_CHECKING:
@@ -135,8 +136,8 @@ def _checked(formula, reading, context, symbols, store):
         why = f"{type(exc).__name__}: {exc}".splitlines()[0][:200]
         return FormulaResult(formula.index, formula.start, formula.end, formula.line,
                              formula.latex, formula.display, reading.printed, NOT_CHECKABLE,
-                             f"not checked: the checks stopped on this formula ({why}); "
-                             f"the rest of the note is checked", (), False, formula.sentence)
+                             say("check.checks_stopped", error=why), (), False,
+                             formula.sentence)
 
 
 def _cross_reference(results):
@@ -153,8 +154,8 @@ def _cross_reference(results):
                 if where.startswith(f"line {r.line}: ") and r.verdict == "definition"]
         if hits:
             lines = ", ".join(str(n) for n in sorted({n for h in hits for n in h}))
-            r = dataclasses.replace(r, reason=f"{r.reason}; the formula at line {lines} "
-                                              f"contradicts it: one of the two is wrong")
+            r = dataclasses.replace(r, reason=join(r.reason, say("check.contradicted",
+                                                                 lines=lines), sep=False))
         out.append(r)
     return out
 

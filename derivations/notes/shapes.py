@@ -15,6 +15,8 @@ from __future__ import annotations
 import sympy as sp
 from sympy.core.function import AppliedUndef
 
+from derivations.notes.reasons import say
+
 # functions a note applies to a whole matrix entry by entry (or row by row): the result has
 # the shape of the argument
 SAME_SHAPE = frozenset({"softmax", "LayerNorm", "RMSNorm", "ReLU", "GELU", "Dropout", "dropout",
@@ -159,5 +161,5 @@ def different_shapes(lhs, rhs, known: dict[str, tuple]) -> str | None:
         return None
     if a is None or b is None or not any(_differ(x, y) for x, y in zip(a, b, strict=True)):
         return None
-    return (f"{sp.latex(a[0])} \\times {sp.latex(a[1])} against "
-            f"{sp.latex(b[0])} \\times {sp.latex(b[1])}")
+    return say("check.shapes_against", a=f"{sp.latex(a[0])} \\times {sp.latex(a[1])}",
+               b=f"{sp.latex(b[0])} \\times {sp.latex(b[1])}")

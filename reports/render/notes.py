@@ -16,6 +16,7 @@ from pathlib import Path
 
 from markupsafe import Markup, escape
 
+from derivations.notes import reasons
 from derivations.notes.markdown import MATH_TOKENS, parse, parser
 from derivations.notes.model import MARKS, VERDICTS, NoteResult, NotesResult
 from reports.render import i18n, katex, notes_symbols
@@ -123,8 +124,8 @@ def _checks(formulas, rendered, t) -> Markup:
         if f.reading:
             parts.append(Markup('<p><strong>{}</strong>{}</p>{}').format(
                 t["check"]["reading"], t["meta"]["colon"], _math(rendered, f.reading, True, t)))
-        parts.append(Markup('<p><strong>{}</strong>{}<span lang="en">{}</span>{}</p>').format(
-            t["check"]["reason"], t["meta"]["colon"], f.reason, t["check"]["reason_en"]))
+        parts.append(Markup('<p><strong>{}</strong>{}{}</p>').format(
+            t["check"]["reason"], t["meta"]["colon"], reason_html(f.reason, t)))
         for link in f.links:
             parts.append(_link(link, rendered, t))
         rows.append(Markup('<details class="check v-{}" id="f{}">{}</details>').format(
@@ -132,19 +133,35 @@ def _checks(formulas, rendered, t) -> Markup:
     return Markup('<div class="checks">{}</div>').format(Markup("").join(rows))
 
 
+def reason_html(reason, t) -> Markup:
+    """A verdict's reason in the page's language: a keyed reason in its words (what its
+    Chinese sets in code font, in ``<code>``); text the catalogue does not hold stays as it came,
+    marked as English."""
+    english = t["meta"]["lang"] == "en"
+    if english or not isinstance(reason, reasons.Reason):
+        if english or not reason:
+            return Markup("{}").format(reason)
+        return Markup('<span lang="en">{}</span>{}').format(reason, t["check"]["reason_en"])
+    return Markup("").join(
+        Markup('<code class="tex">{}</code>').format(piece) if code else Markup("{}").format(piece)
+        for code, piece in reasons.code_spans(reason, "zh", notes_symbols.rests_on_zh))
+
+
 def _link(link, rendered, t) -> Markup:
-    said = Markup('<p class="link v-{}">{} {}{} {} {} {} <span lang="en">{}</span></p>').format(
+    said = Markup('<p class="link v-{}">{} {}{} {} {} {} {}</p>').format(
         link.status.replace(" ", "-"), MARKS.get(link.status, "·"),
         t["check"]["link"].format(n=link.index), t["meta"]["colon"],
         _math(rendered, link.lhs, False, t), link.relation, _math(rendered, link.rhs, False, t),
-        link.reason)
+        reason_html(link.reason, t))
     ce = link.counterexample or {}
     lines = []
     if ce:
         point = ce.get("point")
         if point:
-            lines.append(Markup("{} {}").format(t["check"]["at"], ", ".join(
-                f"{k} = {v}" for k, v in point.items())))
+            at = ", ".join(f"{k} = {v}" for k, v in point.items())
+            # the engine's point, in its own words: code font beside Chinese
+            lines.append(Markup("{} {}").format(t["check"]["at"], at) if t["meta"]["lang"] == "en"
+                         else Markup('{} <code class="tex">{}</code>').format(t["check"]["at"], at))
         elif "point" in ce:
             lines.append(Markup("{}").format(t["check"]["as_written"]))
         for key, label in (("previous", "left"), ("current", "right"), ("lhs", "left"),
@@ -154,12 +171,23 @@ def _link(link, rendered, t) -> Markup:
                     t["check"][label], t["meta"]["colon"], ce[key]))
     if link.definitions:
         lines.append(Markup("{}{}{}").format(t["check"]["definitions"], t["meta"]["colon"],
-                                             "; ".join(f"{k} ({v})"
-                                                       for k, v in link.definitions.items())))
+                                             Markup("; " if t["meta"]["lang"] == "en"
+                                                    else "；").join(
+                                                 _made(k, v, t)
+                                                 for k, v in link.definitions.items())))
     if lines:
         said += Markup('<ul class="counterexample">{}</ul>').format(
             Markup("").join(Markup("<li>{}</li>").format(x) for x in lines))
     return said
+
+
+def _made(name: str, where: str, t) -> Markup:
+    """A definition a check unfolded and where the note made it ("line N: LaTeX")."""
+    made = re.fullmatch(r"line (\d+): (.*)", where, flags=re.DOTALL)
+    if t["meta"]["lang"] == "en" or made is None:
+        return Markup("{} ({})").format(name, where)
+    return Markup('<code class="tex">{}</code>（{}{}<code class="tex">{}</code>）').format(
+        name, t["check"]["line"].format(n=made.group(1)), t["meta"]["colon"], made.group(2))
 
 
 def view(note: NoteResult, lang: str, rendered) -> dict:

@@ -18,14 +18,13 @@ from derivations.notes.latex.guards import (
     check_operand,
     check_vector_order,
 )
-from derivations.notes.latex.infer import inner, script_letters
 from derivations.notes.latex.integrals import infinity, integral
-from derivations.notes.latex.primes import operator_prime, prime_application, primed
-from derivations.notes.latex.scripts import Scripts, int_of
+from derivations.notes.latex.operators import Operators, _Operator, _paren_base
+from derivations.notes.latex.primes import prime_application, primed
+from derivations.notes.latex.scripts import Scripts
 from derivations.notes.latex.table import SymbolTable
-
-_OPS = {"log": sp.log, "ln": sp.log, "exp": sp.exp, "sin": sp.sin, "cos": sp.cos, "tan": sp.tan,
-        "tanh": sp.tanh, "sinh": sp.sinh, "cosh": sp.cosh, "max": sp.Max, "min": sp.Min}
+from derivations.notes.latex.trees import inner
+from derivations.notes.reasons import say
 
 
 class Refusal(Exception):
@@ -34,21 +33,15 @@ class Refusal(Exception):
         self.token, self.offset, self.why = token, offset, why
 
 
-class _Operator:
-    """∂/∂x or ∇_W waiting for what follows it in its product."""
-
-    def __init__(self, variables, node):
-        self.variables, self.node = variables, node
-
-
 def _tok(node) -> Token:
     while isinstance(node, Tree):
         node = node.children[0]
     return node
 
 
-class Builder(Scripts):
-    """Builds the SymPy of a parse tree; :class:`Scripts` reads sub- and superscripts."""
+class Builder(Operators, Scripts):
+    """Builds the SymPy of a parse tree; :class:`Scripts` reads sub- and superscripts,
+    :class:`Operators` derivatives, named operators, sums and products."""
 
     def __init__(self, table: SymbolTable, source: str):
         self.t, self.src, self.notes, self.bound = table, source, [], []
@@ -81,7 +74,7 @@ class Builder(Scripts):
         if name == "pi":
             return sp.pi
         if self.t.kind(name) == "function" and node is not None:
-            self.refuse(node, f"{name} is a function in this note, here it has no argument")
+            self.refuse(node, say("read.function_alone", name=name))
         return self.t.symbol(name)
 
     def known_word(self, word) -> bool:
@@ -138,7 +131,7 @@ class Builder(Scripts):
             return self.token(node)
         method = getattr(self, "x_" + node.data, None)
         if method is None:
-            self.refuse(node, f"{node.data} is not read here")
+            self.refuse(node, say("read.node_here", what=node.data))
         return method(node)
 
     def token(self, tok):
@@ -147,10 +140,10 @@ class Builder(Scripts):
         if tok.type in ("LETTER", "SYMBOL", "TEXTWORD", "WORD"):
             return self.symbol_with_scripts(tok, [], [], 0, tok)
         if tok.type == "DOTS":
-            self.refuse(tok, "… is read only in a range i = 1, …, n or a set {1, …, n}")
+            self.refuse(tok, say("read.dots"))
         if tok.type == "REALS":
-            self.refuse(tok, "ℝ is read only after ∈")
-        self.refuse(tok, f"{tok.type.lower()} '{tok}' is not read here")
+            self.refuse(tok, say("read.reals"))
+        self.refuse(tok, say("read.token_here", kind=tok.type.lower(), token=str(tok)))
 
     def x_add(self, node):
         return N.add(self.ex(node.children[0]), self.ex(node.children[2]))
@@ -187,14 +180,14 @@ class Builder(Scripts):
     def x_bracket(self, node):
         items = [c for c in node.children[1].children if not isinstance(c, Token)]
         if len(items) != 1:
-            self.refuse(node, "[a, b] is not read (an interval?); write a tuple (a, b)")
+            self.refuse(node, say("read.interval"))
         return self.ex(items[0])
 
     def x_brace(self, node):
         return self.ex(node.children[1])
 
     def x_set(self, node):
-        self.refuse(node, "a set is read only after ∈, as {1, …, n}")
+        self.refuse(node, say("read.set"))
 
     def x_abs(self, node):
         return sp.Abs(self.ex(node.children[1]), evaluate=False)
@@ -203,9 +196,8 @@ class Builder(Scripts):
         inside = self.ex(node.children[1])
         if isinstance(inside, sp.Indexed):
             # ‖g_1‖ of a scalar entry would be |g_1|: the note means g_1 as a vector of its own
-            self.refuse(node, f"the norm ‖…‖ of {inside}, an entry of {inside.base}: if it is a "
-                        f"vector of its own, declare it in a symbols block (vector "
-                        f"{inside.base}_{'_'.join(map(str, inside.indices))}), else write |…|")
+            self.refuse(node, say("read.norm_entry", entry=inside, base=inside.base,
+                                  name=f"{inside.base}_{'_'.join(map(str, inside.indices))}"))
         return N.Norm(inside)
 
     def x_frac(self, node):
@@ -221,142 +213,8 @@ class Builder(Scripts):
         rows = [[self.ex(c) for c in row.children if not isinstance(c, Token)]
                 for row in node.children[1].children if isinstance(row, Tree)]
         if len({len(r) for r in rows}) != 1:
-            self.refuse(node, "the rows of this matrix have different lengths")
+            self.refuse(node, say("read.rows"))
         return sp.ImmutableMatrix(rows)
-
-    def x_nabla(self, node):
-        return _Operator([self.ex(inner(node.children[2]))], node)
-
-    def x_dfrac(self, node):
-        num, den = node.children[2], node.children[5]
-        parts = num.children
-        order, body = None, None
-        for p in parts[1:]:
-            if isinstance(p, Token) and p.type == "NUMBER":
-                order = int(str(p))
-            elif isinstance(p, Tree) and p.data == "group":
-                order = int_of(inner(p))
-                if order is None:
-                    self.refuse(p, "the order of a derivative is a whole number")
-            elif not isinstance(p, Token):
-                body = p
-        variables = []
-        for dvar in den.children:
-            f = dvar.children[1]
-            if isinstance(f, Tree) and f.data == "superscript" and \
-                    self.label(f.children[2]) is None:
-                k = int_of(inner(f.children[2]))
-                if k is None:
-                    self.refuse(f, "∂x^k in a denominator needs a whole number k")
-                variables.append((self.ex(f.children[0]), k))
-            else:
-                variables.append((self.ex(f), 1))
-        total = sum(k for _, k in variables)
-        if (order or 1) != total:
-            self.refuse(num, f"the numerator's order {order or 1} is not the denominator's {total}")
-        variables = [v if k == 1 else (v, k) for v, k in reversed(variables)]
-        if body is None:
-            return _Operator(variables, node)
-        return N.derivative(self.ex(body), *variables)
-
-    def x_opapp(self, node):
-        op, scripts, arg = node.children
-        return self.operator(op, scripts, arg)
-
-    def x_opapp_prime(self, node):
-        op, *primes, scripts, arg = node.children
-        if scripts.children:
-            self.refuse(scripts, f"\\{op}' with a script is not read: write (\\{op}'(x))^2")
-        return operator_prime(self, op, len(primes), arg)
-
-    def x_opapp_big(self, node):
-        op, scripts, big = node.children
-        return self.operator(op, scripts, big)
-
-    def operator(self, op, scripts, arg):
-        subs = [s for k, s in zip(scripts.children[::2], scripts.children[1::2], strict=True)
-                if k.type == "SUB"]
-        sups = [s for k, s in zip(scripts.children[::2], scripts.children[1::2], strict=True)
-                if k.type == "SUP"]
-        name = str(op)
-        if isinstance(arg, Token) and arg.type == "WORD" and not self.known_word(str(arg)):
-            self.refuse(arg, f"ambiguous: \\{name} {arg} may be \\{name}({arg}) or "
-                        f"(\\{name} {arg[0]}){arg[1:]}; write the parentheses")
-        base, post = _paren_base(arg)
-        if base is not None:
-            args = self.arguments(base)
-        else:
-            args = [self.ex(arg)]
-        if subs:
-            if name not in ("max", "min") or len(args) != 1:
-                self.refuse(op, f"\\{name} with a subscript is not read (\\log_b: write \\log x / "
-                            "\\log b)")
-            var = script_letters(subs[0])
-            if not var or len(var) != 1:
-                self.refuse(subs[0], "\\max_j needs one index")
-            self.refuse(op, f"\\{name}_{var[0]} over an index is not read: write the claim "
-                        "without it") if name == "min" else None
-            j = str(var[0])
-            return N.MaxOver(args[0], sp.Tuple(sp.Symbol(j, integer=True), *self.index_range(
-                j, arg, subs[0])))
-        if name in ("max", "min") and len(args) < 2:
-            self.refuse(op, f"\\{name} of one argument: write \\{name}(a, b)")
-        if name not in ("max", "min") and len(args) != 1:
-            self.refuse(op, f"\\{name} takes one argument")
-        result = N.apply(_OPS[name], *args)
-        for s in sups:
-            result = self.power(result, s, op)
-        return self.scripts_on_result(result, post) if post else result
-
-    def arguments(self, paren):
-        return [self.whole(c) for c in paren.children[1].children if not isinstance(c, Token)
-                or c.type not in ("COMMA",)]
-
-    def x_bigop(self, node):
-        big, scripts, body = node.children
-        pairs = list(zip(scripts.children[::2], scripts.children[1::2], strict=True))
-        subs = [s for k, s in pairs if k.type == "SUB"]
-        sups = [s for k, s in pairs if k.type == "SUP"]
-        if len(subs) != 1 or len(sups) > 1:
-            self.refuse(big, f"\\{big} needs one subscript (its index) and at most one superscript")
-        sub = inner(subs[0])
-        if isinstance(sub, Tree) and sub.data == "script_rel":
-            var = script_letters(sub.children[0])
-            if str(sub.children[1]) != "=" or not var or len(var) != 1:
-                self.refuse(sub, f"the subscript of \\{big} is read as j=lo or j; conditions "
-                            "(j \\ne i) are not read")
-            names = [str(var[0])]
-            if not sups:
-                self.refuse(big, f"\\{big}_{{j=lo}} without an upper end")
-            bounds = [(self.ex(sub.children[2]), self.limit_value(sups[0]))]
-        else:
-            letters = script_letters(subs[0])
-            if not letters or sups:
-                self.refuse(sub, f"the subscript of \\{big} is read as j=lo (with ^hi) or j")
-            names = [str(v) for v in letters]
-            bounds = [self.index_range(n, body, subs[0]) for n in names]
-        self.bound += names
-        try:
-            result = self.ex(body)
-        finally:
-            del self.bound[len(self.bound) - len(names):]
-        cls = sp.Sum if str(big) == "sum" else sp.Product
-        for name, (lo, hi) in reversed(list(zip(names, bounds, strict=True))):
-            result = cls(result, (sp.Symbol(name, integer=True), lo, hi))
-        return result
-
-    def index_range(self, name, body, node):
-        """The range of an index a sum leaves unbounded: declared, else a declared vector's size."""
-        rng = self.t.range_of(name)
-        if rng:
-            return rng
-        for base, pos, count in _bases_indexed_by(body, name):
-            size = self.t.size_of(base)
-            if size and len(size) == count:
-                self.note(f"the range of {name} is 1..{size[pos]}, a dimension of {base}")
-                return (sp.Integer(1), size[pos])
-        self.refuse(node, f"the range of {name} is not declared: write \\sum_{{{name}=1}}^{{n}} or "
-                    f"declare it (index {name} in 1..n, or the vector it indexes)")
 
     # -- products ------------------------------------------------------------------------------
     def x_product(self, node):
@@ -377,27 +235,24 @@ class Builder(Scripts):
                 continue
             if fn is not None and isinstance(c, Token) and c.type == "TEXTWORD" and \
                     N.vocabulary(str(c)) is not None and nxt is not None:
-                self.refuse(c, f"{c} needs its argument in parentheses")
+                self.refuse(c, say("read.parentheses", name=c))
             if base is not None and isinstance(c, Token) and c.type in ("LETTER", "SYMBOL") \
                     and len(self.arguments(base)) > 1:
-                self.refuse(nxt, f"{c}(…, …): {c} is no function of this note; declare it "
-                            "(function " + str(c) + ")")
+                self.refuse(nxt, say("read.no_function", name=c))
             if base is not None and primed(c) is not None:
                 out.append(prime_application(self, c, base, post))
                 k += 2
                 continue
             if isinstance(c, Token) and c.type == "NUMBER" and out:
-                self.refuse(c, "a number after a factor is ambiguous: write it first, or use "
-                            "\\cdot or \\times")
+                self.refuse(c, say("read.number_after"))
             if isinstance(c, Tree) and c.data == "opapp" and nxt is not None and \
                     _paren_base(c.children[2])[0] is None and not _starts_operator(nxt, self):
-                self.refuse(nxt, f"ambiguous: what does \\{c.children[0]} apply to? write "
-                            f"\\{c.children[0]}(…) around its argument")
+                self.refuse(nxt, say("read.applies_to", op=c.children[0]))
             check_factor(self, kids, k, fn)
             built = self.ex(c)
             if isinstance(built, _Operator):
                 if k + 1 >= len(kids):
-                    self.refuse(c, "this derivative operator applies to nothing")
+                    self.refuse(c, say("read.operator_nothing"))
                 check_operand(self, kids[k + 1:])
                 rest = self.product(kids[k + 1:])
                 out.append(N.derivative(rest, *built.variables))
@@ -408,9 +263,10 @@ class Builder(Scripts):
             out.append(built)
             k += 1
         if len(out) > 1 and any(isinstance(f, sp.Tuple) for f in out):
-            self.refuse(kids[0], "a tuple inside a product is not read")
+            self.refuse(kids[0], say("read.tuple_product"))
         check_vector_order(self, kids[0], out)
         return out[0] if len(out) == 1 else N.mul(*out)
+
 
 def _script_word(script):
     node = inner(script)
@@ -419,32 +275,9 @@ def _script_word(script):
     return str(node) if isinstance(node, Token) else None
 
 
-def _paren_base(node):
-    """A parenthesised group with the scripts on it: (group, [(SUB|SUP, script)…]) or (None, [])."""
-    post = []
-    while isinstance(node, Tree) and node.data in ("subscript", "superscript"):
-        post.insert(0, (str(node.children[1]) == "_" and "SUB" or "SUP", node.children[2]))
-        node = node.children[0]
-    if isinstance(node, Tree) and node.data in ("paren", "bracket"):
-        return node, post
-    return None, []
-
-
 def _starts_operator(node, builder) -> bool:
     while isinstance(node, Tree) and node.data in ("subscript", "superscript"):
         node = node.children[0]
     if isinstance(node, Tree):
         return node.data in ("opapp", "opapp_big", "bigop")
     return builder.function_of(node) is not None
-
-
-def _bases_indexed_by(node, name):
-    if isinstance(node, Token):
-        return
-    if node.data == "subscript" and isinstance(node.children[0], Token):
-        letters = script_letters(node.children[2])
-        names = [str(x) for x in letters or []]
-        if name in names:
-            yield str(node.children[0]), names.index(name), len(names)
-    for c in node.children:
-        yield from _bases_indexed_by(c, name)

@@ -2,7 +2,9 @@
 
 A block holds records separated by blank lines: ``latex:``, ``symbols:`` (declarations of a
 symbols block, lines separated by ``|``) and ``reading:`` (an expected reading, or
-``NotUnderstood``); ``#`` lines are titles.  A labelled corpus's ``formulas.toml`` (records
+``NotUnderstood``), optionally ``note:`` (other formulas of the note the table is inferred from
+too, separated by ``;;``) and ``printed:`` (the reading's LaTeX as it is shown back); ``#`` lines
+are titles.  A labelled corpus's ``formulas.toml`` (records
 ``[[formula]]`` with ``file``, ``latex`` and ``reading``, "not understood: …" for a refusal) is
 read too: each formula then comes with the other formulas of its note, in order, and the note's
 ``symbols`` block when it has one.  This module only reads them.
@@ -23,6 +25,7 @@ class Example:
     reading: str
     line: int
     note_formulas: tuple = ()  # the formulas of its note, for the symbol table
+    printed: str = ""  # the reading's LaTeX, when the example says it
 
 
 def examples(text: str) -> list[Example]:
@@ -36,14 +39,17 @@ def examples(text: str) -> list[Example]:
         for k, line in enumerate(block.splitlines() + [""]):
             if not line.strip():
                 if rec:
+                    note = tuple(f.strip() for f in rec.get("note", "").split(";;") if f.strip())
                     out.append(Example(title, rec.get("latex", ""), rec.get("symbols", ""),
-                                       rec.get("reading", ""), line0 + start))
+                                       rec.get("reading", ""), line0 + start,
+                                       (*note, rec["latex"]) if note else (),
+                                       rec.get("printed", "")))
                 rec = {}
                 continue
             if line.startswith("#"):
                 title = line.lstrip("# ").strip()
                 continue
-            m = re.match(r"(latex|symbols|reading):\s?(.*)", line)
+            m = re.match(r"(latex|symbols|reading|note|printed):\s?(.*)", line)
             if m:
                 if not rec:
                     start = k

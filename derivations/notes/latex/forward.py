@@ -16,10 +16,10 @@ from lark import Token, Tree
 from sympy.matrices.expressions.matexpr import MatrixExpr
 
 from derivations.notes.latex.builder import Builder
-from derivations.notes.latex.infer import node_name
 from derivations.notes.latex.lexicon import GRADIENT
 from derivations.notes.latex.sizes import SAME_SIZE, _single
 from derivations.notes.latex.table import Evidence, SymbolTable
+from derivations.notes.latex.trees import node_name
 
 _OPEN = ("scalar", "matrix", "vector", "name")  # kinds a definition or a gradient may refine
 

@@ -14,6 +14,7 @@ from lark import Token, Tree
 
 import derivations.notes.latex.nodes as N
 from derivations.notes.latex.imaginary import imaginary_allowed
+from derivations.notes.reasons import say
 
 _SCRIPTED = ("subscript", "superscript")
 # letters that notes put after a number as a unit: thousand, million, billion, giga
@@ -93,9 +94,7 @@ def check_factor(b, kids, k, fn):
     nxt = kids[k + 1] if k + 1 < len(kids) else None
     prev = kids[k - 1] if k > 0 else None
     if len(kids) > 1 and _paren_times(c):
-        b.refuse(c, "(a \\times b) beside another factor is how shapes are multiplied, "
-                 "(n \\times d)(d \\times m): a shape has no reading; for a product of numbers "
-                 "write (a \\cdot b) or a \\times b \\times …")
+        b.refuse(c, say("read.shape_product"))
     if isinstance(c, Token):
         _units(b, c, prev, nxt)
         _change(b, c, nxt)
@@ -114,24 +113,20 @@ def _units(b, c, prev, nxt):
         return
     if c.type == "TEXTWORD" and not (isinstance(nxt, Tree) and nxt.data == "paren") and \
             not b.known_word(str(c)) and str(c) != "e":
-        b.refuse(c, f"a unit after a number ({prev}\\text{{{c}}}) has no reading: write the "
-                 "number alone, and the unit in the prose")
+        b.refuse(c, say("read.unit_text", number=prev, unit=c))
     if c.type == "LETTER" and str(c) in _UNIT_LETTERS and nxt is None and \
             c.start_pos == prev.end_pos and str(c) not in b.t:
-        b.refuse(c, f"a unit after a number ({prev}{c}: thousand, million, billion?) has no "
-                 "reading: write the number in full, or 124 \\times 10^6")
+        b.refuse(c, say("read.unit_letter", number=prev, unit=c))
 
 
 def _change(b, c, nxt):
     """``\\Delta\\theta``, ``d\\hat{x}``: a change, a gradient or a differential of a symbol."""
     if c.type == "SYMBOL" and str(c) in ("Delta", "delta") and nxt is not None and \
             _name_base(nxt) is not None:
-        b.refuse(c, f"\\{c} before a symbol is a change of it (\\Delta\\theta), not a "
-                 f"product; write \\Delta_\\theta for a name, or \\{c} \\cdot x")
+        b.refuse(c, say("read.delta", op=c))
     if c.type == "LETTER" and str(c) == "d" and nxt is not None and \
             _adjacent_symbol(c, nxt) and (b.t.gradient_names or b.t.kind("d") != "size"):
-        b.refuse(c, f"d right before {_name_base(nxt)}: its gradient or differential, or d "
-                 "times it? write d \\cdot … for a product")
+        b.refuse(c, say("read.d_before", name=_name_base(nxt)))
 
 
 def _imaginary(b, c, k, nxt):
@@ -144,10 +139,7 @@ def _imaginary(b, c, k, nxt):
         if str(c) == "i" and imaginary_allowed(b):
             b.imaginary_at.add(c.start_pos)
             return
-        b.refuse(c, "i leading a product (i x, i\\sin\\alpha, e^{i\\theta}) is the imaginary "
-                 "unit, read only where the note writes i nowhere else (here i is also written "
-                 "as an index or a value, or in a run of letters); declare it (imaginary i, or "
-                 "index i in 1..n)")
+        b.refuse(c, say("read.imaginary"))
 
 
 def _application(b, c, base, nxt):
@@ -156,9 +148,7 @@ def _application(b, c, base, nxt):
     if base.type in ("LETTER", "SYMBOL", "WORD") and _one_term(_paren_base(nxt)) and \
             b.t.kind(name) != "matrix" and not b.t.declared(name) and \
             not (base.type == "WORD" and b.known_word(str(base))):
-        b.refuse(nxt, f"ambiguous: {base}(…) around one term may be the function {base} "
-                 f"applied or a product; declare it (function {base}, or scalar {base} for a "
-                 f"product), or write {base} \\cdot (…)")
+        b.refuse(nxt, say("read.function_or_product", name=base))
 
 
 def _scripted_function(b, c, base, nxt):
@@ -168,8 +158,7 @@ def _scripted_function(b, c, base, nxt):
     if isinstance(c, Tree) and c.data == "subscript" and paren is not None and (
             N.vocabulary(str(base)) is not None or (
                 base.type == "TEXTWORD" and len(str(base)) > 1 and _one_term(paren))):
-        b.refuse(c, f"{base} with a subscript before its argument ({base} over an index?) is "
-                 f"not read: write {base}(…) and take its entry, {base}(…)_j")
+        b.refuse(c, say("read.function_subscript", name=base))
 
 
 def _powered_function(b, c, base, nxt):
@@ -180,8 +169,7 @@ def _powered_function(b, c, base, nxt):
     word = str(base)
     if base.type == "TEXTWORD" and len(word) > 1 or N.vocabulary(word) is not None or \
             b.function_of(base) is not None:
-        b.refuse(c, f"{word} with a superscript before its argument: the power of its value, "
-                 f"{word}(x)^2, or an inverse? write {word}(x)^2, or (…)^{{-1}} in words")
+        b.refuse(c, say("read.function_power", name=word))
 
 
 def _indexing(b, c, base, nxt):
@@ -191,8 +179,7 @@ def _indexing(b, c, base, nxt):
     items = [x for x in nxt.children[1].children if isinstance(x, Tree) or x.type != "COMMA"]
     if len(items) != 1 or not (isinstance(_one(items[0]), Tree) and _one(items[0]).data in (
             "add", "sub")):
-        b.refuse(nxt, f"{base}[…] is indexing as code writes it, not read: write an entry "
-                 f"as a subscript, {base}_{{…}}")
+        b.refuse(nxt, say("read.indexing", name=base))
 
 
 def check_shape_alone(b, node):
@@ -200,8 +187,7 @@ def check_shape_alone(b, node):
     d_{\\text{out}}``) names a shape: refused."""
     operands = _times_operands(node)
     if operands and all(_is_dimension(x) for x in operands):
-        b.refuse(node, "a \\times b of letters standing alone is a shape (n \\times d), which has "
-                 "no reading; write a \\cdot b for a product")
+        b.refuse(node, say("read.shape_alone"))
 
 
 def check_bare_list(b, items):
@@ -213,8 +199,7 @@ def check_bare_list(b, items):
     if len(terms) < 2 or len(terms) != len(items):
         return
     if all(sep is None or sep.type == "COMMA" for sep, _ in items):
-        b.refuse(items[1][1], "terms separated by commas with no relation (Q, K, V) are a list "
-                 "of names, no formula to read")
+        b.refuse(items[1][1], say("read.list_of_names"))
 
 
 def check_comma_term(b, items, k):
@@ -224,9 +209,7 @@ def check_comma_term(b, items, k):
     after = items[k + 1][0] if k + 1 < len(items) else None
     if node.data == "chain" and len(node.children) == 1 and len(items) > 1 and (
             sep is not None and sep.type == "COMMA" or after is not None and after.type == "COMMA"):
-        b.refuse(node, "a term alone beside a relation across a comma (V = 50,257 or x = 1, 2): "
-                 "a digit group, values or a list are not read; write 50257, or separate "
-                 "formulas with \\quad")
+        b.refuse(node, say("read.comma_term"))
 
 
 def _one_term(paren) -> bool:
@@ -252,8 +235,7 @@ def check_divisor(b, op, node):
         k += 2 if applied else 1
         factors += 1
     if factors > 1:
-        b.refuse(op, "a/bc is ambiguous: (a/b)·c or a/(bc)? write \\frac{a}{bc} or "
-                 "\\frac{a}{b} c")
+        b.refuse(op, say("read.slash"))
 
 
 def check_operand(b, kids):
@@ -261,9 +243,7 @@ def check_operand(b, kids):
     L(θ_{t-1})`` with L no function is a gradient taken at a point, not of a product L·θ."""
     if len(kids) > 1 and _one_term(_paren_base(kids[1])) and isinstance(kids[0], Token) \
             and b.function_of(kids[0]) is None:
-        b.refuse(kids[0], f"a derivative of {kids[0]}(…) with {kids[0]} no function of this "
-                 "note: a gradient at a point is not read; declare the function, or write the "
-                 "derivative alone")
+        b.refuse(kids[0], say("read.gradient_at_point", name=kids[0]))
 
 
 def _vector_factors(factors) -> str:
@@ -286,9 +266,7 @@ def check_vector_order(b, node, factors):
     an outer product, a matrix, and a product of commuting symbols would lose that order."""
     order = _vector_factors(factors)
     if len(order) > 1 and order not in ("Tv", "vv"):
-        b.refuse(node, "a product of whole vectors other than x^\\top y (x y^\\top, an outer "
-                 "product, is a matrix): its order would not be kept; write its entries, "
-                 "x_i y_j, or declare the vectors as matrices (n x 1)")
+        b.refuse(node, say("read.vector_product"))
 
 
 def _paren_base(node):

@@ -16,6 +16,7 @@ import sympy as sp
 from lark import Token, Tree
 
 from derivations.notes.latex.tok import Tok, TokenError
+from derivations.notes.reasons import say
 
 _OPEN = {"LPAR", "LBRACK", "LBRACE", "LSET", "LBAR", "LNORM", "BEGINMAT"}
 _CLOSE = {"RPAR", "RBRACK", "RBRACE", "RSET", "RBAR", "RNORM", "ENDMAT"}
@@ -61,8 +62,7 @@ def mark_integrals(toks: list[Tok]) -> list[Tok]:
             continue
         start = _skip_scripts(out, k + 1)
         if start == k + 1:
-            raise TokenError("\\int", out[k].offset, "an indefinite integral is not read (its "
-                             "constant has no value): write the limits, \\int_{a}^{b} f\\,dx")
+            raise TokenError("\\int", out[k].offset, say("read.indefinite"))
         depth, j = 0, start
         while j < len(out):
             t = out[j]
@@ -70,12 +70,9 @@ def mark_integrals(toks: list[Tok]) -> list[Tok]:
                                                                 "NEWLINE", "PROSE")):
                 break
             if depth == 0 and t.type in ("PLUS", "MINUS") and j > start:
-                raise TokenError(t.text or t.value, t.offset, "the integrand of \\int ends at "
-                                 "its dx; a sum before it is ambiguous: write \\int_a^b (f + g)"
-                                 "\\,dx")
+                raise TokenError(t.text or t.value, t.offset, say("read.integrand_sum"))
             if t.type == "INT":
-                raise TokenError("\\int", t.offset, "an integral inside an integrand is not "
-                                 "read: whose dx is which?")
+                raise TokenError("\\int", t.offset, say("read.integral_inside"))
             if depth == 0:
                 found = _differential(out, j)
                 if found is not None:
@@ -83,10 +80,8 @@ def mark_integrals(toks: list[Tok]) -> list[Tok]:
                     after = j + width
                     nxt = out[after] if after < len(out) else None
                     if nxt is not None and nxt.type not in _AFTER:
-                        raise TokenError(nxt.text or nxt.value, nxt.offset, f"after d{var.value}"
-                                         ": part of the integrand or a factor after the "
-                                         "integral? put the integral in parentheses, or "
-                                         "write the factor before it")
+                        raise TokenError(nxt.text or nxt.value, nxt.offset,
+                                         say("read.after_differential", var=var.value))
                     out[j:after] = [Tok("DIFF", "d", t.offset, "d"), var]
                     break
             depth += (t.type in _OPEN) - (t.type in _CLOSE)
@@ -94,8 +89,7 @@ def mark_integrals(toks: list[Tok]) -> list[Tok]:
         else:
             j = len(out)
         if j >= len(out) or out[j].type != "DIFF":
-            raise TokenError("\\int", out[k].offset, "no differential ends this integrand: "
-                             "write \\int_a^b f\\,dx, with dx last")
+            raise TokenError("\\int", out[k].offset, say("read.no_differential"))
         k += 1
     return out
 
@@ -128,19 +122,18 @@ def integral(b, node):
     subs = [s for k, s in pairs if k.type == "SUB"]
     sups = [s for k, s in pairs if k.type == "SUP"]
     if len(subs) != 1 or len(sups) != 1:
-        b.refuse(op, "\\int is read with both limits, \\int_{a}^{b}, once each")
+        b.refuse(op, say("read.integral_limits"))
     name = str(var)
     # a vector's letter is free to be the integral's own variable (x_i elsewhere, ∫ x² dx):
     # bound inside, it is a real number there; an entry of it inside is refused below
     vector = b.t.kind(name) == "vector" or name in b.t.indexed
     if name in b.bound or b.t.kind(name) not in (None, "scalar", "vector") or \
             b.t.is_index(name) or name == "infty" or name in b.t.conflicts:
-        b.refuse(var, f"the variable of integration {name} is no plain scalar of this note "
-                 "(an index, a size?): integrate over a letter used for nothing else")
+        b.refuse(var, say("read.integration_variable", name=name))
     x = sp.Symbol(name, real=True)
     lo, hi = (b.limit_value(s) for s in (subs[0], sups[0]))
     if lo.has(x) or hi.has(x):
-        b.refuse(var, f"a limit of this integral holds its variable {name}")
+        b.refuse(var, say("read.limit_variable", name=name))
     b.bound_real.append(name)
     try:
         f = b.ex(body)
@@ -148,6 +141,5 @@ def integral(b, node):
         b.bound_real.pop()
     if vector and any(getattr(o, "name", str(o)) == name
                       for o in f.atoms(sp.Indexed, sp.IndexedBase, sp.MatrixSymbol)):
-        b.refuse(var, f"the variable of integration {name} is also a vector of this note whose "
-                 "entries or whole vector the integrand uses: which is meant is not said")
+        b.refuse(var, say("read.integration_vector", name=name))
     return sp.Integral(f, (x, lo, hi))

@@ -14,6 +14,7 @@ import sympy as sp
 from lark import Token, Tree
 
 import derivations.notes.latex.nodes as N
+from derivations.notes.reasons import say
 
 # the letter (as the tokenizer names it) -> the law's name and how many parameters it takes
 LETTERS = {"cal_N": ("Normal", 2), "N": ("Normal", 2), "cal_U": ("Uniform", 2),
@@ -32,7 +33,6 @@ def law_after_sim(b, term):
     name, count = LETTERS[str(head)]
     args = b.arguments(paren)
     if len(args) != count:
-        b.refuse(head, f"{head} after \\sim is the {name.lower()} law, of {count} parameters "
-                 f"({'mean and variance' if name == 'Normal' else 'the two ends'}); "
-                 f"got {len(args)}")
+        b.refuse(head, say("read.law_normal" if name == "Normal" else "read.law_uniform",
+                           head=head, count=count, got=len(args)))
     return N.apply(sp.Function(name), *args)

@@ -15,11 +15,16 @@ from lark.exceptions import UnexpectedInput, UnexpectedToken
 from lark.lexer import Lexer
 
 from derivations.notes.latex.tokens import Tok, tokenize
+from derivations.notes.reasons import join, say
 
 # what a user understands by the terminals a parse error lists
 _WORDS = {"RBRACE": "}", "RPAR": ")", "RBRACK": "]", "RBAR": "|", "RNORM": "\\|", "RSET": "\\}",
           "LBRACE": "{", "REL": "a relation", "NUMBER": "a number", "LETTER": "a letter",
           "ENDMAT": "\\end{…matrix}", "PLUS": "+", "MINUS": "-", "MULOP": "an operator"}
+
+
+# the names of _WORDS that are words, written in each language (reasons.toml)
+_PHRASES = {"a relation", "a number", "a letter", "an operator"}
 
 
 class ParseFailure(Exception):
@@ -53,30 +58,34 @@ def parse(src: str) -> Tree:
     """The parse tree of one formula; :class:`ParseFailure` or ``TokenError`` if it has none."""
     toks = tokenize(src)
     if not toks:
-        raise ParseFailure("", 0, "the formula is empty")
+        raise ParseFailure("", 0, say("parse.empty"))
     try:
         return grammar().parse(toks)
     except UnexpectedToken as exc:
         tok = exc.token
         if tok.type == "$END":
-            raise ParseFailure("", len(src), "the formula ends too early; expected "
-                               + _expected(exc.expected)) from None
+            raise ParseFailure("", len(src), say("parse.too_early",
+                                                 expected=_expected(exc.expected))) from None
         end = tok.end_pos if tok.end_pos is not None else tok.start_pos + len(str(tok))
         raise ParseFailure(src[tok.start_pos:end] or str(tok), tok.start_pos,
-                           f"{_what(tok)} is not expected here; expected "
-                           + _expected(exc.expected)) from None
+                           say("parse.unexpected", what=_what(tok),
+                               expected=_expected(exc.expected))) from None
     except UnexpectedInput as exc:
-        raise ParseFailure("", getattr(exc, "pos_in_stream", 0) or 0, str(exc)) from None
+        raise ParseFailure("", getattr(exc, "pos_in_stream", 0) or 0,
+                           say("parse.input", error=str(exc))) from None
 
 
 def _what(tok) -> str:
     if tok.type == "PROSE":
-        return f"the prose \\text{{{tok}}} inside an expression"
+        return say("parse.prose", tok=tok)
     if tok.type == "PARTIAL":
-        return "∂ outside a derivative fraction"
-    return f"{tok.type.lower()} '{tok}'"
+        return say("parse.partial")
+    return say("parse.token", kind=tok.type.lower(), tok=tok)
 
 
-def _expected(names) -> str:
+def _expected(names):
     words = sorted({_WORDS.get(n, n.lower()) for n in names})
-    return ", ".join(words[:8]) + (" …" if len(words) > 8 else "")
+    said = [say(f"parse.{w}") if w in _PHRASES else say("parse.name", name=w) for w in words[:8]]
+    if len(words) > 8:  # the last one shown, and an ellipsis for the rest
+        said[-1] = join(said[-1], say("parse.more"), sep=False)
+    return said

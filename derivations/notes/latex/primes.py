@@ -15,6 +15,7 @@ import sympy as sp
 from lark import Token, Tree
 
 import derivations.notes.latex.nodes as N
+from derivations.notes.reasons import say
 
 
 def primed(node):
@@ -31,18 +32,14 @@ def _variable(b, paren, written):
     items = [c for c in paren.children[1].children if not isinstance(c, Token)
              or c.type != "COMMA"]
     if len(items) != 1:
-        b.refuse(paren, f"{written}(…, …): a prime on a function of several arguments does not say "
-                 "by which one; write \\frac{\\partial}{\\partial x} …")
+        b.refuse(paren, say("read.prime_several", written=written))
     arg = b.ex(items[0])
     if isinstance(arg, sp.Number) or arg.is_number:
-        b.refuse(paren, f"{written}({arg}) is a derivative taken at a point, which has no "
-                 f"reading: write {written}(x) and the value separately")
+        b.refuse(paren, say("read.prime_point", written=written, arg=arg))
     plain = isinstance(arg, sp.Symbol) and arg.is_commutative and arg.is_real and \
         not arg.is_integer
     if not plain:
-        b.refuse(paren, f"{written} applied to {arg}, which is no plain scalar variable: the "
-                 f"derivative at {arg}, or the derivative of the whole by a variable? write "
-                 "\\frac{d}{dx} f(…) for the latter")
+        b.refuse(paren, say("read.prime_expression_arg", written=written, arg=arg))
     return arg
 
 
@@ -54,9 +51,7 @@ def prime_application(b, c, paren, post):
     fn = b.function_of(base) if isinstance(base, Token) else None
     if fn is None:
         name = str(base) if isinstance(base, Token) else "this"
-        b.refuse(c, f"a prime on {name}, which is no function of this note: {name}' may be a "
-                 f"name of its own times (…), or a derivative; declare it (function {name}), "
-                 "or write \\frac{d}{dx} for a derivative")
+        b.refuse(c, say("read.prime_no_function", name=name))
     return _derivative(b, fn, order, paren, post, written)
 
 
@@ -65,11 +60,11 @@ def operator_prime(b, op, order, arg_node):
     paren, post = _paren_of(arg_node)
     written = "\\" + str(op) + "'" * order
     if paren is None:
-        b.refuse(op, f"{written} needs its argument in parentheses: {written}(x)")
+        b.refuse(op, say("read.prime_parentheses", written=written))
     fn = {"log": sp.log, "ln": sp.log, "exp": sp.exp, "sin": sp.sin, "cos": sp.cos,
           "tan": sp.tan, "tanh": sp.tanh, "sinh": sp.sinh, "cosh": sp.cosh}.get(str(op))
     if fn is None:
-        b.refuse(op, f"{written}: a prime on \\{op} is not read")
+        b.refuse(op, say("read.prime_operator", written=written, op=op))
     return _derivative(b, fn, order, paren, post, written)
 
 

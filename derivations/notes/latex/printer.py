@@ -198,19 +198,29 @@ class _Printer:
         if args and args[0] == -1 and len(args) > 1:
             rest = N.mul(*args[1:]) if len(args) > 2 else args[1]
             return "-" + self.p(rest, _POW), _NEG
-        num = [a for a in args if not _reciprocal(a)]
-        den = [a.args[0] for a in args if _reciprocal(a)]
-        if den and tex:
+        groups, last = _fractions(args), args[-1]
+        if tex and len(groups) == 1 and groups[0][1]:
+            num, den = groups[0]
             n = " ".join(self.p(a, _PROD) for a in num) if num else "1"
             d = " ".join(self.p(a, _PROD) for a in den)
             return f"\\frac{{{n}}}{{{d}}}", _ATOM
-        parts = [self.p(a, _POW if k else _NEG) for k, a in enumerate(num)] or ["1"]
-        out = parts[0]
-        for part in parts[1:]:
-            out += (" \\cdot " if part[:1].isdigit() else " ") if tex else "·"
+        out = ""
+        for k, (num, den) in enumerate(groups):
+            if tex and den:
+                n = " ".join(self.p(a, _PROD) for a in num) if num else "1"
+                part = f"\\frac{{{n}}}{{{' '.join(self.p(a, _PROD) for a in den)}}}"
+            else:
+                # a sum or product last takes the rest of the product as its body: no brackets
+                parts = [self.p(a, _PROD if tex and last is a and _bigop(a) else
+                                _POW if k or j else _NEG) for j, a in enumerate(num)] or ["1"]
+                part = parts[0]
+                for more in parts[1:]:
+                    part += ((" \\cdot " if more[:1].isdigit() else " ") if tex else "·") + more
+                for d in den:
+                    part += "/" + self.p(d, _POW)
+            if k:
+                out += (" \\cdot " if part[:1].isdigit() else " ") if tex else "·"
             out += part
-        for d in den:
-            out += "/" + self.p(d, _POW)
         return out, _PROD
 
     def pow(self, x):
@@ -268,6 +278,25 @@ def _negative(term):
         rest = term.args[1:]
         return True, rest[0] if len(rest) == 1 else N.mul(*rest)
     return False, term
+
+
+def _fractions(args) -> list[tuple[list, list]]:
+    """The factors of a product as written, cut into fractions: each run of factors and the run
+    of reciprocals after it is one (numerators, denominators); ``\\frac{1}{d}\\sum_i x_i``, the
+    factors 1, d⁻¹, Σ, is 1/d, then Σ — never the Σ over d."""
+    groups: list[tuple[list, list]] = [([], [])]
+    for a in args:
+        if _reciprocal(a):
+            groups[-1][1].append(a.args[0])
+        elif groups[-1][1]:
+            groups.append(([a], []))
+        else:
+            groups[-1][0].append(a)
+    return groups
+
+
+def _bigop(a) -> bool:
+    return type(a).__name__ in ("Sum", "Product")
 
 
 def _reciprocal(a):

@@ -16,11 +16,12 @@ import derivations.notes.latex.nodes as N
 from derivations.notes.latex.builder import Builder, Refusal
 from derivations.notes.latex.guards import check_bare_list, check_comma_term, check_shape_alone
 from derivations.notes.latex.imaginary import other_uses
-from derivations.notes.latex.infer import first_offset, mentioned_function, tok_name
 from derivations.notes.latex.lawnames import law_after_sim
 from derivations.notes.latex.parser import ParseFailure, parse
 from derivations.notes.latex.table import SymbolTable
 from derivations.notes.latex.tokens import TokenError
+from derivations.notes.latex.trees import first_offset, mentioned_function, tok_name
+from derivations.notes.reasons import say
 
 
 @dataclass(frozen=True)
@@ -92,8 +93,8 @@ def read(latex: str, table: SymbolTable | None = None) -> Reading:
         return NotUnderstood(latex, exc.token, exc.offset, exc.why)
     except Exception as exc:  # noqa: BLE001 - SymPy refusing a node must not stop a whole note
         # a shape or rank mismatch, an argument of the wrong kind: said, never a reading
-        return NotUnderstood(latex, latex, 0, f"SymPy cannot build this reading "
-                             f"({type(exc).__name__}: {exc})")
+        return NotUnderstood(latex, latex, 0, say("read.sympy",
+                                                  error=f"{type(exc).__name__}: {exc}"))
     notes = list(builder.notes)
     stripped = latex.rstrip()
     if stripped.endswith((".", ",")) and not stripped.endswith("\\,"):
@@ -126,7 +127,7 @@ def _pieces(tree: Tree, b: Builder) -> list[tuple]:
     while k < len(items):
         sep, node = items[k]
         if node.data == "dots_item":
-            b.refuse(node, "… is read only in a range i = 1, …, n")
+            b.refuse(node, say("read.dots_range"))
         if k + 2 < len(items) and items[k + 1][1].data == "dots_item":
             out.append(_range(node, items[k + 2][1], b))
             k += 3
@@ -138,10 +139,9 @@ def _pieces(tree: Tree, b: Builder) -> list[tuple]:
             continue
         if node.data == "cont":
             if sep is not None and sep.type == "PROSE":
-                b.refuse(node, f"a relation after the prose '{sep}': prose separates formulas "
-                         "(a unit in \\text{…} is not read); write the chain without it")
+                b.refuse(node, say("read.after_prose", prose=sep))
             if not out or out[-1][0] not in ("relation", "chain", "definition", "expression"):
-                b.refuse(node, "a line that starts with a relation continues nothing")
+                b.refuse(node, say("read.continues_nothing"))
             prev = out.pop()
             out.append(_chain(b, None, node.children, prev=prev))
             k += 1
@@ -197,14 +197,13 @@ def _chain(b: Builder, node, kids, prev=None):
     for op, term in zip(kids[::2], kids[1::2], strict=True):
         if str(op) == "~":  # a law: only x ~ Law(…) alone, a declaration of what x is
             if len(kids) != 2 or prev is not None or len(terms) != 1:
-                b.refuse(op, "~ (a law) is read only alone, x \\sim \\operatorname{Law}(…)")
+                b.refuse(op, say("read.law_alone"))
             law = law_after_sim(b, term)
             return ("declaration", N.Distributed(terms[0], b.ex(term) if law is None else law),
                     None)
         if str(op) == "∈":
             if op is not kids[-2] or prev is not None:
-                b.refuse(op, "∈ is read only in a declaration, x ∈ ℝ^{n×d}, or as the last "
-                         "link of a chain")
+                b.refuse(op, say("read.in_where"))
             if len(terms) == 1:
                 return ("declaration", N.In(terms[0], _space(b, term)), None)
             links.extend(N.relation(o, lhs, rhs)
@@ -234,9 +233,7 @@ def _entry_against_values(b: Builder, node, lhs, rhs):
     for entry, other in ((lhs, rhs), (rhs, lhs)):
         if isinstance(entry, sp.Indexed) and isinstance(other, (sp.Tuple, sp.MatrixBase)):
             name = f"{entry.base}_{'_'.join(map(str, entry.indices))}"
-            b.refuse(node, f"{entry} is an entry of {entry.base} (which has entries elsewhere), "
-                     f"but it stands beside a tuple or matrix of values: if {name} is a vector of "
-                     f"its own, declare it in a symbols block (vector {name})")
+            b.refuse(node, say("read.entry_values", entry=entry, base=entry.base, name=name))
 
 
 def _definable(x) -> bool:
@@ -253,7 +250,7 @@ def _space(b: Builder, node):
         return N.R()
     if isinstance(node, Tree) and node.data == "superscript" and isinstance(
             node.children[0], Token) and node.children[0].type == "REALS":
-        from derivations.notes.latex.infer import _dims, inner
+        from derivations.notes.latex.trees import _dims, inner
 
         return N.R(*[b.ex(d) for d in _dims(inner(node.children[2]))])
     if isinstance(node, Tree) and node.data == "set":
@@ -261,17 +258,17 @@ def _space(b: Builder, node):
                  or c.type == "DOTS"]
         if len(items) == 3 and isinstance(items[1], Token):
             return N.Range(b.ex(items[0]), b.ex(items[2]))
-    b.refuse(node, "after ∈ only ℝ, ℝ^n, ℝ^{n×d} or {1, …, n} are read")
+    b.refuse(node, say("read.after_in"))
 
 
 def _range(lhs_node, hi_node, b: Builder):
     kids = lhs_node.children
     if lhs_node.data != "chain" or len(kids) != 3 or str(kids[1]) != "=" or \
             hi_node.data != "chain" or len(hi_node.children) != 1:
-        b.refuse(lhs_node, "a range is read as i = lo, …, hi")
+        b.refuse(lhs_node, say("read.range_form"))
     index = b.ex(kids[0])
     if not isinstance(index, sp.Symbol):
-        b.refuse(lhs_node, "the variable of a range is one symbol")
+        b.refuse(lhs_node, say("read.range_variable"))
     return ("declaration", N.In(index, N.Range(b.ex(kids[2]), b.ex(hi_node.children[0]))),
             None)
 

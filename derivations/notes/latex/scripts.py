@@ -11,7 +11,8 @@ import sympy as sp
 from lark import Token, Tree
 
 import derivations.notes.latex.nodes as N
-from derivations.notes.latex.infer import _script_name, inner, is_compound, script_letters
+from derivations.notes.latex.trees import _script_name, inner, is_compound, script_letters
+from derivations.notes.reasons import kind_word, say
 
 
 class Scripts:
@@ -62,18 +63,18 @@ class Scripts:
         subs = [s for is_sub, s in scripts if is_sub]
         sups = [s for is_sub, s in scripts if not is_sub]
         if len(subs) > 1 or len(sups) > 1:
-            self.refuse(top, "a double subscript or superscript: group it with braces")
+            self.refuse(top, say("read.double_script"))
         if isinstance(node, Token) and node.type in ("LETTER", "SYMBOL", "TEXTWORD", "WORD"):
             return self.symbol_with_scripts(node, subs, sups, primes, top)
         if primes:
-            self.refuse(top, "a prime on an expression (f'(x)?) is not read")
+            self.refuse(top, say("read.prime_expression"))
         result = self.ex(node)
         if isinstance(node, Tree) and node.data == "norm" and subs:
             p = inner(subs[0])
             result = N.Norm(result.args[0], "F" if str(p) == "F" else self.ex(p))
             subs = []
         elif subs and not (isinstance(node, Tree) and node.data in ("paren", "bracket")):
-            self.refuse(top, "a subscript on this expression is not read")
+            self.refuse(top, say("read.subscript_expression"))
         for s in subs:
             result = N.EntryOf(result, *self.indices(s))
         for s in sups:
@@ -85,19 +86,15 @@ class Scripts:
         if name == "i" and tok.start_pos in self.imaginary_at and not subs and not sups:
             return sp.I
         if name == "infty" and tok.type == "SYMBOL":
-            self.refuse(tok, "∞ is read only as a whole value: an argument or an item of a "
-                        "tuple (\\operatorname{softmax}(z_1, -\\infty)) or a limit of a sum or "
-                        "an integral; in arithmetic (∞ - ∞, 0·∞, ∞^2) it has no value")
+            self.refuse(tok, say("read.infinity"))
         if tok.type == "WORD" and not self.known_word(name):
             if len(name) > 2:
-                self.refuse(tok, f"'{name}' is no name of this note: write \\mathrm{{{name}}}, "
-                            "declare it (name " + name + "), or separate factors by spaces")
+                self.refuse(tok, say("read.no_name", name=name))
             alone = self.t.letters
             if name.islower() and alone is not None and not (set(name) <= alone):
                 missing = " and ".join(sorted({c for c in name if c not in alone}))
-                self.refuse(tok, f"'{name}': a name, or {name[0]}·{name[1]}? {missing} stands "
-                            f"alone nowhere in the note: write \\mathrm{{{name}}}, declare it "
-                            f"(name {name}), or separate the factors")
+                self.refuse(tok, say("read.two_letters", name=name, first=name[0],
+                                     second=name[1], missing=missing))
             first = self.sym(name[0], tok)
             last = Token("LETTER", name[1], start_pos=tok.start_pos + 1)
             return N.mul(first, self.symbol_with_scripts(last, subs, sups, primes, top))
@@ -132,16 +129,16 @@ class Scripts:
                     shape = self.t.size_of(name)
                     if number >= 10 and not (shape and len(shape) == 1):
                         # S_{11}: row 1, column 1 as often as entry eleven
-                        self.refuse(s, f"{name}_{{{number}}}: entry {number}, or row "
-                                    f"{str(number)[0]}, column {str(number)[1:]}? write "
-                                    f"{name}_{{{str(number)[0]},{str(number)[1:]}}} for the "
-                                    f"latter, or declare {name} a vector")
+                        self.refuse(s, say("read.two_digits", name=name, number=number,
+                                           row=str(number)[0], column=str(number)[1:]))
                     entry = [sp.Integer(number)]
                 elif letters and len(letters) == 1 and self.t.has_entries(name) and \
                         self.t.kind(str(letters[0])) == "size":
                     entry = [self.sym(str(letters[0]), letters[0])]  # x_L, the last of x_0 … x_L
+                elif letters and len(letters) == 1 and self.last_of_sequence(name, str(letters[0])):
+                    entry = [self.sym(str(letters[0]), letters[0])]  # η_T, η_t = f(t) at t = T
             if entry is None and sub_name is None:
-                self.refuse(s, "this subscript is neither an index nor part of a name")
+                self.refuse(s, say("read.subscript_neither"))
             if entry is not None:
                 if name == "delta" and len(entry) == 2 and not (
                         "delta" in self.t and self.t["delta"].declared):
@@ -158,6 +155,14 @@ class Scripts:
             result = self.power(result, sup, top)
         return result
 
+    def last_of_sequence(self, name, letter) -> bool:
+        """``η_T`` where the note gives ``η_t = f(t)``: the capital of the sequence's variable
+        is where ``t`` runs to, and ``η_T`` that sequence's entry there (never a new name)."""
+        variable = self.t.sequences.get(name)
+        return variable is not None and letter == variable.upper() != variable and \
+            self.t.kind(letter) in (None, "scalar", "size", "index") and \
+            letter not in self.t.conflicts
+
     def check_power_of(self, name, sup, entry):
         """``W^V`` with V a size, ``e^{x}`` with e subscripted elsewhere: a power only of what the
         table knows as a number."""
@@ -165,12 +170,10 @@ class Scripts:
         known = not entry and self.t.kind(name) in ("scalar", "size", "index")
         if isinstance(node, Token) and node.type == "LETTER" and node.isupper() and \
                 node != "T" and not known:
-            self.refuse(node, f"^{node}: {node} is a {self.t.kind(str(node))} of this note, so "
-                        f"this is a power or the label {name}^{node}; declare {name} (scalar "
-                        f"{name}), or write ^{{\\text{{{node}}}}} for a label")
+            self.refuse(node, say("read.power_or_label", node=node, name=name,
+                                  kind=kind_word(self.t.kind(str(node)))))
         if name == "e" and not entry and "e" in self.t and not self.t.declared("e"):
-            self.refuse(sup, "e is subscripted elsewhere in this note (e_i), so e^{…} may be "
-                        "Euler's number or a power of that e: write \\exp(…), or declare e")
+            self.refuse(sup, say("read.euler"))
 
     def label(self, sup):
         node = inner(sup)
@@ -179,20 +182,16 @@ class Scripts:
         if isinstance(node, Tree) and node.data == "product" and len(node.children) == 1:
             node = node.children[0]
         if isinstance(node, Tree) and node.data == "bracket":
-            self.refuse(node, "a bracketed superscript, W^{[l]}, is a layer label as some "
-                        "courses write it, not a power: write W^{(l)}")
+            self.refuse(node, say("read.bracket_label"))
         if isinstance(node, Tree) and node.data == "paren":
             items = node.children[1].children
             one = items[0] if len(items) == 1 else None
             one = one.children[0] if isinstance(one, Tree) and len(one.children) == 1 else one
             if isinstance(one, Token) and one.type in ("LETTER", "NUMBER"):
                 if str(one) in self.bound:
-                    self.refuse(one, f"^{{({one})}} under a sum or product over {one}: the "
-                                f"label is one fixed name that the bound {one} does not reach; "
-                                f"write an entry, x_{{{one}}}")
+                    self.refuse(one, say("read.label_bound", one=one))
                 return f"({one})"
-            self.refuse(node, "a parenthesised superscript is a label only for one letter or "
-                        "number: (l), (t), (1)")
+            self.refuse(node, say("read.paren_label"))
         if isinstance(node, Token) and node.type == "LETTER" and node.isupper() and node != "T" \
                 and self.t.kind(str(node)) not in ("size", "scalar", "index"):
             return str(node)
@@ -211,9 +210,7 @@ class Scripts:
             return N.transpose(base)
         if isinstance(node, Token) and node.type == "WORD" and base is not sp.E and \
                 not self.known_word(str(node)):
-            self.refuse(node, f"^{{{node}}}: a label ({node} as a name) or a power of "
-                        f"{'·'.join(str(node))}? write ^{{\\text{{{node}}}}} for a label, or "
-                        "spaces between the factors")
+            self.refuse(node, say("read.word_label", node=node, product='·'.join(str(node))))
         if isinstance(node, Token) and str(node) == "T" and node.type == "LETTER":
             kind = self.t.kind("T")
             if kind not in ("size", "scalar", "index"):
@@ -224,8 +221,7 @@ class Scripts:
             known = isinstance(base, sp.Symbol) and self.t.kind(base.name) in (
                 "scalar", "size", "index")
             if N.is_matrix(base) or not base.is_commutative or not known:
-                self.refuse(node, "^T: T is a symbol of this note, so this may be a power or a "
-                            "transpose; write ^\\top for a transpose, or declare the base scalar")
+                self.refuse(node, say("read.power_or_transpose"))
         return N.power(base, self.ex(node))
 
 

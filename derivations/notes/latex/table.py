@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import sympy as sp
 
 from derivations.notes.latex.lexicon import GRADIENT
+from derivations.notes.reasons import kind_word, say
 
 KINDS = ("scalar", "size", "index", "vector", "matrix", "function", "name")
 DEFAULT_FUNCTIONS = ("f", "g", "h", "sigma", "phi", "varphi", "Phi", "psi")
@@ -90,6 +91,8 @@ class SymbolTable:
         # i: declared the imaginary unit; written other than leading a product (unknown: yes)
         self.imaginary, self.i_elsewhere = False, True
         self.letters: set[str] | None = None  # the letters the note writes on their own
+        # name -> the variable of the sequence the note gives it (η_t = f(t): "eta" -> "t")
+        self.sequences: dict[str, str] = {}
 
     # -- filling ---------------------------------------------------------------------------
     def get(self, name) -> SymbolInfo | None:
@@ -115,8 +118,9 @@ class SymbolTable:
                 info.kind = kind
             else:
                 self.conflicts.setdefault(
-                    name, f"{name} is a {info.kind} ({info.rests_on[0]}) and a {kind} "
-                          f"({evidence}); declare it in the symbols block")
+                    name, say("read.conflict", name=name, kind=kind_word(info.kind),
+                              first_evidence=str(info.rests_on[0]), other=kind_word(kind),
+                              second_evidence=str(evidence)))
                 return info
         if _rank(kind) > _rank(info.kind):
             info.kind = kind

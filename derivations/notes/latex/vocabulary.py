@@ -13,6 +13,7 @@ import sympy as sp
 
 import derivations.notes.latex.nodes as N
 from derivations.notes.latex.table import SymbolTable
+from derivations.notes.reasons import say
 
 _ENTRYWISE = {"sigmoid", "ReLU", "GELU", "GELU_tanh", "exp", "log", "tanh"}
 _NO_MEANING = {"Attention", "MultiHead", "FFN", "Concat", "head", "diag", "tr", "CE", "Adam"}
@@ -55,7 +56,7 @@ class _Lower:
             if name not in self.used:
                 self.used.add(name)
                 return sp.Symbol(name, integer=True)
-        raise NotLowered(hint, "no free index name is left")
+        raise NotLowered(hint, say("lower.no_index"))
 
     def size(self, v, construct):
         """The declared length of a vector expression v."""
@@ -68,7 +69,7 @@ class _Lower:
                  and not isinstance(a, sp.Indexed)}
         if len(sizes) == 1:
             return sizes.pop()
-        raise NotLowered(construct, f"the size of {v} is not declared (vector {v} : n)")
+        raise NotLowered(construct, say("lower.no_size", v=v))
 
     def entry(self, v, i, construct):
         """Entry i of a vector expression (a vector, entrywise functions, ⊙, sums, scalings)."""
@@ -85,7 +86,7 @@ class _Lower:
             parts = [self.entry(a, i, construct) if a.has(sp.IndexedBase)
                      and not isinstance(a, sp.Indexed) else self.go(a) for a in v.args]
             return sp.Add(*parts) if name == "Add" else sp.Mul(*parts)
-        raise NotLowered(construct, f"no entrywise meaning for {v}")
+        raise NotLowered(construct, say("lower.no_entrywise", v=v))
 
     def go(self, x):
         if not isinstance(x, sp.Basic) or not x.args:
@@ -94,30 +95,30 @@ class _Lower:
         if name == "EntryOf":
             return self.entry_of(x)
         if name in _NO_MEANING:
-            raise NotLowered(x, f"{name} has no single meaning to check; write it out")
+            raise NotLowered(x, say("lower.no_meaning", name=name))
         if name == "MaxOver":
-            raise NotLowered(x, "max over an index is not written out")
+            raise NotLowered(x, say("lower.max_over"))
         if name == "Norm":
             return self.norm(x)
         if name == "odot":
             a, b = (self.go(a) for a in x.args)
             if a.has(sp.IndexedBase) and not isinstance(a, sp.Indexed):
-                raise NotLowered(x, "a ⊙ of whole vectors is read only inside a norm or an entry")
+                raise NotLowered(x, say("lower.odot"))
             return a * b
         if name in ("sigmoid", "ReLU", "GELU", "GELU_tanh") or (
                 isinstance(x, sp.core.function.AppliedUndef) and str(x.func) in ("Phi", "phi")):
             arg = self.go(x.args[0])
             if isinstance(arg, sp.IndexedBase):
-                raise NotLowered(x, f"{name} of a whole vector: take an entry, {name}(z)_i")
+                raise NotLowered(x, say("lower.whole_take", name=name))
             return scalar_meaning(str(x.func), arg)
         if name == "softmax" and isinstance(x.args[0], sp.Tuple):
             return self.softmax_of_tuple(x)
         if name in ("softmax", "LayerNorm", "RMSNorm"):
-            raise NotLowered(x, f"{name} of a whole vector: write its entry, {name}(x)_i")
+            raise NotLowered(x, say("lower.whole_write", name=name))
         if name in ("Mul",) and any(type(a).__name__ == "transpose" for a in x.args):
             return self.dot(x)
         if name == "transpose":
-            raise NotLowered(x, "a transpose outside a dot product xᵀy is not written out")
+            raise NotLowered(x, say("lower.transpose_outside"))
         if name in N.RELATION_OPS or name in ("Chain", "Formulas", "Approx", "Define"):
             return x.func(*[self.go(a) for a in x.args])
         args = [self.go(a) for a in x.args]
@@ -130,11 +131,11 @@ class _Lower:
         exp(-∞), left for each route to evaluate (+∞, or every logit -∞, has no value)."""
         items = [self.go(a) for a in x.args[0]]
         if any(a.has(sp.oo, sp.zoo, sp.nan) for a in items) or all(a == -sp.oo for a in items):
-            raise NotLowered(x, "softmax with a logit +∞, or every logit -∞, has no value")
+            raise NotLowered(x, say("lower.softmax_infinite"))
         if any(a.has(-sp.oo) and a != -sp.oo for a in items):
-            raise NotLowered(x, "-∞ is read in softmax only as a logit of its own")
+            raise NotLowered(x, say("lower.softmax_minus_infinity"))
         if any(a.has(sp.IndexedBase) and not a.has(sp.Indexed) for a in items):
-            raise NotLowered(x, "softmax of a tuple holding a whole vector")
+            raise NotLowered(x, say("lower.softmax_tuple"))
         exps = [sp.exp(a, evaluate=False) for a in items]
         total = sp.Add(*exps, evaluate=False)
         return sp.ImmutableMatrix([[e / total] for e in exps])
@@ -143,12 +144,12 @@ class _Lower:
         f, idx = x.args[0], x.args[1:]
         name = type(f).__name__
         if len(idx) != 1:
-            raise NotLowered(x, "an entry with several indices of a result is not written out")
+            raise NotLowered(x, say("lower.entry_indices"))
         i = idx[0]
         if name in _ENTRYWISE or name == "odot":
             return self.entry(f, i, x)
         if name not in ("softmax", "LayerNorm", "RMSNorm"):
-            raise NotLowered(x, f"no meaning for an entry of {f}")
+            raise NotLowered(x, say("lower.entry_meaning", f=f))
         v = f.args[0]
         n = self.size(v, x)
         j = self.fresh()
@@ -167,8 +168,7 @@ class _Lower:
     def epsilon(self, x):
         found = [n for n in ("varepsilon", "epsilon") if n in self.t]
         if len(found) != 1:
-            raise NotLowered(x, "LayerNorm and RMSNorm need the note's ε: declare exactly one of "
-                             "\\varepsilon, \\epsilon (scalar varepsilon)")
+            raise NotLowered(x, say("lower.epsilon"))
         return self.t.symbol(found[0])
 
     def norm(self, x):
@@ -176,7 +176,7 @@ class _Lower:
         p = x.args[1] if len(x.args) > 1 else 2
         if str(p) == "F":
             if not isinstance(v, sp.MatrixSymbol):
-                raise NotLowered(x, "‖X‖_F needs a matrix with a declared shape")
+                raise NotLowered(x, say("lower.frobenius"))
             i, j = self.fresh("i"), self.fresh("j")
             return sp.sqrt(sp.Sum(sp.Sum(v[i - 1, j - 1] ** 2, (j, 1, v.shape[1])),
                                   (i, 1, v.shape[0])))
@@ -187,18 +187,18 @@ class _Lower:
             return sp.Sum(sp.Abs(e), (i, 1, n))
         if p == 2:
             return sp.sqrt(sp.Sum(e ** 2, (i, 1, n)))
-        raise NotLowered(x, f"‖·‖_{p} is not written out (only 1, 2 and F)")
+        raise NotLowered(x, say("lower.norm_p", p=p))
 
     def dot(self, x):
         ts = [a for a in x.args if type(a).__name__ == "transpose"]
         others = [a for a in x.args if type(a).__name__ != "transpose"]
         vecs = [a for a in others if isinstance(a, sp.IndexedBase)]
         if len(ts) != 1 or len(vecs) != 1 or not isinstance(ts[0].args[0], sp.IndexedBase):
-            raise NotLowered(x, "a transpose is written out only in xᵀy of two declared vectors")
+            raise NotLowered(x, say("lower.transpose_dot"))
         a, b = ts[0].args[0], vecs[0]
         n = self.size(a, x)
         if self.size(b, x) != n:
-            raise NotLowered(x, f"{a} and {b} have different sizes")
+            raise NotLowered(x, say("lower.sizes", a=a, b=b))
         i = self.fresh("i")
         rest = [self.go(o) for o in others if o is not b]
         return sp.Mul(*rest) * sp.Sum(a[i] * b[i], (i, 1, n))

@@ -282,7 +282,9 @@ def project_strings(root: Path, nonclaims: bool = True) -> list[dict]:
     """Every Chinese string of the i18n TOML files, the registry's zh fields and (optionally)
     the nonclaims kinds, as {file, key, zh, group, latex}."""
     out: list[dict] = []
-    for p in sorted((root / "reports/render/i18n").glob("*.toml")):
+    # the notes reader's reasons, shown on the Chinese annotated page, are Chinese text too
+    for p in [*sorted((root / "reports/render/i18n").glob("*.toml")),
+              root / "derivations/notes/reasons.toml"]:
         if p.name == GLOSSARY.name:  # the glossary lists the variants it forbids
             continue
         rel = str(p.relative_to(root))
