@@ -16,7 +16,7 @@ from reports.audit import errata as registry
 from reports.render import html, i18n, latex
 from reports.render.katex import Prose, Tex
 from reports.render.latex import tex_text
-from reports.view import student
+from reports.view import student, student_data, student_read, student_tex
 
 FIXTURE = Path(__file__).parent / "fixtures" / "student_claims.json"
 ORDER = ["embedding", "softmax", "cross_entropy", "attention", "linear", "residual", "adam"]
@@ -82,7 +82,7 @@ def test_every_erratum_of_the_notes_stands_in_exactly_one_box():
         for rid in box["records"]:
             assert rid not in placed, f"{rid} in boxes {placed[rid]} and {box['id']}"
             placed[rid] = box["id"]
-    errata = {r["id"] for r in registry.read() if r["verdict"] in student.BOXED_VERDICTS}
+    errata = {r["id"] for r in registry.read() if r["verdict"] in student_data.BOXED_VERDICTS}
     assert set(placed) == errata
     # about fifteen boxes, one per point: several records of one point share a box
     numbered = [b for b in boxes if b.get("kind") != "history"]
@@ -113,7 +113,7 @@ def test_a_box_reads_quote_wrong_counterexample_correct(views):
             assert box["quotes"] and box["wrong"].plain and box["counter"].plain, box["id"]
             assert isinstance(box["correct"]["tex"], Tex) and box["correct"]["tex"].display
             # no log lines of the audit: no pass or fail words, no evidence paragraphs
-            text = " ".join(student.visible_text(box))
+            text = " ".join(student_read.visible_text(box))
             assert not re.search(r"独立核验|计算结果|未通过|— holds|— does not hold|"
                                  r"Independent check|Computed:", text)
 
@@ -135,14 +135,14 @@ def test_a_box_quotes_a_common_saying_and_names_no_source(views, tmp_path):
         boxes = [b for b in _parts(view, "box") if b["kind"] != "history"]
         for box in boxes:
             assert box["quotes"] and all(set(q) == {"quote"} for q in box["quotes"]), box["id"]
-            assert _sources(" ".join(student.visible_text(box))) == [], (lang, box["id"])
+            assert _sources(" ".join(student_read.visible_text(box))) == [], (lang, box["id"])
             # no item number of the list the saying came from
             assert not re.match(r"\d+\.", box["quotes"][0]["quote"].plain), box["id"]
         assert {b["says"] for b in boxes if len(b["quotes"]) > 1} == {
             "en": {"Common sayings"}, "zh": {"常见说法"}}[lang]
         assert {b["kind_label"] for b in boxes} == {
             "en": {"wrong", "imprecise"}, "zh": {"错误", "不够精确"}}[lang]
-        text = "\n".join(student.visible_text(view) + [v for v in view["s"].values()
+        text = "\n".join(student_read.visible_text(view) + [v for v in view["s"].values()
                                                        if isinstance(v, str)])
         assert _sources(text) == [], (lang, _sources(text)[:5])
         for page in (html.render(view, tmp_path / lang, template=html.STUDENT_TEMPLATE),
@@ -163,7 +163,7 @@ def test_each_derivation_carries_one_mark_linked_to_its_evidence(views):
     for view in views.values():
         for claim in _claims(view):
             assert claim["proved"] and claim["href"].startswith(view["full_file"] + "#claim-")
-        text = "\n".join(student.visible_text(view))
+        text = "\n".join(student_read.visible_text(view))
         assert "证据：" not in text and "Evidence:" not in text
 
 
@@ -207,7 +207,7 @@ STACK = re.compile(r"\\left\[\\begin\{matrix\}")
 
 
 def _formulas(view) -> list[str]:
-    return [f.tex for f in student.formulas(view)]
+    return [f.tex for f in student_read.formulas(view)]
 
 
 def test_one_transpose_sign(views):
@@ -581,18 +581,18 @@ def _walk(node):
 
 
 def test_no_visible_string_is_a_code_identifier(views, data):
-    text = "\n".join(student.visible_text(views["en"]))
+    text = "\n".join(student_read.visible_text(views["en"]))
     ids = {c["id"] for c in data["claims"]} | {c["module"] for c in data["claims"]}
     assert [i for i in sorted(ids) if "_" in i and i in text] == []
     assert not re.search(r"\bn00\d-", text)
-    assert "softmax_jacobian" in "\n".join(student.visible_text(
+    assert "softmax_jacobian" in "\n".join(student_read.visible_text(
         {**views["en"], "extra": Prose(("see softmax_jacobian",))}))
 
 
 def test_bad_student_words_are_named():
     bad = {"chapter": {}, "box": []}
     with pytest.raises(student.StudentError, match="chapter 'embedding' expected"):
-        student.validate_words(bad)
+        student_data.validate_words(bad)
 
 
 def test_each_mark_links_to_its_section_of_the_full_report(views, data, tmp_path):
@@ -703,7 +703,7 @@ def test_attention_is_written_in_matrix_form_with_its_shapes(views):
                       r"V \in \mathbb{R}^{n_k\times d_v}"):
             assert shape in shapes, shape
     with pytest.raises(student.StudentError, match="lead 'nope'"):
-        student.validate_words({**student.words(), "lead": {"nope": {"text": {}}}})
+        student_data.validate_words({**student.words(), "lead": {"nope": {"text": {}}}})
 
 
 def test_a_renamed_letter_is_never_part_of_a_command():
@@ -819,13 +819,13 @@ def test_smaller_review_items(views):
         assert not [f for f in _formulas(view) if r"\text{keys}" in f]
     softmax = next(t for t in views["zh"]["topics"] if t["key"] == "softmax")
     assert "logit，即未规范化的预测" in softmax["intro"].plain
-    assert student._cut_relations(r"a \le b\Bigl(c \le d\Bigr) \ge e") == [
+    assert student_tex._cut_relations(r"a \le b\Bigl(c \le d\Bigr) \ge e") == [
         "a", r"\le b\Bigl(c \le d\Bigr)", r"\ge e"]
-    assert student._cut_relations("a \\le (b") == ["a \\le (b"]
+    assert student_tex._cut_relations("a \\le (b") == ["a \\le (b"]
 
 
 def test_the_reviews_wording_fixes(views):
-    zh = "\n".join(student.visible_text(views["zh"]))
+    zh = "\n".join(student_read.visible_text(views["zh"]))
     assert "除以 $d_k$ 后就与" not in zh and "亦即 d2l 11.10 节的写法" in zh
     assert "列在输入层之下" in zh
     eps = next(b for b in _parts(views["zh"], "box") if b["id"] == "eps_inside")
@@ -850,12 +850,12 @@ def test_m_is_adams_first_moment_and_nothing_else(views):
     r, a linear layer's output width is d_out."""
     for lang, view in views.items():
         for topic in view["topics"]:
-            tex = [f.tex for f in student.formulas(topic)]
+            tex = [f.tex for f in student_read.formulas(topic)]
             stray = [x for f in tex for x in _stray_m(f)]
             assert stray == [], (lang, topic["key"], stray[:3])
             if topic["key"] != "adam":
                 assert not [f for f in tex if LETTER_M.search(f)], (lang, topic["key"])
-        answers = [f.tex for f in student.formulas({"answers": view["answers"]})]
+        answers = [f.tex for f in student_read.formulas({"answers": view["answers"]})]
         assert [x for f in answers for x in _stray_m(f)] == [], lang
     # the check finds the keys' m and the positions' m, and lets Adam's moments pass
     assert _stray_m(r"K \in \mathbb{R}^{m\times d_k}") and _stray_m(r"R_{n-m}")
@@ -886,7 +886,7 @@ def test_the_row_softmax_backward_speaks_of_one_row_of_n_k_keys(views):
     """i names the row of P: the sum inside a row runs over l, up to the keys' n_k."""
     for view in views.values():
         c = next(c for c in _claims(view) if c["href"].endswith("attention_softmax_backward"))
-        tex = " ".join(f.tex for f in student.formulas({k: v for k, v in c.items()
+        tex = " ".join(f.tex for f in student_read.formulas({k: v for k, v in c.items()
                                                         if k != "lead"}))
         assert r"\sum_{l=1}^{n_{k}}" in tex and r"\sum_{i=1}^{n}" not in tex
         assert r"\delta_{ij}" not in tex and r"\delta_{lj}" in tex
@@ -989,7 +989,7 @@ def test_the_vector_convention_is_the_one_the_formulas_use(views):
 
 
 def _visible_text(view):
-    return student.visible_text(view)
+    return student_read.visible_text(view)
 
 
 def test_an_unbiased_moment_states_the_mean_it_is_equal_to(views):
@@ -1071,7 +1071,7 @@ def test_figure_2_stands_by_the_scaling_and_side_boxes_close_chapter_2(views):
 def test_a_box_group_without_a_heading_is_named():
     raw = {**student.words(), "box": [{**student.words()["box"][0], "group": "nowhere"}]}
     with pytest.raises(student.StudentError, match="group expected one of"):
-        student.validate_words(raw)
+        student_data.validate_words(raw)
 
 
 def test_a_formula_keeps_the_chinese_punctuation_after_it(views, tmp_path):
@@ -1169,12 +1169,12 @@ def test_the_words_refer_to_chapters_by_key_not_by_number(views):
             for v in node:
                 yield from strings(v)
 
-    raw = student.WORDS.read_text(encoding="utf-8")
+    raw = student_data.WORDS.read_text(encoding="utf-8")
     assert "{{chapter:softmax}}" in raw
     found = [h for x in strings(student.words()) for h in _hard_references(x)]
     assert found == [], found
     for lang, view in views.items():
-        text = "\n".join(student.visible_text(view))
+        text = "\n".join(student_read.visible_text(view))
         assert "{{" not in text, lang
         jacobian = next(c for c in _claims(view) if c["id"] == "softmax_jacobian")
         chapter = jacobian["number"].split(".")[0]
@@ -1266,7 +1266,7 @@ def test_the_second_reviews_wording(views):
     assert "g_{t_1}" not in " ".join(p.tex for p in answers["1.1"].parts if isinstance(p, Tex))
     assert "累加" in answers["1.1"].plain and "散射" not in answers["1.1"].plain
     assert "正交变换的意义下确定（就点积而言）" in answers["1.2"].plain
-    zh_text, en_text = ("\n".join(student.visible_text(v)) for v in (zh, en))
+    zh_text, en_text = ("\n".join(student_read.visible_text(v)) for v in (zh, en))
     assert "黑塞矩阵（Hessian）" in zh_text
     assert "拉伸参数" in zh_text and "偏移参数" in zh_text and "10.7.2" in zh_text
     assert "LayerNorm" not in en_text and "Layer normalization" in en_text
@@ -1279,7 +1279,7 @@ def test_the_second_reviews_wording(views):
     variance = next(c for c in _claims(en) if c["id"] == "dot_product_variance")
     assert any("are mutually independent" in h.tex for h in variance["hypotheses"])
     # logit is explained where it first appears: the front page's notation map
-    first = next(x for x in student.visible_text(zh) if "logit" in x)
+    first = next(x for x in student_read.visible_text(zh) if "logit" in x)
     assert "未规范化的预测" in first, first
 
 
@@ -1335,15 +1335,15 @@ def test_one_letter_names_one_quantity(views):
     assert all(set(e) == {"means", "chapters"} and set(e["chapters"]) <= set(ORDER)
                for e in legend.values())
     for lang, view in views.items():
-        assert student.misused_letters(view) == [], lang
+        assert student_read.misused_letters(view) == [], lang
         # the answers at the back: their chapter is their number's
         for answer in view["answers"]:
             chapter = ORDER[int(str(answer["number"]).split(".")[0]) - 1]
-            wrong = [x for x in student.misused_letters(
+            wrong = [x for x in student_read.misused_letters(
                 {"topics": [{"key": chapter, "answer": answer}]})]
             assert wrong == [], (lang, wrong[:2])
     # the tokens: words, commands and the exponential's e are no letters; 𝒱 and W_out are one
-    assert student.letters(r"z=W_{\text{out}}^{\top}h\in\mathbb R^{|\mathcal V|},\ "
+    assert student_read.letters(r"z=W_{\text{out}}^{\top}h\in\mathbb R^{|\mathcal V|},\ "
                            r"e^{z_i}/\sum_l e^{z_l},\ \operatorname{softmax}(z)\ \text{for all}"
                            r"\ \mu_k") == {"z", "W_out", "h", "\\mathcal{V}", "i", "l", "\\mu",
                                            "k"}
@@ -1353,13 +1353,13 @@ def test_one_letter_names_one_quantity(views):
     page = {"topics": [{"key": "cross_entropy", "parts": [
         {**vocab, "correct": Tex(r"z=W_{\text{out}}^{\top}h\in\mathbb R^{V}")}]}]}
     assert ("cross_entropy", "V", r"z=W_{\text{out}}^{\top}h\in\mathbb R^{V}") in \
-        student.misused_letters(page)
+        student_read.misused_letters(page)
     # and so is a capital letter the legend does not name (H for the Hessian beside H_t)
     hessian = {"topics": [{"key": "adam", "x": Tex(r"-H^{-1}g")}]}
-    assert [x[1] for x in student.misused_letters(hessian)] == ["H"]
+    assert [x[1] for x in student_read.misused_letters(hessian)] == ["H"]
     # a summation index k or a class count n outside attention is a second meaning
     ce = {"topics": [{"key": "cross_entropy", "x": Tex(r"\log\sum_{k=1}^{n} e^{z_k}")}]}
-    assert sorted(x[1] for x in student.misused_letters(ce)) == ["k", "n"]
+    assert sorted(x[1] for x in student_read.misused_letters(ce)) == ["k", "n"]
 
 
 def test_a_dot_product_and_an_entry_are_written_one_way(views):
@@ -1369,14 +1369,14 @@ def test_a_dot_product_and_an_entry_are_written_one_way(views):
         assert [f for f in tex if re.search(r"q_\{?i\}?\s*\\cdot\s*k", f)] == []
         assert [f for f in tex if re.search(r"\{[A-Z]\}_\{[a-z],[a-z]\}", f)] == []
         attention = next(t for t in view["topics"] if t["key"] == "attention")
-        shown = [f.tex for f in student.formulas(attention)]
+        shown = [f.tex for f in student_read.formulas(attention)]
         assert any("{V}_{jc}" in f for f in shown) and any("{K}_{jr}" in f for f in shown)
 
 
 def test_the_residual_norms_are_named_and_the_layer_is_z_equals_w_transpose_x(views):
     for view in views.values():
         residual = next(t for t in view["topics"] if t["key"] == "residual")
-        tex = [f.tex for f in student.formulas(residual)]
+        tex = [f.tex for f in student_read.formulas(residual)]
         # ‖J‖ is the spectral norm ‖J‖₂ wherever it stands; σ is σ_min or σ_max, never alone
         assert [f for f in tex if re.search(r"\\rVert(?!_2)", f)] == []
         assert [f for f in tex if re.search(r"\\sigma\s*(?:\\Bigl|\\bigl|\\left|\()", f)] == []

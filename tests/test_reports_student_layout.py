@@ -19,7 +19,7 @@ import pytest
 
 from reports.render import fonts, i18n, latex, plots
 from reports.render.katex import Prose, Tex
-from reports.view import fractions, student
+from reports.view import fractions, student, student_read
 from reports.view.model import figure_stem
 
 FIXTURE = Path(__file__).parent / "fixtures" / "student_claims.json"
@@ -208,7 +208,7 @@ def test_the_page_checks_find_a_lonely_heading_a_split_box_and_a_long_contents()
 
 # ----------------------------------------------------------------------------- fractions
 def _all_tex(view: dict) -> list[str]:
-    return [f.tex for f in student.formulas(view)]
+    return [f.tex for f in student_read.formulas(view)]
 
 
 def test_no_formula_holds_a_fraction_inside_a_fraction(views):

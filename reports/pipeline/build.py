@@ -32,7 +32,7 @@ from reports.pipeline.stages import (
     stdout,
 )
 from reports.render import fonts, html, katex, latex
-from reports.view import edition, measure, model
+from reports.view import edition, measure, model, student_data
 from reports.view import student as student_view
 
 REPORTS = Path(__file__).resolve().parent.parent  # the reports package
@@ -49,7 +49,7 @@ def _plots_key(plot_data: dict, training: dict) -> str:
                                   str(fonts.cjk_font())],
                         [REPORTS / "render" / "plots.py", REPORTS / "render" / "i18n" / "ui.toml",
                          # the student edition's own letters in its figures
-                         student_view.STUDENT])
+                         student_data.STUDENT, REPORTS / "view" / "student_tex.py"])
 
 
 def draw_plots(cache: Cache, crosscheck: dict, training: dict) -> str:

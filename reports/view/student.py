@@ -12,257 +12,32 @@ stacked result split into its lines. Nothing visible names a claim id, a module 
 from __future__ import annotations
 
 import re
-import tomllib
-from functools import cache
-from pathlib import Path
 
 from reports.render import i18n
 from reports.render.katex import Prose, Tex, prose
-from reports.render.latex import math_pieces
 from reports.view import edition, model
 from reports.view.figures import caption as figure_caption
-from reports.view.fractions import unnest
-
-HERE = Path(__file__).resolve().parent.parent / "render"
-STUDENT = HERE / "student.toml"
-WORDS = HERE / "i18n" / "student.toml"
-FILES = {"en": "student.html", "zh": "student.zh.html"}
-PDFS = {"en": "report.en.pdf", "zh": "report.zh.pdf"}
-LANGS = ("en", "zh")
-# what a 「常见误区」 box takes from the audit: the notes' errata, each in exactly one box
-BOXED_VERDICTS = ("error", "imprecise")
-
-
-class StudentError(ValueError):
-    """The student edition's data does not have the documented shape."""
-
-
-@cache
-def structure() -> dict:
-    return tomllib.loads(STUDENT.read_text(encoding="utf-8"))
-
-
-@cache
-def words() -> dict:
-    return validate_words(tomllib.loads(WORDS.read_text(encoding="utf-8")))
-
-
-def topics_data() -> list[dict]:
-    return structure()["topic"]
-
-
-def _bilingual(entry, where: str) -> None:
-    if not (isinstance(entry, dict) and all(isinstance(entry.get(lg), str) and entry[lg].strip()
-                                            for lg in LANGS)):
-        raise StudentError(f"{where}: expected {{en, zh}} text, got {entry!r:.60}")
-
-
-def validate_words(raw: dict) -> dict:
-    """Every chapter and box word in both languages; a box names records and the claim after
-    which it stands; an exercise has a question, an answer and an id."""
-    for key in [t["key"] for t in topics_data()]:
-        ch = raw.get("chapter", {}).get(key)
-        if ch is None:
-            raise StudentError(f"student words: chapter {key!r} expected in {WORDS.name}, got none")
-        for field in ("d2l", "intro"):
-            _bilingual(ch.get(field), f"chapter {key} {field}")
-        for i, line in enumerate(ch.get("summary", [])):
-            _bilingual(line, f"chapter {key} summary {i + 1}")
-        if not ch.get("summary"):
-            raise StudentError(f"chapter {key}: expected a summary (小结), got none")
-        exercises = ch.get("exercise", [])
-        if not 2 <= len(exercises) <= 3:
-            raise StudentError(f"chapter {key}: expected 2 or 3 exercises, got {len(exercises)}")
-        for ex in exercises:
-            _bilingual(ex.get("question"), f"chapter {key} exercise {ex.get('id')} question")
-            _bilingual(ex.get("answer"), f"chapter {key} exercise {ex.get('id')} answer")
-    if not raw.get("notation_map"):
-        raise StudentError("student words: expected a [[notation_map]] (this edition's symbols "
-                           "against d2l's), got none")
-    for i, line in enumerate(raw["notation_map"]):
-        _bilingual(line, f"notation_map line {i + 1}")
-    shown = {c for t in topics_data() for c in t["claims"]}
-    for key, group in raw.get("group", {}).items():
-        _bilingual(group.get("title"), f"group {key} title")
-    for box in raw.get("box", []):
-        where = f"box {box.get('id')!r}"
-        if box.get("group") is not None and box["group"] not in raw.get("group", {}):
-            raise StudentError(f"{where}: group expected one of [group] "
-                               f"{sorted(raw.get('group', {}))}, got {box['group']!r}")
-        if box.get("after") not in shown:
-            raise StudentError(f"{where}: after expected a claim the edition shows, got "
-                               f"{box.get('after')!r}")
-        if not box.get("records"):
-            raise StudentError(f"{where}: expected the audit's records it answers, got none")
-        _bilingual(box.get("title"), f"{where} title")
-        if box.get("kind") == "history":
-            for i, line in enumerate(box.get("lines", [])):
-                _bilingual(line, f"{where} line {i + 1}")
-        else:
-            for field in ("wrong", "counter"):
-                _bilingual(box.get(field), f"{where} {field}")
-            if not box.get("correct"):
-                raise StudentError(f"{where}: expected the correct formula, got none")
-    for cid, lead in raw.get("lead", {}).items():
-        if cid not in shown or not ({"formula", "text"} & set(lead)):
-            raise StudentError(f"lead {cid!r}: expected a claim the edition shows, with a "
-                               f"formula or a text, got {sorted(lead)}")
-        if "text" in lead:
-            _bilingual(lead["text"], f"lead {cid} text")
-    for cid, entry in raw.get("title", {}).items():
-        _bilingual(entry, f"title {cid}")
-    for cid, steps in raw.get("rule", {}).items():
-        for n, entry in steps.items():
-            _bilingual(entry, f"rule {cid} step {n}")
-    return raw
-
-
-# ----------------------------------------------------------------------------- formulas
-_TRANSPOSE = re.compile(r"\^\{?T\}?(?![A-Za-z])")
-
-
-def lecturer_tex(tex: str, symbols: dict[str, str] | None = None) -> str:
-    """``tex`` in the edition's notation: the transpose as ⊤ (SymPy prints ``.T`` as ``^{T}``;
-    no claim of the edition writes a power T) and a claim's letters renamed to the edition's
-    (``symbols``: {"\\alpha": "\\eta"}, a free symbol renamed everywhere in the claim), no
-    fraction inside another's numerator (:func:`reports.view.fractions.unnest`)."""
-    out = _TRANSPOSE.sub(r"^{\\top}", tex)
-    if symbols:
-        # one pass for all letters: a renaming is simultaneous, so {m: v, v: s} sends m to v
-        # and v to s, never m on to s; the longer of two names that start alike is tried first
-        names = sorted(symbols, key=len, reverse=True)
-        # a letter, never the letter inside a command or a word (\\sum, \\mu, softmax)
-        pattern = "|".join(("" if old.startswith("\\") else r"(?<![A-Za-z\\])")
-                           + re.escape(old) for old in names)
-        out = re.sub(f"(?:{pattern})(?![A-Za-z])", lambda m: symbols[m.group(0)], out)
-        # a pair of indices written together, \\delta_{jk}: each is a letter of its own
-        single = {o: n for o, n in symbols.items() if len(o) == len(n) == 1 and o.isalpha()}
-        if single:
-            out = _PAIR.sub(lambda m: "_{" + "".join(single.get(ch, ch) for ch in m.group(1))
-                            + "}", out)
-    # a fraction inside a fraction is set at script size: 1/σ comes out in front instead
-    return unnest(out)
-
-
-_PAIR = re.compile(r"_\{([A-Za-z]{2})\}")
-
-
-_STACK = re.compile(r"^\\left\[\\begin\{matrix\}(.*)\\end\{matrix\}\\right\]$", re.S)
-
-
-def _rows(tex: str) -> list[str] | None:
-    """The entries of a column ``\\left[\\begin{matrix}a\\\\b\\end{matrix}\\right]``, else None."""
-    m = _STACK.match(tex.strip())
-    if not m or "&" in m.group(1):
-        return None
-    rows, depth, start, body = [], 0, 0, m.group(1)
-    i = 0
-    while i < len(body):
-        if body.startswith("\\\\", i) and depth == 0:
-            rows.append(body[start:i])
-            start = i = i + 2
-            continue
-        depth += {"{": 1, "}": -1}.get(body[i], 0)
-        i += 1
-    rows.append(body[start:])
-    return [r.strip() for r in rows]
-
-
-def unstack(statement: str) -> list[str]:
-    """A statement that stacks two results in column vectors, ``[a; b] = [c; d]``, as its
-    lines ``a = c`` and ``b = d``; any other statement as it is."""
-    left, sep, right = statement.partition(" = ")
-    rows_l, rows_r = _rows(left), _rows(right)
-    if sep and rows_l and rows_r and len(rows_l) == len(rows_r) > 1:
-        return [f"{a} = {b}" for a, b in zip(rows_l, rows_r, strict=True)]
-    return [statement]
-
-
-def step_lines(tex: str, width: int) -> list[str]:
-    """A step of a stacked claim as its ``width`` rows; any other step as it is."""
-    rows = _rows(tex)
-    return rows if rows and len(rows) == width else [tex]
-
-
-def with_left_side(statement: list[str], rows: list[str]) -> list[str]:
-    """The first step's ``rows`` each preceded by the left side of the statement's line they
-    rewrite (``statement``: its lines ``a = b``), so that the steps read as one chain of
-    equalities; a statement that is no equation, or a step that has its own, as it is."""
-    left = [line.partition(" = ")[0] for line in statement]
-    if len(left) != len(rows) or not all(" = " in line for line in statement):
-        return rows
-    return [row if " = " in row else f"{a} = {row}" for a, row in zip(left, rows, strict=True)]
-
-
-_COMMAND = re.compile(r"\\([A-Za-z]+|.)")
-_RELATIONS = {"le", "ge", "leq", "geq", "iff", "approx", "ne", "in", "succeq", "preceq", "lesssim"}
-
-
-def _cut_relations(tex: str) -> list[str]:
-    """``tex`` cut before each top-level relation (≤, ≥, ⟺, <, >), which math_pieces keeps
-    whole: a chain of bounds wraps on a phone instead of running past the box."""
-    pieces, depth, start, i = [], 0, 0, 0
-    while i < len(tex):
-        m = _COMMAND.match(tex, i)
-        rel = False
-        if m:
-            rel = m.group(1) in _RELATIONS
-            step = len(m.group(0))
-        else:
-            depth += {"{": 1, "(": 1, "[": 1, "}": -1, ")": -1, "]": -1}.get(tex[i], 0)
-            rel = tex[i] in "<>"
-            step = 1
-        if depth < 0:
-            return [tex]
-        if rel and depth == 0 and tex[start:i].strip():
-            pieces.append(tex[start:i].strip())
-            start = i
-        i += step
-    pieces.append(tex[start:].strip())
-    return [tex] if depth else [p for p in pieces if p]
-
-
-def _list_items(tex: str) -> list[str]:
-    """The items of a list written ``a,\\ b,\\ c`` at the top level of ``tex``: [a, b, c]."""
-    items, depth, start = [], 0, 0
-    for k, ch in enumerate(tex):
-        depth += {"{": 1, "(": 1, "[": 1, "}": -1, ")": -1, "]": -1}.get(ch, 0)
-        if depth == 0 and tex.startswith(",\\ ", k):
-            items.append(tex[start:k])
-            start = k + 3
-    return [x.strip() for x in [*items, tex[start:]] if x.strip()]
-
-
-def shown(tex: Tex) -> dict:
-    """A display formula as the edition shows it: whole in the PDF (which wraps it itself), and
-    for the page also cut at its top-level relations and operators, so that on a phone its
-    pieces wrap like words instead of scrolling."""
-    pieces = [q for p in math_pieces(tex.tex) for q in _cut_relations(p)]
-    if len(pieces) < 2:
-        return {"tex": tex, "pieces": [], "groups": []}
-    # the formulas a display sets side by side (「A,\quad B」) are groups, and a group's sides
-    # between relations (= ≤ ⟺ …) are its parts: on a narrow page a group moves to the next
-    # line whole, wraps at a relation only when it alone is wider than the line, and at a
-    # + or − only when one side alone is
-    groups: list[list[list[Tex]]] = []
-    for p in pieces:
-        head = _QUAD.match(p)
-        if head or not groups:
-            groups.append([])
-        p = p[head.end():].strip() if head else p
-        if not p:
-            continue
-        if _RELATION.match(p) or not groups[-1]:
-            groups[-1].append([])
-        groups[-1][-1].append(Tex("\\displaystyle " + p, False, tex.label))
-    groups = [g for g in groups if g]
-    return {"tex": tex, "pieces": [x for g in groups for side in g for x in side],
-            "groups": groups}
-
-
-_QUAD = re.compile(r"\\q?quad(?![A-Za-z])")
-_RELATION = re.compile(r"(?:\{\}\s*)?(?:[=<>]|\\(?:" + "|".join(sorted(_RELATIONS)) + r"|"
-                       r"gtrsim|Longleftrightarrow|Rightarrow|to)(?![A-Za-z]))")
+from reports.view.student_data import (
+    FILES,
+    PDFS,
+    StudentError,
+    numbers,
+    order_problems,
+    reading_order,
+    resolve,
+    structure,
+    topics_data,
+    words,
+)
+from reports.view.student_tex import (
+    _list_items,
+    lecturer_tex,
+    rename_math,
+    shown,
+    step_lines,
+    unstack,
+    with_left_side,
+)
 
 
 # ----------------------------------------------------------------------------- claims
@@ -404,14 +179,6 @@ def figure_symbols() -> dict[str, dict[str, str]]:
             if f.get("symbols")}
 
 
-_MATH = re.compile(r"\$([^$]*)\$")
-
-
-def rename_math(text: str, symbols: dict[str, str]) -> str:
-    """``text`` with the letters of its ``$…$`` formulas renamed (:func:`lecturer_tex`)."""
-    return _MATH.sub(lambda m: f"${lecturer_tex(m.group(1), symbols)}$", text)
-
-
 def _figure(name: str, number: int, anchor: str, lang: str, t: dict, data: dict) -> dict:
     """Figure ``number`` of the edition, ``name``, in chapter ``anchor``: in the edition's
     letters where it names its own (its drawing is then the "student" variant)."""
@@ -424,65 +191,6 @@ def _figure(name: str, number: int, anchor: str, lang: str, t: dict, data: dict)
             "caption": prose(words(figure_caption(name, t["figure"][f"{name}_caption"], t,
                                                   data.get("plot_data") or {})),
                              f"figure {name} caption")}
-
-
-_REF = re.compile(r"\{\{(chapter|claim):([A-Za-z0-9_]+)\}\}")
-
-
-def numbers(chosen: list[dict], claims: dict) -> dict[str, str]:
-    """What a reference in the words stands for: ``chapter:<key>`` its number, ``claim:<id>``
-    its "chapter.k"; one the data lacks keeps its place in the whole edition."""
-    out = {}
-    for n, topic in enumerate(topics_data(), start=1):
-        out[f"chapter:{topic['key']}"] = str(n)
-        out.update({f"claim:{c}": f"{n}.{k}" for k, c in enumerate(topic["claims"], start=1)})
-    for n, topic in enumerate(chosen, start=1):
-        out[f"chapter:{topic['key']}"] = str(n)
-        present = [c for c in topic["claims"] if c in claims]
-        out.update({f"claim:{c}": f"{n}.{k}" for k, c in enumerate(present, start=1)})
-    return out
-
-
-def resolve(node, refs: dict[str, str]):
-    """``node`` (the words) with each reference {{chapter:key}} or {{claim:id}} replaced by its
-    number: the text never hard-codes a number that the chapters' order decides."""
-    if isinstance(node, str):
-        def one(m: re.Match) -> str:
-            key = f"{m.group(1)}:{m.group(2)}"
-            if key not in refs:
-                raise StudentError(f"student words: reference {m.group(0)} expected a chapter "
-                                   f"key or a shown claim id, got {m.group(2)!r}")
-            return refs[key]
-        return _REF.sub(one, node)
-    if isinstance(node, dict):
-        return {k: resolve(v, refs) for k, v in node.items()}
-    if isinstance(node, list):
-        return [resolve(v, refs) for v in node]
-    return node
-
-
-def order_problems(sequence: list[str], uses: dict[str, list[str]],
-                   facts: dict[str, str]) -> list[str]:
-    """The uses ``uses`` ({user: [claim or fact]}) whose source stands after its user in
-    ``sequence`` (the ids of the edition's derivations, boxes and figures in reading order); a
-    fact stands where ``facts`` says it is explained. A user or source absent from the
-    sequence is not judged (data of other claims)."""
-    place = {}
-    for k, item in enumerate(sequence):
-        place.setdefault(item, k)
-    out = []
-    for user, used in uses.items():
-        for source in used:
-            where = facts.get(source, source)
-            if user in place and where in place and place[where] > place[user]:
-                out.append(f"{user} uses {source}, shown only later ({where})")
-    return out
-
-
-def reading_order(topics: list[dict]) -> list[str]:
-    """The ids of the derivations, boxes and figures of ``topics`` in reading order."""
-    return [it.get("id") or it.get("name") for tp in topics for it in tp["parts"]
-            if it["type"] in ("claim", "box", "figure")]
 
 
 def build_view(data: dict, figures: list[dict], lang: str = "en",
@@ -610,70 +318,3 @@ def d2l_chapters(sections: list[str], t: dict) -> str:
     head = t["meta"]["list_sep"].join(names[:-1])
     return head + t["student"]["chapters_last_sep"] + names[-1] if head else names[-1]
 
-
-def visible_text(view: dict) -> list[str]:
-    """Every string of the view a reader sees (formulas and link targets excluded)."""
-    out: list[str] = []
-
-    def walk(node: object, key: str = "") -> None:
-        if isinstance(node, Prose):
-            out.extend(p if isinstance(p, str) else p.text for p in node.parts
-                       if not isinstance(p, Tex))
-        elif isinstance(node, str):
-            if key not in ("href", "anchor", "key", "file", "other_file", "full_file",
-                           "full_pdf", "lang", "name", "status", "verdict", "date", "version",
-                           "type", "kind", "id"):
-                out.append(node)
-        elif isinstance(node, dict):
-            for k, v in node.items():
-                if k not in ("t", "s"):
-                    walk(v, k)
-        elif isinstance(node, list | tuple):
-            for v in node:
-                walk(v, key)
-
-    walk(view)
-    return out
-
-
-_GREEK = ("alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta kappa lambda mu nu xi "
-          "pi rho sigma tau phi varphi chi psi omega Gamma Delta Theta Lambda Xi Pi Sigma Phi Psi "
-          "Omega ell").split()
-_NAMED = re.compile(r"\\mathcal\s*\{?([A-Z])\}?"
-                    r"|(?<![A-Za-z\\])([A-Za-z])_\{?\\(?:text|mathrm)\{(\w+)\}\}?")
-_WORDS = re.compile(r"\\(?:text|operatorname|mathrm|mathbb|begin|end)\{[^{}]*\}|\\mathbb ?[A-Z]"
-                    r"|(?<![A-Za-z\\])e\^")  # e^x is the exponential, not the unit vector e_i
-_COMMAND = re.compile(r"\\([A-Za-z]+)")
-
-
-def letters(tex: str) -> set[str]:
-    """The letters a formula names quantities with: each Latin or Greek letter (\\mu is μ),
-    a calligraphic letter (\\mathcal{V}), and a letter with a word as its subscript
-    (W_{\\text{out}}, k_{\\mathrm{B}}) as one symbol; words (\\text, \\operatorname), other
-    commands (\\sum, \\log), the exponential's e and digits are not letters."""
-    out = {f"\\mathcal{{{m[1]}}}" if m[1] else f"{m[2]}_{m[3]}" for m in _NAMED.finditer(tex)}
-    rest = _WORDS.sub(" ", _NAMED.sub(" ", tex))
-    out |= {f"\\{m[1]}" for m in _COMMAND.finditer(rest) if m[1] in _GREEK}
-    return out | set(re.findall(r"[A-Za-z]", _COMMAND.sub(" ", rest)))
-
-
-def misused_letters(view: dict, legend: dict | None = None) -> list[tuple[str, str, str]]:
-    """(chapter, letter, formula) for each capital letter of a chapter's formulas that the
-    legend (render/student.toml [legend]) does not name, and each letter it names that stands
-    outside the chapters the legend gives it: one letter, one quantity across the edition."""
-    legend = structure()["legend"] if legend is None else legend
-    out = []
-    for topic in view["topics"]:
-        for f in formulas(topic):
-            for letter in sorted(letters(f.tex)):
-                entry = legend.get(letter)
-                if entry is None and not (letter[0].isupper() or letter.startswith("\\mathcal")):
-                    continue
-                if entry is None or topic["key"] not in entry["chapters"]:
-                    out.append((topic["key"], letter, f.tex))
-    return out
-
-
-def formulas(view: dict) -> list[Tex]:
-    """Every formula the edition shows, prose included."""
-    return edition.formulas({k: v for k, v in view.items() if k not in ("t", "s")})

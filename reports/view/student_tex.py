@@ -1,0 +1,166 @@
+"""The student edition's formulas as a lecturer writes them: ⊤ for the transpose, the
+edition's letters (a simultaneous renaming), no fraction inside a fraction, a stacked result
+split into its lines, the first step from the left side, and a display cut at its relations
+so that it wraps on a phone."""
+
+from __future__ import annotations
+
+import re
+
+from reports.render.katex import Tex
+from reports.render.latex import math_pieces
+from reports.view.fractions import unnest
+
+_TRANSPOSE = re.compile(r"\^\{?T\}?(?![A-Za-z])")
+
+
+def lecturer_tex(tex: str, symbols: dict[str, str] | None = None) -> str:
+    """``tex`` in the edition's notation: the transpose as ⊤ (SymPy prints ``.T`` as ``^{T}``;
+    no claim of the edition writes a power T) and a claim's letters renamed to the edition's
+    (``symbols``: {"\\alpha": "\\eta"}, a free symbol renamed everywhere in the claim), no
+    fraction inside another's numerator (:func:`reports.view.fractions.unnest`)."""
+    out = _TRANSPOSE.sub(r"^{\\top}", tex)
+    if symbols:
+        # one pass for all letters: a renaming is simultaneous, so {m: v, v: s} sends m to v
+        # and v to s, never m on to s; the longer of two names that start alike is tried first
+        names = sorted(symbols, key=len, reverse=True)
+        # a letter, never the letter inside a command or a word (\\sum, \\mu, softmax)
+        pattern = "|".join(("" if old.startswith("\\") else r"(?<![A-Za-z\\])")
+                           + re.escape(old) for old in names)
+        out = re.sub(f"(?:{pattern})(?![A-Za-z])", lambda m: symbols[m.group(0)], out)
+        # a pair of indices written together, \\delta_{jk}: each is a letter of its own
+        single = {o: n for o, n in symbols.items() if len(o) == len(n) == 1 and o.isalpha()}
+        if single:
+            out = _PAIR.sub(lambda m: "_{" + "".join(single.get(ch, ch) for ch in m.group(1))
+                            + "}", out)
+    # a fraction inside a fraction is set at script size: 1/σ comes out in front instead
+    return unnest(out)
+
+
+_PAIR = re.compile(r"_\{([A-Za-z]{2})\}")
+
+
+_STACK = re.compile(r"^\\left\[\\begin\{matrix\}(.*)\\end\{matrix\}\\right\]$", re.S)
+
+
+def _rows(tex: str) -> list[str] | None:
+    """The entries of a column ``\\left[\\begin{matrix}a\\\\b\\end{matrix}\\right]``, else None."""
+    m = _STACK.match(tex.strip())
+    if not m or "&" in m.group(1):
+        return None
+    rows, depth, start, body = [], 0, 0, m.group(1)
+    i = 0
+    while i < len(body):
+        if body.startswith("\\\\", i) and depth == 0:
+            rows.append(body[start:i])
+            start = i = i + 2
+            continue
+        depth += {"{": 1, "}": -1}.get(body[i], 0)
+        i += 1
+    rows.append(body[start:])
+    return [r.strip() for r in rows]
+
+
+def unstack(statement: str) -> list[str]:
+    """A statement that stacks two results in column vectors, ``[a; b] = [c; d]``, as its
+    lines ``a = c`` and ``b = d``; any other statement as it is."""
+    left, sep, right = statement.partition(" = ")
+    rows_l, rows_r = _rows(left), _rows(right)
+    if sep and rows_l and rows_r and len(rows_l) == len(rows_r) > 1:
+        return [f"{a} = {b}" for a, b in zip(rows_l, rows_r, strict=True)]
+    return [statement]
+
+
+def step_lines(tex: str, width: int) -> list[str]:
+    """A step of a stacked claim as its ``width`` rows; any other step as it is."""
+    rows = _rows(tex)
+    return rows if rows and len(rows) == width else [tex]
+
+
+def with_left_side(statement: list[str], rows: list[str]) -> list[str]:
+    """The first step's ``rows`` each preceded by the left side of the statement's line they
+    rewrite (``statement``: its lines ``a = b``), so that the steps read as one chain of
+    equalities; a statement that is no equation, or a step that has its own, as it is."""
+    left = [line.partition(" = ")[0] for line in statement]
+    if len(left) != len(rows) or not all(" = " in line for line in statement):
+        return rows
+    return [row if " = " in row else f"{a} = {row}" for a, row in zip(left, rows, strict=True)]
+
+
+_COMMAND = re.compile(r"\\([A-Za-z]+|.)")
+_RELATIONS = {"le", "ge", "leq", "geq", "iff", "approx", "ne", "in", "succeq", "preceq", "lesssim"}
+
+
+def _cut_relations(tex: str) -> list[str]:
+    """``tex`` cut before each top-level relation (≤, ≥, ⟺, <, >), which math_pieces keeps
+    whole: a chain of bounds wraps on a phone instead of running past the box."""
+    pieces, depth, start, i = [], 0, 0, 0
+    while i < len(tex):
+        m = _COMMAND.match(tex, i)
+        rel = False
+        if m:
+            rel = m.group(1) in _RELATIONS
+            step = len(m.group(0))
+        else:
+            depth += {"{": 1, "(": 1, "[": 1, "}": -1, ")": -1, "]": -1}.get(tex[i], 0)
+            rel = tex[i] in "<>"
+            step = 1
+        if depth < 0:
+            return [tex]
+        if rel and depth == 0 and tex[start:i].strip():
+            pieces.append(tex[start:i].strip())
+            start = i
+        i += step
+    pieces.append(tex[start:].strip())
+    return [tex] if depth else [p for p in pieces if p]
+
+
+def _list_items(tex: str) -> list[str]:
+    """The items of a list written ``a,\\ b,\\ c`` at the top level of ``tex``: [a, b, c]."""
+    items, depth, start = [], 0, 0
+    for k, ch in enumerate(tex):
+        depth += {"{": 1, "(": 1, "[": 1, "}": -1, ")": -1, "]": -1}.get(ch, 0)
+        if depth == 0 and tex.startswith(",\\ ", k):
+            items.append(tex[start:k])
+            start = k + 3
+    return [x.strip() for x in [*items, tex[start:]] if x.strip()]
+
+
+def shown(tex: Tex) -> dict:
+    """A display formula as the edition shows it: whole in the PDF (which wraps it itself), and
+    for the page also cut at its top-level relations and operators, so that on a phone its
+    pieces wrap like words instead of scrolling."""
+    pieces = [q for p in math_pieces(tex.tex) for q in _cut_relations(p)]
+    if len(pieces) < 2:
+        return {"tex": tex, "pieces": [], "groups": []}
+    # the formulas a display sets side by side (「A,\quad B」) are groups, and a group's sides
+    # between relations (= ≤ ⟺ …) are its parts: on a narrow page a group moves to the next
+    # line whole, wraps at a relation only when it alone is wider than the line, and at a
+    # + or − only when one side alone is
+    groups: list[list[list[Tex]]] = []
+    for p in pieces:
+        head = _QUAD.match(p)
+        if head or not groups:
+            groups.append([])
+        p = p[head.end():].strip() if head else p
+        if not p:
+            continue
+        if _RELATION.match(p) or not groups[-1]:
+            groups[-1].append([])
+        groups[-1][-1].append(Tex("\\displaystyle " + p, False, tex.label))
+    groups = [g for g in groups if g]
+    return {"tex": tex, "pieces": [x for g in groups for side in g for x in side],
+            "groups": groups}
+
+
+_QUAD = re.compile(r"\\q?quad(?![A-Za-z])")
+_RELATION = re.compile(r"(?:\{\}\s*)?(?:[=<>]|\\(?:" + "|".join(sorted(_RELATIONS)) + r"|"
+                       r"gtrsim|Longleftrightarrow|Rightarrow|to)(?![A-Za-z]))")
+
+
+_MATH = re.compile(r"\$([^$]*)\$")
+
+
+def rename_math(text: str, symbols: dict[str, str]) -> str:
+    """``text`` with the letters of its ``$…$`` formulas renamed (:func:`lecturer_tex`)."""
+    return _MATH.sub(lambda m: f"${lecturer_tex(m.group(1), symbols)}$", text)
