@@ -271,14 +271,18 @@ def test_plot_data_shape_and_trends():
                         "derived_var_scaled"}
     assert var["derived_var"] == [float(d) for d in var["d_k"]]
     assert set(sat) == {"d_k", "max_weight_unscaled", "max_weight_scaled",
-                        "grad_norm_unscaled", "grad_norm_scaled"}
+                        "grad_norm_unscaled", "grad_norm_scaled", "keys", "rows"}
+    # the row length and the number of rows the curves average, which the caption states
+    assert isinstance(sat["keys"], int) and isinstance(sat["rows"], int)
+    assert sat["keys"] >= 2 and sat["rows"] >= 1
     assert sat["max_weight_unscaled"][-1] > 0.9 > sat["max_weight_scaled"][-1]
     assert sat["grad_norm_unscaled"][-1] < sat["grad_norm_scaled"][-1]
     assert set(depth) == {"layer", "with_residual", "without_residual"}
     assert len(depth["layer"]) == len(depth["with_residual"]) == len(depth["without_residual"])
     assert depth["without_residual"][0] < 1e-3 * depth["with_residual"][0]
     for group in data.values():
-        assert all(isinstance(x, int | float) for v in group.values() for x in v)
+        assert all(isinstance(x, int | float) for v in group.values()
+                   for x in (v if isinstance(v, list) else [v]))
 
 
 def test_cli_json_and_exit_codes(monkeypatch, capsys, crosscheck_records):

@@ -74,7 +74,9 @@ PROBE = """() => ({
       if (!/^[，。；：、？！）」』》]/.test(n.data) || !prev || prev.nodeType !== 1) continue;
       const k = prev.matches('.katex') ? prev : [...prev.querySelectorAll('.katex')].pop();
       const boxes = k ? [...k.getClientRects()] : [];
-      if (!boxes.length) continue;
+      // only a formula that ends the element before the mark: words after it (a quote going
+      // on past its formula) stand between the two
+      if (!boxes.length || !prev.textContent.trimEnd().endsWith(k.textContent.trimEnd())) continue;
       const r = document.createRange();
       r.setStart(n, 0);
       r.setEnd(n, 1);

@@ -666,6 +666,13 @@ def test_the_front_page_says_where_the_evidence_is(views, data, tmp_path):
     for lang, view in views.items():
         evidence = "".join(p["text"] for p in view["evidence"])
         assert not re.search(r"\d", evidence.replace(view["full_pdf"], "")), evidence
+        # each file by its folder in the build, linked from where each edition lies
+        assert f"pdf/{view['full_pdf']}" in evidence and f"html/{view['full_file']}" in evidence
+        pdf_part, page_part = [p for p in view["evidence"] if p["file"]]
+        assert (pdf_part["pdf_href"], pdf_part["html_href"]) == (
+            view["full_pdf"], f"../pdf/{view['full_pdf']}")
+        assert (page_part["pdf_href"], page_part["html_href"]) == (
+            f"../html/{view['full_file']}", view["full_file"])
         assert [p["file"] for p in view["evidence"] if p["file"]] == [
             view["full_pdf"], view["full_file"]]
         assert {"en": "handed out with this edition", "zh": "随本册一并发放"}[lang] in evidence
@@ -682,7 +689,7 @@ def test_the_front_page_says_where_the_evidence_is(views, data, tmp_path):
                            name="student.tex")
         for body in (page.read_text(encoding="utf-8"), tex.read_text(encoding="utf-8")):
             assert "0.1.0" not in body and "2026-12-01" in body, lang
-        assert f'<a href="{view["full_pdf"]}"><code>' in page.read_text(encoding="utf-8")
+        assert f'<a href="../pdf/{view["full_pdf"]}"><code>' in page.read_text(encoding="utf-8")
         assert f"\\href{{{view['full_pdf']}}}" in tex.read_text(encoding="utf-8")
     with pytest.raises(student.StudentError, match="placeholders"):
         student._evidence("The evidence is in {page}.", {"pdf": "r.pdf", "page": "i.html"})
@@ -879,7 +886,8 @@ def test_the_english_pdf_keeps_a_box_title_apart_from_its_label(views, tmp_path)
     # no control word glued to the next text (\parThe is undefined)
     assert not re.search(r"\\par(?!fillskip|skip|indent|box|tial)[A-Za-z]", tex)
     # the front page's sentence on the evidence links the full report's PDF beside it
-    assert r"\href{report.en.pdf}{\texttt{report.en.pdf}}" in tex
+    assert r"\href{report.en.pdf}{\texttt{pdf/report.en.pdf}}" in tex
+    assert r"\href{../html/index.html}{\texttt{html/index.html}}" in tex
 
 
 def test_the_row_softmax_backward_speaks_of_one_row_of_n_k_keys(views):
@@ -1268,7 +1276,7 @@ def test_the_second_reviews_wording(views):
     assert "正交变换的意义下确定（就点积而言）" in answers["1.2"].plain
     zh_text, en_text = ("\n".join(student_read.visible_text(v)) for v in (zh, en))
     assert "黑塞矩阵（Hessian）" in zh_text
-    assert "拉伸参数" in zh_text and "偏移参数" in zh_text and "10.7.2" in zh_text
+    assert "拉伸参数" in zh_text and "偏移参数" in zh_text and "10.7.3" in zh_text
     assert "LayerNorm" not in en_text and "Layer normalization" in en_text
     eps = next(c for c in _claims(zh) if c["id"] == "adam_epsilon_placement")
     assert eps["title"].plain.strip() == "ε 在根号外与根号内之差" or \
@@ -1398,3 +1406,21 @@ def test_the_variance_step_names_no_random_variable_of_its_own(views):
                      c["statement"][0]["tex"].tex)
         step2 = [p.tex for p in claim["steps"][1]["rule"].parts if isinstance(p, Tex)]
         assert step2 and not [f for f in step2 if re.search(r"(?<![A-Za-z\\])X", f)]
+
+
+def test_the_sharpening_box_shows_one_gap_on_both_sides():
+    """Whether the softmax is sharper than proportional normalization is not the gap's alone:
+    the box's two examples share the gap 0.1 and come out on opposite sides, each number
+    recomputed here; the rule it states (e^{z₂−z₁} > z₂/z₁) decides both."""
+    box = next(b for b in student.words()["box"] if b["id"] == "amplify")
+    sides = []
+    for z1, z2 in [(0.1, 0.2), (100.0, 100.1)]:
+        soft, prop = 1 / (1 + math.exp(z1 - z2)), z2 / (z1 + z2)
+        for lang in ("en", "zh"):
+            assert f"{soft:.3f}" in box["counter"][lang] and f"{prop:.3f}" in box["counter"][lang]
+        sides.append((soft > prop, math.exp(z2 - z1) > z2 / z1))
+    assert sides == [(False, False), (True, True)]
+    # the rule the box used to state, "sharper only when far apart", fails on the same gap
+    assert len({round(z2 - z1, 9) for z1, z2 in [(0.1, 0.2), (100.0, 100.1)]}) == 1
+    for lang in ("en", "zh"):
+        assert "e^{z_2-z_1} > z_2/z_1" in box["wrong"][lang]

@@ -294,11 +294,12 @@ def _residual(M) -> dict:
         "residual_jacobian": [
             ("forgot the residual identity", 5, lambda: M.JACOBIAN_F),
             ("sign flip", 2, lambda: sp.MatAdd(I, -M.Jacobian(M.F, x))),
+            # the block's weights are W₁ (d×h) and W₂ (h×d), a column's layer being Wᵀx
             ("tanh' taken as 1 + tanh²", 4, lambda: sp.MatAdd(I, sp.MatMul(
-                W_2, M.Diag(M.PRE.applyfunc(sp.Lambda(u, 1 + sp.tanh(u) ** 2))),
+                M.W_OUT.T, M.Diag(M.PRE.applyfunc(sp.Lambda(u, 1 + sp.tanh(u) ** 2))),
                 M.Jacobian(M.PRE, x)))),
-            ("transposed order W₁ᵀ diag W₂ᵀ", 5, lambda: sp.MatAdd(
-                I, sp.MatMul(W_1.T, M.SLOPE, W_2.T))),
+            ("untransposed order W₁ diag W₂", 5, lambda: sp.MatAdd(
+                I, sp.MatMul(M.W_IN, M.SLOPE, M.W_OUT))),
         ],
         "mlp_collapse": [
             ("dropped bias b₂", 1, lambda: W_2 * W_1 * x + W_2 * M.b_1),

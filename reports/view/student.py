@@ -293,13 +293,22 @@ def build_view(data: dict, figures: list[dict], lang: str = "en",
     }
 
 
+# the build writes the PDFs into pdf/ and the pages into html/ (reports/pipeline/build.py): a
+# file of the other folder is reached through the parent
+BUILD_DIRS = {"pdf": "pdf", "page": "html"}
+
+
 def _evidence(sentence: str, files: dict[str, str]) -> list[dict]:
-    """``sentence`` cut at its placeholders {pdf} and {page}: text pieces, and the file names,
-    each with the relative link a template makes of it."""
+    """``sentence`` cut at its placeholders {pdf} and {page}: text pieces, and the files, each
+    named by its folder in the build (pdf/report.zh.pdf) with the relative link from the PDF
+    edition (``pdf_href``) and from the page (``html_href``), so that both links open."""
     out = []
     for k, piece in enumerate(re.split(r"\{(pdf|page)\}", sentence)):
         if k % 2:
-            out.append({"text": files[piece], "file": files[piece]})
+            name, folder = files[piece], BUILD_DIRS[piece]
+            out.append({"text": f"{folder}/{name}", "file": name,
+                        "pdf_href": name if folder == "pdf" else f"../{folder}/{name}",
+                        "html_href": name if folder == "html" else f"../{folder}/{name}"})
         elif piece:
             out.append({"text": piece, "file": None})
     if [p["file"] for p in out if p["file"]] != list(files.values()):
