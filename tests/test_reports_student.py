@@ -834,7 +834,7 @@ def test_smaller_review_items(views):
 def test_the_reviews_wording_fixes(views):
     zh = "\n".join(student_read.visible_text(views["zh"]))
     assert "除以 $d_k$ 后就与" not in zh and "亦即 d2l 11.10 节的写法" in zh
-    assert "列在输入层之下" in zh
+    assert "列在输入层之下" not in zh and "好像它也加在输入上" in zh
     eps = next(b for b in _parts(views["zh"], "box") if b["id"] == "eps_inside")
     assert "接近" not in eps["wrong"].plain  # |g| ≲ √ε, as the summary says
     box = next(b for b in _parts(views["zh"], "box") if b["id"] == "lossless")
@@ -1424,3 +1424,19 @@ def test_the_sharpening_box_shows_one_gap_on_both_sides():
     assert len({round(z2 - z1, 9) for z1, z2 in [(0.1, 0.2), (100.0, 100.1)]}) == 1
     for lang in ("en", "zh"):
         assert "e^{z_2-z_1} > z_2/z_1" in box["wrong"][lang]
+
+
+def test_the_query_box_tells_rows_from_columns_by_the_softmax():
+    """Query and key play the same part in the score q_iᵀk_j; the box tells them apart by the
+    softmax: each row of P (a query's weights over the keys) sums to 1, a column need not. Its
+    numbers are recomputed from its scores."""
+    box = next(b for b in student.words()["box"] if b["id"] == "query")
+    q, k = np.array([1.0, 2.0]), np.array([0.0, 1.0])
+    scores = np.outer(q, k)  # d_k = 1
+    weights = np.exp(scores) / np.exp(scores).sum(axis=1, keepdims=True)
+    for lang in ("en", "zh"):
+        text = box["counter"][lang]
+        assert all(f"{w:.3f}" in text for w in weights.ravel()), lang
+        assert all(f"{c:.3f}" in text for c in weights.sum(axis=0)), lang
+    assert np.allclose(weights.sum(axis=1), 1) and not np.allclose(weights.sum(axis=0), 1)
+    assert r"\sum_{j} P_{ij}=1" in box["correct"]
