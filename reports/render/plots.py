@@ -246,7 +246,7 @@ def render(data: dict, html_dir: Path | None, latex_dir: Path | None,
 
 
 def _renaming(w: Words, symbols: dict[str, str]) -> Words:
-    from reports.view.student import rename_math
+    from reports.view.student_tex import rename_math
 
     return lambda key: rename_math(w(key), symbols)
 
