@@ -638,9 +638,13 @@ def test_the_depth_caption_says_what_its_curves_show(data):
         tex = [p.tex for p in caption.parts if isinstance(p, Tex)]
         assert figures.number_tex(depth["without_residual"][-1]).strip("$") in tex
         assert figures.number_tex(depth["with_residual"][-1]).strip("$") in tex
-        # block 0 first, where the residual connections matter, its gap as a power of ten
-        first = caption.plain.index({"en": "At block 0", "zh": "第 0 块"}[lang])
-        assert first < caption.plain.index({"en": "block 9", "zh": "第 9 块"}[lang])
+        # block 1 first, where the residual connections matter, its gap as a power of ten;
+        # blocks count from 1, as every index of the edition: 1 next to the embeddings
+        assert depth["layer"] == list(range(1, len(depth["layer"]) + 1))
+        first = caption.plain.index({"en": "At block 1,", "zh": "第 1 块"}[lang])
+        last = f"{len(depth['layer'])}"
+        assert first < caption.plain.index({"en": f"block {last}", "zh": f"第 {last} 块"}[lang])
+        assert not re.search(r"(block|第) 0\b", caption.plain)
         gap = round(math.log10(depth["with_residual"][0] / depth["without_residual"][0]))
         assert gap >= 6 and f"10^{{{gap}}}" in tex, tex
         # the gap near the output runs the other way: no ratio the caption cannot explain
@@ -800,15 +804,20 @@ def test_every_counterexample_can_be_recomputed_by_hand(views):
     assert [round(x, 3) for x in _softmax([1.0, 0.0])] == [0.731, 0.269]
     # 2.5: σ_q²σ_k² with σ = 3
     assert 3**2 * 3**2 == 81
-    # 2.7: 90° per position, W = diag(1, 2), x = (1, 0)
+    # 2.7: 90° per position, positions counted from 1 (position t rotates by t·90°),
+    # W = diag(1, 2), x = (1, 0): 4 at positions (1, 1), 1 at (2, 2)
     rot = np.array([[0.0, -1.0], [1.0, 0.0]])
     w, x = np.diag([1.0, 2.0]), np.array([1.0, 0.0])
     before = [(w @ np.linalg.matrix_power(rot, m) @ x) @ (w @ np.linalg.matrix_power(rot, m) @ x)
-              for m in (0, 1)]
+              for m in (1, 2)]
     inside = [(np.linalg.matrix_power(rot, m) @ w @ x) @ (np.linalg.matrix_power(rot, m) @ w @ x)
-              for m in (0, 1)]
-    np.testing.assert_allclose(before, [1, 4])
-    np.testing.assert_allclose(inside, [1, 1])
+              for m in (1, 2)]
+    np.testing.assert_allclose(before, [4, 1], atol=1e-12)
+    np.testing.assert_allclose(inside, [1, 1], atol=1e-12)
+    for view in views.values():
+        counter = next(b for b in _parts(view, "box") if b["id"] == "rope")["counter"]
+        tex = [f.tex for f in student_read.formulas({"c": counter})]
+        assert "(1, 1)" in tex and "(2, 2)" in tex and "(0, 0)" not in tex
 
 
 def test_smaller_review_items(views):
