@@ -335,6 +335,10 @@ def _page(chapter: str, *formulas: str) -> dict:
     ("embedding", r"\frac{\partial L}{\partial E} = X^{\top} G", "gradient"),
     ("residual", r"(d\bar g - d\bar g - \overline{g\hat x}\sum_j\hat x_j)/\sigma_\varepsilon",
      "gradient"),
+    ("attention", r"\mathbb{E}[q_r]=\mu_q", "vector_component"),
+    ("attention", r"\sum_{r=1}^{d_{k}} \operatorname{Var}\left({k}_{r} {q}_{r}\right)",
+     "vector_component"),
+    ("attention", r"q_1,\dots,q_{d_k},k_1,\dots,k_{d_k}", "vector_component"),
 ])
 def test_an_old_letter_is_found(chapter, old, quantity):
     notation = student.structure()["notation"]
@@ -564,7 +568,8 @@ def test_a_quoted_formula_is_shown_in_the_edition_s_letters(views, audit):
     for view in views.values():
         box = next(b for b in _parts(view, "box") if b["id"] == "eps_inside")
         quoted = [p.tex for q in box["quotes"] for p in q["quote"].parts if isinstance(p, Tex)]
-        assert quoted == [r"\displaystyle \frac{\eta}{\sqrt{\hat{s}_t + \varepsilon}}"
+        # and its ε is Adam's ϵ of the chapter (ε is layer normalization's)
+        assert quoted == [r"\displaystyle \frac{\eta}{\sqrt{\hat{s}_t + \epsilon}}"
                           r" \hat{v}_t"], quoted
 
 
@@ -638,9 +643,13 @@ def test_the_depth_caption_says_what_its_curves_show(data):
         tex = [p.tex for p in caption.parts if isinstance(p, Tex)]
         assert figures.number_tex(depth["without_residual"][-1]).strip("$") in tex
         assert figures.number_tex(depth["with_residual"][-1]).strip("$") in tex
-        # block 0 first, where the residual connections matter, its gap as a power of ten
-        first = caption.plain.index({"en": "At block 0", "zh": "第 0 块"}[lang])
-        assert first < caption.plain.index({"en": "block 9", "zh": "第 9 块"}[lang])
+        # block 1 first, where the residual connections matter, its gap as a power of ten;
+        # blocks count from 1, as every index of the edition: 1 next to the embeddings
+        assert depth["layer"] == list(range(1, len(depth["layer"]) + 1))
+        first = caption.plain.index({"en": "At block 1,", "zh": "第 1 块"}[lang])
+        last = f"{len(depth['layer'])}"
+        assert first < caption.plain.index({"en": f"block {last}", "zh": f"第 {last} 块"}[lang])
+        assert not re.search(r"(block|第) 0\b", caption.plain)
         gap = round(math.log10(depth["with_residual"][0] / depth["without_residual"][0]))
         assert gap >= 6 and f"10^{{{gap}}}" in tex, tex
         # the gap near the output runs the other way: no ratio the caption cannot explain
@@ -800,15 +809,20 @@ def test_every_counterexample_can_be_recomputed_by_hand(views):
     assert [round(x, 3) for x in _softmax([1.0, 0.0])] == [0.731, 0.269]
     # 2.5: σ_q²σ_k² with σ = 3
     assert 3**2 * 3**2 == 81
-    # 2.7: 90° per position, W = diag(1, 2), x = (1, 0)
+    # 2.7: 90° per position, positions counted from 1 (position t rotates by t·90°),
+    # W = diag(1, 2), x = (1, 0): 4 at positions (1, 1), 1 at (2, 2)
     rot = np.array([[0.0, -1.0], [1.0, 0.0]])
     w, x = np.diag([1.0, 2.0]), np.array([1.0, 0.0])
     before = [(w @ np.linalg.matrix_power(rot, m) @ x) @ (w @ np.linalg.matrix_power(rot, m) @ x)
-              for m in (0, 1)]
+              for m in (1, 2)]
     inside = [(np.linalg.matrix_power(rot, m) @ w @ x) @ (np.linalg.matrix_power(rot, m) @ w @ x)
-              for m in (0, 1)]
-    np.testing.assert_allclose(before, [1, 4])
-    np.testing.assert_allclose(inside, [1, 1])
+              for m in (1, 2)]
+    np.testing.assert_allclose(before, [4, 1], atol=1e-12)
+    np.testing.assert_allclose(inside, [1, 1], atol=1e-12)
+    for view in views.values():
+        counter = next(b for b in _parts(view, "box") if b["id"] == "rope")["counter"]
+        tex = [f.tex for f in student_read.formulas({"c": counter})]
+        assert "(1, 1)" in tex and "(2, 2)" in tex and "(0, 0)" not in tex
 
 
 def test_smaller_review_items(views):
@@ -974,7 +988,7 @@ def test_the_front_matter_maps_the_notation_to_d2l(views):
                         if isinstance(p, Tex))
         for symbol in (r"\hat y", r"\alpha(q_i, k_j)", r"\gamma", r"\beta", r"\hat s_t",
                        r"Y = XW + \mathbf{1}b^\top", r"p = \operatorname{softmax}(z)", "m_t",
-                       r"G_X := \partial L/\partial X", r"g := \partial L/\partial y"):
+                       r"G_X := \partial L/\partial X", r"g := \partial L/\partial p"):
             assert symbol in text, (lang, symbol)
 
 
@@ -992,7 +1006,7 @@ def test_the_vector_convention_is_the_one_the_formulas_use(views):
         for symbol in ("q^\\top k", "pp^\\top", "e_i", "Y = XW + \\mathbf{1}b^\\top"):
             assert symbol in tex, (lang, symbol)
         vocab = next(b for b in _parts(view, "box") if b["id"] == "vocab")
-        assert "W_{\\text{out}}^{\\top}h" in vocab["correct"]["tex"].tex
+        assert "W_{\\text{out}}^{\\top}x" in vocab["correct"]["tex"].tex
         assert "1\\times" not in vocab["correct"]["tex"].tex
 
 
@@ -1029,7 +1043,7 @@ def test_each_variance_step_gives_the_reason_it_uses(views):
                  "zh": ("方差之和", "方差的定义")}[lang]
         assert words[0] in first.plain and words[1] not in first.plain, (lang, first.plain)
         assert words[1] in second.plain and words[0] not in second.plain, (lang, second.plain)
-        assert r"\mathbb{E}[(q_rk_r)^2]" in " ".join(p.tex for p in second.parts
+        assert r"\mathbb{E}\bigl[([q]_r[k]_r)^2\bigr]" in " ".join(p.tex for p in second.parts
                                                      if isinstance(p, Tex))
     rules = [s.rule for s in a.dot_product_variance.steps]
     assert "sum of their variances" in rules[0] and rules[1].startswith("the definition of var")
@@ -1337,30 +1351,34 @@ def test_every_sum_and_product_counts_from_1(views):
 
 
 def test_one_letter_names_one_quantity(views):
-    """Every capital letter of a chapter's formulas is in the legend (student.toml [legend]),
-    and every letter the legend names stands only in its chapters."""
+    """Every letter of a chapter's formulas, lowercase and Greek too, is in the legend
+    (student.toml [legend], its meaning in both languages), and stands only in its chapters:
+    derivations, boxes, figures, summaries, exercises and their answers at the back."""
     legend = student.structure()["legend"]
-    assert all(set(e) == {"means", "chapters"} and set(e["chapters"]) <= set(ORDER)
+    assert all(set(e) == {"means", "chapters"} and set(e["means"]) == set(i18n.LANGS)
+               and all(e["means"].values()) and set(e["chapters"]) <= set(ORDER)
                for e in legend.values())
+    names = tuple(k for k in legend if "_" in k)
     for lang, view in views.items():
         assert student_read.misused_letters(view) == [], lang
-        # the answers at the back: their chapter is their number's
-        for answer in view["answers"]:
-            chapter = ORDER[int(str(answer["number"]).split(".")[0]) - 1]
-            wrong = [x for x in student_read.misused_letters(
-                {"topics": [{"key": chapter, "answer": answer}]})]
-            assert wrong == [], (lang, wrong[:2])
-    # the tokens: words, commands and the exponential's e are no letters; 𝒱 and W_out are one
-    assert student_read.letters(r"z=W_{\text{out}}^{\top}h\in\mathbb R^{|\mathcal V|},\ "
-                           r"e^{z_i}/\sum_l e^{z_l},\ \operatorname{softmax}(z)\ \text{for all}"
-                           r"\ \mu_k") == {"z", "W_out", "h", "\\mathcal{V}", "i", "l", "\\mu",
-                                           "k"}
+        # every letter of the edition's chapters is read, lowercase ones too
+        used = {x for t in view["topics"] for f in student_read.formulas(t)
+                for x in student_read.letters(f.tex, names)}
+        assert {"i", "j", "l", "r", "c", "x", "t", "\\sigma", "\\sigma_min"} <= used
+    # the tokens: words, commands and Euler's e are no letters; 𝒱, W_out, d_k, σ_min are one
+    assert student_read.letters(r"z=W_{\text{out}}^{\top}x\in\mathbb R^{|\mathcal V|},\ "
+                                r"e^{z_i}/\sum_l e^{z_l},\ e/(1+e),\ \operatorname{softmax}(z)\ "
+                                r"\text{for all}\ \mu_k") == {"z", "W_out", "x", "\\mathcal{V}",
+                                                               "i", "l", "\\mu", "k"}
+    assert student_read.letters(r"E^\top e_i") == {"E", "e", "i"}
+    assert student_read.letters(r"\sigma_{\min}(I + J)\ge 1-\sigma^2/\sqrt{d_{k}}", names) == {
+        "\\sigma_min", "I", "J", "\\sigma", "d_k"}
     # a page that writes the vocabulary size V (the value matrix) is found, in its chapter
     vocab = next(b for t in views["en"]["topics"] for b in t["parts"]
                  if b["type"] == "box" and b.get("id") == "vocab")
     page = {"topics": [{"key": "cross_entropy", "parts": [
-        {**vocab, "correct": Tex(r"z=W_{\text{out}}^{\top}h\in\mathbb R^{V}")}]}]}
-    assert ("cross_entropy", "V", r"z=W_{\text{out}}^{\top}h\in\mathbb R^{V}") in \
+        {**vocab, "correct": Tex(r"z=W_{\text{out}}^{\top}x\in\mathbb R^{V}")}]}]}
+    assert ("cross_entropy", "V", r"z=W_{\text{out}}^{\top}x\in\mathbb R^{V}") in \
         student_read.misused_letters(page)
     # and so is a capital letter the legend does not name (H for the Hessian beside H_t)
     hessian = {"topics": [{"key": "adam", "x": Tex(r"-H^{-1}g")}]}
@@ -1368,6 +1386,74 @@ def test_one_letter_names_one_quantity(views):
     # a summation index k or a class count n outside attention is a second meaning
     ce = {"topics": [{"key": "cross_entropy", "x": Tex(r"\log\sum_{k=1}^{n} e^{z_k}")}]}
     assert sorted(x[1] for x in student_read.misused_letters(ce)) == ["k", "n"]
+
+
+@pytest.mark.parametrize(("chapter", "old", "letter"), [
+    # the old page: h a hidden state where h counts hidden units, c a constant and a vector
+    # where c is the column of an entry, b an example where b is a bias, v a vocabulary index
+    # and a row of V where v is Adam's first moment, θ an angle where θ is a parameter, x and f
+    # in box 7.2, a and b the denominators of 7.5, ε in two glyphs in chapter 7
+    ("cross_entropy", r"z=W_{\text{out}}^{\top}h\in\mathbb R^{|\mathcal V|}", "h"),
+    ("softmax", r"\operatorname{softmax}(z + c\mathbf{1}) = \operatorname{softmax}(z)", "c"),
+    ("linear", r"c=G_{Y}^\top\mathbf{1}", "c"),
+    ("cross_entropy", r"L = \frac{1}{B}\sum_b \ell_b", "b"),
+    ("embedding", r"\sum_{v=1}^{|\mathcal{V}|} \delta_{i v} {E}_{vc}", "v"),
+    ("attention", r"O_i=\sum_{j} P_{ij}\,v_j", "v"),
+    ("attention", r"q^{\top}k=\lVert q\rVert\,\lVert k\rVert\cos\theta", "\\theta"),
+    ("adam", r"f(x) = \kappa x^2/2", "x"),
+    ("adam", r"f(x) = \kappa x^2/2", "f"),
+    ("adam", r"\frac{\eta \hat{v}_{t} \left(a - b\right)}{a b}", "b"),
+    ("adam", r"g(g+\lambda\theta+\varepsilon)-(g+\lambda\theta)(g+\varepsilon)", "\\varepsilon"),
+    # λ the weight decay and σ a standard deviation: the eigenvalue and the singular value are
+    # symbols of their own, λ_min(·) and σ_min(·), in the chapter the legend gives them
+    ("adam", r"\sigma_{\min}(I + J) = 0.9", "\\sigma_min"),
+    ("residual", r"\lambda(J + J^\top)", "\\lambda"),
+    # a letter the legend does not name at all
+    ("linear", r"w^\top x", "w"),
+])
+def test_a_letter_with_a_second_meaning_is_found(chapter, old, letter):
+    page = {"topics": [{"key": chapter, "number": 1, "x": Tex(old)}]}
+    assert letter in {x[1] for x in student_read.misused_letters(page)}
+
+
+def test_the_answers_at_the_back_are_read_in_their_chapter(views):
+    """An answer's letters count in the chapter of its number: (p_b − y_b)/B in answer 3.1 is
+    b, a bias, in chapter 3."""
+    topics = [{"key": k, "number": n} for n, k in enumerate(ORDER, start=1)]
+    page = {"topics": topics, "answers": [{"number": "3.1", "text": Tex(r"(p_b - y_b)/B")}]}
+    assert ("cross_entropy", "b", r"(p_b - y_b)/B") in student_read.misused_letters(page)
+    ok = {"topics": topics, "answers": [{"number": "3.1", "text": Tex(r"(p^{(i)} - y^{(i)})/B")}]}
+    assert student_read.misused_letters(ok) == []
+
+
+SINGULAR = re.compile(r"\\(?:sigma|lambda)_(?:\{\\(?:min|max)\}|\\(?:min|max)(?![A-Za-z]))"
+                      r"(?!\s*(?:\(|\\Bigl\(|\\left\())")
+
+
+def test_a_singular_value_is_a_function_of_its_matrix(views):
+    """σ_min(·), σ_max(·), λ_min(·) always carry their matrix, and the box that first writes
+    each says what it is (σ alone is a standard deviation, λ the weight decay)."""
+    for lang, view in views.items():
+        assert [f for f in _formulas(view) if SINGULAR.search(f)] == [], lang
+        box = next(b for b in _parts(view, "box") if b["id"] == "at_least_one")
+        first = [f for f in _formulas(view) if re.search(r"\\(sigma|lambda)_\{\\m", f)]
+        assert first and first[0] == r"\sigma_{\min}(I + J) = \min_{\lVert x\rVert_2 = 1}" \
+                                     r"\lVert (I + J)x\rVert_2", first[:1]
+        tex = " ".join(f.tex for f in student_read.formulas({"b": box}))
+        assert r"\lVert J\rVert_2 = \sigma_{\max}(J)" in tex
+        words = box["counter"].plain
+        assert {"en": "smallest eigenvalue", "zh": "最小特征值"}[lang] in words
+    assert SINGULAR.search(r"\sigma_{\min} = 0.9") and SINGULAR.search(r"\lambda_\min < 0")
+    assert not SINGULAR.search(r"\sigma_{\max}\Bigl(\prod_l A_l\Bigr) + \sigma_{\min}(A)")
+
+
+def test_the_notation_map_states_the_jacobian_s_layout(views):
+    """J's (i, j) entry is ∂y_i/∂x_j (6.1 is numerator layout), and the backward pass
+    multiplies by Jᵀ (figure 2's ‖Jᵀg‖), in both languages; a vector's component is [q]_r."""
+    for view in views.values():
+        tex = " ".join(_formulas({"m": view["notation_map"]}))
+        assert r"\partial y_i/\partial x_j" in tex and r"J^\top g" in tex
+        assert "[q]_r" in tex and r"\ell^{(i)}" in tex
 
 
 def test_a_dot_product_and_an_entry_are_written_one_way(views):

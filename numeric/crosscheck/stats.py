@@ -198,8 +198,9 @@ def saturation() -> dict:
 
 
 def depth_gradnorm(layers: int = DEPTH_LAYERS) -> dict:
-    """‖∂loss/∂(block input)‖ per layer at initialisation, with and without skip connections."""
-    out: dict = {"layer": list(range(layers))}
+    """‖∂loss/∂(block input)‖ per layer at initialisation, with and without skip connections;
+    the blocks numbered from 1 (next to the embeddings), as the reports count."""
+    out: dict = {"layer": list(range(1, layers + 1))}
     for key, residual in (("with_residual", True), ("without_residual", False)):
         cfg = preset("depth", n_layer=layers, residual=residual)
         rng = np.random.default_rng(SEED + 2)

@@ -41,35 +41,57 @@ _GREEK = ("alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta kap
 _NAMED = re.compile(r"\\mathcal\s*\{?([A-Z])\}?"
                     r"|(?<![A-Za-z\\])([A-Za-z])_\{?\\(?:text|mathrm)\{(\w+)\}\}?")
 _WORDS = re.compile(r"\\(?:text|operatorname|mathrm|mathbb|begin|end)\{[^{}]*\}|\\mathbb ?[A-Z]"
-                    r"|(?<![A-Za-z\\])e\^")  # e^x is the exponential, not the unit vector e_i
+                    r"|(?<![A-Za-z\\])e(?![A-Za-z_])")  # Euler's e, not the unit vector e_i
 _COMMAND = re.compile(r"\\([A-Za-z]+)")
 
 
-def letters(tex: str) -> set[str]:
+def _symbol(name: str) -> re.Pattern:
+    """The pattern of a legend symbol with a subscript, ``d_k``, ``W_xh``, ``\\sigma_min``,
+    ``W_out``: its letter, braced or not, then its subscript, braced, as a word
+    (``\\text{out}``) or as a command (``\\min``)."""
+    base, sub = name.split("_", 1)
+    head = r"\\?" if len(sub) > 1 else ""  # \min, \max
+    return re.compile(r"(?<![A-Za-z\\])\{?" + re.escape(base) + r"\}?_(?:\{)?"
+                      r"(?:\\(?:text|mathrm)\{)?" + head + re.escape(sub)
+                      + r"\}?\}?(?![A-Za-z])")
+
+
+def letters(tex: str, names: tuple[str, ...] = ()) -> set[str]:
     """The letters a formula names quantities with: each Latin or Greek letter (\\mu is μ),
-    a calligraphic letter (\\mathcal{V}), and a letter with a word as its subscript
-    (W_{\\text{out}}, k_{\\mathrm{B}}) as one symbol; words (\\text, \\operatorname), other
-    commands (\\sum, \\log), the exponential's e and digits are not letters."""
-    out = {f"\\mathcal{{{m[1]}}}" if m[1] else f"{m[2]}_{m[3]}" for m in _NAMED.finditer(tex)}
+    a calligraphic letter (\\mathcal{V}), a letter with a word as its subscript
+    (W_{\\text{out}}, k_{\\mathrm{B}}) and each of ``names`` (symbols with a subscript that
+    the legend names as one: d_k, \\sigma_{\\min}) as one symbol; words (\\text,
+    \\operatorname), other commands (\\sum, \\log), Euler's number e (e^x, e/(1 + e): a
+    unit vector e_i always has its index) and digits are not letters."""
+    out: set[str] = set()
+    for name in sorted(names, key=len, reverse=True):
+        tex, n = _symbol(name).subn(" ", tex)
+        if n:
+            out.add(name)
+    out |= {f"\\mathcal{{{m[1]}}}" if m[1] else f"{m[2]}_{m[3]}" for m in _NAMED.finditer(tex)}
     rest = _WORDS.sub(" ", _NAMED.sub(" ", tex))
     out |= {f"\\{m[1]}" for m in _COMMAND.finditer(rest) if m[1] in _GREEK}
     return out | set(re.findall(r"[A-Za-z]", _COMMAND.sub(" ", rest)))
 
 
 def misused_letters(view: dict, legend: dict | None = None) -> list[tuple[str, str, str]]:
-    """(chapter, letter, formula) for each capital letter of a chapter's formulas that the
-    legend (render/student.toml [legend]) does not name, and each letter it names that stands
-    outside the chapters the legend gives it: one letter, one quantity across the edition."""
+    """(chapter, letter, formula) for each letter of a chapter's formulas (its derivations,
+    boxes, figures' words, summary, exercises, and their answers at the back) that the legend
+    (render/student.toml [legend]) does not name, or that stands outside the chapters the
+    legend gives it: one letter, one quantity across the edition."""
     legend = structure()["legend"] if legend is None else legend
+    names = tuple(k for k in legend if "_" in k)
+    key = {t.get("number"): t["key"] for t in view["topics"]}
+    # an answer at the back belongs to the chapter of its number (「4.1」: chapter 4)
+    pages = [(t["key"], t) for t in view["topics"]]
+    pages += [(key[int(str(a["number"]).split(".")[0])], a) for a in view.get("answers", [])]
     out = []
-    for topic in view["topics"]:
-        for f in formulas(topic):
-            for letter in sorted(letters(f.tex)):
+    for chapter, page in pages:
+        for f in formulas(page):
+            for letter in sorted(letters(f.tex, names)):
                 entry = legend.get(letter)
-                if entry is None and not (letter[0].isupper() or letter.startswith("\\mathcal")):
-                    continue
-                if entry is None or topic["key"] not in entry["chapters"]:
-                    out.append((topic["key"], letter, f.tex))
+                if entry is None or chapter not in entry["chapters"]:
+                    out.append((chapter, letter, f.tex))
     return out
 
 
