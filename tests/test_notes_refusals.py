@@ -6,7 +6,6 @@ with what to write.  Each checker has a failing case (the old messages)."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
@@ -18,8 +17,8 @@ from derivations.notes.refusals import engine_refusal, plain
 # the engine's words for a Python author: a note can write none of them
 PYTHON = re.compile(r"Domain\s*\(|Domain \(ranges|constants=|dims=|\bparams\b|claim 'note-")
 # the grammar's names of its tokens, lower-cased as a parse error once showed them
-GRAMMAR = re.compile(r"(?<!\\)(?<!a )\b(symbol|textword|top|word|opname|reals|beginmat|bigop|frac|int|sub|"
-                     r"sup|lpar|rpar|lbrace|rbrace|minus|plus|\$end)\b")
+GRAMMAR = re.compile(r"(?<!\\)(?<!a )\b(symbol|textword|top|word|opname|reals|beginmat|bigop|"
+                     r"frac|int|sub|sup|lpar|rpar|lbrace|rbrace|minus|plus|\$end)\b")
 
 UNDECLARED = ("claim 'note-adb99240f5b1': definition '\\\\mu' refers to x, which is not "
               "declared: neither its parameter (none), another definition of the claim nor a "
