@@ -92,7 +92,8 @@ size d
 vector x : d
 ```
 
-$$\\mu = \\frac{1}{d}\\sum_{i=1}^{d} x_i, \\quad \\sigma^2 = \\frac{1}{d}\\sum_{i=1}^{d} (x_i - \\mu)^2$$
+$$\\mu = \\frac{1}{d}\\sum_{i=1}^{d} x_i, \\quad
+\\sigma^2 = \\frac{1}{d}\\sum_{i=1}^{d} (x_i - \\mu)^2$$
 
 $$\\hat{x}_i = \\frac{x_i - \\mu}{\\sqrt{\\sigma^2 + \\epsilon}}$$
 
