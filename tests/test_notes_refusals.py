@@ -120,3 +120,26 @@ def test_a_vector_only_definitions_use_is_declared_by_the_symbols_block(tmp_path
         assert not PYTHON.search(_both(f.reason)), f.reason
 
 
+
+
+SOFTMAX = """{block}$z \\in \\mathbb{{R}}^n$, $p_i = \\frac{{e^{{z_i}}}}{{\\sum_{{j=1}}^{{n}} e^{{z_j}}}}$.
+
+For a uniform guess $p_i = \\frac{{1}}{{n}}$.
+"""
+
+
+@pytest.mark.parametrize(("block", "verdict", "key"), [
+    # declared in the text: a link about z only through p is often under a prose condition
+    ("", "not checkable", "refusal.through_definition"),
+    # declared in the symbols block: checked for every z, and p_i = 1/n does not hold
+    ("```symbols\nvector z : n\n```\n\n", "failed", None),
+])
+def test_a_vector_declared_in_the_text_is_said_so(tmp_path, block, verdict, key):
+    note = tmp_path / "p.md"
+    note.write_text(SOFTMAX.format(block=block), encoding="utf-8")
+    last = check_notes([note], cache=tmp_path / "cache").formulas[-1]
+    assert last.latex == r"p_i = \frac{1}{n}" and last.verdict == verdict, last.reason
+    if key:
+        assert last.links[0].reason.key == key
+        # the refusal says z is declared, never that the note does not say what z is
+        assert "declared in the text" in last.reason and "neither" not in last.reason

@@ -281,7 +281,7 @@ def _check_link(index: int, relation: str, lhs, rhs, lhs_tex: str, rhs_tex: str,
                                                         *hypotheses) if h is not sp.true))
         result = verify(claim)
     except DerivationError as exc:
-        return link(NOT_CHECKABLE, engine_refusal(str(exc)))
+        return link(NOT_CHECKABLE, engine_refusal(str(exc), symbols=symbols))
     except Exception as exc:  # noqa: BLE001 - SymPy failing on the note's form: say so
         return link(NOT_CHECKABLE, say("link.engine_stopped", error=f"{type(exc).__name__}: "
                                        f"{' '.join(str(exc).split())[:200]}"))

@@ -32,14 +32,21 @@ def _tex(name: str) -> str:
         return name
 
 
-def engine_refusal(error: str, key: str = "link.no_claim"):
-    """The reason for a link (or a definition, ``key``) the engine refuses to state."""
+def engine_refusal(error: str, key: str = "link.no_claim", symbols=None):
+    """The reason for a link (or a definition, ``key``) the engine refuses to state;
+    ``symbols`` (the note's :class:`NoteSymbols`) tells a symbol declared in the text apart."""
     text = " ".join(str(error).split())
     m = _UNDECLARED.search(text)
     if m:
-        name = _tex(m.group("name"))
-        return say("refusal.undeclared", definition=m.group("definition").replace("\\\\", "\\"),
-                   name=name, bare=m.group("name"))
+        name, bare = _tex(m.group("name")), m.group("name")
+        definition = m.group("definition").replace("\\\\", "\\")
+        rows = {r.name: r for r in getattr(symbols, "rows", ())}
+        if bare in rows and "declared" in rows[bare].rests_on:
+            # declared in the text (z ∈ ℝⁿ): a link about it only through a definition is
+            # often said under a condition of the prose (a uniform guess), so not checked
+            return say("refusal.through_definition", definition=definition, name=name,
+                       bare=bare)
+        return say("refusal.undeclared", definition=definition, name=name, bare=bare)
     m = _NOT_RANDOM.search(text)
     if m:
         names = [n.strip() for n in _CLAIM.sub("", m.group("names")).split(",")]
