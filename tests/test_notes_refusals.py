@@ -122,7 +122,8 @@ def test_a_vector_only_definitions_use_is_declared_by_the_symbols_block(tmp_path
 
 
 
-SOFTMAX = """{block}$z \\in \\mathbb{{R}}^n$, $p_i = \\frac{{e^{{z_i}}}}{{\\sum_{{j=1}}^{{n}} e^{{z_j}}}}$.
+SOFTMAX = """{block}$z \\in \\mathbb{{R}}^n$,
+$p_i = \\frac{{e^{{z_i}}}}{{\\sum_{{j=1}}^{{n}} e^{{z_j}}}}$.
 
 For a uniform guess $p_i = \\frac{{1}}{{n}}$.
 """
