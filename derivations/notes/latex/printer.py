@@ -222,6 +222,7 @@ class _Printer:
                 return "-" + self.frac([-args[0], *groups[0][0][1:]], groups[0][1]), _NEG
         groups, last = _fractions(args), args[-1]
         out = ""
+        inline = False  # the group before is a/b/c: a factor after it needs a dot (a/b c)
         for k, (num, den) in enumerate(groups):
             if not num:  # x^{-1} y: no 1 was written over x (\frac{1}{x} reads 1·x⁻¹)
                 part = self.factors([N.power(d, -1) for d in den], first=not k)
@@ -232,8 +233,10 @@ class _Printer:
                 for d in den:
                     part += "/" + self.p(d, _POW)
             if k:
-                out += self.times(part, out, num[0] if num else None)
+                out += " \\cdot " if tex and inline else \
+                    self.times(part, out, num[0] if num else None)
             out += part
+            inline = bool(num and den and (not tex or len(den) > 1))
         return out, _ATOM if tex and len(groups) == 1 and len(groups[0][1]) == 1 else _PROD
 
     def times(self, nxt: str, prev: str, factor=None) -> str:
