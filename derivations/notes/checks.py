@@ -32,6 +32,7 @@ from derivations.notes.model import (
 )
 from derivations.notes.reading import APPROX, DECLARE, DEFINE, EQUAL, NoteSymbols, Reading
 from derivations.notes.reasons import join, say
+from derivations.notes.refusals import engine_refusal
 from derivations.notes.shapes import NoShape, different_shapes, shape_of, undefined_product
 from derivations.notes.shapes import judge as judge_shape
 from derivations.notes.terms import (
@@ -185,7 +186,8 @@ def _links(result, formula: Formula, reading: Reading, links, context: Context,
             made_by_me = context.define(first_lhs, links[0][3], formula, formula.block,
                                         f"{links[0][4]} = {links[0][5]}")
         except DerivationError as exc:
-            return result(NOT_CHECKABLE, say("check.engine_refuses_definition", error=str(exc)))
+            return result(NOT_CHECKABLE, engine_refusal(str(exc),
+                                                        "check.engine_refuses_definition"))
         key = made_by_me.definition.key
         if first_rel == DEFINE:  # := says the new meaning replaces the old
             context.twice.pop(key, None)

@@ -23,6 +23,7 @@ from derivations.notes.model import (
 )
 from derivations.notes.reading import APPROX, ORDER, NoteSymbols
 from derivations.notes.reasons import join, of_error, say
+from derivations.notes.refusals import engine_refusal
 from derivations.notes.terms import (
     _name,
     _objects,
@@ -82,7 +83,28 @@ def domain(symbols: NoteSymbols, defs: list[Made], exprs=()) -> Domain:
                           **_body_only(exprs, defs, set(indices) | set(dims)),
                           **{m: (-3, 3) for m, _ in laws.values()},
                           **{v: (sp.Rational(1, 10), 10) for _, v in laws.values()}},
-                  constants=tuple(c for c in symbols.constants if keep(c)))
+                  constants=tuple(c for c in symbols.constants if keep(c)) +
+                  _body_arrays(exprs, defs, symbols))
+
+
+def _body_arrays(exprs, defs: list[Made], symbols: NoteSymbols) -> tuple:
+    """The vectors and matrices of the symbols block that only a definition's body uses (x in
+    μ = 1/d Σ x_i, the link about x̂ alone): the engine declares a claim's own arrays by their
+    use, these it is told of — values of their own, drawn like the claim's, not random.  Only
+    the symbols block's: a vector declared in the text may stand in a link whose premise is
+    prose (p_c = 1/K for a uniform guess), which a link checked in general would fail."""
+    mine = {o for e in exprs if isinstance(e, sp.Basic) for o in _objects(e)}
+    defined = {m.definition.key for m in defs}
+    taken = {_name(k) for k in (*symbols.random, *symbols.ranges, *symbols.constants)}
+    block = {r.name for r in symbols.rows if "symbols block" in r.rests_on}
+    out: list = []
+    for m in defs:
+        for o in sorted(_objects(m.definition.body), key=_name):
+            if isinstance(o, (sp.IndexedBase, sp.MatrixSymbol)) and o not in mine and \
+                    o not in out and _name(o) in block - defined - taken and \
+                    o not in set(m.definition.params):
+                out.append(o)
+    return tuple(out)
 
 
 def _body_only(exprs, defs: list[Made], declared: set) -> dict:
@@ -93,9 +115,11 @@ def _body_only(exprs, defs: list[Made], declared: set) -> dict:
     defined = {m.definition.key for m in defs}
     out = {}
     for m in defs:
+        # the letter of a vector x is no symbol of its own: its entries are drawn as x's
+        labels = {b.label for b in _objects(m.definition.body) if isinstance(b, sp.IndexedBase)}
         for o in m.definition.body.free_symbols - mine - declared - set(m.definition.params):
             if isinstance(o, sp.Symbol) and not o.is_integer and o not in out \
-                    and _name(o) not in defined:
+                    and _name(o) not in defined and o not in labels:
                 out[o] = (sp.Rational(1, 1000), sp.Integer(100))
     return out
 
@@ -257,7 +281,7 @@ def _check_link(index: int, relation: str, lhs, rhs, lhs_tex: str, rhs_tex: str,
                                                         *hypotheses) if h is not sp.true))
         result = verify(claim)
     except DerivationError as exc:
-        return link(NOT_CHECKABLE, say("link.no_claim", error=str(exc)))
+        return link(NOT_CHECKABLE, engine_refusal(str(exc), symbols=symbols))
     except Exception as exc:  # noqa: BLE001 - SymPy failing on the note's form: say so
         return link(NOT_CHECKABLE, say("link.engine_stopped", error=f"{type(exc).__name__}: "
                                        f"{' '.join(str(exc).split())[:200]}"))

@@ -11,6 +11,7 @@ import sympy as sp
 
 from derivations.notes import latex as lx
 from derivations.notes import opaque
+from derivations.notes.latex.lexicon import ALIGN_ENVS
 from derivations.notes.markdown import parse
 from derivations.notes.model import SymbolRow
 from derivations.notes.reading import NoteSymbols, OverridesError, Reading
@@ -89,8 +90,14 @@ def source_terms(latex: str, count: int) -> tuple[str, ...] | None:
         pieces.append(latex[last:a])
         last = b
     pieces.append(latex[last:])
-    pieces = [p.replace("&", "").strip().rstrip("\\").strip() for p in pieces]
+    pieces = [_ENV_EDGE.sub("", p.replace("&", "")).strip().rstrip("\\").strip()
+              for p in pieces]
     return tuple(pieces) if len(pieces) == count and all(pieces) else None
+
+
+# the wrapper of an aligned block around its first and last terms: layout, never a term's
+_ENV_EDGE = re.compile(r"^\s*\\begin\{(?:%s)\}(?:\{\d+\})?|\\end\{(?:%s)\}\s*$" % (
+    ("|".join(map(re.escape, sorted(ALIGN_ENVS))),) * 2))
 
 
 def _equal_terms(latex: str) -> tuple[str, ...] | None:

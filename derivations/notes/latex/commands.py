@@ -116,6 +116,8 @@ class Commands:
             self.environment(name, start)
         elif name in ("pi",):
             self.emit("SYMBOL", name, start)
+        elif name in ("lg", "lb"):  # base 10 in Chinese textbooks, base 2 in algorithm books
+            raise TokenError("\\" + name, start, say("read.lg", name=name))
         else:
             raise TokenError("\\" + name, start, say("read.macro"))
 

@@ -220,7 +220,7 @@ def _key(x):
     if not isinstance(x, sp.Basic):
         return ("py", repr(x))
     if not x.args or isinstance(x, (sp.Symbol, sp.MatrixSymbol, sp.IndexedBase, sp.Number)):
-        return ("atom", sp.srepr(x))
+        return ("atom", sp.srepr(x), getattr(x, "written", ""))  # 0.330 is not 0.33 as written
     head = f"F:{x.func}" if isinstance(x, AppliedUndef) else type(x).__name__
     kids = [_key(a) for a in x.args]
     if head in _UNORDERED or head == "MatMul":

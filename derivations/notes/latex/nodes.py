@@ -139,9 +139,54 @@ def is_matrix(x) -> bool:
     return isinstance(x, MatrixExpr)
 
 
+def decimal_text(x: sp.Rational) -> str | None:
+    """A rational whose denominator divides a power of ten, as the decimal it is (0.7, 2)."""
+    if x.q == 1:
+        return str(x.p)
+    for k in range(1, 13):
+        if (10 ** k) % x.q == 0:
+            digits = str(abs(x.p) * (10 ** k // x.q)).rjust(k + 1, "0")
+            text = (digits[:-k] + "." + digits[-k:]).rstrip("0")
+            return ("-" if x < 0 else "") + text
+    return None
+
+
+class _Written:
+    """A decimal whose digits say more than its value (``0.330``, ``1.0``): equal to the value in
+    every respect SymPy sees, it keeps the digits as written for the reading shown back — an ≈
+    is judged on the digits written."""
+
+    def __new__(cls, text: str):
+        value = sp.Rational(text)
+        obj = sp.Expr.__new__(cls)
+        obj.p, obj.q, obj.written = value.p, value.q, text
+        return obj
+
+    def __getnewargs__(self):
+        return (self.written,)
+
+    def __hash__(self):  # the value's hash: equal to the value, so hashed as it is
+        return hash(sp.Rational(self.p, self.q))
+
+    def __neg__(self):
+        text = self.written
+        return type(self)(text[1:] if text.startswith("-") else "-" + text)
+
+
+class WrittenRational(_Written, sp.Rational):
+    pass
+
+
+class WrittenInteger(_Written, sp.Integer):
+    pass
+
+
 def number(text: str) -> sp.Rational:
-    """A literal exactly as written: ``0.1`` is 1/10."""
-    return sp.Rational(text) if "." in text else sp.Integer(text)
+    """A literal exactly as written: ``0.1`` is 1/10; ``0.10`` is 1/10 that shows back as 0.10."""
+    value = sp.Rational(text) if "." in text else sp.Integer(text)
+    if decimal_text(value) == text:
+        return value
+    return (WrittenInteger if value.q == 1 else WrittenRational)(text)
 
 
 def _flat(cls_names: tuple[str, ...], items):

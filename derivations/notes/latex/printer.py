@@ -29,14 +29,18 @@ _SUM, _PROD, _NEG, _POW, _ATOM = 1, 2, 3, 4, 5
 class _Printer:
     def __init__(self, latex: bool):
         self.tex = latex
+        self.script = 0  # inside an exponent: fractions inline
 
     # -- names -----------------------------------------------------------------------------
     def name(self, name: str) -> str:
         if not self.tex:
             return name
-        m = re.fullmatch(r"(.+)\^(\(.+\)|[A-Z])", name)
-        if m:
-            return f"{self.name(m.group(1))}^{{{m.group(2)}}}"
+        m = re.fullmatch(r"(.+)\^(\(.+\)|[A-Z]|[A-Za-z]+)", name)
+        if m:  # a label: W^Q, h^(l), and an upright word y^LS as written, y^{\text{LS}}
+            label = m.group(2)
+            if len(label) > 1 and label.isalpha():
+                label = f"\\text{{{label}}}"
+            return f"{self.name(m.group(1))}^{{{label}}}"
         if name.endswith("_prime"):
             return self.name(name[:-6]) + "'"
         m = re.fullmatch(r"([a-z]+)_(.+)", name)
@@ -71,10 +75,12 @@ class _Printer:
             return sign + ("\\infty" if tex else "∞"), _NEG if sign else _ATOM
         if x is sp.I:
             return ("\\mathrm{i}" if tex else "i"), _ATOM
+        if getattr(x, "written", None):  # 0.330 as written: its digits are what ≈ is about
+            return x.written, _ATOM if x >= 0 else _NEG
         if isinstance(x, sp.Integer):
             return str(x), _ATOM if x >= 0 else _NEG
         if isinstance(x, sp.Rational):
-            dec = _decimal(x)
+            dec = N.decimal_text(x)
             if dec is not None:
                 return dec, _ATOM if x >= 0 else _NEG
             return (f"\\frac{{{x.p}}}{{{x.q}}}" if tex else str(x)), _PROD if not tex else _ATOM
@@ -120,7 +126,7 @@ class _Printer:
             arg = self.p(x.args[0])
             return (f"e^{{{arg}}}" if tex else f"exp({arg})"), _POW if tex else _ATOM
         if name in ("Transpose", "transpose"):
-            return (f"{self.p(x.args[0], _ATOM)}^{{\\top}}" if tex else
+            return (f"{self.base(x.args[0])}^{{\\top}}" if tex else
                     f"{self.p(x.args[0], _ATOM)}ᵀ"), _POW
         if name in ("Sum", "Product"):
             return self.bigop(x, name)
@@ -132,13 +138,14 @@ class _Printer:
         if name == "MaxOver":
             v, lo, hi = x.args[1]
             body = self.p(x.args[0], _PROD)
-            return (f"\\max_{{{self.p(v)}={self.p(lo)}}}^{{{self.p(hi)}}} {body}"
+            # \max_j as written: the language reads no range on \max (its range is the table's)
+            return (f"\\max_{{{self.p(v)}}} {body}"
                     if tex else f"max_({v}={lo}..{hi}) {body}"), _PROD
         if name == "Derivative":
             return self.derivative(x)
         if name == "EntryOf":
             idx = ", ".join(self.p(i) for i in x.args[1:])
-            return (f"{self.p(x.args[0], _ATOM)}_{{{idx}}}" if tex else
+            return (f"{self.base(x.args[0])}_{{{idx}}}" if tex else
                     f"{self.p(x.args[0], _ATOM)}[{idx}]"), _ATOM
         if name == "Norm":
             inner = self.p(x.args[0])
@@ -181,6 +188,12 @@ class _Printer:
             return f"{head}{self.wrap(args)}", _ATOM
         return f"{fname}({args})", _ATOM
 
+    def base(self, x) -> str:
+        """``x`` under a script: a fraction, a root or anything looser than an atom is
+        bracketed, ``(\\frac{1}{2})^{3}``, never ``\\frac{1}{2}^{3}``."""
+        s, prec = self.node(x)
+        return self.wrap(s) if prec < _ATOM or s.startswith(("\\frac", "\\sqrt")) else s
+
     def add(self, x):
         out = ""
         for k, term in enumerate(x.args):
@@ -196,42 +209,82 @@ class _Printer:
         tex = self.tex
         args = list(x.args)
         if args and args[0] == -1 and len(args) > 1:
-            rest = N.mul(*args[1:]) if len(args) > 2 else args[1]
-            return "-" + self.p(rest, _POW), _NEG
+            if _leading_digit(args[1]):  # (-1)·2·x: the -1 a factor of its own, as -2x is not
+                s, prec = self.node(N.mul(*args[1:]) if len(args) > 2 else args[1])
+                return self.wrap("-1") + (" \\cdot " if tex else "·") + (
+                    self.wrap(s) if prec < _PROD else s), _PROD
+            s, prec = self.node(_after_minus(args[1:]))
+            return "-" + (self.wrap(s) if prec < _PROD or s[:1] == "-" else s), _NEG
+        if tex and isinstance(args[0], sp.Number) and args[0] < 0 and len(args) > 1 and \
+                _reciprocal(args[-1]) and not any(map(_reciprocal, args[:1])):
+            groups = _fractions(args)
+            if len(groups) == 1 and len(groups[0][1]) == 1:  # -\frac{2}{3}, not \frac{-2}{3}
+                return "-" + self.frac([-args[0], *groups[0][0][1:]], groups[0][1]), _NEG
         groups, last = _fractions(args), args[-1]
-        if tex and len(groups) == 1 and groups[0][1]:
-            num, den = groups[0]
-            n = " ".join(self.p(a, _PROD) for a in num) if num else "1"
-            d = " ".join(self.p(a, _PROD) for a in den)
-            return f"\\frac{{{n}}}{{{d}}}", _ATOM
         out = ""
+        inline = False  # the group before is a/b/c: a factor after it needs a dot (a/b c)
         for k, (num, den) in enumerate(groups):
-            if tex and den:
-                n = " ".join(self.p(a, _PROD) for a in num) if num else "1"
-                part = f"\\frac{{{n}}}{{{' '.join(self.p(a, _PROD) for a in den)}}}"
+            if not num:  # x^{-1} y: no 1 was written over x (\frac{1}{x} reads 1·x⁻¹)
+                part = self.factors([N.power(d, -1) for d in den], first=not k)
+            elif tex and den and len(den) == 1:
+                part = self.frac(num, den)
             else:
-                # a sum or product last takes the rest of the product as its body: no brackets
-                parts = [self.p(a, _PROD if tex and last is a and _bigop(a) else
-                                _POW if k or j else _NEG) for j, a in enumerate(num)] or ["1"]
-                part = parts[0]
-                for more in parts[1:]:
-                    part += ((" \\cdot " if more[:1].isdigit() else " ") if tex else "·") + more
+                part = self.factors(num, first=not k, last=last) or "1"
                 for d in den:
                     part += "/" + self.p(d, _POW)
             if k:
-                out += (" \\cdot " if part[:1].isdigit() else " ") if tex else "·"
+                out += " \\cdot " if tex and inline else \
+                    self.times(part, out, num[0] if num else None)
             out += part
-        return out, _PROD
+            inline = bool(num and den and (not tex or len(den) > 1))
+        return out, _ATOM if tex and len(groups) == 1 and len(groups[0][1]) == 1 else _PROD
+
+    def times(self, nxt: str, prev: str, factor=None) -> str:
+        """What joins a factor to the one before it: a space, or a dot before a number (two
+        numbers side by side, 3 10^{-4}, would read as one) and between a number and a fraction
+        of numbers (2 \\frac{1}{3} would read as two and a third)."""
+        if not self.tex:
+            return "·"
+        mixed = prev[-1:].isdigit() and nxt.startswith("\\frac{") and nxt[6:7].isdigit()
+        # a tuple beside a factor is read only across an explicit operator: 2 \cdot (1, 0)
+        dot = nxt[:1].isdigit() or nxt[:1] == "." or mixed or isinstance(factor, sp.Tuple)
+        return " \\cdot " if dot else " "
+
+    def factors(self, items, first=True, last=None) -> str:
+        """Factors side by side in the order read; a sum or product last takes the rest of the
+        product as its body, so only there it goes without brackets."""
+        out = ""
+        for j, a in enumerate(items):
+            outer = _PROD if self.tex and a is last and _bigop(a) else \
+                _POW if j or not first else _NEG
+            s = self.p(a, outer)
+            out = s if not j else out + self.times(s, out, a) + s
+        return out
+
+    def frac(self, num, den) -> str:
+        """One fraction: in a script inline (64^{-1/2}), elsewhere \\frac; a numerator or a
+        denominator of one factor needs no brackets inside \\frac."""
+        if (self.script or not self.tex) and len(num) <= 1 and len(den) == 1:
+            n = self.p(num[0], _POW) if num else "1"
+            return f"{n}/{self.p(den[0], _POW)}"
+        n = self.p(num[0]) if len(num) == 1 else self.factors(num) if num else "1"
+        d = self.p(den[0]) if len(den) == 1 else self.factors(den)
+        return f"\\frac{{{n}}}{{{d}}}"
 
     def pow(self, x):
         base, e = x.args
-        if e == sp.Rational(1, 2):
+        if e == sp.Rational(1, 2) and not getattr(e, "written", None):
             return (f"\\sqrt{{{self.p(base)}}}" if self.tex else f"sqrt({self.p(base)})"), _ATOM
         if isinstance(e, sp.Rational) and e.p == 1 and e.q > 2:
             return (f"\\sqrt[{e.q}]{{{self.p(base)}}}" if self.tex else
                     f"root({self.p(base)}, {e.q})"), _ATOM
         if self.tex:
-            return f"{self.p(base, _ATOM)}^{{{self.p(e)}}}", _POW
+            self.script += 1
+            try:
+                exponent = self.p(e)
+            finally:
+                self.script -= 1
+            return f"{self.base(base)}^{{{exponent}}}", _POW
         return f"{self.p(base, _ATOM)}^{self.p(e, _ATOM)}", _POW
 
     def bigop(self, x, name):
@@ -261,34 +314,42 @@ class _Printer:
         return f"{top}{self.p(expr, _ATOM)}/{''.join(parts)}", _PROD
 
 
-def _decimal(x: sp.Rational) -> str | None:
-    """A rational whose denominator divides a power of ten, as the decimal it is (0.7)."""
-    for k in range(1, 13):
-        if (10 ** k) % x.q == 0:
-            digits = str(abs(x.p) * (10 ** k // x.q)).rjust(k + 1, "0")
-            text = (digits[:-k] + "." + digits[-k:]).rstrip("0")
-            return ("-" if x < 0 else "") + text
-    return None
-
-
 def _negative(term):
     if isinstance(term, sp.Number) and term < 0:
         return True, -term
     if type(term).__name__ in ("Mul", "MatMul") and term.args and term.args[0] == -1:
         rest = term.args[1:]
-        return True, rest[0] if len(rest) == 1 else N.mul(*rest)
+        if not _leading_digit(rest[0]):  # a - (-1)·2 stays as written, not a - 2
+            return True, _after_minus(rest)
+    if type(term).__name__ == "Mul" and isinstance(term.args[0], sp.Number) and \
+            term.args[0] < 0 and term.args[0] != -1:
+        return True, N.mul(-term.args[0], *term.args[1:])  # a - 2x, read a + (-2)·x
     return False, term
+
+
+def _after_minus(rest):
+    """What a minus stands before: -\\frac{1}{n} reads -1·n⁻¹ (the minus takes the 1 in), so a
+    reciprocal first is shown over its 1 again, never as n^{-1}."""
+    if _reciprocal(rest[0]):
+        return N.mul(1, *rest)
+    return rest[0] if len(rest) == 1 else N.mul(*rest)
+
+
+def _leading_digit(x) -> bool:
+    return isinstance(x, sp.Number) and x >= 0
 
 
 def _fractions(args) -> list[tuple[list, list]]:
     """The factors of a product as written, cut into fractions: each run of factors and the run
     of reciprocals after it is one (numerators, denominators); ``\\frac{1}{d}\\sum_i x_i``, the
-    factors 1, d⁻¹, Σ, is 1/d, then Σ — never the Σ over d."""
+    factors 1, d⁻¹, Σ, is 1/d, then Σ — never the Σ over d.  A numerator 1 right before a
+    reciprocal starts a fraction of its own: 2·\\frac{1}{3} is not \\frac{2·1}{3}."""
     groups: list[tuple[list, list]] = [([], [])]
-    for a in args:
+    for k, a in enumerate(args):
         if _reciprocal(a):
             groups[-1][1].append(a.args[0])
-        elif groups[-1][1]:
+        elif groups[-1][1] or (a == 1 and groups[-1][0] and k + 1 < len(args) and
+                               _reciprocal(args[k + 1])):
             groups.append(([a], []))
         else:
             groups[-1][0].append(a)
