@@ -67,10 +67,13 @@ def _claim(claim: dict, lang: str, t: dict, full: str, number: str, section: str
             "rule": prose(rule[lang], f"student rule {cid} {n}") if rule else px(st["rule"]),
             "lines": [shown(tx(Tex(x, True, st["tex"].label))) for x in rows],
             "failed": st["status"] == "failed"})
-    # a single step that only writes the result again (its reason names the definitions it
-    # reads) is no step: the edition says 「由定义即得」 and gives that reason
+    # a single step that only writes the result again is no step: the edition says 「由定义即得」
+    # when it reads a definition, else 「直接可得」, and gives its reason
     restated = len(steps) == 1 and [x["tex"].tex for x in steps[0]["lines"]] == [
         tx(Tex(x, True, "")).tex for x in lines]
+    defined = {d["name"] for d in claim["definitions"]}
+    direct = t["student"]["by_definition" if set(claim["steps"][0].get("by") or ()) & defined
+                          else "in_one_step"]
     # the hypotheses a result rests on belong to its statement: 「若 …，则」
     hypotheses = [tx(Tex(a["tex"].tex, False, a["tex"].label)) for a in c["assumptions"]
                   if a["kind"] == "hypothesis"]
@@ -100,7 +103,7 @@ def _claim(claim: dict, lang: str, t: dict, full: str, number: str, section: str
                                           d["tex"].label)}
                             for d in c["definitions"]],
             "steps": [] if restated else steps,
-            "by_definition": steps[0]["rule"] if restated else None,
+            "by_definition": {"label": direct, "rule": steps[0]["rule"]} if restated else None,
             "href": f"{full}#{c['anchor']}",
             # the mark links to the evidence in the full report's PDF, handed out beside this
             # one (a relative link); its text names no section a student would look up
