@@ -128,12 +128,12 @@ class ChainResult:
         defined = d.definitions_used
         return {
             "id": d.id, "title": d.title, "module": self.module or d.id.split("_")[0],
-            "statement": latex(d.statement, defined),
-            "definitions": legend(defined),
+            "statement": latex(d.statement, defined, d.order),
+            "definitions": legend(defined, d.order),
             "assumptions": [{"name": a.name, "text": a.text, "latex": a.latex, "kind": a.kind}
                             for a in d.assumptions],
             "conditions": conditions(d),
-            "hypotheses": [latex(h, defined) for h in d.hypotheses],
+            "hypotheses": [latex(h, defined, d.order) for h in d.hypotheses],
             "premises": dict(self.premises),
             "premise_checks": [p.to_dict() for p in self.premise_checks],
             "unchecked": self.unchecked, "failed_premise": self.failed_premise,
@@ -309,7 +309,8 @@ def _verify(d, symbolic_ops, progress, done, module) -> ChainResult:
         elif not counter and detail:  # proved by one of the route's own methods: which one
             reason = "; ".join(r for r in (f"symbolic route: {detail}", reason) if r)
         results.append(StepResult(
-            index=n, latex=latex(written.steps[n - 1].expr, written.definitions_used),
+            index=n, latex=latex(written.steps[n - 1].expr, written.definitions_used,
+                                       written.order),
             rule=step.rule, by=written.steps[n - 1].by, symbolic=symbolic,
             numeric=numeric, status=status, points=len(points), counterexample=counter,
             seconds=time.perf_counter() - t0, reason=reason,

@@ -227,6 +227,8 @@ attention_shapes = Derivation(
                 ("entry of a matrix product", "s")),),
     domain=_ENTRIES,
     definitions=(W_DEF,),
+    # the weights first, then the values, as in the product PV; QKᵀ as q_i before k_j
+    order=("s", "Q"),
 )
 
 _ROW_TOTAL = sp.Sum(sp.exp(score(i, j)), (j, 1, m))
@@ -248,6 +250,7 @@ attention_weights_sum_to_one = Derivation(
     ),
     domain=Domain(dims=(n, m, d_k), indices={i: (1, n)}),
     definitions=(W_DEF,),
+    order=("Q",),
 )
 
 # --- the misplaced bracket ----------------------------------------------------------------------
@@ -333,6 +336,8 @@ attention_softmax_backward = Derivation(
     ),
     domain=Domain(dims=(N,), indices={j_key: (1, N)}),
     definitions=(ABAR_DEF,),
+    # Σ_i a_i ∂s_i/∂z_j: the upstream gradient weighs the Jacobian; s_j (a_j − ā)
+    order=("KroneckerDelta", "a", "s", "Add"),
 )
 
 # matrix form for an n×m attention matrix A = softmax_over_keys(S) and upstream dA

@@ -136,6 +136,8 @@ dot_product_variance = Derivation(
     ),
     GENERAL,
     DEFS,
+    # q before k, as in qᵀk
+    order=("q",),
 )
 
 unit_dot_product_variance = Derivation(
@@ -178,6 +180,7 @@ scaled_dot_product_variance = Derivation(
     ),
     UNIT,
     DEFS,
+    order=("q",),
 )
 
 nonzero_mean_growth = Derivation(

@@ -27,13 +27,33 @@ w = sp.IndexedBase("E", real=True)
 G = sp.IndexedBase("G", real=True)
 delta = sp.KroneckerDelta
 
+# entry v of the one-hot e_i, and entry c of the lookup Eᵀe_i: the index computation is written
+# out, entry of a product, then the one-hot's entries, then the sifting
+LOOKUP = Notation("embedding lookup", (V, C, w))
+ONE_HOT = sp.Function("onehot", real=True)
+ONE_HOT_DEF = LOOKUP.define("e_i", ONE_HOT, delta(i, v), r"(e_{{{0}}})_{{{1}}}", (i, v),
+                            text="entry v of the one-hot vector of token i")
+LOOKED_UP = sp.Function("lookup", real=True)
+LOOKUP_DEF = LOOKUP.define("Eᵀe_i", LOOKED_UP, sp.Sum(w[v, c] * ONE_HOT(i, v), (v, 1, V)),
+                           r"(E^{{T}} e_{{{0}}})_{{{1}}}", (i, c),
+                           text="entry c of the lookup Eᵀe_i: column c of E against e_i")
+
 embedding_lookup = Derivation(
     "embedding_lookup",
     "Embedding: the lookup Eᵀe_i is row i of the table",
-    sp.Eq(sp.Sum(delta(i, v) * w[v, c], (v, 1, V)), w[i, c], evaluate=False),
+    sp.Eq(LOOKED_UP(i, c), w[i, c], evaluate=False),
     (),
-    (Step(w[i, c], "δ_iv keeps the term v = i, for 1 ≤ i ≤ V"),),
+    (
+        Step(sp.Sum(w[v, c] * ONE_HOT(i, v), (v, 1, V)),
+             "entry c of Eᵀx is Σ_v E_vc x_v; the definition of Eᵀe_i", ("Eᵀe_i",)),
+        Step(sp.Sum(delta(i, v) * w[v, c], (v, 1, V)), "the one-hot e_i: (e_i)_v = δ_iv",
+             ("e_i",)),
+        Step(w[i, c], "δ_iv keeps the term v = i, for 1 ≤ i ≤ V"),
+    ),
     Domain(dims=(V, C), indices={i: (1, V), c: (1, C)}, max_dim=3),
+    (LOOKUP_DEF, ONE_HOT_DEF),
+    # Σ_v E_vc (e_i)_v, the entries in the order of the product Eᵀe_i; then δ_iv first
+    order=("KroneckerDelta", "E"),
 )
 
 X = sp.MatrixSymbol("X", T, V)

@@ -196,6 +196,8 @@ layernorm_grad_input = Derivation(
     ),
     ROW,
     (nt.XHAT, nt.GBAR, nt.GXBAR),
+    # Σ_i g_i ∂x̂_i/∂x_j: the upstream gradient weighs the Jacobian
+    order=("KroneckerDelta", "g"),
 )
 
 _AFFINE_LOSS = sp.Sum(sp.Sum(o[r, i] * (gamma[i] * xh[r, i] + beta[i]), (i, 1, d)), (r, 1, N))

@@ -135,6 +135,8 @@ softmax_jacobian = Derivation(
     ),
     LOGITS,
     (nt.S_DEF,),
+    # δ_ij e^{z_i} Z, and s_i (δ_ij − s_j) with the factor before its bracket
+    order=("KroneckerDelta", "exp", "s", "Add"),
 )
 
 

@@ -144,9 +144,9 @@ def _embedding(M) -> dict:
     dl = sp.KroneckerDelta
     return {
         "embedding_lookup": [
-            ("transposed lookup E_ci", 1, lambda: w[c, i]),
-            ("δ dropped: column sum", 1, lambda: sp.Sum(w[v, c], (v, 1, V))),
-            ("off by one row", 1, lambda: w[i + 1, c]),
+            ("transposed lookup E_ci", 3, lambda: w[c, i]),
+            ("δ dropped: column sum", 2, lambda: sp.Sum(w[v, c], (v, 1, V))),
+            ("off by one row", 3, lambda: w[i + 1, c]),
         ],
         "embedding_grad_one_hot": [
             ("GᵀX for XᵀG", 2, lambda: M.GM.T * M.X),

@@ -67,6 +67,13 @@ def _claim(claim: dict, lang: str, t: dict, full: str, number: str, section: str
             "rule": prose(rule[lang], f"student rule {cid} {n}") if rule else px(st["rule"]),
             "lines": [shown(tx(Tex(x, True, st["tex"].label))) for x in rows],
             "failed": st["status"] == "failed"})
+    # a single step that only writes the result again is no step: the edition says 「由定义即得」
+    # when it reads a definition, else 「直接可得」, and gives its reason
+    restated = len(steps) == 1 and [x["tex"].tex for x in steps[0]["lines"]] == [
+        tx(Tex(x, True, "")).tex for x in lines]
+    defined = {d["name"] for d in claim["definitions"]}
+    direct = t["student"]["by_definition" if set(claim["steps"][0].get("by") or ()) & defined
+                          else "in_one_step"]
     # the hypotheses a result rests on belong to its statement: 「若 …，则」
     hypotheses = [tx(Tex(a["tex"].tex, False, a["tex"].label)) for a in c["assumptions"]
                   if a["kind"] == "hypothesis"]
@@ -95,7 +102,9 @@ def _claim(claim: dict, lang: str, t: dict, full: str, number: str, section: str
                              "shown": Tex("\\displaystyle " + tx(d["tex"]).tex, False,
                                           d["tex"].label)}
                             for d in c["definitions"]],
-            "steps": steps, "href": f"{full}#{c['anchor']}",
+            "steps": [] if restated else steps,
+            "by_definition": {"label": direct, "rule": steps[0]["rule"]} if restated else None,
+            "href": f"{full}#{c['anchor']}",
             # the mark links to the evidence in the full report's PDF, handed out beside this
             # one (a relative link); its text names no section a student would look up
             "section": section,
@@ -168,6 +177,8 @@ def _box(box: dict, number: str, records: dict[str, dict], lang: str, t: dict) -
             "wrong": prose(box["wrong"][lang], label) if "wrong" in box else None,
             "counter": prose(box["counter"][lang], label) if "counter" in box else None,
             "correct": shown(Tex(correct, True, label)) if correct else None,
+            # what a term of the box means, where d2l has not defined it
+            "footnote": prose(box["footnote"][lang], label) if "footnote" in box else None,
             "lines": [prose(x[lang], label) for x in box.get("lines", [])]}
 
 
@@ -278,6 +289,7 @@ def build_view(data: dict, figures: list[dict], lang: str = "en",
         raise StudentError("student.toml: a chapter uses what a later one proves: "
                            + "; ".join(problems) + ". Reorder [[topic]] or the claims.")
     meta = meta or {}
+    shown_ids = [c for tp in chosen for c in tp["claims"] if c in claims]
     return {
         "lang": lang, "t": t, "s": s, "title": s["title"],
         "file": FILES[lang], "other_file": FILES["zh" if lang == "en" else "en"],
@@ -286,11 +298,29 @@ def build_view(data: dict, figures: list[dict], lang: str = "en",
         "topics": topics, "answers": answers,
         "notation_map": [prose(x[lang], f"notation_map line {i + 1}")
                          for i, x in enumerate(w["notation_map"])],
+        "how_check": how_check(s, shown_ids, data.get("crosschecks") or []),
         "subtitle": s["subtitle"].format(chapters=d2l_chapters(
             [w["chapter"][tp["key"]]["d2l"]["en"] for tp in chosen], t)),
         # where the evidence stands: the full report beside this edition, as a PDF and a page
         "evidence": _evidence(s["evidence"], {"pdf": PDFS[lang], "page": full}),
     }
+
+
+def how_check(s: dict, shown: list[str], crosschecks: list[dict]) -> str:
+    """What ✓ means, with how many of the ``shown`` derivations were compared with the working
+    model (a cross-check of any kind but Monte Carlo, which samples the distribution instead),
+    counted from the data rather than said of all."""
+    kinds: dict[str, set[str]] = {}
+    for rec in crosschecks:
+        kinds.setdefault(rec["claim"], set()).add(rec["kind"])
+    model = sum(bool(kinds.get(c, set()) - {"monte-carlo"}) for c in shown)
+    sampled = sum(kinds.get(c) == {"monte-carlo"} for c in shown)
+    compared = ""
+    if model:
+        compared = s["how_compared"].format(model=model, total=len(shown))
+        if sampled:
+            compared += s["how_sampled"].format(sampled=sampled)
+    return s["how_check"].format(compared=compared)
 
 
 # the build writes the PDFs into pdf/ and the pages into html/ (reports/pipeline/build.py): a

@@ -88,6 +88,8 @@ def validate_words(raw: dict) -> dict:
         else:
             for field in ("wrong", "counter"):
                 _bilingual(box.get(field), f"{where} {field}")
+            if "footnote" in box:
+                _bilingual(box["footnote"], f"{where} footnote")
             if not box.get("correct"):
                 raise StudentError(f"{where}: expected the correct formula, got none")
     for cid, lead in raw.get("lead", {}).items():

@@ -94,6 +94,10 @@ class Derivation:
     # relations the claim holds under (|j − i| ≤ 5, x < 10⁶): part of its statement, printed with
     # it; the numeric route draws only points where they hold
     hypotheses: tuple = ()
+    # the order a lecturer writes a product's factors in (P_ij V_jc, not SymPy's V_jc P_ij): names
+    # of bases, functions or kinds of factor, first first (:mod:`derivations.engine.core.printing`);
+    # printing only, the expressions both routes check are the same
+    order: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         _read_floats(self)

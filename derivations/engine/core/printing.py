@@ -20,6 +20,12 @@ definition shows it unfolded.  The printer is SymPy's LaTeX printer with these c
 * d/dx when the variable is the only thing the expression depends on, the defined symbols
   aside (they depend on it through their bodies);
 * s_{ij} rather than s_{i,j} when every index is a single letter;
+* a product's factors in the order the claim states (``Derivation.order``: P_ij V_jc, g_l ∂p_l/∂z_j,
+  p_i (δ_ij − p_j) rather than SymPy's V_jc P_ij): a factor is named by its base (an entry's
+  matrix, a power's base), else by its kind (``KroneckerDelta``, ``exp``, ``Derivative``, ``Add``
+  for a bracket), else by the first base inside it (never a sum's); a number leads, unnamed
+  factors keep SymPy's order after the named ones; only the printing changes, never the
+  expression;
 * everything else as SymPy prints it.
 """
 
@@ -27,6 +33,7 @@ from __future__ import annotations
 
 import sympy as sp
 from sympy.core.function import AppliedUndef, UndefinedFunction
+from sympy.matrices.expressions.matexpr import MatrixElement
 from sympy.printing.latex import LatexPrinter
 from sympy.printing.precedence import PRECEDENCE
 from sympy.simplify.radsimp import fraction
@@ -34,12 +41,14 @@ from sympy.simplify.radsimp import fraction
 from derivations.engine.core.definitions import Definition
 from derivations.tex import depth
 
-__all__ = ["latex", "legend"]
+__all__ = ["latex", "legend", "order_unused"]
 
 
 class _Printer(LatexPrinter):
-    def __init__(self, definitions: tuple[Definition, ...] = ()) -> None:
+    def __init__(self, definitions: tuple[Definition, ...] = (),
+                 order: tuple[str, ...] = ()) -> None:
         names, self._functions = {}, {}
+        self._order, self.used = tuple(order), set()
         self._defined = {d.symbol for d in definitions}
         self._defined |= {d.symbol.label for d in definitions
                           if isinstance(d.symbol, sp.IndexedBase)}
@@ -86,9 +95,11 @@ class _Printer(LatexPrinter):
         # stand one level higher; likewise for any fraction that would nest too deep
         num, den = fraction(expr, exact=True)
         if den == 1:
-            return super()._print_Mul(expr)
+            return self._in_order(expr) or super()._print_Mul(expr)
         if not _has_sum_factor(num) or den.has(sp.Sum):
-            plain = super()._print_Mul(expr)
+            top = None if num.could_extract_minus_sign() else self._in_order(num)
+            plain = (rf"\frac{{{top}}}{{{self._print(den)}}}" if top
+                     else super()._print_Mul(expr))
             if depth(plain) <= 2:
                 return plain
         sign = ""
@@ -101,6 +112,41 @@ class _Printer(LatexPrinter):
         if isinstance(num, sp.Add):
             body = rf"\left({body}\right)"
         return f"{lead} {body}"
+
+    def _in_order(self, expr) -> str | None:
+        """``expr``, a product without a denominator, with its factors in the stated order;
+        None when that order is SymPy's own."""
+        if not self._order or not isinstance(expr, sp.Mul) or sp.Mul(*expr.args) != expr:
+            return None  # a product built unevaluated prints as its author built it
+        sign = ""
+        if expr.could_extract_minus_sign():
+            sign, expr = "- ", -expr
+            if not isinstance(expr, sp.Mul):
+                return None
+        factors = list(expr.as_ordered_factors())
+        ranks = [self._rank(f) for f in factors]
+        ordered = [f for _, _, f in sorted(zip(ranks, range(len(factors)), factors,
+                                               strict=True), key=lambda x: x[:2])]
+        if ordered == factors:
+            return None
+        if sp.Mul(*ordered) != expr:  # a reordering, never another product
+            raise AssertionError(f"printing reordered {expr} into another product")
+        out = ""
+        for k, f in enumerate(ordered):
+            tex = self._print(f)
+            if self._needs_mul_brackets(f, first=k == 0, last=k == len(ordered) - 1):
+                tex = rf"\left({tex}\right)"
+            out += (self._settings["mul_symbol_latex"] if out else "") + tex
+        return sign + out
+
+    def _rank(self, factor) -> int:
+        if factor.is_Number:
+            return -1
+        for name in _names(factor):
+            if name in self._order:
+                self.used.add(name)
+                return self._order.index(name)
+        return len(self._order)
 
     def _print_Indexed(self, expr):
         # s_{ij}, V_{jc}: indices that are single letters need no commas between them
@@ -167,21 +213,52 @@ class _Printer(LatexPrinter):
         return rf"{head}{{{op} {self._print(var)}}}{tail}"
 
 
+def _names(factor) -> list[str]:
+    """What a factor may be called in a stated order: its base, its kind, the bases inside."""
+    base = factor.base if isinstance(factor, sp.Pow) else factor
+    if isinstance(base, sp.Indexed):
+        own = [str(base.base.label)]
+    elif isinstance(base, MatrixElement):
+        own = [str(base.parent)]
+    elif isinstance(base, sp.Symbol):
+        own = [base.name]
+    else:
+        own = [type(base).__name__]
+    if isinstance(base, sp.Sum):  # a sum stands where SymPy puts it, whatever it sums
+        return own
+    inside = [str(a.base.label) if isinstance(a, sp.Indexed) else
+              str(a.parent) if isinstance(a, MatrixElement) else a.name
+              for a in sp.preorder_traversal(base)
+              if isinstance(a, sp.Indexed | MatrixElement | sp.Symbol)]
+    return own + inside
+
+
 def _has_sum_factor(e) -> bool:
     return isinstance(e, sp.Sum) or (isinstance(e, sp.Mul)
                                      and any(isinstance(a, sp.Sum) for a in e.args))
 
 
-def latex(expr, definitions: tuple[Definition, ...] = ()) -> str:
-    """``expr`` in TeX as written, each defined symbol printed as its definition says."""
-    return _Printer(definitions).doprint(expr)
+def latex(expr, definitions: tuple[Definition, ...] = (), order: tuple[str, ...] = ()) -> str:
+    """``expr`` in TeX as written, each defined symbol printed as its definition says, each
+    product's factors in ``order`` (the claim's :attr:`Derivation.order`)."""
+    return _Printer(definitions, order).doprint(expr)
 
 
-def legend(definitions: tuple[Definition, ...]) -> list[dict]:
+def order_unused(d) -> list[str]:
+    """The names of the claim ``d``'s stated order that name no factor of what it prints (a
+    misspelt name would leave a formula in SymPy's order without a word)."""
+    printer = _Printer(d.definitions_used, d.order)
+    for e in (d.statement, *(s.expr for s in d.steps), *d.hypotheses,
+              *(x for df in d.definitions_used for x in (df.head, df.body))):
+        printer.doprint(e)
+    return [n for n in d.order if n not in printer.used]
+
+
+def legend(definitions: tuple[Definition, ...], order: tuple[str, ...] = ()) -> list[dict]:
     """Each definition as the report lists it: {"name", "latex": "symbol := body", "symbol",
     "text"}, a definition after those it uses; the body printed with the others folded. A step
     that uses a definition cites it by ``symbol``."""
-    printer = _Printer(definitions)
+    printer = _Printer(definitions, order)
     out = []
     for d in definitions:
         head = printer.doprint(d.head)

@@ -1,0 +1,307 @@
+"""The student edition's text as a lecturer writes it: products in the order of the textbook
+(weights first, entries in the order of the product), no step that only restates its result,
+every symbol defined before it is used, the attention backward pass summarised whole, and the
+Chinese punctuation of a printed page (no bracket inside a bracket, no blank before ：)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+import sympy as sp
+
+from derivations.engine import verify, with_step
+from derivations.engine.core.printing import latex, order_unused
+from derivations.library import attention as at
+from derivations.library import claims
+from numeric import ops
+from reports.render import i18n
+from reports.view import student, student_data, student_read
+
+FIXTURE = Path(__file__).parent / "fixtures" / "student_claims.json"
+FIGURES = [{"name": n} for n in ("variance_vs_dk", "saturation", "depth_gradnorm",
+                                 "training_loss", "adam_moments")]
+META = {"date": "2026-12-01", "version": "0"}
+FD_STEP = 1e-6  # central differences in float64: error ~ h² f''' + eps/h, about 1e-10 here
+FD_RTOL = 1e-7
+
+
+@pytest.fixture(scope="module")
+def data(audit) -> dict:
+    fixture = json.loads(FIXTURE.read_text(encoding="utf-8"))
+    return {**fixture, "plot_data": {}, "training": {"steps": [], "loss": []},
+            "errata": {"records": audit["records"], "summary": {}}}
+
+
+@pytest.fixture(scope="module")
+def views(data) -> dict:
+    return {lang: student.build_view(data, FIGURES, lang, META) for lang in i18n.LANGS}
+
+
+def _claims(view) -> dict[str, dict]:
+    return {it["id"]: it for t in view["topics"] for it in t["parts"] if it["type"] == "claim"}
+
+
+def _formulas(claim: dict) -> str:
+    """Every formula of a shown derivation, braces and blanks dropped: P_ijV_jc."""
+    texts = [x["tex"].tex for x in claim["statement"]]
+    texts += [d["tex"].tex for d in claim["definitions"]]
+    texts += [x["tex"].tex for st in claim["steps"] for x in st["lines"]]
+    return re.sub(r"[{}\s]", "", "\n".join(texts))
+
+
+# ----------------------------------------------------------------------------- factor order
+# (claim, as a lecturer writes it, as SymPy orders it): braces and blanks dropped
+WRITTEN = [
+    ("attention_shapes", r"P_ijV_jc", r"V_jcP_ij"),
+    ("attention_shapes", r"Q_irK_jr", r"K_jrQ_ir"),
+    ("softmax_jacobian", r"\delta_ije^z_iZ-", r"Ze^z_i\delta_ij"),
+    ("softmax_jacobian", r"=p_i\left(\delta_ij-p_j\right)", r"\right)p_i"),
+    ("attention_softmax_backward", r"g_l\frac\partialp_l\partialz_j", r"\partialz_jg_l"),
+    ("attention_softmax_backward", r"=p_j\left(g_j-\bar", r"\right)p_j"),
+    ("layernorm_grad_input", r"g_i\frac\partial\hatx_i\partialx_j", r"\partialx_jg_i"),
+    ("dot_product_variance", r"q_rk_r", r"k_rq_r"),
+]
+
+
+@pytest.mark.parametrize(("cid", "written", "sympy_order"), WRITTEN)
+def test_products_read_as_a_lecturer_writes_them(views, cid, written, sympy_order):
+    for view in views.values():
+        shown = _formulas(_claims(view)[cid])
+        assert written in shown and sympy_order not in shown, (cid, shown[:300])
+
+
+def _same_symbols(a: str, b: str) -> bool:
+    """Two prints of one expression: the same characters, in another order at most."""
+    return sorted(a.replace(" ", "")) == sorted(b.replace(" ", ""))
+
+
+def test_a_stated_order_reorders_and_changes_nothing_else():
+    ordered = [d for d in claims() if d.order]
+    assert {d.id for d in ordered} >= {w[0] for w in WRITTEN}
+    for d in ordered:
+        assert order_unused(d) == [], d.id
+        for e in (d.statement, *(s.expr for s in d.steps)):
+            mine, plain = latex(e, d.definitions_used, d.order), latex(e, d.definitions_used)
+            assert _same_symbols(mine, plain), (d.id, mine, plain)
+    # the check tells a print that lost a factor
+    assert not _same_symbols(r"{P}_{ij} {V}_{jc}", r"{P}_{ij}")
+
+
+def test_a_misspelt_order_name_is_found():
+    d = at.attention_shapes
+    bad = type(d)(d.id, d.title, d.statement, d.assumptions, d.steps, d.domain, d.definitions,
+                  order=("s", "Qx"))
+    assert order_unused(bad) == ["Qx"]
+
+
+def test_a_written_form_that_is_another_expression_is_refused():
+    """The printed order is the proved expression's: a step written otherwise (the value's
+    indices swapped) is not proved."""
+    d = at.attention_shapes
+    i, j, c = at.i, at.j, at.c
+    wrong = sp.Sum(at.w[i, j] * at.entry(at.V, c, j), (j, 1, at.m))
+    assert verify(with_step(d, 1, wrong)).status != "proved"
+    right = sp.Sum(sp.Mul(at.w[i, j], at.entry(at.V, j, c), evaluate=False), (j, 1, at.m))
+    assert sp.simplify((right - d.steps[0].expr).doit()) == 0
+
+
+# ----------------------------------------------------------------------------- steps
+def test_the_lookup_computes_its_index_and_restated_steps_read_by_definition(views):
+    for lang, view in views.items():
+        claims = _claims(view)
+        lookup = _formulas(claims["embedding_lookup"])
+        assert r"(E^\tope_i)_c=\sum_v=1^|\mathcalV|E_vc(e_i)_v" in lookup, lookup
+        assert r"\sum_v=1^|\mathcalV|\delta_ivE_vc" in lookup and len(
+            claims["embedding_lookup"]["steps"]) == 3
+        said = {"zh": ("由定义即得", "直接可得"), "en": ("By definition", "Directly")}[lang]
+        # 4.1 reads the definitions of P and S; 5.4 is the trace rule, not a definition
+        for cid, label in (("attention_shapes", said[0]), ("attention_grad_values", said[1])):
+            assert claims[cid]["steps"] == [], cid
+            assert claims[cid]["by_definition"]["label"] == label, cid
+        # no shown derivation is a single step that writes its result again
+        for cid, c in claims.items():
+            if len(c["steps"]) == 1:
+                assert [x["tex"].tex for x in c["steps"][0]["lines"]] != [
+                    x["tex"].tex for x in c["statement"]], cid
+
+
+def test_a_title_says_what_its_derivation_derives(views):
+    """2.1 derives entries: its title says the entries, its lead the matrix they make."""
+    for view in views.values():
+        c = _claims(view)["softmax_jacobian"]
+        assert "diag" not in c["title"].plain and r"\partial p_i/\partial z_j" in "".join(
+            x.tex for x in c["title"].parts if not isinstance(x, str))
+        assert "diag(p)" in c["lead"]["text"].plain.replace("operatorname{diag}", "diag")
+
+
+# ----------------------------------------------------------------------------- defined first
+def test_symbols_are_defined_before_they_are_used(views):
+    words = student_data.words()
+    lead = words["lead"]["attention_shapes"]["text"]
+    for lang in ("en", "zh"):
+        assert "$Q = XW_Q$" in lead[lang] and "10.6" in lead[lang]
+        intro = words["chapter"]["residual"]["intro"][lang]
+        first = min(intro.index(x) for x in (r"\sigma^2", r"\varepsilon"))
+        # σ² and ε are said in words where they first stand
+        said = {"zh": ("方差", "小常数"), "en": ("variance", "small constant")}[lang]
+        assert all(w in intro for w in said) and intro.index(said[0]) < first + 120
+        box = next(b for b in words["box"] if b["id"] == "at_least_one")
+        for term in (r"\sigma_{\min}(I + J) = \min", r"\succeq 0",
+                     r"v^\top(J + J^\top + J^\top J)v \ge 0", r"\lVert J\rVert_2 = \max"):
+            assert term in box["footnote"][lang], term
+        ln = words["lead"]["layernorm_grad_input"]["text"][lang]
+        assert {"zh": "视为常数", "en": "held constant"}[lang] in ln
+    for view in views.values():
+        box = next(it for t in view["topics"] for it in t["parts"] if it.get("id") ==
+                   "at_least_one")
+        assert box["footnote"] is not None
+
+
+# ----------------------------------------------------------------------------- chapter 5
+def _softmax_rows(s: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
+    return ops.softmax_forward(s, mask)[0]
+
+
+def test_the_summary_gives_g_p_and_the_row_softmax_backward_which_finite_differences_confirm(
+        views):
+    for view in views.values():
+        summary = [x for t in view["topics"] if t["key"] == "linear" for x in t["summary"]]
+        tex = "".join(p.tex for x in summary for p in x.parts if not isinstance(p, str))
+        assert r"G_P = G_O\,V^\top" in tex
+        assert r"G_S = P \odot \bigl(G_P - (G_P \odot P)\mathbf{1}\mathbf{1}^\top\bigr)" in tex
+    # the summary's matrix form, against central differences of L = Σ G_P ⊙ softmax(S)
+    rng = np.random.default_rng(50)
+    s, gp = rng.normal(size=(3, 4)), rng.normal(size=(3, 4))
+    p = _softmax_rows(s)
+    gs = p * (gp - (gp * p) @ np.ones((4, 1)) @ np.ones((1, 4)))
+    fd = np.zeros_like(s)
+    for idx in np.ndindex(*s.shape):
+        e = np.zeros_like(s)
+        e[idx] = FD_STEP
+        fd[idx] = ((gp * _softmax_rows(s + e)).sum()
+                   - (gp * _softmax_rows(s - e)).sum()) / (2 * FD_STEP)
+    np.testing.assert_allclose(gs, fd, rtol=FD_RTOL, atol=FD_RTOL)
+    # and the check tells a wrong form: the plain row mean instead of the mean under P
+    wrong = p * (gp - gp.mean(axis=1, keepdims=True))
+    assert not np.allclose(wrong, fd, rtol=FD_RTOL, atol=FD_RTOL)
+
+
+def test_the_causal_mask_exercise_answer_is_what_the_model_computes(views):
+    """Exercise 5.1: G_S is 0 at masked positions, by the model's softmax backward and by
+    finite differences of the masked forward pass."""
+    words = student_data.words()["chapter"]["linear"]["exercise"]
+    ex = next(e for e in words if e["id"] == "causal_gradient")
+    assert ex["answer"]["zh"].startswith("为 0") and ex["answer"]["en"].startswith("0")
+    assert not any(e["id"] == "probs" for e in words)  # not 5.5 again
+    n = 4
+    mask = ops.causal_mask(n)
+    rng = np.random.default_rng(51)
+    s, gp = rng.normal(size=(n, n)), rng.normal(size=(n, n))
+    p, cache = ops.softmax_forward(s, mask)
+    gs = ops.softmax_backward(gp, cache)
+    assert np.all(gs[~mask] == 0.0) and np.all(p[~mask] == 0.0)
+    for idx in zip(*np.nonzero(~mask), strict=True):
+        e = np.zeros_like(s)
+        e[idx] = 1.0  # any change of a masked score: nothing moves
+        assert (gp * _softmax_rows(s + e, mask)).sum() == (gp * p).sum()
+    # kept positions are not all 0: the answer is about the masked ones only
+    assert np.abs(gs[mask]).max() > 1e-3
+
+
+# ----------------------------------------------------------------------------- wording
+def _chinese_strings(node, out: list[str]) -> list[str]:
+    if isinstance(node, str):
+        out.append(node)
+    elif isinstance(node, dict):
+        for k, v in node.items():
+            if k != "en":
+                _chinese_strings(v, out)
+    elif isinstance(node, list):
+        for v in node:
+            _chinese_strings(v, out)
+    return out
+
+
+def _nested_bracket(text: str) -> bool:
+    depth = 0
+    for ch in re.sub(r"\$[^$]*\$", "", text):
+        depth += {"（": 1, "）": -1}.get(ch, 0)
+        if depth > 1:
+            return True
+    return False
+
+
+_BAD_BLANK = re.compile(r"[“”]\s+[“”]|\s+[：；，。、]")
+
+
+def _zh_texts(view) -> list[str]:
+    return student_read.visible_text(view)
+
+
+def test_no_bracket_inside_a_bracket_and_no_blank_before_chinese_punctuation(views):
+    import tomllib
+    root = Path(student_data.WORDS).parent
+    strings = []
+    for name in ("student.toml", "claims.toml", "ui.toml"):
+        strings += _chinese_strings(tomllib.loads((root / name).read_text("utf-8")), [])
+    zh = [x for x in strings if re.search(r"[\u4e00-\u9fff]", x)]
+    assert not [x for x in zh if _nested_bracket(x)]
+    assert not [x for x in zh if _BAD_BLANK.search(re.sub(r"\$[^$]*\$", "x", x))]
+    # and the page a reader sees, with the definitions' own brackets around their words
+    page = _zh_texts(views["zh"])
+    assert not [x for x in page if _BAD_BLANK.search(x)]
+    for claim in _claims(views["zh"]).values():
+        for d in claim["definitions"]:
+            assert "（" not in d["text"].plain, d["text"].plain
+    # the checks find what they look for
+    assert _nested_bracket("该行的方差（除以 $d$ 的有偏方差（有偏））")
+    assert _BAD_BLANK.search("谈不上“保证” “永远” ：")
+
+
+def test_the_wording_fixes(views, data):
+    words = student_data.words()
+    boxes = {b["id"]: b for b in words["box"]}
+    zh = {k: b["wrong"]["zh"] for k, b in boxes.items() if "wrong" in b}
+    en = {k: b["wrong"]["en"] for k, b in boxes.items() if "wrong" in b}
+    assert "分量均值不为 0 时" in zh["half_example"]
+    d_k = 4096  # every component 0.5: qᵀk = 0.25 d_k, and divided by √d_k it is 0.25 √d_k
+    assert 0.5 * 0.5 * d_k / np.sqrt(d_k) == 0.25 * np.sqrt(d_k) == 16.0
+    assert "mean is not 0" in en["half_example"]
+    assert "不含曲率信息" not in zh["second_order"] and "不是黑塞矩阵" in zh["second_order"]
+    assert "not the Hessian" in en["second_order"]
+    # the condition ‖J_l‖₂ < 1 stands with the lower bound alone
+    correct = boxes["lossless"]["correct"]
+    assert correct.index(r"<1)") < correct.index(r"\sigma_{\max}")
+    assert "层规范化不是一回事" in boxes["normalise"]["wrong"]["zh"]
+    assert "not layer normalization" in boxes["normalise"]["wrong"]["en"]
+    linear = words["chapter"]["linear"]["intro"]["zh"]
+    assert linear.startswith("本册统一约定") and "全书" not in linear
+    answers = {e["id"]: e["answer"]["zh"] for ch in words["chapter"].values()
+               for e in ch["exercise"]}
+    assert "只看点积的话" in answers["rotation"] and "意义下确定" not in answers["rotation"]
+    assert "远大于" not in answers["rotation_gain"]
+    # the front page counts the derivations compared with the model, from the data: a claim with
+    # a record that runs the model or the optimiser (not only a Monte Carlo sample)
+    shown = list(_claims(views["en"]))
+    model = {r["claim"] for r in data["crosschecks"]
+             if r["kind"] in ("identity", "finite-difference", "closed-form")}
+    sampled = {r["claim"] for r in data["crosschecks"] if r["kind"] == "monte-carlo"} - model
+    n, m = len(set(shown) & model), len(set(shown) & sampled)
+    assert 0 < n < len(shown) == 27 and m == 2
+    for lang, view in views.items():
+        line = view["how_check"]
+        assert {"zh": f"27 条推导中，{n} 条", "en": f"for {n} of the 27"}[lang] in line, line
+        assert {"zh": f"{m} 条用蒙特卡罗", "en": f"for {m} with a Monte Carlo"}[lang] in line
+
+
+def test_the_count_of_model_comparisons_comes_from_the_data():
+    s = i18n.ui("en")["student"]
+    records = [{"claim": "a", "kind": "identity"}, {"claim": "b", "kind": "monte-carlo"},
+               {"claim": "c", "kind": "finite-difference"}, {"claim": "c", "kind": "identity"}]
+    line = student.how_check(s, ["a", "b", "c", "d"], records)
+    assert "for 2 of the 4 derivations" in line and "for 1 with a Monte Carlo" in line
+    assert "compared" not in student.how_check(s, ["a"], [])
