@@ -148,3 +148,16 @@ def test_a_closed_form_in_other_symbols_than_its_recursion_is_not_checked():
         "proved"
     assert _by_latex(head + "又 $\\eta_t = (t + 1) \\delta$。\n")[
         "\\eta_t = (t + 1) \\delta"].verdict == "failed"
+
+
+COSINE = ("余弦调度：$\\eta_t = \\eta_{\\min} + \\frac{1}{2}(\\eta_{\\max} - \\eta_{\\min})"
+          "\\left(1 + \\cos\\frac{\\pi t}{T}\\right)$。\n\n取 $\\eta_{\\max} = 0.001$，"
+          "$\\eta_{\\min} = 0$，$T = 10$，于是 ")
+
+
+@pytest.mark.parametrize("shown, verdict", [("0.0005", "proved"), ("0.0006", "failed")])
+def test_a_schedule_with_a_half_in_it_holds_beyond_its_paragraph(shown, verdict):
+    # the ½ of \frac{1}{2} is no decimal of an example: the schedule is the note's, and the
+    # example's step in the next paragraph is checked with it
+    got = _by_latex(COSINE + f"$\\eta_5 = {shown}$。\n")
+    assert got[f"\\eta_5 = {shown}"].verdict == verdict

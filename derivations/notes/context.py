@@ -15,6 +15,7 @@ example's point only; a formula in the sizes alone (``p_c = 1/K``) holds in its 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import sympy as sp
@@ -239,8 +240,10 @@ class Context:
         sizes_only = not value and all(getattr(o, "is_integer", False) and o.is_positive
                                        for o in getattr(made_body, "free_symbols", ()))
         # a body with an example's decimals in it (y = m ⊙ x/(1 − 0.5)) is that example's
+        # (a decimal the formula writes: the ½ of \frac{1}{2} in a cosine schedule is none)
         sizes_only = sizes_only or any(not r.is_integer for r in _written_numbers(made_body)
-                                       if r.q % 2 == 0 or r.q % 5 == 0)
+                                       if r.q % 2 == 0 or r.q % 5 == 0) \
+            and re.search(r"\d\.\d", getattr(formula, "latex", ".0.0")) is not None
         made = Made(definition, formula.index, formula.line, latex, formula.section,
                     paragraph if value or sizes_only else None, value)
         self.made.append(made)
