@@ -161,3 +161,12 @@ def test_a_schedule_with_a_half_in_it_holds_beyond_its_paragraph(shown, verdict)
     # example's step in the next paragraph is checked with it
     got = _by_latex(COSINE + f"$\\eta_5 = {shown}$。\n")
     assert got[f"\\eta_5 = {shown}"].verdict == verdict
+
+
+def test_an_examples_step_against_a_closed_form_names_it_when_it_fails():
+    head = "取 $a_0 = 1$，$r = 0.5$。等比数列 $a_k = a_0 r^{k}$，所以 "
+    wrong = _by_latex(head + "$a_0 + a_1 + a_2 + a_3 = 1.75$。\n")["a_0 + a_1 + a_2 + a_3 = 1.75"]
+    assert wrong.verdict == "failed"
+    assert wrong.failed_links[0].definitions == {"a_k": "line 1: a_k = a_0 r^{k}"}
+    right = _by_latex(head + "$a_0 + a_1 + a_2 + a_3 = 1.875$。\n")
+    assert right["a_0 + a_1 + a_2 + a_3 = 1.875"].verdict == "proved"

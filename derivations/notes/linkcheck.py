@@ -118,9 +118,13 @@ def _rest(result, formula: Formula, reading: Reading, links, context: Context,
         tex = (index, EQUAL if rel == DEFINE else rel, lhs_tex, rhs_tex)
         link = _verify(tex, lhs, rhs, defs, given if worked else None, context, symbols, store,
                        hypotheses)
-        if sequences_used:
-            link = dataclasses.replace(link, definitions={**link.definitions,
-                                                          **dict(sequences_used)})
+        if worked and link.status == "failed":  # an example's step against a sequence: name it
+            sequences_used = [context.sequence(_name(a.base)) for x in as_written
+                              if isinstance(x, sp.Basic) for a in x.atoms(sp.Indexed)
+                              if context.unroll(a) != a]
+        if any(sequences_used):
+            link = dataclasses.replace(link, definitions={**link.definitions, **dict(
+                u for u in sequences_used if u)})
         tiny = _negligible(context, link, lhs, rhs, defs, given if worked else {})
         if tiny:  # ε = 10⁻⁸ the note leaves out: does the link hold without it?
             zero = {e: sp.Integer(0) for e in tiny}
