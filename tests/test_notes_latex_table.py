@@ -4,6 +4,7 @@ conflicts it refuses to settle, and its printed form."""
 import pytest
 import sympy as sp
 
+from derivations.notes import check_text
 from derivations.notes.latex import NotUnderstood, OverrideError, infer, parse_overrides, read
 
 
@@ -224,3 +225,15 @@ def test_a_subscript_the_right_side_uses_as_a_value_makes_entries(formula, readi
     got = read(formula, infer([formula]))
     assert not isinstance(got, NotUnderstood), got
     assert got.text.startswith(reading + " ="), got.text
+
+
+def test_the_symbol_table_gives_each_piece_of_evidence_once():
+    text = ("均值 $\\mu = \\frac{1}{d}\\sum_{i=1}^{d} x_i$。\n\n"
+            "$\\frac{e^{z_i + c}}{\\sum_{j=1}^{n} e^{z_j + c}} = "
+            "\\frac{e^{z_i}}{\\sum_{j=1}^{n} e^{z_j}}$\n\n另有 $z_k$，$k = 1, \\dots, n$。\n")
+    rows = {r.name: r.rests_on for r in check_text(text).symbols}
+    pieces = rows["z"].split("; ")
+    assert len(pieces) == len(set(pieces)), rows["z"]
+    # distinct evidence is all there: the formula that writes z_i four times, and the other
+    assert "subscripted by an index (formula 2)" in pieces
+    assert "subscripted by an index (formula 3)" in pieces

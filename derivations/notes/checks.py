@@ -18,8 +18,9 @@ import sympy as sp
 
 from derivations.engine import DerivationError
 from derivations.notes import cache as cache_mod
-from derivations.notes import closedform, laws
+from derivations.notes import closedform, laws, sequences, wording
 from derivations.notes.context import Context, Made, head_of, is_number
+from derivations.notes.latex.printer import to_latex
 from derivations.notes.linkcheck import CHECKED, _blame, _rest, _verify
 from derivations.notes.markdown import Formula
 from derivations.notes.model import (
@@ -62,6 +63,9 @@ def check_formula(formula: Formula, reading: Reading, context: Context, symbols:
                              tuple(links), approx_, formula.sentence)
 
     context.at = formula.block
+    if context.said_at != formula.index:  # once a formula, not again for each of its pieces
+        context.said, context.said_at = wording.stance(formula.before, context.said), \
+            formula.index
     if not reading.understood:
         return result(NOT_UNDERSTOOD, reading.not_understood)
     if reading.pieces:
@@ -113,6 +117,10 @@ def _links(result, formula: Formula, reading: Reading, links, context: Context,
             isinstance(o, sp.IndexedBase) and o.name == head[0].name
             for o in _objects(links[0][3])):
         return result(NOT_CHECKABLE, say("check.own_entries", lhs=links[0][4], rhs=links[0][5]))
+    seq = sequences.shape(first_lhs, links[0][3]) \
+        if first_rel in (EQUAL, DEFINE) and 0 not in reading.unlowered else None
+    if seq is not None and _name(seq[1].base) not in context.recursions:
+        return _sequence(result, seq, formula, reading, links, context, symbols, store)
     if head is not None and isinstance(head[0], sp.IndexedBase) and head[0] in _objects(
             links[0][3]) and first_rel in (EQUAL, DEFINE):
         if len(first_lhs.indices) == 1 and isinstance(first_lhs.indices[0], sp.Symbol):
@@ -211,6 +219,39 @@ def _links(result, formula: Formula, reading: Reading, links, context: Context,
     prefix = say("check.defines_then", name=links_name(made_by_me)) \
         if made_by_me is not None else ""
     return _rest(result, formula, reading, links, context, symbols, store, prefix)
+
+
+def _sequence(result, seq, formula: Formula, reading: Reading, links, context: Context,
+              symbols: NoteSymbols, store) -> FormulaResult:
+    """A formula that gives a sequence's entry from entries of itself (sequences.py): a
+    recursion recorded, a closed form checked at its start and recorded, another formula for
+    a sequence given in closed form checked with it."""
+    kind, entry, body, starts = seq
+    name, lhs_tex = _name(entry.base), links[0][4]
+    if name in context.closed_forms:  # a second formula for it: a claim, checked with the first
+        return _rest(result, formula, reading, links, context, symbols, store, "")
+    if kind == sequences.RECURSION:
+        context.recursions[name] = (entry, body, formula.line)
+        context.given_at[name] = (lhs_tex, f"line {formula.line}: {lhs_tex} = {links[0][5]}")
+        return result(NOT_CHECKABLE, say("check.recursion", lhs=lhs_tex))
+
+    def verify(tex, a, b, defs, hyps):
+        return _verify(tex, a, b, defs, None, context, symbols, store, hyps)
+
+    checked = sequences.start_links(1, entry, body, starts, context, formula, verify, to_latex)
+    status, reason, defines = sequences.verdict(checked, lhs_tex, entry, starts, to_latex)
+    if defines:
+        context.closed_forms[name] = (entry, body, formula.line, starts, lhs_tex,
+                                      f"line {formula.line}: {lhs_tex} = {links[0][5]}",
+                                      links[0][5])
+    if status == "failed":
+        return result("failed", reason, [k for k in checked if k.status == "failed"][:1])
+    if status == NOT_CHECKABLE:
+        return result(NOT_CHECKABLE, reason)
+    if len(links) > 1:
+        return _rest(result, formula, reading, links[1:], context, symbols, store,
+                     say("sequence.then", what=reason))
+    return result(DEFINITION, reason)
 
 
 def _shapes(links, context: Context) -> list[Link]:

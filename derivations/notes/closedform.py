@@ -20,7 +20,7 @@ from derivations.notes.context import Context
 from derivations.notes.model import Link
 from derivations.notes.reading import EQUAL
 from derivations.notes.reasons import join, say
-from derivations.notes.terms import _free, _name, used_definitions
+from derivations.notes.terms import _free, _name, _objects, used_definitions
 from derivations.notes.verdicts import NOT_CHECKABLE, worst
 
 
@@ -57,6 +57,14 @@ def check(link, recursion, context: Context, formula, verify) -> Link:
     as_constant = {a: next(s for s in plain if s.name == _name(a.base))
                    for a in step_body.atoms(sp.Indexed) if a.base in constant}
     step_body = step_body.xreplace(as_constant)
+    # η_t = t η_max / 5 against η_t = η_{t−1} + δ: it holds only if δ = η_max / 5, which the
+    # note does not state — a relation not checked, as a link between different symbols is not
+    own = {_name(base), _name(k), _name(n)}
+    names = [{_name(o) for o in _objects(x)} - own for x in (closed, step_body)]
+    if names[0] - names[1] and names[1] - names[0]:
+        return said(NOT_CHECKABLE, say("closedform.apart", line=line,
+                                       left=", ".join(sorted(names[0] - names[1])),
+                                       right=", ".join(sorted(names[1] - names[0]))))
 
     def at(x):
         return closed.xreplace({k: x})

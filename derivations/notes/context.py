@@ -15,6 +15,7 @@ example's point only; a formula in the sizes alone (``p_c = 1/K``) holds in its 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import sympy as sp
@@ -124,22 +125,53 @@ class Context:
         # an example's entry v_1 is computed from it, and a second formula for v_t is no
         # definition (one name would have two meanings)
         self.recursions: dict[str, tuple[sp.Indexed, sp.Basic, int]] = {}
+        # where each sequence was given: name -> (its entry's LaTeX, "line N: LaTeX")
+        self.given_at: dict[str, tuple[str, str]] = {}
+        # sequences given in closed form in their own start values (η_t = η_0 · 0.5^t):
+        # name -> (η_t, body, line, start indices, η_t's LaTeX, "line N: LaTeX", the body's
+        # LaTeX); every other entry is the body at its index
+        self.closed_forms: dict[str, tuple] = {}
+        # what the words before the formula being checked say of it (wording.stance)
+        self.said: str | None = None
+        self.said_at: int | None = None
+        # an entry supposed against the sequence's own definition: name -> (its LaTeX, the
+        # paragraph); a conclusion drawn after it in that paragraph is not blamed
+        self.supposed_against: dict[str, tuple[str, int | None]] = {}
         # entries defined one by one (u_1 = x² + 2): substituted wherever they occur
         self.entries: list[tuple[sp.Basic, sp.Basic, tuple[int, ...]]] = []
 
-    def unroll(self, expr):
+    def unroll(self, expr, whole: bool = False):
         """``expr`` with each entry v_k (k a whole number ≥ 1) of a recursion written as one
-        step of it (β v_{k−1} + g_k)."""
-        if not isinstance(expr, sp.Basic) or not self.recursions:
+        step of it (β v_{k−1} + g_k), and each entry of a closed form other than its start
+        values as the closed form at k; ``whole``: the closed forms only, at any index
+        (η_{t+1} too)."""
+        if not isinstance(expr, sp.Basic) or not (self.recursions or self.closed_forms):
             return expr
 
         def step(e):
-            lhs, body, _ = self.recursions[_name(e.base)]
+            if _name(e.base) in self.closed_forms:
+                lhs, body, *_ = self.closed_forms[_name(e.base)]
+            else:
+                lhs, body, _ = self.recursions[_name(e.base)]
             return body.xreplace({lhs.indices[0]: e.indices[0]})
 
-        return expr.replace(
-            lambda e: isinstance(e, sp.Indexed) and _name(e.base) in self.recursions
-            and len(e.indices) == 1 and e.indices[0].is_Integer and e.indices[0] >= 1, step)
+        def unrolled(e):
+            if not isinstance(e, sp.Indexed) or len(e.indices) != 1:
+                return False
+            k, name = e.indices[0], _name(e.base)
+            if name in self.closed_forms:
+                return not (k.is_Integer and int(k) in self.closed_forms[name][3]) and (
+                    whole or k.is_Integer)
+            return not whole and name in self.recursions and k.is_Integer and k >= 1
+
+        return expr.replace(unrolled, step)
+
+    def sequence(self, name: str) -> tuple[str, str] | None:
+        """(the LaTeX of the sequence's entry at t, "line N: LaTeX") of a closed form or a
+        recursion."""
+        if name in self.closed_forms:
+            return self.closed_forms[name][4:6]
+        return self.given_at.get(name) if name in self.recursions else None
 
     def entries_of(self, section: tuple[int, ...]) -> dict:
         inside = {obj: v for obj, v, where in self.entries if section[:len(where)] == where}
@@ -208,8 +240,10 @@ class Context:
         sizes_only = not value and all(getattr(o, "is_integer", False) and o.is_positive
                                        for o in getattr(made_body, "free_symbols", ()))
         # a body with an example's decimals in it (y = m ⊙ x/(1 − 0.5)) is that example's
+        # (a decimal the formula writes: the ½ of \frac{1}{2} in a cosine schedule is none)
         sizes_only = sizes_only or any(not r.is_integer for r in _written_numbers(made_body)
-                                       if r.q % 2 == 0 or r.q % 5 == 0)
+                                       if r.q % 2 == 0 or r.q % 5 == 0) \
+            and re.search(r"\d\.\d", getattr(formula, "latex", ".0.0")) is not None
         made = Made(definition, formula.index, formula.line, latex, formula.section,
                     paragraph if value or sizes_only else None, value)
         self.made.append(made)

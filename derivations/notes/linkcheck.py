@@ -9,7 +9,7 @@ import re
 
 import sympy as sp
 
-from derivations.notes import approx, laws, opaque
+from derivations.notes import approx, laws, opaque, stated
 from derivations.notes.claims import (
     check_link,
 )
@@ -103,6 +103,13 @@ def _rest(result, formula: Formula, reading: Reading, links, context: Context,
             checked.append(Link(index, rel, lhs_tex, rhs_tex, NOT_CHECKABLE,
                                 say("link.opaque", names=", ".join(unread))))
             continue
+        # an entry of a sequence given in closed form at another index (η_{t+1}): the closed
+        # form at that index, a substitution as any definition's
+        sequences_used = [context.sequence(_name(a.base)) for x in (lhs, rhs)
+                          if isinstance(x, sp.Basic) and not worked for a in x.atoms(sp.Indexed)
+                          if context.unroll(a, whole=True) != a]
+        if sequences_used:
+            lhs, rhs = (context.unroll(x, whole=True) for x in (lhs, rhs))
         defs = used_definitions((lhs, rhs), visible_now)
         ambiguous = _ambiguous(lhs, rhs, defs, context, formula.section)
         if ambiguous:
@@ -111,6 +118,13 @@ def _rest(result, formula: Formula, reading: Reading, links, context: Context,
         tex = (index, EQUAL if rel == DEFINE else rel, lhs_tex, rhs_tex)
         link = _verify(tex, lhs, rhs, defs, given if worked else None, context, symbols, store,
                        hypotheses)
+        if worked and link.status == "failed":  # an example's step against a sequence: name it
+            sequences_used = [context.sequence(_name(a.base)) for x in as_written
+                              if isinstance(x, sp.Basic) for a in x.atoms(sp.Indexed)
+                              if context.unroll(a) != a]
+        if any(sequences_used):
+            link = dataclasses.replace(link, definitions={**link.definitions, **dict(
+                u for u in sequences_used if u)})
         tiny = _negligible(context, link, lhs, rhs, defs, given if worked else {})
         if tiny:  # ε = 10⁻⁸ the note leaves out: does the link hold without it?
             zero = {e: sp.Integer(0) for e in tiny}
@@ -127,9 +141,8 @@ def _rest(result, formula: Formula, reading: Reading, links, context: Context,
                                            claim="", reason=say(
                     "link.negligible", names=", ".join(sorted(map(_name, tiny))), shown=shown))
         if supposed and link.status == "failed":
-            context.give(lhs, rhs, formula.section)
-            link = dataclasses.replace(link, status=NOT_CHECKABLE, counterexample=None, claim="",
-                                       reason=say("link.supposed", lhs=lhs_tex, rhs=rhs_tex))
+            link = stated.judge(link, as_written, (lhs, rhs) if worked else None, given,
+                                context, formula, lhs_tex, rhs_tex)
         checked.append(link)
     statuses = [k.status for k in checked if k.status in CHECKED]
     if not statuses:
@@ -241,7 +254,8 @@ def _value_or_instance(lhs, rhs, lhs_tex: str, visible: list[Made], context: Con
         return ""
     base = lhs.base if isinstance(lhs, sp.Indexed) else lhs
     made = next((m for m in reversed(visible) if m.definition.key == _name(base)), None)
-    recurs = isinstance(lhs, sp.Indexed) and _name(lhs.base) in context.recursions \
+    recurs = isinstance(lhs, sp.Indexed) and (_name(lhs.base) in context.recursions
+                                              or _name(lhs.base) in context.closed_forms) \
         and context.unroll(lhs) != lhs
     if made is None and _bare(lhs) and not recurs:
         context.give(lhs, rhs, section)

@@ -52,6 +52,9 @@ class Formula:
     block: int  # the 0-based line its block starts on: formulas of one paragraph share it
     paragraph: str  # the text of its block, formulas as written (for the sentence's words)
     sentence: str  # the sentence of that text that holds it
+    # the words between the formula before it (or the heading above it) and this one: what
+    # they say of it (derivations/notes/wording.py), "所以" or "设"
+    before: str = ""
 
 
 @dataclass(frozen=True)
@@ -179,7 +182,7 @@ def parse(text: str) -> Parsed:
     headings: list[Heading] = []
     open_sections: list[Heading] = []
     block_map: list[int] | None = None
-    cursor = 0
+    cursor = words_from = 0
     for i, tok in enumerate(tokens):
         if tok.map is not None:
             block_map = tok.map
@@ -190,6 +193,7 @@ def parse(text: str) -> Parsed:
             while open_sections and open_sections[-1].level >= heading.level:
                 open_sections.pop()
             open_sections.append(heading)
+            words_from = starts[tok.map[1]] if tok.map[1] < len(starts) else len(text)
         math = [tok] if tok.type in MATH_TOKENS else [
             c for c in (tok.children or ()) if c.type in MATH_TOKENS]
         if not math or block_map is None:
@@ -216,7 +220,8 @@ def parse(text: str) -> Parsed:
                 index=len(parsed.formulas), latex=latex, start=start, end=end, line=line,
                 display=m.type in DISPLAY, section=tuple(h.index for h in open_sections),
                 block=block_map[0], paragraph=paragraph.strip(),
-                sentence=_sentence(paragraph, start - starts[block_map[0]])))
+                sentence=_sentence(paragraph, start - starts[block_map[0]]),
+                before=text[max(cursor, words_from):start]))
             lo = cursor = end
     parsed.headings = headings
     return parsed

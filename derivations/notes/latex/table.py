@@ -127,7 +127,8 @@ class SymbolTable:
         for key, value in extra.items():
             if value and not getattr(info, key):
                 setattr(info, key, value)
-        if len(info.rests_on) < 4 and evidence not in info.rests_on:
+        # each piece of evidence once: z_i written four times in one formula is one reason
+        if len(info.rests_on) < 4 and str(evidence) not in map(str, info.rests_on):
             info.rests_on.append(evidence)
         return info
 
