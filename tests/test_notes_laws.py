@@ -37,6 +37,12 @@ def last(text: str):
     (STANDARD, "\\mathrm{Var}(Z) = 1", "numeric"),
     (STANDARD, "\\mathrm{Var}(Z) = 2", "failed"),
     (STANDARD, "\\mathbb{E}[Z + Y] = 0", "numeric"),  # linearity needs no independence
+    # variables given laws are independent (READING.md §8): their product's moments settle
+    (STANDARD, "\\mathbb{E}[ZY] = 0", "numeric"),
+    (STANDARD, "\\mathbb{E}[ZY] = 1", "failed"),
+    (STANDARD, "\\mathrm{Var}(Z + Y) = 2", "numeric"),
+    (STANDARD, "\\mathrm{Var}(Z + Y) = 1", "failed"),
+    (STANDARD, "\\mathrm{Var}\\left(\\sum_{i=1}^{n} Z Y\\right) = n^2", "numeric"),
     (UNIFORM, "\\mathbb{E}[X] = \\frac{a + b}{2}", "numeric"),
     (UNIFORM, "\\mathbb{E}[X] = \\frac{a + b}{3}", "failed"),
     (UNIFORM, "\\mathrm{Var}(X) = \\frac{(b - a)^2}{12}", "numeric"),
@@ -56,8 +62,6 @@ def test_e_and_var_of_a_normal_or_uniform_variable(law, stated, verdict):
      "a moment beyond the variance"),  # true for the normal law, but not from two moments
     (NORMAL, "W^2 = W", "outside E and Var"),  # the Bernoulli power rule is no rule here
     (NORMAL, "\\mathbb{E}[e^{W}] = e^{\\mu}", ""),
-    (STANDARD, "\\mathbb{E}[ZY] = 0", "independence"),
-    (STANDARD, "\\mathrm{Var}(Z + Y) = 2", "independence"),
     (UNIFORM, "\\mathrm{Var}(X^2) = 1", "a moment beyond the variance"),
 ])
 def test_what_two_moments_do_not_settle_is_refused_with_its_reason(law, stated, why):
