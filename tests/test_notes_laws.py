@@ -104,3 +104,25 @@ def test_a_variance_stated_in_other_parameters_is_about_another_variable():
     # is He's W, not this one; it is not checked (and so not failed)
     got = last(XAVIER + "He: $\\mathrm{Var}(W) = \\frac{2}{n_{\\text{in}}}$.\n")
     assert got.verdict == "not checkable" and "different parameters" in got.reason
+
+
+
+def _scaled(law: str) -> str:
+    return ("```symbols\nsize d_k\nvector q, k : d_k\nrandom q, k ~ " + law + "\n```\n\n# v\n\n"
+            "$$\\operatorname{Var}(q^\\top k) = d_k$$\n\n"
+            "$$\\operatorname{Var}\\left(\\frac{q^\\top k}{d_k}\\right) = 1$$\n")
+
+
+def test_a_law_in_the_symbols_block_is_each_entry_s():
+    note = check_text(_scaled("N(0, 1)"))
+    assert [f.verdict for f in note.formulas] == ["numeric", "failed"]
+    assert any("law Normal(0, 1)" in row.rests_on for row in note.symbols)
+
+
+def test_a_law_in_the_symbols_block_must_be_a_law_and_only_of_a_random_variable():
+    from derivations.notes.run import NotesError
+
+    with pytest.raises(NotesError, match="not a law the checks know"):
+        check_text(_scaled("q + 1"))
+    with pytest.raises(NotesError, match="only a random variable has a law"):
+        check_text("```symbols\nsize d ~ N(0, 1)\n```\n\n# v\n\n$$d = 1$$\n")
