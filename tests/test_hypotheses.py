@@ -137,3 +137,33 @@ def test_a_hypothesis_drawing_cannot_meet_is_refused_naming_it():
     d = claim("never", sp.sin(x), sp.sin(x), hypotheses=(sp.Gt(sp.sin(x) + sp.cos(x), 3),))
     with pytest.raises(DerivationError, match=r"sin\(x\) \+ cos\(x\) > 3"):
         verify(d)
+
+
+def _through_definition(hypothesis):
+    """∂L/∂z_i = p_i − y_i with L = −Σ y_k log p_k written out, y used only through L."""
+    from derivations.engine import Definition
+
+    n = sp.Symbol("n", integer=True, positive=True)
+    i, k, j = (sp.Symbol(s, integer=True) for s in "ikj")
+    y, z = sp.IndexedBase("y", real=True), sp.IndexedBase("z", real=True)
+    L = sp.Symbol("L", real=True)
+    p = sp.exp(z[i]) / sp.Sum(sp.exp(z[j]), (j, 1, n))
+    body = -sp.Sum(y[k] * (z[k] - sp.log(sp.Sum(sp.exp(z[j]), (j, 1, n)))), (k, 1, n))
+    return Derivation("ce_through_l", "ce", sp.Eq(sp.Derivative(L, z[i]), p - y[i],
+                                                 evaluate=False), (),
+                      (Step(p - y[i], "as written"),),
+                      Domain(dims=(n,), indices={i: (1, n)}),
+                      definitions=(Definition("L", L, body),), hypotheses=(hypothesis(y, n),))
+
+
+def test_a_hypothesis_may_be_about_what_only_a_definition_uses():
+    m = sp.Symbol("m", integer=True)
+    got = verify(_through_definition(lambda y, n: sp.Eq(sp.Sum(y[m], (m, 1, n)), 1)))
+    assert got.status in ("proved", "numeric")
+
+
+def test_a_hypothesis_about_what_neither_uses_is_still_refused():
+    m = sp.Symbol("m", integer=True)
+    w = sp.IndexedBase("w", real=True)
+    with pytest.raises(DerivationError, match="which the claim does not use"):
+        _through_definition(lambda y, n: sp.Eq(sp.Sum(w[m], (m, 1, n)), 1))

@@ -95,10 +95,15 @@ MASKED = r"\operatorname{softmax}(z_1, z_2, -\infty) = \left(\frac{e^{z_1}}{e^{z
 
 def test_a_list_of_names_introduces_them():
     named = check_text(f"# t\n\nFor two scores $z_1, z_2$:\n\n$${MASKED}$$\n", reader=reader())
+    # not introduced but on both sides: an identity for all real z_1, z_2 (READING.md §9)
     unnamed = check_text(f"# t\n\n$${MASKED}$$\n", reader=reader())
+    one_side = check_text("# t\n\n$$\\operatorname{softmax}(z_1, z_2, -\\infty) = (0.5, 0.5, 0)$$"
+                          "\n", reader=reader())
     assert named.formulas[-1].verdict == "failed"
-    assert unnamed.formulas[-1].verdict == "not checkable"
-    assert "does not introduce" in unnamed.formulas[-1].reason
+    assert unnamed.formulas[-1].verdict == "failed"
+    assert "identity for all real z_1, z_2" in unnamed.formulas[-1].reason
+    assert one_side.formulas[-1].verdict == "not checkable"
+    assert "does not introduce" in one_side.formulas[-1].reason
 
 
 def test_a_vector_s_letter_is_free_to_be_an_integral_s_variable():

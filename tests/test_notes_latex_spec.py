@@ -37,3 +37,30 @@ def test_spec_example(ex):
     if ex.printed:
         assert got.latex == ex.printed
 
+
+
+VERDICTS = [e for e in EXAMPLES if e.verdict]
+
+
+def _note(ex) -> str:
+    """The example as a note: its symbols block, its paragraphs, the formula displayed last."""
+    block = symbols_block(ex)
+    head = f"```symbols\n{block}\n```\n\n" if block.strip() else ""
+    paragraphs = "".join(f"{p}\n\n" for p in ex.text)
+    return f"{head}# example\n\n{paragraphs}$${ex.latex}$$\n"
+
+
+def test_the_spec_documents_verdicts():
+    assert len(VERDICTS) >= 6
+
+
+@pytest.mark.parametrize("ex", VERDICTS, ids=[f"L{e.line}" for e in VERDICTS])
+def test_spec_example_verdict(ex):
+    """What the reader does with the example in a note: the verdict the spec documents (the
+    readings above say how a formula reads, not whether it can be checked)."""
+    from derivations.notes.run import check_text
+
+    result = check_text(_note(ex), "example.md")
+    last = result.formulas[-1]
+    assert last.latex == ex.latex
+    assert last.verdict == ex.verdict, f"{ex.latex}: {last.verdict} ({last.reason})"

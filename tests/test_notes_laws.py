@@ -37,6 +37,12 @@ def last(text: str):
     (STANDARD, "\\mathrm{Var}(Z) = 1", "numeric"),
     (STANDARD, "\\mathrm{Var}(Z) = 2", "failed"),
     (STANDARD, "\\mathbb{E}[Z + Y] = 0", "numeric"),  # linearity needs no independence
+    # variables given laws are independent (READING.md §9): their product's moments settle
+    (STANDARD, "\\mathbb{E}[ZY] = 0", "numeric"),
+    (STANDARD, "\\mathbb{E}[ZY] = 1", "failed"),
+    (STANDARD, "\\mathrm{Var}(Z + Y) = 2", "numeric"),
+    (STANDARD, "\\mathrm{Var}(Z + Y) = 1", "failed"),
+    (STANDARD, "\\mathrm{Var}\\left(\\sum_{i=1}^{n} Z Y\\right) = n^2", "numeric"),
     (UNIFORM, "\\mathbb{E}[X] = \\frac{a + b}{2}", "numeric"),
     (UNIFORM, "\\mathbb{E}[X] = \\frac{a + b}{3}", "failed"),
     (UNIFORM, "\\mathrm{Var}(X) = \\frac{(b - a)^2}{12}", "numeric"),
@@ -56,8 +62,6 @@ def test_e_and_var_of_a_normal_or_uniform_variable(law, stated, verdict):
      "a moment beyond the variance"),  # true for the normal law, but not from two moments
     (NORMAL, "W^2 = W", "outside E and Var"),  # the Bernoulli power rule is no rule here
     (NORMAL, "\\mathbb{E}[e^{W}] = e^{\\mu}", ""),
-    (STANDARD, "\\mathbb{E}[ZY] = 0", "independence"),
-    (STANDARD, "\\mathrm{Var}(Z + Y) = 2", "independence"),
     (UNIFORM, "\\mathrm{Var}(X^2) = 1", "a moment beyond the variance"),
 ])
 def test_what_two_moments_do_not_settle_is_refused_with_its_reason(law, stated, why):
@@ -100,3 +104,25 @@ def test_a_variance_stated_in_other_parameters_is_about_another_variable():
     # is He's W, not this one; it is not checked (and so not failed)
     got = last(XAVIER + "He: $\\mathrm{Var}(W) = \\frac{2}{n_{\\text{in}}}$.\n")
     assert got.verdict == "not checkable" and "different parameters" in got.reason
+
+
+
+def _scaled(law: str) -> str:
+    return ("```symbols\nsize d_k\nvector q, k : d_k\nrandom q, k ~ " + law + "\n```\n\n# v\n\n"
+            "$$\\operatorname{Var}(q^\\top k) = d_k$$\n\n"
+            "$$\\operatorname{Var}\\left(\\frac{q^\\top k}{d_k}\\right) = 1$$\n")
+
+
+def test_a_law_in_the_symbols_block_is_each_entry_s():
+    note = check_text(_scaled("N(0, 1)"))
+    assert [f.verdict for f in note.formulas] == ["numeric", "failed"]
+    assert any("law Normal(0, 1)" in row.rests_on for row in note.symbols)
+
+
+def test_a_law_in_the_symbols_block_must_be_a_law_and_only_of_a_random_variable():
+    from derivations.notes.run import NotesError
+
+    with pytest.raises(NotesError, match="not a law the checks know"):
+        check_text(_scaled("q + 1"))
+    with pytest.raises(NotesError, match="only a random variable has a law"):
+        check_text("```symbols\nsize d ~ N(0, 1)\n```\n\n# v\n\n$$d = 1$$\n")

@@ -18,7 +18,7 @@ import sympy as sp
 
 from derivations.engine import DerivationError
 from derivations.notes import cache as cache_mod
-from derivations.notes import closedform, laws, sequences, wording
+from derivations.notes import closedform, laws, premises, sequences, wording
 from derivations.notes.context import Context, Made, head_of, is_number
 from derivations.notes.latex.printer import to_latex
 from derivations.notes.linkcheck import CHECKED, _blame, _rest, _verify
@@ -86,6 +86,8 @@ def check_formula(formula: Formula, reading: Reading, context: Context, symbols:
         if reading.relations == ("~",):
             return result(NOT_CHECKABLE, laws.declare(*reading.parts, symbols))
         return result(NOT_CHECKABLE, say("check.declaration"))
+    if premises.is_premise(formula, reading):  # 设 … Σ y_i = 1: a hypothesis of what follows
+        return result(NOT_CHECKABLE, premises.record(context, formula, reading))
     out = _links(result, formula, reading, links, context, symbols, store)
     wrong = [k for k in shaped if k.status == "failed"]
     if wrong:  # a shape the formula states is wrong, whatever its other links say

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import re
 
 import mpmath
 import sympy as sp
@@ -281,6 +282,9 @@ def _check_link(index: int, relation: str, lhs, rhs, lhs_tex: str, rhs_tex: str,
                                                         *hypotheses) if h is not sp.true))
         result = verify(claim)
     except DerivationError as exc:
+        lawless = re.search(r": (.*) inside E or Var is neither random nor a constant", str(exc))
+        if lawless:  # random q, k declared, no law given: say what to write
+            return link(NOT_CHECKABLE, say("link.no_law", names=lawless.group(1)))
         return link(NOT_CHECKABLE, engine_refusal(str(exc), symbols=symbols))
     except Exception as exc:  # noqa: BLE001 - SymPy failing on the note's form: say so
         return link(NOT_CHECKABLE, say("link.engine_stopped", error=f"{type(exc).__name__}: "

@@ -139,6 +139,8 @@ class Context:
         self.supposed_against: dict[str, tuple[str, int | None]] = {}
         # entries defined one by one (u_1 = x² + 2): substituted wherever they occur
         self.entries: list[tuple[sp.Basic, sp.Basic, tuple[int, ...]]] = []
+        # premises the note states (设 … Σ y_i = 1): (relation, LaTeX, line, section)
+        self.premises: list[tuple[sp.Basic, str, int, tuple[int, ...]]] = []
 
     def unroll(self, expr, whole: bool = False):
         """``expr`` with each entry v_k (k a whole number ≥ 1) of a recursion written as one

@@ -201,10 +201,34 @@ class LatexReader:
                 indices[table.symbol(name)] = (sp.sympify(lo, strict=True),
                                                 sp.sympify(hi, strict=True))
         known.add(ENTRY)
-        return NoteSymbols(rows=rows, known=known, dims=tuple(dims), indices=indices,
-                           digest=str(table), notes=[f"{k}: {v}" for k, v in
-                                                     dict(table.conflicts).items()],
-                           reread=self._side)
+        out = NoteSymbols(rows=rows, known=known, dims=tuple(dims), indices=indices,
+                          digest=str(table), notes=[f"{k}: {v}" for k, v in
+                                                    dict(table.conflicts).items()],
+                          reread=self._side)
+        for decl in (overrides.declarations if overrides else ()):
+            if decl.law:
+                self._law(decl, out)
+        return out
+
+    def _law(self, decl, symbols: NoteSymbols) -> None:
+        """``random q, k ~ N(0, 1)``: each name (each entry, for a vector) given that law, as a
+        formula ``q \\sim \\mathcal{N}(0, 1)`` of the note would; shown in its row."""
+        from derivations.notes import laws
+
+        for name in decl.names:
+            written = name if re.fullmatch(r"[A-Za-z](_\w+)?", name) else f"\\{name}"
+            got = lx.read(f"{written} \\sim {decl.law}", self._table)
+            if isinstance(got, lx.NotUnderstood) or type(got.expr).__name__ != "Distributed":
+                raise OverridesError(f"symbols block, line {decl.line}: expected a law after "
+                                     f"'~' (N(0, 1), U(a, b), Bernoulli(p)), got {decl.law!r}")
+            base = self._table.base(name) if self._table.has_entries(name) else \
+                self._table.symbol(name)
+            said = laws.declare(base, got.expr.args[1], symbols)
+            if name not in symbols.laws and getattr(base, "name", "") not in symbols.laws:
+                raise OverridesError(f"symbols block, line {decl.line}: {said}")
+            symbols.rows = [SymbolRow(r.name, r.kind, r.shape, f"{r.rests_on}; law "
+                                      f"{symbols.laws[name]} (symbols block, line {decl.line})")
+                            if r.name == name else r for r in symbols.rows]
 
     def _side(self, latex: str):
         """One side of a link as plain SymPy, or None when it is not read or not lowered."""

@@ -49,6 +49,7 @@ def declare(lhs, law, symbols) -> str:
             return say("law.bernoulli_range", q=q)
         symbols.ranges[s] = _INSIDE
         symbols.known.add(s)  # introduced by the law: a probability
+    symbols.known.add(base)  # introduced by its law, as a normal or uniform variable is
     symbols.random[base] = (q, sp.expand(q * (1 - q)))
     symbols.laws[str(getattr(base, "name", base))] = f"Bernoulli({q})"
     return say("law.bernoulli", base=base, q=q)

@@ -9,7 +9,7 @@ import re
 
 import sympy as sp
 
-from derivations.notes import approx, laws, opaque, stated
+from derivations.notes import approx, laws, opaque, premises, stated
 from derivations.notes.claims import (
     check_link,
 )
@@ -47,6 +47,23 @@ def _unknown(reading: Reading, symbols: NoteSymbols, visible: list[Made],
     return sorted({_name(o) for p in reading.parts for o in _objects(p)} - known - hidden)
 
 
+def for_all(reading: Reading, unknown: list[str]) -> list[str]:
+    """The letters of an equation read as its variables, for all real values, or [] when the
+    letters the note does not introduce are not all such: one equation (=), and each of them a
+    plain real scalar written on both of its sides (σ(−x) = σ(x) − 1, (a − b)² = a² − 2ab + b²).
+    A letter on one side only (x + y = 1, E[m x / p] = x) is a condition or a value, not a
+    variable: the formula is then still refused."""
+    if not unknown or reading.relations != (EQUAL,) or reading.unlowered:
+        return []
+    sides = [{o for o in _objects(p)} for p in reading.parts]
+    names = [{_name(o) for o in side} for side in sides]
+    plain = {_name(o) for side in sides for o in side
+             if isinstance(o, sp.Symbol) and o.is_real and not o.is_integer}
+    if all(n in plain and n in names[0] and n in names[1] for n in unknown):
+        return list(unknown)
+    return []
+
+
 def _rest(result, formula: Formula, reading: Reading, links, context: Context,
           symbols: NoteSymbols, store, prefix: str, before=()) -> FormulaResult:
     """The links of a formula after any definition or value its first link makes (``before``:
@@ -60,9 +77,13 @@ def _rest(result, formula: Formula, reading: Reading, links, context: Context,
     standalone = len(reading.relations) == 1
     if standalone and all(rel not in (APPROX, *ORDER) for _, rel, *_ in links):
         unknown = _unknown(reading, symbols, visible, context.valued(formula.section))
-        if unknown:
+        every = for_all(reading, unknown)
+        if unknown and not every:
             return result(NOT_CHECKABLE, say("link.unknown", names=", ".join(unknown)))
-    checked = list(before)
+        if every:  # an identity in letters of its own: for all real values of them
+            said = say("link.for_all", names=", ".join(every))
+            prefix = join(prefix, said, sep=False) if prefix else said
+    checked, assumed_all = list(before), []
     for index, rel, lhs, rhs, lhs_tex, rhs_tex in links:
         if rel in DECLARE or rel not in (EQUAL, DEFINE, APPROX, *ORDER):
             checked.append(Link(index, rel, lhs_tex, rhs_tex, NOT_CHECKABLE,
@@ -116,8 +137,16 @@ def _rest(result, formula: Formula, reading: Reading, links, context: Context,
             checked.append(Link(index, rel, lhs_tex, rhs_tex, NOT_CHECKABLE, ambiguous))
             continue
         tex = (index, EQUAL if rel == DEFINE else rel, lhs_tex, rhs_tex)
+        assumed = premises.applying(context, formula.section, lhs, rhs, defs)
         link = _verify(tex, lhs, rhs, defs, given if worked else None, context, symbols, store,
-                       hypotheses)
+                       (*hypotheses, *(h for h, _ in assumed)))
+        assumed_all += [t for _, t in assumed if t not in assumed_all]
+        if assumed:
+            link = dataclasses.replace(link, reason=join(say("link.assuming", premises="; ".join(
+                t for _, t in assumed)), link.reason, sep=False) if link.reason else say(
+                "link.assuming", premises="; ".join(t for _, t in assumed)))
+        elif link.status == "failed" and not worked and defs:  # a link against definitions
+            link = _needs_premise(link, tex, lhs, rhs, defs, context, symbols, store, hypotheses)
         if worked and link.status == "failed":  # an example's step against a sequence: name it
             sequences_used = [context.sequence(_name(a.base)) for x in as_written
                               if isinstance(x, sp.Basic) for a in x.atoms(sp.Indexed)
@@ -161,10 +190,25 @@ def _rest(result, formula: Formula, reading: Reading, links, context: Context,
     else:
         reason = say("link.links_many" if len(statuses) > 1 else "link.links", n=len(statuses),
                      status=say(f"status.{verdict}"))
+    if assumed_all:  # a premise used is said beside the verdict, not only in its link
+        reason = join(say("link.assuming", premises="; ".join(assumed_all)), reason, sep=False)
     reason = join(prefix, reason, sep=False) if prefix else reason
     approx_ = any(k.relation == APPROX or k.reason.startswith("= to the digits")
                   for k in checked if k.status == "proved")
     return result(verdict, reason, checked, approx_)
+
+
+def _needs_premise(link: Link, tex, lhs, rhs, defs: list[Made], context: Context,
+                   symbols: NoteSymbols, store, hypotheses) -> Link:
+    """A failed link that holds once the entries of one of its vectors sum to 1 (∂L/∂z_i =
+    p_i − y_i of L = −Σ y_i log p_i, y one-hot): not blamed, its reason names the premise."""
+    for hyp, premise in premises.sums_to_one(lhs, rhs, defs):
+        again = _verify(tex, lhs, rhs, defs, None, context, symbols, store, (*hypotheses, hyp))
+        if again.status in ("proved", "numeric"):
+            return dataclasses.replace(link, status=NOT_CHECKABLE, counterexample=None,
+                                       claim="", reason=say("link.needs_premise",
+                                                            premise=premise))
+    return link
 
 
 def _ambiguous(lhs, rhs, defs: list[Made], context: Context, section: tuple[int, ...]) -> str:

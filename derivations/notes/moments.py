@@ -109,8 +109,13 @@ def _expectation(arg, symbols, mine) -> sp.Basic:
         present = [(a, k) for a, k in zip(atoms, powers, strict=True) if k]
         ours = [(a, k) for a, k in present
                 if _name(a.base if isinstance(a, sp.Indexed) else a) in mine]
-        if ours and len(present) > 1:
+        if ours and len(present) > 1 and any(
+                _name(a.base if isinstance(a, sp.Indexed) else a) not in mine
+                for a, _ in present):
+            # a variable with a law times another random one of no such law: not settled
             raise ValueError(say("law.independence", product=" ".join(str(a) for a, _ in present)))
+        # distinct variables with a law (q_i k_i) are independent, as the engine's are: E of
+        # their product is the product of their moments, settled by the means and variances
         term = coeff
         for a, k in present:
             mean, variance = symbols.random[next(b for b in symbols.random if _name(b) == _name(
@@ -142,7 +147,9 @@ def refusal(lhs, rhs, symbols) -> str:
     if not names:
         return ""
     try:
-        sides = [value(x, symbols) for x in (lhs, rhs)]
+        # a sum over entries stands in as two of its terms (its entries are independent): what
+        # the moments settle of those they settle of the sum, whatever its length
+        sides = [value(_two_terms(x), symbols) for x in (lhs, rhs)]
     except ValueError as exc:
         laws = ", ".join(f"{n} ~ {symbols.laws[n]}" for n in names)
         return say("law.refused", why=of_error(exc), laws=laws)
@@ -154,3 +161,17 @@ def refusal(lhs, rhs, symbols) -> str:
         return say("law.different_parameters", left=", ".join(mine[0]) or "-",
                    right=", ".join(mine[1]) or "-", laws=laws)
     return ""
+
+
+def _two_terms(expr):
+    """``expr`` with each sum Σ_{i=a}^{b} f(i) written as f(i) + f(i₂), two distinct entries."""
+    if not isinstance(expr, sp.Basic) or not expr.has(sp.Sum):
+        return expr
+
+    def two(total):
+        body, (var, *_) = total.function, total.limits[0]
+        other = sp.Symbol(f"{var.name}_2", **var.assumptions0)
+        rest = sp.Sum(body, *total.limits[1:]) if len(total.limits) > 1 else body
+        return _two_terms(rest) + _two_terms(rest).xreplace({var: other})
+
+    return expr.replace(lambda e: isinstance(e, sp.Sum), two)

@@ -247,8 +247,13 @@ def _check_hypotheses(d: Derivation, where: str) -> None:
         if h.atoms(sp.MatrixSymbol):
             raise DerivationError(f"{at}: {h} is about a matrix; a hypothesis relates scalars, "
                                   f"indices or sizes")
-        loose = sorted(map(str, symbols_of((h,)) - d.symbols - set(d.domain.indices)
-                           - set(d.domain.dims)))
+        # a hypothesis may be about what the claim uses through a definition (Σ y_i = 1 of
+        # the y inside L = −Σ y_i log p_i); the claim with its definitions unfolded uses it
+        bodies = symbols_of(tuple(x.body for x in d.definitions))
+        known = d.symbols | bodies
+        loose = sorted(map(str, {s for s in symbols_of((h,)) - known - set(d.domain.indices)
+                                 - set(d.domain.dims)
+                                 if not (isinstance(s, sp.Indexed) and s.base in known)}))
         if loose:
             raise DerivationError(f"{at}: {h} names {', '.join(loose)}, which the claim does "
                                   f"not use")

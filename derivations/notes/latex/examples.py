@@ -3,7 +3,9 @@
 A block holds records separated by blank lines: ``latex:``, ``symbols:`` (declarations of a
 symbols block, lines separated by ``|``) and ``reading:`` (an expected reading, or
 ``NotUnderstood``), optionally ``note:`` (other formulas of the note the table is inferred from
-too, separated by ``;;``) and ``printed:`` (the reading's LaTeX as it is shown back); ``#`` lines
+too, separated by ``;;``) and ``printed:`` (the reading's LaTeX as it is shown back),
+``verdict:`` (the note level's verdict on the formula, checked with ``text:``, Markdown
+paragraphs before it separated by ``;;``, and the symbols block); ``#`` lines
 are titles.  A labelled corpus's ``formulas.toml`` (records
 ``[[formula]]`` with ``file``, ``latex`` and ``reading``, "not understood: …" for a refusal) is
 read too: each formula then comes with the other formulas of its note, in order, and the note's
@@ -26,6 +28,8 @@ class Example:
     line: int
     note_formulas: tuple = ()  # the formulas of its note, for the symbol table
     printed: str = ""  # the reading's LaTeX, when the example says it
+    verdict: str = ""  # the note level's verdict on the formula, when the example says it
+    text: tuple = ()  # Markdown paragraphs of the note before the formula (for the verdict)
 
 
 def examples(text: str) -> list[Example]:
@@ -43,13 +47,15 @@ def examples(text: str) -> list[Example]:
                     out.append(Example(title, rec.get("latex", ""), rec.get("symbols", ""),
                                        rec.get("reading", ""), line0 + start,
                                        (*note, rec["latex"]) if note else (),
-                                       rec.get("printed", "")))
+                                       rec.get("printed", ""), rec.get("verdict", ""),
+                                       tuple(p.strip() for p in rec.get("text", "").split(";;")
+                                             if p.strip())))
                 rec = {}
                 continue
             if line.startswith("#"):
                 title = line.lstrip("# ").strip()
                 continue
-            m = re.match(r"(latex|symbols|reading|note|printed):\s?(.*)", line)
+            m = re.match(r"(latex|symbols|reading|note|printed|verdict|text):\s?(.*)", line)
             if m:
                 if not rec:
                     start = k

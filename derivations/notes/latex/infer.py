@@ -87,7 +87,7 @@ class _Walk:
                 else:
                     var = script_letters(script) or []
             else:
-                hi = tok_name(_single(body))
+                hi = tok_name(_single(body)) or self.named_bound(body)
                 if hi and not self.t.is_index(hi):
                     self.t.note(hi, "size", self.ev(body, "the upper bound of a sum"))
         names = [str(v) for v in var or []]
@@ -249,8 +249,16 @@ class _Walk:
             self.t.note(n, kind, self.ev(lhs, "declared ∈ ℝ" + ("^…" if dims else "")),
                         shape=tuple(dim_names))
 
+    def named_bound(self, node):
+        """A bound written as a name with a subscript (``d_k`` in ``\\sum_{i=1}^{d_k}``,
+        ``i = 1, \\dots, d_k``), its subscript no index: that name, a size; else None."""
+        name = node_name(node)
+        if not name or "_" not in name or self.t.is_index(name.split("_", 1)[1]):
+            return None
+        return name
+
     def range(self, name, lo, hi, node):
-        hi_name = tok_name(_single(hi))
+        hi_name = tok_name(_single(hi)) or self.named_bound(hi)
         if hi_name:
             self.t.note(hi_name, "size", self.ev(hi, f"the upper end of {name}'s range"))
         lo_text, hi_text = _bound_text(lo), _bound_text(hi)

@@ -77,9 +77,12 @@ def apply_overrides(table: SymbolTable, overrides: Overrides):
             continue
         for name in decl.names:
             if decl.kind == "random":
-                info = table.note(name, table.kind(name) or "scalar", ev)
+                # random says nothing of the kind: a kind the block gives is declared, else
+                # the formulas still tell it (q, k \in \mathbb{R}^{d_k}: random vectors)
+                kind = table.kind(name)
+                info = table.note(name, kind or "scalar", ev)
                 info.random = True
-                info.declared = True
+                info.declared = kind is not None and info.declared
                 continue
             info = table.note(name, decl.kind, ev, shape=decl.shape, range=decl.range)
             info.kind, info.declared = decl.kind, True

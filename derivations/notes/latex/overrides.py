@@ -44,7 +44,13 @@ def parse_overrides(text: str) -> Overrides:
         if kind not in _KINDS_WRITTEN:
             raise OverrideError(f"line {number}: expected a kind ({', '.join(_KINDS_WRITTEN)}) "
                                 f"first, got {line.split()[0]!r}; e.g. 'index i, j in 1..n'")
-        rest, rng, shape = m.group(2), None, ()
+        rest, rng, shape, law = m.group(2), None, (), ""
+        w = re.search(r"\s*(?:~|\\sim(?![A-Za-z]))\s*(.+)$", rest)
+        if w:
+            if kind != "random":
+                raise OverrideError(f"line {number}: only a random variable has a law "
+                                    f"'~ LAW', e.g. 'random q, k ~ N(0, 1)'")
+            law, rest = w.group(1).strip(), rest[:w.start()]
         r = re.search(r"\s+in\s+(\S+)\s*\.\.\s*(\S+)\s*$", rest)
         if r:
             if kind != "index":
@@ -67,5 +73,5 @@ def parse_overrides(text: str) -> Overrides:
             raise OverrideError(f"line {number}: 'imaginary' declares only i, the imaginary "
                                 f"unit; got {', '.join(names)}")
         out.append(Declaration(number, _KINDS_WRITTEN[kind] if kind != "random" else "random",
-                               names, rng, shape))
+                               names, rng, shape, law))
     return Overrides(tuple(out))

@@ -65,6 +65,7 @@ class Declaration:
     names: tuple
     range: tuple | None = None
     shape: tuple = ()
+    law: str = ""  # random q, k ~ N(0, 1): the law of each (of each entry), as LaTeX
 
 
 @dataclass(frozen=True)
