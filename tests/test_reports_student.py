@@ -1364,7 +1364,7 @@ def test_one_letter_names_one_quantity(views):
                for e in legend.values())
     names = tuple(k for k in legend if "_" in k)
     for lang, view in views.items():
-        assert student_read.misused_letters(view) == [], lang
+        assert student_read.misused_letters(view) == [], (lang, student_read.misused_letters(view))
         # every letter of the edition's chapters is read, lowercase ones too
         used = {x for t in view["topics"] for f in student_read.formulas(t)
                 for x in student_read.letters(f.tex, names)}
