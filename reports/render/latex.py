@@ -76,8 +76,30 @@ def math(tex: Tex, displaystyle: bool = False) -> LatexSafe:
         # a little when it is barely wider, and otherwise lets the pieces wrap like words
         pieces = "\\fitbreak".join(f"\\fitpiece{{{p}}}" for p in math_pieces(tex.tex))
         return LatexSafe(f"\\fitdisplay{{{tex.tex}}}{{{pieces}}}")
-    inline = tex.tex.replace(", ", ",\\allowbreak ")
+    inline = _keep_numbers(tex.tex.replace(", ", ",\\allowbreak "))
     return LatexSafe("$" + ("\\displaystyle " if displaystyle else "") + inline + "$")
+
+
+# a number never starts a line after the relation or the × before it (「= / 1.462」, 「−9.95 × /
+# 10⁻⁵」): TeX may break inline math after a relation or an operator, unless a penalty follows
+_KEEP_NUMBER = re.compile(r"(?:([=<>])|\\(?:(approx|le|ge|leq|geq|ne|neq|sim|lesssim|gtrsim|ll|"
+                          r"gg|succeq|preceq)|times|cdot)(?![A-Za-z]))(?=\s*-?\s*\d)")
+
+
+def _keep_numbers(tex: str) -> str:
+    """``tex`` with no break after a relation or × that a number follows, at its top level (a
+    script never breaks); a relation may break before it instead (「Var(q⊤k) = 4096×0.1875 /
+    = 768」), so that a chain of them still fits a line."""
+    out, last = [], 0
+    for m in _KEEP_NUMBER.finditer(tex):
+        before = re.sub(r"\\[{}]", "", tex[:m.start()])
+        if before.count("{") != before.count("}"):
+            continue
+        relation = m.group(1) or m.group(2)
+        out += [tex[last:m.start()], "\\penalty500 " if relation else "", m.group(0),
+                "\\nobreak "]
+        last = m.end()
+    return "".join(out) + tex[last:]
 
 
 _OPEN = re.compile(r"\\left\s*(?:\\[A-Za-z]+|\\.|\S)|\\begin\{[^}]*\}|[{(\[]")
