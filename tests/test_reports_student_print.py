@@ -128,11 +128,14 @@ def test_the_print_checks_find_a_split_number_and_a_stretched_relation():
 
 
 def test_a_number_stays_with_the_relation_before_it_in_the_tex():
-    tex = latex.math(Tex(r"2\times 0.731 = 1.462,\ x = y,\ -9.95\times10^{-5} \le -1", False))
+    tex = latex.math(Tex(r"2\times 0.731 = 1.462,\ x = y,\ -9.95\times10^{-5} \le -1", False),
+                     keep_numbers=True)
     # no break after the relation or ×; a relation may break before it instead
     assert r"\times\nobreak  0.731 \penalty500 =\nobreak  1.462" in tex
     assert r"\times\nobreak 10^{-5} \penalty500 \le\nobreak  -1" in tex
     assert "x = y" in tex
+    # the full report's formulas are as they were
+    assert "nobreak" not in latex.math(Tex(r"2\times 0.731 = 1.462", False))
 
 
 # ----------------------------------------------------------------------------- matrices
