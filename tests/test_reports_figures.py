@@ -40,7 +40,8 @@ def test_each_language_has_its_own_drawing_with_every_glyph(data, tmp_path, capl
     caplog.set_level(logging.WARNING)
     warned = _draw(data, tmp_path, ("en", "zh"), CJK)
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
-        f"{model.figure_stem(n, lang)}.svg" for n in NAMES for lang in ("en", "zh"))
+        f"{model.figure_stem(n, lang, narrow=narrow)}.svg" for n in NAMES for lang in ("en", "zh")
+        for narrow in (False, True))
     for name in NAMES:
         assert (tmp_path / f"{name}.svg").read_bytes() != (tmp_path / f"{name}-zh.svg").read_bytes()
     assert _missing_glyphs(caplog, warned) == []
@@ -156,3 +157,97 @@ def test_a_figure_s_fonts_are_written_in_the_order_first_used_not_by_path(tmp_pa
     assert by_path == [b"DejaVuSans-Bold", b"DejaVuSans"], by_path
     first_used = list(dict.fromkeys(_fonts_written(tmp_path, first_used_order=True)))
     assert first_used == [b"DejaVuSans", b"DejaVuSans-Bold"], first_used
+
+
+# ----------------------------------------------------------------------------- colour
+# Machado, Oliveira and Fernandes (2009): what a deuteranope sees of a linear-RGB colour
+DEUTERANOPIA = ((0.367322, 0.860646, -0.227968), (0.280085, 0.672501, 0.047413),
+                (-0.011820, 0.042940, 0.968881))
+# two series a reader cannot tell apart by colour under that simulation (sRGB distance)
+MIN_SEEN_APART = 0.25
+
+
+def _seen_by_deuteranope(colour) -> tuple[float, ...]:
+    from matplotlib.colors import to_rgb
+
+    lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in to_rgb(colour)]
+    sim = [min(1.0, max(0.0, sum(m * c for m, c in zip(row, lin, strict=True))))
+           for row in DEUTERANOPIA]
+    return tuple(12.92 * c if c <= 0.0031308 else 1.055 * c ** (1 / 2.4) - 0.055 for c in sim)
+
+
+def _distance(a, b) -> float:
+    return sum((x - y) ** 2 for x, y in zip(a, b, strict=True)) ** 0.5
+
+
+def series_problems(fig) -> list[str]:
+    """Two series of one panel told apart by colour alone, or by a colour pair a red-green
+    colour-blind reader confuses (and no marker or line style of their own); two panels that
+    share a y label (one quantity per axis)."""
+    from matplotlib.colors import to_rgb
+
+    out = []
+    for ax in fig.axes:
+        lines = [x for x in ax.get_lines() if not x.get_label().startswith("_")]
+        for k, a in enumerate(lines):
+            for b in lines[k + 1:]:
+                # colours meant to differ (not one colour in two line styles) that a
+                # deuteranope sees alike
+                meant = _distance(to_rgb(a.get_color()), to_rgb(b.get_color()))
+                seen = _distance(_seen_by_deuteranope(a.get_color()),
+                                 _seen_by_deuteranope(b.get_color()))
+                same_shape = (a.get_marker(), a.get_linestyle()) == \
+                    (b.get_marker(), b.get_linestyle())
+                if (meant >= MIN_SEEN_APART > seen) or same_shape:
+                    out.append(f"{ax.get_ylabel()}: {a.get_label()} / {b.get_label()}")
+    labels = [ax.get_ylabel() for ax in fig.axes]
+    return out + [f"one y label for two panels: {x}" for x in set(labels)
+                  if labels.count(x) > 1]
+
+
+def test_figure_2_and_figure_4_read_without_red_and_green(data):
+    import matplotlib
+    import matplotlib.pyplot as plt
+
+    english, _ = plots.words("en", None)
+    with matplotlib.rc_context(plots.RC):
+        for name, narrow in [(n, k) for n in ("saturation", "adam_moments") for k in (0, 1)]:
+            fig = plots.draw(name, data, english, narrow=bool(narrow))
+            try:
+                assert len(fig.axes) == 2 and series_problems(fig) == [], name
+                if name == "saturation":  # two quantities, each on an axis of its own
+                    assert [ax.get_ylabel() for ax in fig.axes] == [
+                        english("largest_weight"), english("backward_norm")]
+            finally:
+                plt.close(fig)
+
+
+def test_a_red_green_pair_on_one_axis_is_found():
+    import matplotlib.pyplot as plt
+
+    fig, (left, right) = plt.subplots(1, 2)
+    try:
+        # red against green, each with a marker and a line style of its own; blue and orange
+        # told apart by their colour alone; one colour in two line styles is no problem
+        left.plot([1, 2], [1, 2], "o-", color="C3", label="unscaled")
+        left.plot([1, 2], [2, 1], "s--", color="C2", label="scaled")
+        left.set_ylabel("value")
+        right.plot([1, 2], [0, 1], "^:", color="#0072B2", label="blue")
+        right.plot([1, 2], [1, 0], "^:", color="#D55E00", label="orange")
+        right.plot([1, 2], [1, 1], "^-", color="#D55E00", label="orange, solid")
+        right.set_ylabel("norm")
+        assert series_problems(fig) == ["value: unscaled / scaled", "norm: blue / orange"]
+        right.set_ylabel("value")
+        assert series_problems(fig)[-1] == "one y label for two panels: value"
+    finally:
+        plt.close(fig)
+
+
+def test_the_narrow_drawings_are_byte_stable(data, tmp_path):
+    for out in (tmp_path / "a", tmp_path / "b"):
+        plots.render({"plot_data": data["plot_data"], "training": data["training"]}, out, None,
+                     ("en",), None)
+    narrow = sorted(p.name for p in (tmp_path / "a").glob("*-narrow.svg"))
+    assert narrow == sorted(f"{model.figure_stem(n, 'en', narrow=True)}.svg" for n in NAMES)
+    for name in narrow:
+        assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()

@@ -336,7 +336,7 @@ def test_each_figure_on_the_page_opens_full_size(views, tmp_path):
     page = html.render(views["en"], tmp_path, template=html.STUDENT_TEMPLATE).read_text(
         encoding="utf-8")
     figs = re.findall(r'<figure class="topic-figure[^"]*"[^>]*>\s*<a class="enlarge" '
-                      r'href="([^"]+)"><img src="([^"]+)"', page)
+                      r'href="([^"]+)"><picture><source [^>]*><img src="([^"]+)"', page)
     assert len(figs) == 4 and all(a == b and a.endswith(".svg") for a, b in figs)
 
 

@@ -185,8 +185,10 @@ def render_all(data: dict, work: Path, progress: Progress, cache: Cache,
             for dest, ext, langs in dests:
                 dest.mkdir(parents=True, exist_ok=True)
                 for lang in langs:
-                    for variant in ["", *f.get("variants", [])]:
-                        name = f"{model.figure_stem(f['name'], lang, variant)}.{ext}"
+                    # a page also shows each figure's narrow drawing, on a phone
+                    for variant, narrow in [(v, n) for v in ["", *f.get("variants", [])]
+                                            for n in (False, True)[:1 + (ext == "svg")]]:
+                        name = f"{model.figure_stem(f['name'], lang, variant, narrow)}.{ext}"
                         shutil.copyfile(work / "figures" / name, dest / name)
         shutil.rmtree(work / "figures")
     # XeLaTeX (one process per edition) starts as soon as its edition's source is written and

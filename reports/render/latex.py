@@ -64,11 +64,12 @@ def tex_escape(text: Any) -> LatexSafe:
     return LatexSafe(_SPECIAL_RE.sub(lambda m: _SPECIAL[m.group(0)], str(text)))
 
 
-def math(tex: Tex, displaystyle: bool = False) -> LatexSafe:
+def math(tex: Tex, displaystyle: bool = False, keep_numbers: bool = False) -> LatexSafe:
     """A formula as TeX: ``\\[...\\]`` for display, ``$...$`` inline (``$\\displaystyle ...$``
     with ``displaystyle``, for table cells); the formula itself passes untouched, except that
     inline a line may end after a comma and its space (TeX breaks inline math only after a
-    relation or an operator, and a tuple such as (0.333, 0.333, 0.333) ran into the margin)."""
+    relation or an operator, and a tuple such as (0.333, 0.333, 0.333) ran into the margin);
+    ``keep_numbers`` (the student edition): no line ends in a relation or × before a number."""
     if not isinstance(tex, Tex):
         raise TypeError(f"math filter: expected Tex, got {type(tex).__name__} {tex!r:.60}")
     if tex.display:
@@ -77,7 +78,30 @@ def math(tex: Tex, displaystyle: bool = False) -> LatexSafe:
         pieces = "\\fitbreak".join(f"\\fitpiece{{{p}}}" for p in math_pieces(tex.tex))
         return LatexSafe(f"\\fitdisplay{{{tex.tex}}}{{{pieces}}}")
     inline = tex.tex.replace(", ", ",\\allowbreak ")
+    inline = _keep_numbers(inline) if keep_numbers else inline
     return LatexSafe("$" + ("\\displaystyle " if displaystyle else "") + inline + "$")
+
+
+# a number never starts a line after the relation or the × before it (「= / 1.462」, 「−9.95 × /
+# 10⁻⁵」): TeX may break inline math after a relation or an operator, unless a penalty follows
+_KEEP_NUMBER = re.compile(r"(?:([=<>])|\\(?:(approx|le|ge|leq|geq|ne|neq|sim|lesssim|gtrsim|ll|"
+                          r"gg|succeq|preceq)|times|cdot)(?![A-Za-z]))(?=\s*-?\s*\d)")
+
+
+def _keep_numbers(tex: str) -> str:
+    """``tex`` with no break after a relation or × that a number follows, at its top level (a
+    script never breaks); a relation may break before it instead (「Var(q⊤k) = 4096×0.1875 /
+    = 768」), so that a chain of them still fits a line."""
+    out, last = [], 0
+    for m in _KEEP_NUMBER.finditer(tex):
+        before = re.sub(r"\\[{}]", "", tex[:m.start()])
+        if before.count("{") != before.count("}"):
+            continue
+        relation = m.group(1) or m.group(2)
+        out += [tex[last:m.start()], "\\penalty500 " if relation else "", m.group(0),
+                "\\nobreak "]
+        last = m.end()
+    return "".join(out) + tex[last:]
 
 
 _OPEN = re.compile(r"\\left\s*(?:\\[A-Za-z]+|\\.|\S)|\\begin\{[^}]*\}|[{(\[]")
@@ -206,12 +230,13 @@ def breakable(text: Any) -> LatexSafe:
     return LatexSafe("".join(out))
 
 
-def prose(p: Prose) -> LatexSafe:
-    """Text with inline math: text escaped (and breakable), math as ``$...$``; English shown
-    for want of a translation is marked with ``\\untranslated``."""
+def prose(p: Prose, keep_numbers: bool = False) -> LatexSafe:
+    """Text with inline math: text escaped (and breakable), math as ``$...$`` (``math``'s
+    ``keep_numbers``); English shown for want of a translation is marked with
+    ``\\untranslated``."""
     if not isinstance(p, Prose):
         raise TypeError(f"prose filter: expected Prose, got {type(p).__name__} {p!r:.60}")
-    body = "".join(math(x) if isinstance(x, Tex)
+    body = "".join(math(x, keep_numbers=keep_numbers) if isinstance(x, Tex)
                    else "\\texttt{" + breakable(x.text) + "}" if isinstance(x, Code)
                    else breakable(x) for x in p.parts)
     return LatexSafe("\\untranslated{" + body + "}" if p.missing else body)
@@ -334,7 +359,11 @@ def render(view: dict, out_dir: Path, figure_dir: str = "figures", template: str
            name: str = "report.tex") -> Path:
     """Write ``name`` into ``out_dir``; figures as ``out_dir/<figure_dir>/<name>.pdf``.
     ``template``: the full report's, or the student edition's (:data:`STUDENT_TEMPLATE`)."""
-    text = environment().get_template(template).render(view=view, figure_dir=figure_dir)
+    env = environment()
+    if template == STUDENT_TEMPLATE:  # a number never starts a line after its relation
+        env.filters["math"] = lambda tex, displaystyle=False: math(tex, displaystyle, True)
+        env.filters["prose"] = lambda p: prose(p, keep_numbers=True)
+    text = env.get_template(template).render(view=view, figure_dir=figure_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / name
     path.write_text(text, encoding="utf-8")

@@ -20,7 +20,7 @@ from matplotlib.backends import backend_pdf  # noqa: E402
 from matplotlib.font_manager import FontPath  # noqa: E402
 
 from reports.render import i18n  # noqa: E402
-from reports.view.model import ReportDataError, figure_stem  # noqa: E402
+from reports.view.model import FIGURE_PANELS, ReportDataError, figure_stem  # noqa: E402
 
 Words = Callable[[str], str]
 
@@ -29,6 +29,15 @@ Words = Callable[[str], str]
 # two panels at nearly all of it (A4 with 2.2 cm margins, preamble.tex.j2).
 TEXT_WIDTH_IN = (210 - 2 * 22) / 25.4
 SIZES = {1: (0.66 * TEXT_WIDTH_IN, 2.75), 2: (0.92 * TEXT_WIDTH_IN, 2.75)}
+# A phone shows a figure about 350 CSS px wide: the print drawing shrunk to that width set its
+# type at 6 to 10 px. Its narrow drawing is about that wide, its panels one above the other, so
+# that its type stays near its own size, 8.5 pt = 11.3 px (a page picks it on a narrow screen).
+NARROW_WIDTH_IN = 3.6
+NARROW_SIZES = {1: (NARROW_WIDTH_IN, 2.7), 2: (NARROW_WIDTH_IN, 5.0)}
+# two series told apart by a reader who cannot tell red from green: blue and orange of the
+# Okabe-Ito palette, and a marker and a line style of their own as well
+UNSCALED = {"color": "#D55E00", "marker": "s", "linestyle": "--"}
+SCALED = {"color": "#0072B2", "marker": "o", "linestyle": "-"}
 # every word and number of a figure at least 80 % of the body text's 10 pt
 FONT_PT = 8.5
 RC = {
@@ -120,17 +129,22 @@ def _variance(ax, data: dict, w: Words) -> None:
     ax.legend()
 
 
-def _saturation(ax, data: dict, w: Words) -> None:
+def _saturation(axes, data: dict, w: Words) -> None:
+    """The two quantities on two axes of their own: the largest weight of a row (left) and
+    the norm of the softmax's backward pass (right), each unscaled and scaled."""
     s = _series(data["plot_data"], "saturation", ("d_k", "max_weight_unscaled",
                 "max_weight_scaled", "grad_norm_unscaled", "grad_norm_scaled"))
-    ax.plot(s["d_k"], s["max_weight_unscaled"], "o-", color="C3", label=w("max_weight_unscaled"))
-    ax.plot(s["d_k"], s["max_weight_scaled"], "o-", color="C2", label=w("max_weight_scaled"))
-    ax.plot(s["d_k"], s["grad_norm_unscaled"], "s--", color="C3", label=w("grad_norm_unscaled"))
-    ax.plot(s["d_k"], s["grad_norm_scaled"], "s--", color="C2", label=w("grad_norm_scaled"))
-    # the legend in two columns above the curves, clear of the points
-    ax.set(xscale="log", xlabel=r"$d_k$", ylabel=w("value"), ylim=(0, 1.5))
-    ax.set_yticks([0, 0.2, 0.4, 0.6, 0.8, 1.0])
-    ax.legend(ncol=2, loc="upper center")
+    left, right = axes
+    # each legend where its curves leave room: the weights rise, the norms fall
+    for ax, key, label, top, where in ((left, "max_weight", "largest_weight", 1.05,
+                                        "center right"),
+                                       (right, "grad_norm", "backward_norm", None,
+                                        "lower left")):
+        ax.plot(s["d_k"], s[f"{key}_unscaled"], label=w("unscaled"), **UNSCALED)
+        ax.plot(s["d_k"], s[f"{key}_scaled"], label=w("scaled"), **SCALED)
+        ax.set(xscale="log", xlabel=r"$d_k$", ylabel=w(label))
+        ax.set_ylim(0, top)
+        ax.legend(loc=where)
 
 
 def _depth(ax, data: dict, w: Words) -> None:
@@ -156,14 +170,17 @@ def _adam(axes, data: dict, w: Words) -> None:
     b1, b2 = 0.9, 0.999
     left.plot(t, [1 - b1**k for k in t], "-", color="C0", label=w("m_raw"))
     left.plot(t, [1.0 for _ in t], "--", color="C0", label=w("m_hat"))
-    left.plot(t, [1 - b2**k for k in t], "-", color="C1", label=w("v_raw"))
+    # each curve a line style of its own too: the pairs are not told apart by colour alone
+    left.plot(t, [1 - b2**k for k in t], "-.", color="C1", label=w("v_raw"))
     left.plot(t, [1.0 for _ in t], ":", color="C1", label=w("v_hat"))
     left.set(xlabel=w("adam_step"), ylabel=w("moment"), ylim=(0, 1.1))
     left.legend()
     lr, eps = 1e-3, 1e-8
     gs = [10 ** (k / 8) for k in range(-72, 1)]
-    right.plot(gs, [lr * g / (g + eps) for g in gs], "-", color="C2", label=w("eps_outside"))
-    right.plot(gs, [lr * g / (g * g + eps) ** 0.5 for g in gs], "--", color="C3",
+    # not red against green: the pair a red-green colour-blind reader tells apart
+    right.plot(gs, [lr * g / (g + eps) for g in gs], "-", color=SCALED["color"],
+               label=w("eps_outside"))
+    right.plot(gs, [lr * g / (g * g + eps) ** 0.5 for g in gs], "--", color=UNSCALED["color"],
                label=w("eps_inside"))
     right.set(xscale="log", yscale="log", xlabel=w("grad_size"), ylabel=w("first_step"))
     right.legend()
@@ -179,7 +196,7 @@ FIGURES: tuple[tuple[str, Drawer], ...] = (
     ("adam_moments", _adam),
 )
 # figures of two panels side by side (their drawer takes both axes)
-PANELS = {"adam_moments": 2}
+PANELS = FIGURE_PANELS
 
 
 def words(lang: str, cjk: tuple[Path, str] | None) -> tuple[Words, dict]:
@@ -197,12 +214,14 @@ def words(lang: str, cjk: tuple[Path, str] | None) -> tuple[Words, dict]:
     return (lambda key: table[key][lang]), {"font.family": [family, "DejaVu Sans"]}
 
 
-def draw(name: str, data: dict, w: Words):
-    """Figure ``name`` of ``data`` with the words ``w``, laid out at its print size (inside
-    the caller's rc settings; the caller closes it)."""
+def draw(name: str, data: dict, w: Words, narrow: bool = False):
+    """Figure ``name`` of ``data`` with the words ``w``, laid out at its print size, or
+    ``narrow`` for a phone, its panels stacked (inside the caller's rc settings; the caller
+    closes it)."""
     drawer = dict(FIGURES)[name]
     panels = PANELS.get(name, 1)
-    fig, ax = plt.subplots(1, panels, figsize=SIZES[panels])
+    fig, ax = plt.subplots(*((panels, 1) if narrow else (1, panels)),
+                           figsize=(NARROW_SIZES if narrow else SIZES)[panels])
     try:
         drawer(ax, data, w)
         fig.tight_layout()
@@ -216,7 +235,8 @@ def render(data: dict, html_dir: Path | None, latex_dir: Path | None,
            langs: tuple[str, ...] = i18n.LANGS,
            cjk: tuple[Path, str] | None = None,
            variants: dict[str, dict[str, dict[str, str]]] | None = None) -> list[dict]:
-    """Draw every figure in every language of ``langs`` as ``<stem>.svg`` into ``html_dir`` and
+    """Draw every figure in every language of ``langs`` as ``<stem>.svg`` (and its narrow
+    drawing, :func:`figure_stem` ``narrow``) into ``html_dir`` and
     ``<stem>.pdf`` into ``latex_dir`` (either may be None; stems by ``figure_stem``); return
     [{name, variants}] in report order. ``cjk`` is the font of the Chinese words
     (``fonts.cjk_font()``). ``variants`` {name: {variant: symbols}}: a figure drawn once more
@@ -235,6 +255,12 @@ def render(data: dict, html_dir: Path | None, latex_dir: Path | None,
                     if html_dir is not None:
                         html_dir.mkdir(parents=True, exist_ok=True)
                         fig.savefig(html_dir / f"{stem}.svg", format="svg", metadata=SVG_META)
+                        narrow = draw(name, data, ww, narrow=True)
+                        try:
+                            narrow.savefig(html_dir / f"{figure_stem(name, lang, variant, True)}"
+                                                      ".svg", format="svg", metadata=SVG_META)
+                        finally:
+                            plt.close(narrow)
                     if latex_dir is not None:
                         latex_dir.mkdir(parents=True, exist_ok=True)
                         with _fonts_in_first_use_order():

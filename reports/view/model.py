@@ -275,11 +275,17 @@ def number_view(x: float, digits: int = 3) -> dict:
     return {"m": m, "e": e}
 
 
-def figure_stem(name: str, lang: str, variant: str = "") -> str:
+# the figures of two panels side by side on paper (stacked in their narrow drawing)
+FIGURE_PANELS = {"adam_moments": 2, "saturation": 2}
+
+
+def figure_stem(name: str, lang: str, variant: str = "", narrow: bool = False) -> str:
     """A figure's file name without extension in ``lang``: each language has its own drawing
     (the words inside it are translated); the English one keeps the bare name. A ``variant``
-    ("student") is the drawing of an edition that writes the figure's letters its own way."""
+    ("student") is the drawing of an edition that writes the figure's letters its own way;
+    ``narrow``, its drawing for a phone's width (SVG only)."""
     base = f"{name}-{variant}" if variant else name
+    base = f"{base}-narrow" if narrow else base
     return base if lang == "en" else f"{base}-{lang}"
 
 

@@ -14,7 +14,9 @@ from __future__ import annotations
 import re
 
 from reports.render import i18n
-from reports.render.katex import Prose, Tex, prose
+from reports.render.katex import Prose, Tex
+from reports.render.katex import prose as inline_prose
+from reports.render.latex import tex_text
 from reports.view import edition, model
 from reports.view.figures import caption as figure_caption
 from reports.view.student_data import (
@@ -31,13 +33,20 @@ from reports.view.student_data import (
 )
 from reports.view.student_tex import (
     _list_items,
+    displayed_matrices,
     lecturer_tex,
     rename_math,
     shown,
     step_lines,
+    trailing_words,
     unstack,
     with_left_side,
 )
+
+
+def prose(text: str, label: str = "") -> Prose:
+    """``text`` as prose, a matrix in it set as a display (:func:`displayed_matrices`)."""
+    return displayed_matrices(inline_prose(text, label))
 
 
 # ----------------------------------------------------------------------------- claims
@@ -92,7 +101,8 @@ def _claim(claim: dict, lang: str, t: dict, full: str, number: str, section: str
             "hypotheses": hypotheses,
             # on the page a premise that lists several facts wraps between them, so that its
             # last fact, not the whole list, stays with 「，则」
-            "hypothesis_pieces": [[Tex(x, False, h.label) for x in _list_items(h.tex)]
+            # (its words after the formula wrap as words: 「… are mutually independent」)
+            "hypothesis_pieces": [[_premise(x, h.label) for x in _list_items(h.tex)]
                                   for h in hypotheses],
             "statement": [shown(tx(Tex(x, True, c["statement"].label))) for x in lines],
             "definitions": [{**d, "tex": tx(d["tex"]), "text": px(d["text"]),
@@ -109,6 +119,14 @@ def _claim(claim: dict, lang: str, t: dict, full: str, number: str, section: str
             # one (a relative link); its text names no section a student would look up
             "section": section,
             "pdf_dest": f"subsection.{section}"}
+
+
+def _premise(tex: str, label: str) -> dict:
+    """One fact of a premise: its formula, and the words it ends with as words, split at their
+    last word, which goes with the punctuation after it (「independent, then」)."""
+    formula, words = trailing_words(tex)
+    head, _, last = words.rpartition(" ")
+    return {"tex": Tex(formula, False, label), "words": head, "last_word": last}
 
 
 # ----------------------------------------------------------------------------- boxes
@@ -190,15 +208,28 @@ def figure_symbols() -> dict[str, dict[str, str]]:
             if f.get("symbols")}
 
 
-def _figure(name: str, number: int, anchor: str, lang: str, t: dict, data: dict) -> dict:
+def _figure(name: str, number: int, anchor: str, lang: str, t: dict, data: dict,
+            refs: dict[str, str]) -> dict:
     """Figure ``number`` of the edition, ``name``, in chapter ``anchor``: in the edition's
-    letters where it names its own (its drawing is then the "student" variant)."""
+    letters where it names its own (its drawing is then the "student" variant). The words
+    cite it by the number ``refs`` gave it ({{figure:name}}), which must be this one."""
+    if refs.get(f"figure:{name}") != str(number):
+        raise StudentError(f"student.toml: figure {name!r} stands as figure {number}, but the "
+                           f"words cite it as {refs.get(f'figure:{name}')}: list a chapter's "
+                           f"figures in the order they stand")
     symbols = figure_symbols().get(name)
     words = (lambda x: rename_math(x, symbols)) if symbols else (lambda x: x)
+    variant = "student" if symbols else ""
+    title = prose(words(t["figure"][f"{name}_title"]), f"figure {name}")
     return {"type": "figure", "anchor": f"{anchor}-fig-{name}", "number": number, "name": name,
-            "file": model.figure_stem(name, lang, "student" if symbols else ""),
+            "file": model.figure_stem(name, lang, variant),
+            # the drawing for a phone, its panels stacked (reports/render/plots.py)
+            "narrow_file": model.figure_stem(name, lang, variant, narrow=True),
+            "wide": model.FIGURE_PANELS.get(name, 1) > 1,
             "label": t["student"]["figure_label"].format(n=number),
-            "title": prose(words(t["figure"][f"{name}_title"]), f"figure {name}"),
+            # read aloud or shown for a missing image: its formulas as text (ε, d_k), no TeX
+            "alt": "".join(x if isinstance(x, str) else tex_text(x.tex) for x in title.parts),
+            "title": title,
             "caption": prose(words(figure_caption(name, t["figure"][f"{name}_caption"], t,
                                                   data.get("plot_data") or {})),
                              f"figure {name} caption")}
@@ -216,7 +247,8 @@ def build_view(data: dict, figures: list[dict], lang: str = "en",
     pictures = {f["name"]: f for f in figures}
     # a chapter shows the derivations the data holds (a report of other claims holds none)
     chosen = [tp for tp in topics_data() if any(c in claims for c in tp["claims"])]
-    w = resolve(words(), numbers(chosen, claims))
+    refs = numbers(chosen, claims, set(pictures))
+    w = resolve(words(), refs)
     boxes_after: dict[str, list[dict]] = {}
     for box in w.get("box", []):
         boxes_after.setdefault(box["after"], []).append(box)
@@ -244,7 +276,7 @@ def build_view(data: dict, figures: list[dict], lang: str = "en",
                                    sections[cid], w)})
             for name in figures_after.get(cid, []):
                 figure_no += 1
-                items.append(_figure(name, figure_no, anchor, lang, t, data))
+                items.append(_figure(name, figure_no, anchor, lang, t, data, refs))
             # a group of boxes stands after the claim's other boxes, under its heading
             ordered = sorted(boxes_after.get(cid, []), key=lambda b: "group" in b)
             group = None
@@ -263,7 +295,7 @@ def build_view(data: dict, figures: list[dict], lang: str = "en",
                               **_box(box, number, records, lang, t)})
                 for name in figures_after.get(box["id"], []):
                     figure_no += 1
-                    items.append(_figure(name, figure_no, anchor, lang, t, data))
+                    items.append(_figure(name, figure_no, anchor, lang, t, data, refs))
         exercises = []
         for j, ex in enumerate(ch.get("exercise", []), start=1):
             number = f"{n}.{j}"

@@ -1,7 +1,7 @@
 """The student edition's data: its chapters and symbols (``reports/render/student.toml``), its
 words (``reports/render/i18n/student.toml``) checked in both languages, and the references
-({{chapter:key}}, {{claim:id}}) and uses ([uses], [facts]) that tie the words to the chapters'
-order."""
+({{chapter:key}}, {{claim:id}}, {{figure:name}}) and uses ([uses], [facts]) that tie the
+words to the chapters' order."""
 
 from __future__ import annotations
 
@@ -106,16 +106,23 @@ def validate_words(raw: dict) -> dict:
     return raw
 
 
-_REF = re.compile(r"\{\{(chapter|claim):([A-Za-z0-9_]+)\}\}")
+_REF = re.compile(r"\{\{(chapter|claim|figure):([A-Za-z0-9_]+)\}\}")
 
 
-def numbers(chosen: list[dict], claims: dict) -> dict[str, str]:
+def numbers(chosen: list[dict], claims: dict, figures: set[str] | frozenset = frozenset()
+            ) -> dict[str, str]:
     """What a reference in the words stands for: ``chapter:<key>`` its number, ``claim:<id>``
-    its "chapter.k"; one the data lacks keeps its place in the whole edition."""
+    its "chapter.k", ``figure:<name>`` its number among the figures drawn (``figures``), which
+    are numbered in the order student.toml lists them; one the data lacks keeps its place in
+    the whole edition."""
     out = {}
+    everywhere = [f["name"] for t in topics_data() for f in t.get("figure", [])]
+    out.update({f"figure:{name}": str(n) for n, name in enumerate(everywhere, start=1)})
     for n, topic in enumerate(topics_data(), start=1):
         out[f"chapter:{topic['key']}"] = str(n)
         out.update({f"claim:{c}": f"{n}.{k}" for k, c in enumerate(topic["claims"], start=1)})
+    drawn = [f["name"] for t in chosen for f in t.get("figure", []) if f["name"] in figures]
+    out.update({f"figure:{name}": str(n) for n, name in enumerate(drawn, start=1)})
     for n, topic in enumerate(chosen, start=1):
         out[f"chapter:{topic['key']}"] = str(n)
         present = [c for c in topic["claims"] if c in claims]
@@ -124,14 +131,16 @@ def numbers(chosen: list[dict], claims: dict) -> dict[str, str]:
 
 
 def resolve(node, refs: dict[str, str]):
-    """``node`` (the words) with each reference {{chapter:key}} or {{claim:id}} replaced by its
-    number: the text never hard-codes a number that the chapters' order decides."""
+    """``node`` (the words) with each reference {{chapter:key}}, {{claim:id}} or
+    {{figure:name}} replaced by its number: the text never hard-codes a number that the
+    chapters' order decides."""
     if isinstance(node, str):
         def one(m: re.Match) -> str:
             key = f"{m.group(1)}:{m.group(2)}"
             if key not in refs:
                 raise StudentError(f"student words: reference {m.group(0)} expected a chapter "
-                                   f"key or a shown claim id, got {m.group(2)!r}")
+                                   f"key, a shown claim id or a figure of student.toml, got "
+                                   f"{m.group(2)!r}")
             return refs[key]
         return _REF.sub(one, node)
     if isinstance(node, dict):

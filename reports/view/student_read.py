@@ -19,7 +19,8 @@ def visible_text(view: dict) -> list[str]:
             out.extend(p if isinstance(p, str) else p.text for p in node.parts
                        if not isinstance(p, Tex))
         elif isinstance(node, str):
-            if key not in ("href", "anchor", "key", "file", "other_file", "full_file",
+            if key not in ("href", "anchor", "key", "file", "narrow_file", "alt", "other_file",
+                           "full_file",
                            "full_pdf", "lang", "name", "status", "verdict", "date", "version",
                            "type", "kind", "id"):
                 out.append(node)

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import re
 
-from reports.render.katex import Tex
-from reports.render.latex import math_pieces
+from reports.render.katex import Prose, Tex
+from reports.render.latex import _CLOSE, _OPEN, math_pieces
 from reports.view.fractions import unnest
 
 _TRANSPOSE = re.compile(r"\^\{?T\}?(?![A-Za-z])")
@@ -126,11 +126,84 @@ def _list_items(tex: str) -> list[str]:
     return [x.strip() for x in [*items, tex[start:]] if x.strip()]
 
 
+_TRAILING_WORDS = re.compile(r"^(.*\S)\s*\\ \\text\{([^{}]+)\}$", re.S)
+
+
+def trailing_words(tex: str) -> tuple[str, str]:
+    """``tex`` without the words it ends with (``q_1,\\dots,k_{d_k}\\ \\text{are mutually
+    independent}``) and those words: on a page they wrap as words, which inside a formula
+    they cannot; a formula that ends in none, with ``""``."""
+    m = _TRAILING_WORDS.match(tex)
+    return (m.group(1), m.group(2).strip()) if m else (tex, "")
+
+
+# a piece of a display longer than this (TeX source) that is one \left(…\right) group with
+# a factor may wrap inside the group on a phone (6.3's steps, 336 px in a 334 px column)
+OPEN_GROUP = 80
+
+
+def _opened(piece: str) -> list[str]:
+    """``piece`` cut inside its top-level ``\\left(…\\right)`` group at the group's own
+    pieces, when it is long and the group can be cut: the first piece opens the bracket and the
+    last closes it, each with a phantom of the whole group, so that the brackets keep the size
+    they had around the whole (``\\left( \\mathllap{\\phantom{…}} a \\right.`` …
+    ``\\left. c \\mathllap{\\phantom{…}} \\right)``); any other piece as it is."""
+    if len(piece) < OPEN_GROUP:
+        return [piece]
+    # the first \\left( at the top level (never one inside a fraction's braces) and its \\right
+    depth, i, m = 0, 0, None
+    while i < len(piece):
+        if piece.startswith("\\\\", i):
+            i += 2
+            continue
+        opened, closed = _OPEN.match(piece, i), _CLOSE.match(piece, i)
+        if opened:
+            if depth == 0 and m is None:
+                m = _BRACKET.match(piece, i)
+                if m is None:  # a brace or another group at the top: not ours, skip it
+                    depth += 1
+                    i += len(opened.group(0))
+                    continue
+            depth += 1
+            i += len(opened.group(0))
+        elif closed:
+            depth -= 1
+            if depth == 0 and m is not None:
+                break
+            i += len(closed.group(0))
+        else:
+            i += 2 if piece[i] == "\\" else 1
+    if m is None or depth != 0 or not piece.startswith("\\right", i):
+        return [piece]
+    inner, closing = piece[m.end():i], _RIGHT.match(piece, i).group(0)
+    parts = math_pieces(inner)
+    if len(parts) < 2:
+        return [piece]
+    # the phantom stands out to the left of where it is (\\mathllap), never past the right end
+    # of its piece: a phone's column would scroll to show it
+    phantom = f"\\mathllap{{\\phantom{{{inner}}}}}"
+    return ([f"{piece[:m.start()]}{m.group(0)} {phantom} {parts[0]} \\right."] + parts[1:-1]
+            + [f"\\left. {parts[-1]} {phantom} {closing}{piece[i + len(closing):]}"])
+
+
+_BRACKET = re.compile(r"\\left\s*(\(|\[|\\\{)")
+_RIGHT = re.compile(r"\\right\s*(?:\\[A-Za-z]+|\\.|\S)")
+# a relation and a right side this short (「⪰ 0」, 「= 1」) stays on the line of what it follows
+SHORT_SIDE = 8
+
+
+def _short_side(side: list[Tex]) -> bool:
+    if len(side) != 1:
+        return False
+    rest = _RELATION.sub("", side[0].tex.removeprefix("\\displaystyle ").strip(), count=1)
+    return len(rest.strip()) <= SHORT_SIDE
+
+
 def shown(tex: Tex) -> dict:
     """A display formula as the edition shows it: whole in the PDF (which wraps it itself), and
     for the page also cut at its top-level relations and operators, so that on a phone its
     pieces wrap like words instead of scrolling."""
-    pieces = [q for p in math_pieces(tex.tex) for q in _cut_relations(p)]
+    pieces = [r for p in math_pieces(tex.tex) for q in _cut_relations(p) for r in _opened(q)]
     if len(pieces) < 2:
         return {"tex": tex, "pieces": [], "groups": []}
     # the formulas a display sets side by side (「A,\quad B」) are groups, and a group's sides
@@ -149,6 +222,13 @@ def shown(tex: Tex) -> dict:
             groups[-1].append([])
         groups[-1][-1].append(Tex("\\displaystyle " + p, False, tex.label))
     groups = [g for g in groups if g]
+    # a short right side (「⪰ 0」) joins the piece before it: never alone on a line
+    for g in groups:
+        for k in range(len(g) - 1, 0, -1):
+            if _short_side(g[k]):
+                joined = g[k - 1][-1].tex + " " + g[k][0].tex.removeprefix("\\displaystyle ")
+                g[k - 1][-1] = Tex(joined, False, tex.label)
+                del g[k]
     return {"tex": tex, "pieces": [x for g in groups for side in g for x in side],
             "groups": groups}
 
@@ -164,3 +244,27 @@ _MATH = re.compile(r"\$([^$]*)\$")
 def rename_math(text: str, symbols: dict[str, str]) -> str:
     """``text`` with the letters of its ``$…$`` formulas renamed (:func:`lecturer_tex`)."""
     return _MATH.sub(lambda m: f"${lecturer_tex(m.group(1), symbols)}$", text)
+
+
+_MATRIX = re.compile(r"\\begin\{[pbvBV]?matrix\}")
+# the punctuation after a formula that a display takes in with it, at its end
+_AFTER = re.compile(r"^[，。；：、,.;:]")
+
+
+def displayed_matrices(p: Prose) -> Prose:
+    """``p`` with each inline formula that holds a matrix set as a display: inline, a matrix
+    is two lines high and pulls its line apart from the ones around it (and justification
+    stretched the words before it); the punctuation after it goes into the display."""
+    parts = list(p.parts)
+    out: list = []
+    for k, x in enumerate(parts):
+        if isinstance(x, Tex) and not x.display and _MATRIX.search(x.tex):
+            after = parts[k + 1] if k + 1 < len(parts) and isinstance(parts[k + 1], str) else ""
+            mark = _AFTER.match(after)
+            tex = x.tex + (f"\\text{{{mark.group(0)}}}" if mark else "")
+            out.append(Tex(tex, True, x.label))
+            if mark:
+                parts[k + 1] = after[mark.end():].lstrip()
+        elif not (isinstance(x, str) and not x):
+            out.append(x)
+    return Prose(tuple(out), p.missing)
