@@ -73,3 +73,31 @@ def test_jupyter_shows_a_checked_note(note):
     html = result._repr_html_()
     assert "✘" in html and "(x+y)^2" in html and "at x = " in html
     assert result.notes[0]._repr_html_().count("<tr>") == 5
+
+
+# the one link of the corpus whose counterexample followed string hashing: ∂log s_i/∂z_j
+HASHED = ("# softmax\n\n$$s_i = \\frac{e^{z_i}}{\\sum_{j=1}^{K} e^{z_j}}$$\n\n"
+          "$$\\frac{\\partial \\log s_i}{\\partial z_j} = \\delta_{ij} - s_i$$\n")
+
+
+def test_the_same_note_gives_the_same_json_under_any_string_hashing(tmp_path):
+    """Sets of SymPy symbols iterate in an order that follows PYTHONHASHSEED; the domain's
+    indices must not, or the counterexample shown (i = 2, j = 1 or i = 1, j = 2) changes from
+    run to run."""
+    import os
+    import subprocess
+    import sys
+
+    path = tmp_path / "softmax.md"
+    path.write_text(HASHED, encoding="utf-8")
+    outs = []
+    for seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        done = subprocess.run([sys.executable, "-m", "derivations", "notes", str(path),
+                               "--no-cache", "--json"], capture_output=True, text=True,
+                              env=env, cwd=tmp_path, check=False)
+        assert done.returncode == 1, done.stderr[-2000:]
+        outs.append(json.loads(done.stdout))
+    links = [ln for f in outs[0]["notes"][0]["formulas"] for ln in f.get("links", [])]
+    assert any(ln["status"] == "failed" for ln in links)
+    assert outs[0] == outs[1]

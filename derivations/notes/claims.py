@@ -32,6 +32,12 @@ from derivations.notes.terms import (
 )
 
 
+def _ordered(symbols) -> list:
+    """Symbols in a fixed order: a set's order follows string hashing, which changes from run
+    to run, and the order of a domain's indices decides which counterexample is shown."""
+    return sorted(symbols, key=sp.default_sort_key)
+
+
 def domain(symbols: NoteSymbols, defs: list[Made], exprs=()) -> Domain:
     """The engine's domain from the symbol table for ``exprs`` (and the bodies of ``defs``):
     only the symbols they use, and none the note defines (a defined symbol has no values of its
@@ -40,7 +46,7 @@ def domain(symbols: NoteSymbols, defs: list[Made], exprs=()) -> Domain:
     used = {_name(o) for e in (*exprs, *(m.definition.body for m in defs)) for o in _objects(e)}
     used |= {_name(p) for m in defs for p in m.definition.params}
     for e in (*exprs, *(m.definition.body for m in defs)):  # the sizes of the vectors used
-        for entry in (e.atoms(sp.Indexed) if isinstance(e, sp.Basic) else ()):
+        for entry in (_ordered(e.atoms(sp.Indexed)) if isinstance(e, sp.Basic) else ()):
             used |= {_name(x) for k in (entry.base.shape or ()) for x in
                      sp.sympify(k, strict=True).free_symbols}
 
@@ -50,7 +56,7 @@ def domain(symbols: NoteSymbols, defs: list[Made], exprs=()) -> Domain:
     indices = {k: v for k, v in symbols.indices.items() if keep(k)}
     # an index with no declared range ranges over the size of the vector whose entry it is
     for e in (*exprs, *(m.definition.body for m in defs)):
-        for entry in (e.atoms(sp.Indexed) if isinstance(e, sp.Basic) else ()):
+        for entry in (_ordered(e.atoms(sp.Indexed)) if isinstance(e, sp.Basic) else ()):
             shape = entry.base.shape
             for pos, index in enumerate(entry.indices):
                 if isinstance(index, sp.Symbol) and index.is_integer and keep(index) \
@@ -63,7 +69,7 @@ def domain(symbols: NoteSymbols, defs: list[Made], exprs=()) -> Domain:
     size = next(iter(sizes)) if len(sizes) == 1 else sp.Symbol("n_entries", integer=True,
                                                                positive=True)
     for e in (*exprs, *(m.definition.body for m in defs)):
-        for entry in (e.atoms(sp.Indexed) if isinstance(e, sp.Basic) else ()):
+        for entry in (_ordered(e.atoms(sp.Indexed)) if isinstance(e, sp.Basic) else ()):
             for index in entry.indices:
                 if isinstance(index, sp.Symbol) and index.is_integer and keep(index) \
                         and index not in indices:
@@ -71,14 +77,15 @@ def domain(symbols: NoteSymbols, defs: list[Made], exprs=()) -> Domain:
     bounds = {_name(o) for lo_hi in indices.values() for b in lo_hi
               for o in sp.sympify(b, strict=True).free_symbols}
     dims = tuple(d for d in symbols.dims if keep(d) or _name(d) in bounds)
-    dims += tuple({b for lo_hi in indices.values() for x in lo_hi
-                   for b in sp.sympify(x, strict=True).free_symbols} - set(dims) - set(indices))
+    dims += tuple(_ordered({b for lo_hi in indices.values() for x in lo_hi
+                            for b in sp.sympify(x, strict=True).free_symbols}
+                           - set(dims) - set(indices)))
     # a term inside E or Var that cannot be written out: a random scalar whose mean and
     # variance are symbols drawn like any other
     hidden = sorted(set().union(*(opaque.atoms_of(e) for e in exprs)), key=str)
     laws = {a: opaque.law(a) for a in hidden}
     return Domain(dims=dims,
-                  indices=indices,
+                  indices={k: indices[k] for k in _ordered(indices)},
                   random={**{k: v for k, v in symbols.random.items() if keep(k)}, **laws},
                   ranges={**{k: v for k, v in symbols.ranges.items() if keep(k)},
                           **_body_only(exprs, defs, set(indices) | set(dims)),
@@ -135,7 +142,7 @@ def _entries_exist(lhs, rhs, defs: list[Made]) -> tuple:
             for _, low, high in total.limits:
                 if isinstance(high, sp.Symbol) and high.is_integer and not high.is_positive:
                     out.add(sp.Ge(high, low - 1))
-        for entry in (e.atoms(sp.Indexed) if isinstance(e, sp.Basic) else ()):
+        for entry in (_ordered(e.atoms(sp.Indexed)) if isinstance(e, sp.Basic) else ()):
             shape = entry.base.shape or ()
             for pos, index in enumerate(entry.indices):
                 if index.is_Integer and pos < len(shape) \
