@@ -63,7 +63,7 @@ WRITTEN = [
     ("attention_softmax_backward", r"g_l\frac\partialp_l\partialz_j", r"\partialz_jg_l"),
     ("attention_softmax_backward", r"=p_j\left(g_j-\bar", r"\right)p_j"),
     ("layernorm_grad_input", r"g_i\frac\partial\hatx_i\partialx_j", r"\partialx_jg_i"),
-    ("dot_product_variance", r"q_rk_r", r"k_rq_r"),
+    ("dot_product_variance", r"[q]_r[k]_r", r"[k]_r[q]_r"),
 ]
 
 
@@ -114,8 +114,8 @@ def test_the_lookup_computes_its_index_and_restated_steps_read_by_definition(vie
     for lang, view in views.items():
         claims = _claims(view)
         lookup = _formulas(claims["embedding_lookup"])
-        assert r"(E^\tope_i)_c=\sum_v=1^|\mathcalV|E_vc(e_i)_v" in lookup, lookup
-        assert r"\sum_v=1^|\mathcalV|\delta_ivE_vc" in lookup and len(
+        assert r"(E^\tope_i)_c=\sum_l=1^|\mathcalV|E_lc(e_i)_l" in lookup, lookup
+        assert r"\sum_l=1^|\mathcalV|\delta_ilE_lc" in lookup and len(
             claims["embedding_lookup"]["steps"]) == 3
         said = {"zh": ("由定义即得", "直接可得"), "en": ("By definition", "Directly")}[lang]
         # 4.1 reads the definitions of P and S; 5.4 is the trace rule, not a definition
@@ -151,7 +151,7 @@ def test_symbols_are_defined_before_they_are_used(views):
         assert all(w in intro for w in said) and intro.index(said[0]) < first + 120
         box = next(b for b in words["box"] if b["id"] == "at_least_one")
         for term in (r"\sigma_{\min}(I + J) = \min", r"\succeq 0",
-                     r"v^\top(J + J^\top + J^\top J)v \ge 0", r"\lVert J\rVert_2 = \max"):
+                     r"x^\top(J + J^\top + J^\top J)x \ge 0", r"\lVert J\rVert_2 = \max"):
             assert term in box["footnote"][lang], term
         ln = words["lead"]["layernorm_grad_input"]["text"][lang]
         assert {"zh": "视为常数", "en": "held constant"}[lang] in ln

@@ -7,7 +7,7 @@ which premise it needs).
 A formula is a premise when the prose of its sentence before it has one of the words of
 :data:`WORDS` and no word of :data:`THEN` after that word, and it is one relation whose left side
 is no name the note could be defining (a sum, a product, an expression) — ``p_i = …`` in the same
-sentence stays a definition.  The words are the language's, listed in READING.md; nothing else in
+sentence stays a definition, and a letter or an entry given a value is a stated value.  The words are the language's, listed in READING.md; nothing else in
 the prose is read.
 """
 
@@ -35,6 +35,10 @@ def is_premise(formula, reading) -> bool:
             or reading.unlowered or reading.pieces or len(reading.parts) != 2:
         return False
     if head_of(reading.parts[0]) is not None if isinstance(reading.parts[0], sp.Basic) else True:
+        return False
+    # a letter or an entry given a value (设 η_3 = 0.2, let a_1 = 2) is a value the note states,
+    # supposed or concluded (stated.py), not a premise about what follows
+    if isinstance(reading.parts[0], (sp.Symbol, sp.Indexed)):
         return False
     at = formula.sentence.find(formula.latex)
     before = formula.sentence[:at] if at >= 0 else ""

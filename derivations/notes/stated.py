@@ -68,7 +68,7 @@ def judge(link: Link, written, worked, given: dict, context: Context, formula,
     if worked is not None and isinstance(lhs, sp.Indexed):
         computed = written_at(context, lhs)
         try:
-            value = _shown(sp.sympify(worked[0]).doit())
+            value = _shown(sp.sympify(worked[0], strict=True).doit())
         except (TypeError, ValueError, sp.SympifyError):
             value = None
     else:

@@ -80,7 +80,7 @@ def _claim(claim: dict, lang: str, t: dict, full: str, number: str, section: str
     # when it reads a definition, else 「直接可得」, and gives its reason
     restated = len(steps) == 1 and [x["tex"].tex for x in steps[0]["lines"]] == [
         tx(Tex(x, True, "")).tex for x in lines]
-    defined = {d["name"] for d in claim["definitions"]}
+    defined = {d["name"] for d in claim.get("definitions", ())}
     direct = t["student"]["by_definition" if set(claim["steps"][0].get("by") or ()) & defined
                           else "in_one_step"]
     # the hypotheses a result rests on belong to its statement: 「若 …，则」
