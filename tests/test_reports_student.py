@@ -1414,6 +1414,10 @@ def test_one_letter_names_one_quantity(views):
     ("residual", r"\lambda(J + J^\top)", "\\lambda"),
     # a letter the legend does not name at all
     ("linear", r"w^\top x", "w"),
+    # t is a time step: a position is τ (row t of Y = XE, positions t_1, t_2 were t)
+    ("embedding", r"Y_{t}", "t"),
+    # an example of a batch is ℓ^{(b)} in chapter 3, where i is the target class
+    ("cross_entropy", r"L = \frac{1}{B}\sum_{i=1}^{B} \ell^{(i)}", "^(i)"),
 ])
 def test_a_letter_with_a_second_meaning_is_found(chapter, old, letter):
     page = {"topics": [{"key": chapter, "number": 1, "x": Tex(old)}]}
@@ -1426,8 +1430,24 @@ def test_the_answers_at_the_back_are_read_in_their_chapter(views):
     topics = [{"key": k, "number": n} for n, k in enumerate(ORDER, start=1)]
     page = {"topics": topics, "answers": [{"number": "3.1", "text": Tex(r"(p_b - y_b)/B")}]}
     assert ("cross_entropy", "b", r"(p_b - y_b)/B") in student_read.misused_letters(page)
-    ok = {"topics": topics, "answers": [{"number": "3.1", "text": Tex(r"(p^{(i)} - y^{(i)})/B")}]}
+    ok = {"topics": topics, "answers": [{"number": "3.1", "text": Tex(r"(p^{(b)} - y^{(b)})/B")}]}
     assert student_read.misused_letters(ok) == []
+
+
+def test_an_example_s_index_is_no_other_quantity_of_its_chapter():
+    """ℓ^{(i)} beside the target class i of chapter 3 is one letter for two quantities: found
+    even by a legend that would allow the superscript (i) there."""
+    legend = dict(student.structure()["legend"])
+    legend["^(i)"] = legend["^(b)"]
+    old = {"topics": [{"key": "cross_entropy", "number": 3, "parts": [
+        Tex(r"-\log p_i = \log\sum_l e^{z_l} - z_i"),
+        Tex(r"L = \frac{1}{B}\sum_{i=1}^{B} \ell^{(i)}")]}]}
+    assert ("cross_entropy", "^(i)") in {x[:2] for x in student_read.misused_letters(old, legend)}
+    new = {"topics": [{"key": "cross_entropy", "number": 3, "parts": [
+        Tex(r"-\log p_i = \log\sum_l e^{z_l} - z_i"),
+        Tex(r"L = \frac{1}{B}\bigl(\ell^{(1)} + \dots + \ell^{(B)}\bigr)"),
+        Tex(r"(p^{(b)} - y^{(b)})/B")]}]}
+    assert student_read.misused_letters(new, legend) == []
 
 
 SINGULAR = re.compile(r"\\(?:sigma|lambda)_(?:\{\\(?:min|max)\}|\\(?:min|max)(?![A-Za-z]))"
@@ -1457,7 +1477,7 @@ def test_the_notation_map_states_the_jacobian_s_layout(views):
     for view in views.values():
         tex = " ".join(_formulas({"m": view["notation_map"]}))
         assert r"\partial y_i/\partial x_j" in tex and r"J^\top g" in tex
-        assert "[q]_r" in tex and r"\ell^{(i)}" in tex
+        assert "[q]_r" in tex and r"\ell^{(b)}" in tex and r"\tau" in tex
 
 
 def test_a_dot_product_and_an_entry_are_written_one_way(views):

@@ -199,7 +199,7 @@ def test_a_citation_of_an_unknown_figure_is_refused():
 NOT_IZE = {"exercise", "exercises", "imprecise", "precise", "concise", "raise", "raises",
            "likewise", "otherwise", "rise", "arise", "arises", "noise", "promise", "premise",
            "premises", "surprise", "wise", "advise", "comprise", "comprises", "revise",
-           "devise", "expertise", "compromise", "paradise", "praise"}
+           "devise", "expertise", "compromise", "paradise", "praise", "elementwise"}
 _ISE = re.compile(r"\b[A-Za-z]+(?:is(?:e|es|ed|er|ers|ing)|isations?)\b")
 
 

@@ -19,6 +19,7 @@ from derivations.library import attention as at
 from derivations.library import claims
 from numeric import ops
 from reports.render import i18n
+from reports.render.katex import Prose, prose
 from reports.view import student, student_data, student_read
 
 FIXTURE = Path(__file__).parent / "fixtures" / "student_claims.json"
@@ -150,9 +151,14 @@ def test_symbols_are_defined_before_they_are_used(views):
         said = {"zh": ("方差", "小常数"), "en": ("variance", "small constant")}[lang]
         assert all(w in intro for w in said) and intro.index(said[0]) < first + 120
         box = next(b for b in words["box"] if b["id"] == "at_least_one")
-        for term in (r"\sigma_{\min}(I + J) = \min", r"\succeq 0",
-                     r"x^\top(J + J^\top + J^\top J)x \ge 0", r"\lVert J\rVert_2 = \max"):
+        for term in (r"\succeq 0", r"x^\top(J + J^\top + J^\top J)x \ge 0",
+                     r"\lVert J\rVert_2 = \sigma_{\max}(J)"):
             assert term in box["footnote"][lang], term
+        # σ_min and ‖J‖₂ are defined once in the box: σ_min in its text, ‖J‖₂ in its footnote
+        said = box["wrong"][lang] + box["footnote"][lang]
+        assert said.count(r"\sigma_{\min}(I + J) = \min") == 1, lang
+        assert said.count(r"\lVert J\rVert_2 = \max") + said.count(
+            r"\max_{\lVert x\rVert_2=1}\lVert Jx\rVert_2") == 1, lang
         ln = words["lead"]["layernorm_grad_input"]["text"][lang]
         assert {"zh": "视为常数", "en": "held constant"}[lang] in ln
     for view in views.values():
@@ -296,6 +302,15 @@ def test_the_wording_fixes(views, data):
         line = view["how_check"]
         assert {"zh": f"27 条推导中，{n} 条", "en": f"for {n} of the 27"}[lang] in line, line
         assert {"zh": f"{m} 条用蒙特卡罗", "en": f"for {m} with a Monte Carlo"}[lang] in line
+    # Adam's expectations (7.2–7.4) meet only the optimizer's recursion at a constant gradient,
+    # not the NumPy model: the line says so
+    recursion = {r["claim"] for r in data["crosschecks"] if r["kind"] == "closed-form"} - {
+        r["claim"] for r in data["crosschecks"] if r["kind"] in ("identity", "finite-difference")}
+    assert set(shown) & recursion
+    for lang, view in views.items():
+        line = view["how_check"]
+        assert {"zh": "NumPy 模型或优化器的递推", "en": "NumPy model or with the optimizer's "
+                "recursion"}[lang] in line and "可运行的模型" not in line, line
 
 
 def test_the_count_of_model_comparisons_comes_from_the_data():
@@ -305,3 +320,174 @@ def test_the_count_of_model_comparisons_comes_from_the_data():
     line = student.how_check(s, ["a", "b", "c", "d"], records)
     assert "for 2 of the 4 derivations" in line and "for 1 with a Monte Carlo" in line
     assert "compared" not in student.how_check(s, ["a"], [])
+
+
+
+# ----------------------------------------------------------------------------- step reasons
+def test_no_step_reason_types_a_formula_as_words(views):
+    """Every symbol of a step's reason is set as a formula, in both languages: the English
+    7.6's "common denominator: g(g + λθ + ε) − …" and "factor ηλθ", the Chinese 5.6's
+    「克罗内克 δ」 were words."""
+    for lang, view in views.items():
+        assert student_read.bare_formulas(view) == [], lang
+    old = ["common denominator: g(g + λθ + ε) − (g + λθ)(g + ε) = −λθε", "factor ηλθ"]
+    new = [prose("factor out $\\eta\\lambda\\epsilon$"),
+           prose("克罗内克 $\\delta_{ij}$ 只留下 $i=j$ 的项")]
+    page = {"topics": [{"parts": [{"type": "claim", "id": "x", "by_definition": None, "steps": [
+        {"number": n, "rule": r} for n, r in enumerate(
+            [Prose((old[0],)), Prose((old[1],)), prose("克罗内克 δ 只留下 $i=j$ 的项"), *new],
+            start=1)]}]}]}
+    assert [x[1] for x in student_read.bare_formulas(page)] == [1, 2, 3]
+
+
+def test_layernorm_step_2_gives_the_reason_for_the_derivative_of_sigma(views):
+    """6.2 step 2: ∂σ²/∂x_j = (2/d)Σ_l (x_l − μ)(δ_lj − 1/d) = 2(x_j − μ)/d since
+    Σ_l (x_l − μ) = 0, then the chain rule gives ∂σ_ε/∂x_j = x̂_j/d; each equality checked
+    with SymPy on d = 4."""
+    for lang, view in views.items():
+        claim = next(c for c in _claims(view).values() if c["id"] == "layernorm_xhat_derivative")
+        rule = claim["steps"][1]["rule"].plain
+        for term in (r"\partial\sigma^2/\partial x_j", r"\sum_l (x_l - \mu) = 0",
+                     r"\frac{2}{d}(x_j - \mu)", r"\frac{1}{2\sigma_\varepsilon}",
+                     r"\hat x_j/d"):
+            assert term in rule, (lang, term)
+        assert {"zh": "链式法则", "en": "chain rule"}[lang] in rule
+    d = 4
+    x, eps = sp.symbols("x1:5"), sp.Symbol("varepsilon", positive=True)
+    mu = sum(x) / d
+    var = sum((xl - mu) ** 2 for xl in x) / d
+    sig = sp.sqrt(var + eps)
+    for j in range(d):
+        middle = sp.Rational(2, d) * sum((x[l] - mu) * (int(l == j) - sp.Rational(1, d))
+                                         for l in range(d))
+        assert sp.simplify(sp.diff(var, x[j]) - middle) == 0
+        assert sp.simplify(middle - 2 * (x[j] - mu) / d) == 0
+        assert sp.simplify(sp.diff(sig, x[j]) - (x[j] - mu) / sig / d) == 0
+    assert sp.simplify(sum(xl - mu for xl in x)) == 0
+
+
+# a by-definition reason that trails off into 「；$P_{ij}$ 与 $S_{ij}$ 的定义」
+_FRAGMENT = re.compile(r"[；;]\s*(?:the definitions? of\s*)?(?:\$[^$]*\$\s*(?:与|、|and|,)?\s*)+"
+                       r"(?:的定义)?\s*$")
+
+
+def test_a_reason_given_by_definition_is_one_sentence(views):
+    """4.1's 「由定义即得：」 reads as one sentence that names its matrices and the entry."""
+    for lang, view in views.items():
+        for c in _claims(view).values():
+            if c["by_definition"]:
+                assert not _FRAGMENT.search(c["by_definition"]["rule"].plain), (lang, c["id"])
+        shapes = next(c for c in _claims(view).values() if c["id"] == "attention_shapes")
+        assert r"\sum_{j=1}^{n_k} P_{ij}V_{jc}" in shapes["by_definition"]["rule"].plain
+    for old in ("其第 $(i,c)$ 个元素是对 $n_{k}$ 个键 $j$ 求和 $P_{ij}V_{jc}$；"
+                "$P_{ij}$ 与 $S_{ij}$ 的定义",
+                "is a sum over the $m$ keys $j$ of $s_{ij}V_{jc}$; the definitions of $s_{ij}$ and "
+                "$S_{ij}$"):
+        assert _FRAGMENT.search(old), old
+
+
+# ----------------------------------------------------------------------------- boxes and map
+def _box(view, key):
+    return next(it for t in view["topics"] for it in t["parts"] if it.get("id") == key)
+
+
+def test_adam_s_step_of_eta_holds_for_the_first_step_and_theta_counts_from_0(views):
+    """Box 7.2 says Adam's step is −η g₁/(|g₁| + ϵ) ≈ −η sign(g₁) for the first step (and
+    steady gradients), not always; box 7.1 writes θ_t = θ_{t−1} − …, as d2l 11.10 and box 7.2
+    (θ₀, then Δθ₁ from g₁) do. The first step is recomputed; a noisy run shows why the claim
+    needs its condition."""
+    for lang, view in views.items():
+        words = _box(view, "second_order")["wrong"].plain
+        assert r"-\eta g_1/(|g_1| + \epsilon)" in words, lang
+        assert {"zh": "第一步", "en": "first step"}[lang] in words
+        assert r"\eta\operatorname{sign}(g)$" not in words
+        tex = " ".join(f.tex for t in view["topics"] if t["key"] == "adam"
+                       for f in student_read.formulas(t))
+        assert r"\theta_t=\theta_{t-1}" in tex and r"\theta_{t+1}" not in tex, lang
+    eta, b1, b2, eps = 0.1, 0.9, 0.999, 1e-8
+
+    def steps(g):
+        v = s = 0.0
+        out = []
+        for t, gt in enumerate(g, start=1):
+            v, s = b1 * v + (1 - b1) * gt, b2 * s + (1 - b2) * gt ** 2
+            out.append(-eta * (v / (1 - b1 ** t)) / (np.sqrt(s / (1 - b2 ** t)) + eps))
+        return np.array(out)
+
+    for kappa in (0.01, 100.0):  # box 7.2's counter: θ₀ = 1, g₁ = κθ₀
+        assert steps([kappa])[0] == pytest.approx(-eta * kappa / (kappa + eps), rel=1e-12)
+        assert steps([kappa])[0] == pytest.approx(-0.1, rel=1e-6)
+    assert np.allclose(steps([2.0] * 50), -eta, rtol=1e-6)  # steady gradients: every step
+    noisy = steps(np.random.default_rng(0).normal(0.3, 1.5, 200))
+    assert np.mean(np.abs(noisy[20:])) < 0.5 * eta  # noisy: well below η
+
+
+def test_chapter_3_gives_stability_as_the_first_reason_to_fuse(views):
+    """Softmax and cross-entropy are computed together first for numerical stability (d2l 3.7,
+    log-sum-exp), then for the gradient p − y; the identity is recomputed where the naive
+    form overflows."""
+    words = student_data.words()["chapter"]["cross_entropy"]["intro"]
+    for lang in ("en", "zh"):
+        intro = words[lang]
+        lse = r"\log\sum_l e^{z_l} = a + \log\sum_l e^{z_l - a}"
+        assert lse in intro and "3.7" in intro and r"a = \max_l z_l" in intro
+        stable = intro.index({"zh": "数值稳定", "en": "numerical stability"}[lang])
+        assert stable < intro.rindex("$p - y$")
+        assert intro.index(lse) < intro.rindex("$p - y$")
+    z = np.array([1000.0, 0.0, -5.0])
+    a = z.max()
+    with np.errstate(over="ignore"):
+        assert not np.isfinite(np.log(np.sum(np.exp(z))))
+    assert a + np.log(np.sum(np.exp(z - a))) == pytest.approx(1000.0 + np.log1p(np.exp(-1000)
+                                                                           + np.exp(-1005)))
+
+
+def test_the_notation_map_defines_its_signs_and_the_report_s_letters(views):
+    """⊙ and 𝟏, σ_min/σ_max/λ_min of a matrix, τ a position, ℓ^(b); and the letters the full
+    report writes otherwise, each a renaming of render/student.toml [symbols]."""
+    symbols = student_data.structure()["symbols"]
+    renamed = {(old, new) for m in symbols.values() for old, new in m.items()}
+    for old, new in (("s", "p"), ("s", "P"), ("m", "n_{k}"), ("dV", "G_{V}"),
+                     ("dS", "G_{S}"), ("G", "G_{Y}")):
+        assert (old, new) in renamed, (old, new)
+    for lang, view in views.items():
+        tex = " ".join(f.tex for f in student_read.formulas({"m": view["notation_map"]}))
+        for term in (r"a\odot b", r"\mathbf{1}", r"\sigma_{\min}(\cdot)", r"\sigma_{\max}(\cdot)",
+                     r"\lambda_{\min}(\cdot)", r"\tau", r"\ell^{(b)}", "dV", "dS", "n_k"):
+            assert term in tex, (lang, term)
+        words = " ".join(x.plain for x in view["notation_map"])
+        assert {"zh": "全 1 列向量", "en": "all-ones column vector"}[lang] in words
+        assert {"zh": "按元素乘积", "en": "elementwise product"}[lang] in words
+        assert {"zh": "奇异值", "en": "singular values"}[lang] in words
+
+
+def test_symbols_stand_with_their_meaning_where_they_are_used(views):
+    """E with its shape where it is introduced; F the residual branch where it is used (box 6.2,
+    chapter 6's summary); R_i the rotation of position i (box 4.7); the mean ḡ subtracted from
+    a vector as ḡ𝟏."""
+    w = student_data.words()
+    boxes = {b["id"]: b for b in w["box"]}
+    for lang in ("en", "zh"):
+        intro = w["chapter"]["embedding"]["intro"][lang]
+        assert r"E \in \mathbb{R}^{|\mathcal{V}|\times d}" in intro
+        summary = " ".join(x[lang] for x in w["chapter"]["residual"]["summary"])
+        assert r"x + F(x)" in summary and r"g - \bar g\mathbf{1} - " in summary
+        assert r"g - \bar g - " not in summary
+        assert r"x + F(x)" in boxes["lossless"]["wrong"][lang]
+        assert "F(X)" not in boxes["lossless"]["wrong"][lang]
+        assert "$R_i$" in boxes["rope"]["wrong"][lang]
+
+
+def test_the_wording_of_boxes_2_1_2_2_and_4_9(views):
+    """2.1 says what saturates means there; 2.2's two sentences no longer read as contradicting;
+    4.9's entries are sums of dot products plus a bias through φ (d2l 8.4), not a dot product."""
+    boxes = {b["id"]: b for b in student_data.words()["box"]}
+    said = {"zh": ("最大权重趋于 1", "雅可比矩阵趋于 0"), "en": ("largest weight nears 1",
+                                                        "Jacobian nears 0")}
+    for lang in ("en", "zh"):
+        assert all(x in boxes["large_inputs"]["wrong"][lang] for x in said[lang])
+        assert {"zh": "不只由差距决定", "en": "not decided by the gap alone"}[lang] not in \
+            boxes["amplify"]["wrong"][lang]
+        gpu = boxes["gpu"]["counter"][lang]
+        assert "8.4" in gpu and {"zh": "两个点积之和", "en": "sum of two dot products"}[lang] in gpu
+        assert "各是一个点积" not in gpu and "each a dot product" not in gpu

@@ -44,6 +44,7 @@ _NAMED = re.compile(r"\\mathcal\s*\{?([A-Z])\}?"
 _WORDS = re.compile(r"\\(?:text|operatorname|mathrm|mathbb|begin|end)\{[^{}]*\}|\\mathbb ?[A-Z]"
                     r"|(?<![A-Za-z\\])e(?![A-Za-z_])")  # Euler's e, not the unit vector e_i
 _COMMAND = re.compile(r"\\([A-Za-z]+)")
+_EXAMPLE = re.compile(r"\^\{?\(([a-z])\)\}?")
 
 
 def _symbol(name: str) -> re.Pattern:
@@ -63,8 +64,11 @@ def letters(tex: str, names: tuple[str, ...] = ()) -> set[str]:
     (W_{\\text{out}}, k_{\\mathrm{B}}) and each of ``names`` (symbols with a subscript that
     the legend names as one: d_k, \\sigma_{\\min}) as one symbol; words (\\text,
     \\operatorname), other commands (\\sum, \\log), Euler's number e (e^x, e/(1 + e): a
-    unit vector e_i always has its index) and digits are not letters."""
+    unit vector e_i always has its index) and digits are not letters. The index of an example
+    in a batch, a parenthesised superscript (\\ell^{(b)}), is the symbol ``^(b)``."""
     out: set[str] = set()
+    # an example of a batch is a parenthesised superscript, ℓ^{(b)}: a symbol of its own
+    tex = _EXAMPLE.sub(lambda m: out.add(f"^({m[1]})") or " ", tex)
     for name in sorted(names, key=len, reverse=True):
         tex, n = _symbol(name).subn(" ", tex)
         if n:
@@ -87,15 +91,45 @@ def misused_letters(view: dict, legend: dict | None = None) -> list[tuple[str, s
     pages = [(t["key"], t) for t in view["topics"]]
     pages += [(key[int(str(a["number"]).split(".")[0])], a) for a in view.get("answers", [])]
     out = []
+    seen: dict[str, dict[str, str]] = {}
     for chapter, page in pages:
         for f in formulas(page):
             for letter in sorted(letters(f.tex, names)):
+                seen.setdefault(chapter, {}).setdefault(letter, f.tex)
                 entry = legend.get(letter)
                 if entry is None or chapter not in entry["chapters"]:
                     out.append((chapter, letter, f.tex))
+    # an example's index is no other quantity of its chapter: ℓ^{(i)} beside the class i
+    for chapter, used in seen.items():
+        out += [(chapter, x, used[x]) for x in used
+                if x.startswith("^(") and x[2:-1] in used]
     return out
 
 
 def formulas(view: dict) -> list[Tex]:
     """Every formula the edition shows, prose included."""
     return edition.formulas({k: v for k, v in view.items() if k not in ("t", "s")})
+
+
+# a formula set as words: a Greek letter, an operator or a sub/superscript glyph in the prose
+_BARE = re.compile(r"[α-ωΑ-Ωϵ∂√∑=+−·×≤≥²³ᵀ₀-₉]")
+
+
+def bare_formulas(view: dict) -> list[tuple[str, int, str]]:
+    """(claim, step, words) for each step reason of a derivation whose words, outside its
+    formulas, hold a formula typed as text (「克罗内克 δ」, "g(g + λθ + ε)", "factor ηλθ"):
+    every symbol of a reason is set as a formula."""
+    out = []
+    for topic in view["topics"]:
+        for part in topic["parts"]:
+            if part.get("type") != "claim":
+                continue
+            steps = list(part.get("steps") or [])
+            if part.get("by_definition"):
+                steps.append({"number": 1, "rule": part["by_definition"]["rule"]})
+            for st in steps:
+                words = "".join(p if isinstance(p, str) else getattr(p, "text", "")
+                                for p in st["rule"].parts if not isinstance(p, Tex))
+                if _BARE.search(words):
+                    out.append((part["id"], st["number"], words))
+    return out
