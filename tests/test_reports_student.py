@@ -1126,7 +1126,8 @@ def test_a_display_s_pieces_carry_tex_s_own_space_and_keep_a_bracket_together():
     delimiters of 「\\right.」 and 「\\left.」 kerned away."""
     inner = r"{x}_{i} - \mu"
     tex = (r"a = \frac{1}{\sigma_{\varepsilon}^{2}} \left(" + inner + r"\right) "
-           r"\frac{\partial \sigma_{\varepsilon}}{\partial {x}_{j}} - b \le \frac{\partial c}{\partial x}")
+           r"\frac{\partial \sigma_{\varepsilon}}{\partial {x}_{j}} - b "
+           r"\le \frac{\partial c}{\partial x}")
     shown = student_tex.shown(Tex(tex, True, "test"))
     [group] = shown["groups"]
     texs = [[[x.tex.removeprefix("\\displaystyle ") for x in u] for u in side] for side in group]
