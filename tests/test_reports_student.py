@@ -1113,7 +1113,31 @@ def test_a_formula_keeps_the_chinese_punctuation_after_it(views, tmp_path):
     assert out == '若 <span class="glue"><X>，</span>则 <X>, and <span class="glue"><X>。</span>'
     assert re.search(r'<span class="glue"><span class="formula-inline">.*?</span>，</span>&#8203;',
                      page)
+    # an opening bracket goes with the formula after it, and its closing mark too
+    out = html.prose_markup(Prose(("余弦（", x, "）与 ", x)), {x: Markup("<X>")}, "")
+    assert out == '余弦<span class="glue">（<X>）</span>与 <X>'
     assert student._list_items(r"a=1,\ f(b,\ c)=2") == ["a=1", r"f(b,\ c)=2"]
+
+
+def test_a_display_s_pieces_carry_tex_s_own_space_and_keep_a_bracket_together():
+    """On a phone a display wraps as pieces set with no gap between them: each piece after the
+    first opens with an empty atom before its relation or operator (「{}≤」, 「{}−」), so that
+    the space before it is TeX's, and an opened bracket's pieces are one unit, with the null
+    delimiters of 「\\right.」 and 「\\left.」 kerned away."""
+    inner = r"{x}_{i} - \mu"
+    tex = (r"a = \frac{1}{\sigma_{\varepsilon}^{2}} \left(" + inner + r"\right) "
+           r"\frac{\partial \sigma_{\varepsilon}}{\partial {x}_{j}} - b "
+           r"\le \frac{\partial c}{\partial x}")
+    shown = student_tex.shown(Tex(tex, True, "test"))
+    [group] = shown["groups"]
+    texs = [[[x.tex.removeprefix("\\displaystyle ") for x in u] for u in side] for side in group]
+    assert texs[0] == [["a"]]
+    assert texs[-1] == [["{}\\le \\frac{\\partial c}{\\partial x}"]]
+    bracket, minus_b = texs[1]
+    assert minus_b == ["{}- b"]
+    assert len(bracket) == 2 and bracket[0].startswith("{}= ")
+    assert bracket[0].endswith("\\right." + student_tex.NULL_KERN)
+    assert bracket[1].startswith(student_tex.NULL_KERN + "\\left. {}- \\mu")
 
 
 # ----------------------------------------------------------------------------- links and order

@@ -53,6 +53,83 @@ FACTS = """async () => {
           && l[0].querySelector('.katex-html').textContent.trim().length <= 4)
         .map(l => l[0].textContent.slice(0, 16));
     }),
+    // a display's piece that opens with a binary operator (「{}−y_j」): the space before the
+    // operator (from the piece before it on the line) against the space KaTeX sets after it,
+    // in em of the formula; a piece whose bracket waits for the next line though it would fit
+    operatorGaps: [...document.querySelectorAll('.formula.pieces')].flatMap(f => {
+      const pieces = [...f.querySelectorAll('.piece')];
+      return pieces.slice(1).flatMap((p, k) => {
+        const op = p.querySelector('.katex-html .mbin'), prev = pieces[k];
+        const space = op && op.nextElementSibling;
+        if (!space || !space.matches('.mspace')) return [];
+        const seen = [...p.querySelectorAll('.katex-html *')].filter(e => !e.children.length
+            && e.textContent.replace(/\u200b/g, '').trim()
+            && getComputedStyle(e).color !== 'rgba(0, 0, 0, 0)');
+        if (!seen.length || !op.contains(seen[0])) return [];  // an operator inside the piece
+        const a = prev.getBoundingClientRect(), b = op.getBoundingClientRect();
+        if (a.bottom <= b.top || a.top >= b.bottom) return [];  // the piece starts a line
+        const em = parseFloat(getComputedStyle(op).fontSize);
+        return [{text: p.textContent.slice(0, 16), before: (b.left - a.right) / em,
+                 after: parseFloat(getComputedStyle(space).marginRight) / em}];
+      });
+    }),
+    // a bracket opened across pieces (「\\left( … \\right.」 … 「\\left. … \\right)」) whose
+    // pieces stand on two lines though together they fit the formula's width: 「(x_i」/「−μ)」
+    bracketsBroken: [...document.querySelectorAll('.formula.pieces')].flatMap(f => {
+      const out = [], tex = p => (p.querySelector('annotation') || {}).textContent || '';
+      let open = null;
+      for (const p of f.querySelectorAll('.piece')) {
+        const t = tex(p);
+        if (open === null && /\\\\right\\.\\s*(\\\\kern[^ ]*\\s*)?$/.test(t)) {
+          open = [p];
+          continue;
+        }
+        if (open === null) continue;
+        open.push(p);
+        if (!/^(\\\\displaystyle\\s*)?(\\\\kern[^ ]*\\s*)?\\\\left\\./.test(t)) continue;
+        const boxes = open.map(q => q.getBoundingClientRect());
+        const width = boxes.reduce((w, b) => w + b.width, 0);
+        const apart = boxes.slice(1).some((b, k) => b.top >= boxes[k].bottom - 1
+            || boxes[k].top >= b.bottom - 1);
+        if (apart && width <= f.clientWidth)
+          out.push(open.map(q => q.textContent.slice(0, 12)).join(' / '));
+        open = null;
+      }
+      return out;
+    }),
+    // 「，」 after a formula set apart from the formula's last box (on another line, or at the
+    // far end of a line the formula wraps in), and 「（」 ending a line its formula does not
+    // start: punctuation away from its formula
+    punctApart: (() => {
+      const out = [], walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+      const glyphs = k => [...k.querySelectorAll('.katex-html *')].filter(e => !e.children.length
+          && e.textContent.replace(/\u200b/g, '').trim() && e.getBoundingClientRect().width);
+      const mark = (n, at) => { const r = document.createRange();
+        r.setStart(n, at); r.setEnd(n, at + 1); return r.getBoundingClientRect(); };
+      for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+        const prev = n.previousSibling, next = n.nextSibling;
+        if (/^[，。；：、]/.test(n.data) && prev && prev.nodeType === 1) {
+          const k = prev.matches('.katex') ? prev : [...prev.querySelectorAll('.katex')].pop();
+          const g = k && prev.textContent.trimEnd().endsWith(k.textContent.trimEnd())
+              ? [...k.querySelector('.katex-html').children].pop() : null;
+          if (!g) continue;
+          const a = g.getBoundingClientRect(), b = mark(n, 0);
+          const right = Math.max(a.left, ...glyphs(g).map(e => e.getBoundingClientRect().right));
+          const em = parseFloat(getComputedStyle(n.parentElement).fontSize);
+          if (b.top >= a.bottom - 2 || b.left - right > em)
+            out.push(k.textContent.slice(-12) + ' | ' + n.data.slice(0, 4));
+        }
+        if (/[（「]$/.test(n.data) && next && next.nodeType === 1) {
+          const k = next.matches('.katex') ? next : next.querySelector('.katex');
+          const g = k && glyphs(k)[0];
+          if (!g || !next.textContent.startsWith(k.textContent)) continue;
+          const b = mark(n, n.data.length - 1), a = g.getBoundingClientRect();
+          if (a.top >= b.bottom - 2)
+            out.push(n.data.slice(-6) + ' | ' + k.textContent.slice(0, 12));
+        }
+      }
+      return out;
+    })(),
     // the contents: the left edge where each entry's first visible box starts, its list style
     contents: [...document.querySelectorAll('#contents li')].map(li => ({
       text: li.innerText.trim(), marker: getComputedStyle(li).listStyleType,
@@ -61,7 +138,7 @@ FACTS = """async () => {
 }"""
 
 
-def phone_facts(sync_api, page: Path) -> dict:
+def phone_facts(sync_api, page: Path, change: str = "") -> dict:
     with sync_api.sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=str(CHROMIUM),
                                      args=["--no-sandbox", "--disable-gpu"])
@@ -69,6 +146,8 @@ def phone_facts(sync_api, page: Path) -> dict:
             tab = browser.new_page(viewport={"width": PHONE, "height": 800})
             tab.route(lambda url: not url.startswith("file://"), lambda route: route.abort())
             tab.goto(page.as_uri(), wait_until="load")
+            if change:
+                tab.evaluate(change)
             return tab.evaluate(FACTS)
         finally:
             browser.close()
@@ -122,6 +201,34 @@ def test_no_formula_runs_past_its_box_or_leaves_a_short_side_alone(phone, lang):
     assert facts["lonelyRelations"] == []
 
 
+# KaTeX's medium space around a binary operator is 4/18 em; the space before one that starts
+# a piece of a display is the same, within a pixel's rounding at the formula's size
+OPERATOR_GAP_TOLERANCE = 0.03
+
+
+def uneven_operators(gaps: list[dict]) -> list[tuple[str, float, float]]:
+    return [(g["text"], round(g["before"], 3), round(g["after"], 3)) for g in gaps
+            if abs(g["before"] - g["after"]) > OPERATOR_GAP_TOLERANCE]
+
+
+@pytest.mark.parametrize("lang", sorted(STUDENT))
+def test_a_binary_minus_is_spaced_alike_on_both_sides(phone, lang):
+    gaps = phone[lang]["operatorGaps"]
+    assert len(gaps) > 20, gaps  # 「p_j −y_j」, 「(1 −β_1)」, 「δ_ij −1/d」 and the others
+    assert {round(g["after"], 2) for g in gaps} == {0.22}
+    assert uneven_operators(gaps) == []
+
+
+@pytest.mark.parametrize("lang", sorted(STUDENT))
+def test_no_bracket_breaks_on_a_phone_when_it_fits_a_line(phone, lang):
+    assert phone[lang]["bracketsBroken"] == []
+
+
+@pytest.mark.parametrize("lang", sorted(STUDENT))
+def test_punctuation_stays_with_its_formula_on_a_phone(phone, lang):
+    assert phone[lang]["punctApart"] == []
+
+
 @pytest.mark.parametrize("lang", sorted(STUDENT))
 def test_the_answers_are_a_peer_of_the_chapters_in_the_contents(phone, lang):
     entries = phone[lang]["contents"]
@@ -162,3 +269,56 @@ def test_the_phone_checks_find_what_the_lecturer_saw(sync_api, student_built, tm
     assert facts["overflowing"] == ["x"]
     assert facts["lonelyRelations"] == ["⪰ 0"]
     assert [e["marker"] for e in facts["contents"]] == ["decimal", "none"]
+
+
+def test_the_gap_check_finds_the_space_doubled_before_a_minus(sync_api, student_built, tmp_path):
+    """「p_j  −y_j」: the pieces of a display set with a gap between them as well as KaTeX's own
+    space before the operator (the page before) are found; set with none, they are not."""
+    from reports.render.katex import Tex, render_all
+
+    first, second = render_all([Tex("\\displaystyle {p}_{j}"), Tex("\\displaystyle {}- {y}_{j}")])
+    page = tmp_path / "html" / "gap.html"
+    page.parent.mkdir()
+    shutil.copytree(student_built / "html" / "katex", page.parent / "katex")
+    side = ('<div class="formula pieces"><span class="side" style="display:flex;column-gap:GAP">'
+            '<span class="piece">' + first + '</span><span class="piece">' + second
+            + '</span></span></div>')
+    page.write_text('<html><head><link rel="stylesheet" href="katex/katex.min.css"></head><body>'
+                    + side.replace("GAP", ".3em") + side.replace("GAP", "0") + '</body></html>',
+                    encoding="utf-8")
+    gaps = phone_facts(sync_api, page)["operatorGaps"]
+    assert len(gaps) == 2
+    assert len(uneven_operators(gaps[:1])) == 1 and uneven_operators(gaps[1:]) == []
+    assert gaps[0]["before"] > gaps[0]["after"] + 0.2
+
+
+def test_the_bracket_check_finds_a_bracket_broken_in_a_line_it_fits(sync_api, student_built):
+    """The edition's page laid out as it was (each bracket's pieces loose in their side, a gap
+    between pieces): 7.6's 「−(θ(1 − ηλ) − ηg」 and its bracket's end stand on two lines though
+    they fit one, and are found (on that page 6.2's 「(x_i」 / 「−μ)」 too)."""
+    loose = """() => {
+      for (const b of [...document.querySelectorAll('.bracket')]) b.replaceWith(...b.childNodes);
+      for (const s of document.querySelectorAll('.formula.pieces .side, .formula.pieces .group'))
+        s.style.columnGap = '.3em';
+    }"""
+    broken = phone_facts(sync_api, student_built / "html" / STUDENT["zh"], loose)["bracketsBroken"]
+    assert any("θ(1−ηλ)" in b for b in broken), broken
+
+
+def test_the_punctuation_check_finds_a_mark_apart_from_its_formula(sync_api, student_built):
+    """The page as it was: a 「（」 outside its formula's run, and a formula as wide as the line
+    set as one box with its 「。」 after the box: answer 1.2's 「。」 at the far end of the line
+    and box 4.3's 「（」 at a line's end are found."""
+    was = """() => {
+      for (const g of document.querySelectorAll('.glue')) {
+        if (g.firstChild.nodeType === 3 && /^[（「]/.test(g.firstChild.data))
+          g.before(g.firstChild);
+        Object.assign(g.style, {display: 'inline', whiteSpace: 'nowrap'});
+        const k = g.querySelector(':scope > .katex');
+        if (k) Object.assign(k.style, {display: 'inline-block', whiteSpace: 'normal',
+                                       maxWidth: 'calc(100% - 1.2em)'});
+      }
+    }"""
+    apart = phone_facts(sync_api, student_built / "html" / STUDENT["zh"], was)["punctApart"]
+    assert any(a.endswith("| 。") and "EE⊤" in a for a in apart), apart
+    assert any(a.startswith("（ | cos") for a in apart), apart

@@ -132,7 +132,10 @@ def test_a_number_stays_with_the_relation_before_it_in_the_tex():
                      keep_numbers=True)
     # no break after the relation or ×; a relation may break before it instead
     assert r"\times\nobreak  0.731 \penalty500 =\nobreak  1.462" in tex
-    assert r"\times\nobreak 10^{-5} \penalty500 \le\nobreak  -1" in tex
+    # before a number that ends the formula (「… + σ_q²σ_k² = 1」) only when nothing else can
+    assert r"\times\nobreak 10^{-5} \nobreak \le\nobreak  -1" in tex
+    alone = latex.math(Tex(r"\sigma_q^2\sigma_k^2 = 1", False), keep_numbers=True)
+    assert r"\penalty500 =\nobreak  1" in alone
     assert "x = y" in tex
     # the full report's formulas are as they were
     assert "nobreak" not in latex.math(Tex(r"2\times 0.731 = 1.462", False))

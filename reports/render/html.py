@@ -52,25 +52,37 @@ def typeset(*views: dict) -> Typeset:
 
 # Chinese punctuation that must not start a line: after a formula it goes with the formula
 _CLOSING = re.compile(r"^[，。；：、？！）」』》]+")
+# and an opening bracket that must not end one: before a formula it goes with the formula
+_OPENING = re.compile(r"[（「『《]+$")
 
 
 def _glued(parts, rendered) -> list[Markup]:
-    """``parts`` as markup; a formula followed by Chinese punctuation (「$x$，」) in one
-    ``<span class="glue">``, which the page keeps on one line where it fits, so that 「，」
-    never starts a line (a browser breaks after an inline formula's last box)."""
-    out: list[Markup] = []
+    """``parts`` as markup; a formula with the Chinese punctuation after it (「$x$，」) and the
+    opening bracket before it (「（$x$」) in one ``<span class="glue">``, which the page keeps
+    on one line where it fits, so that 「，」 never starts a line and 「（」 never ends one (a
+    browser breaks before and after an inline formula's box)."""
+    out: list[Markup | list[Markup]] = []
     for k, x in enumerate(parts):
         if isinstance(x, Tex):
-            out.append(rendered[x])
+            opening = out.pop() if out and isinstance(out[-1], list) else []
+            out.append([*opening, rendered[x]])
         elif isinstance(x, Code):
             out.append(Markup("<code>{}</code>").format(x.text))
         else:
             m = _CLOSING.match(x) if k and isinstance(parts[k - 1], Tex) else None
             if m:
-                out[-1] = Markup('<span class="glue">{}{}</span>').format(out[-1], m.group(0))
+                out[-1].append(escape(m.group(0)))
                 x = x[m.end():]
-            out.append(escape(x))
-    return out
+            o = _OPENING.search(x) if k + 1 < len(parts) and isinstance(parts[k + 1], Tex) \
+                else None
+            if o:
+                out.append(escape(x[:o.start()]))
+                out.append([escape(o.group(0))])
+            else:
+                out.append(escape(x))
+    return [Markup('<span class="glue">{}</span>').format(Markup("").join(x))
+            if isinstance(x, list) and len(x) > 1 else x[0] if isinstance(x, list) else x
+            for x in out]
 
 
 def prose_markup(p: Prose, rendered, untranslated: str) -> Markup:

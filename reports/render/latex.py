@@ -88,18 +88,35 @@ _KEEP_NUMBER = re.compile(r"(?:([=<>])|\\(?:(approx|le|ge|leq|geq|ne|neq|sim|les
                           r"gg|succeq|preceq)|times|cdot)(?![A-Za-z]))(?=\s*-?\s*\d)")
 
 
+# a number that ends the formula (「… + σ_q²σ_k² = 1」): its relation never breaks before it when
+# the formula may break elsewhere (a + or − or another relation), so 「= 1」 never starts a line
+_LAST_NUMBER = re.compile(r"\s*-?\s*[\d.]+\s*[,.]?\s*$")
+_OTHER_BREAK = re.compile(r"[+=<>]|\w\s*-|\\(?:le|ge|approx)(?![A-Za-z])")
+
+
+def _top(tex: str) -> str:
+    """``tex`` without what its braces hold (a script or an argument never breaks)."""
+    while True:
+        inner = re.sub(r"\{[^{}]*\}", "", tex)
+        if inner == tex:
+            return tex
+        tex = inner
+
+
 def _keep_numbers(tex: str) -> str:
     """``tex`` with no break after a relation or × that a number follows, at its top level (a
     script never breaks); a relation may break before it instead (「Var(q⊤k) = 4096×0.1875 /
-    = 768」), so that a chain of them still fits a line."""
+    = 768」), so that a chain of them still fits a line; before a number that ends the formula
+    only when the formula has no other place to break."""
     out, last = [], 0
     for m in _KEEP_NUMBER.finditer(tex):
         before = re.sub(r"\\[{}]", "", tex[:m.start()])
         if before.count("{") != before.count("}"):
             continue
         relation = m.group(1) or m.group(2)
-        out += [tex[last:m.start()], "\\penalty500 " if relation else "", m.group(0),
-                "\\nobreak "]
+        ends = _LAST_NUMBER.match(tex, m.end()) and _OTHER_BREAK.search(_top(tex[:m.start()]))
+        before = "" if not relation else "\\nobreak " if ends else "\\penalty500 "
+        out += [tex[last:m.start()], before, m.group(0), "\\nobreak "]
         last = m.end()
     return "".join(out) + tex[last:]
 

@@ -182,10 +182,14 @@ def _opened(piece: str) -> list[str]:
     # the phantom stands out to the left of where it is (\\mathllap), never past the right end
     # of its piece: a phone's column would scroll to show it
     phantom = f"\\mathllap{{\\phantom{{{inner}}}}}"
-    return ([f"{piece[:m.start()]}{m.group(0)} {phantom} {parts[0]} \\right."] + parts[1:-1]
-            + [f"\\left. {parts[-1]} {phantom} {closing}{piece[i + len(closing):]}"])
+    # \\right. and \\left. each take KaTeX's null delimiter space (0.12 em), which the whole
+    # group has not: kerned away, so that 「(1 −β₁)」 is spaced as it is whole
+    return ([f"{piece[:m.start()]}{m.group(0)} {phantom} {parts[0]} \\right.{NULL_KERN}"]
+            + parts[1:-1]
+            + [f"{NULL_KERN}\\left. {parts[-1]} {phantom} {closing}{piece[i + len(closing):]}"])
 
 
+NULL_KERN = "\\kern-0.12em "
 _BRACKET = re.compile(r"\\left\s*(\(|\[|\\\{)")
 _RIGHT = re.compile(r"\\right\s*(?:\\[A-Za-z]+|\\.|\S)")
 # a relation and a right side this short (「⪰ 0」, 「= 1」) stays on the line of what it follows
@@ -203,34 +207,51 @@ def shown(tex: Tex) -> dict:
     """A display formula as the edition shows it: whole in the PDF (which wraps it itself), and
     for the page also cut at its top-level relations and operators, so that on a phone its
     pieces wrap like words instead of scrolling."""
-    pieces = [r for p in math_pieces(tex.tex) for q in _cut_relations(p) for r in _opened(q)]
-    if len(pieces) < 2:
+    units = [_opened(q) for p in math_pieces(tex.tex) for q in _cut_relations(p)]
+    if sum(len(u) for u in units) < 2:
         return {"tex": tex, "pieces": [], "groups": []}
     # the formulas a display sets side by side (「A,\quad B」) are groups, and a group's sides
     # between relations (= ≤ ⟺ …) are its parts: on a narrow page a group moves to the next
     # line whole, wraps at a relation only when it alone is wider than the line, and at a
     # + or − only when one side alone is
-    groups: list[list[list[Tex]]] = []
-    for p in pieces:
-        head = _QUAD.match(p)
+    # A side holds units: a piece, or the pieces of one opened bracket, which move to the next
+    # line together and break inside the bracket only when the whole is wider than the line.
+    # Pieces sit side by side with no gap: each carries the space TeX puts before it (「{}−」,
+    # 「{}=」), so that a display reads as it would whole
+    groups: list[list[list[list[Tex]]]] = []
+    for unit in units:
+        head = _QUAD.match(unit[0])
         if head or not groups:
             groups.append([])
-        p = p[head.end():].strip() if head else p
-        if not p:
+        first = unit[0][head.end():].strip() if head else unit[0]
+        unit = [first, *unit[1:]] if first else unit[1:]
+        if not unit:
             continue
-        if _RELATION.match(p) or not groups[-1]:
+        if _RELATION.match(unit[0]) or not groups[-1]:
             groups[-1].append([])
-        groups[-1][-1].append(Tex("\\displaystyle " + p, False, tex.label))
+        spaced = [_spaced(x) if groups[-1][-1] or len(groups[-1]) > 1 or k else x
+                  for k, x in enumerate(unit)]
+        groups[-1][-1].append([Tex("\\displaystyle " + x, False, tex.label) for x in spaced])
     groups = [g for g in groups if g]
     # a short right side (「⪰ 0」) joins the piece before it: never alone on a line
     for g in groups:
         for k in range(len(g) - 1, 0, -1):
-            if _short_side(g[k]):
-                joined = g[k - 1][-1].tex + " " + g[k][0].tex.removeprefix("\\displaystyle ")
-                g[k - 1][-1] = Tex(joined, False, tex.label)
+            if _short_side([u for unit in g[k] for u in unit]):
+                last = g[k - 1][-1]
+                joined = last[-1].tex + " " + g[k][0][0].tex.removeprefix("\\displaystyle ")
+                last[-1] = Tex(joined, False, tex.label)
                 del g[k]
-    return {"tex": tex, "pieces": [x for g in groups for side in g for x in side],
+    return {"tex": tex, "pieces": [x for g in groups for side in g for u in side for x in u],
             "groups": groups}
+
+
+def _spaced(piece: str) -> str:
+    """``piece`` after another on its line: with an empty atom before a relation (「{}\\le」)
+    or a bracket (「(a)(b)」 cut between its groups), so that it keeps the space TeX puts
+    before it; one that carries it already (「{}−」) as it is."""
+    if piece.startswith(("{}", "\\left.", NULL_KERN)):
+        return piece
+    return "{}" + piece if _RELATION.match(piece) or piece.startswith("\\left") else piece
 
 
 _QUAD = re.compile(r"\\q?quad(?![A-Za-z])")
