@@ -7,7 +7,8 @@ which premise it needs).
 A formula is a premise when the prose of its sentence before it has one of the words of
 :data:`WORDS` and no word of :data:`THEN` after that word, and it is one relation whose left side
 is no name the note could be defining (a sum, a product, an expression) — ``p_i = …`` in the same
-sentence stays a definition, and a letter or an entry given a value is a stated value.  The words are the language's, listed in READING.md; nothing else in
+sentence stays a definition, and a letter or an entry given a value is a stated value.  The words
+are the language's, listed in READING.md; nothing else in
 the prose is read.
 """
 
