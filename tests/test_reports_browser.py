@@ -103,7 +103,7 @@ PROBE = """() => ({
     };
     const inline = [...document.querySelectorAll('.katex')]
       .filter(k => !k.parentElement.closest('.katex-display, .formula.pieces'))
-      .map(k => [k, [...k.querySelectorAll('.katex-html > .base')],
+      .map(k => [k, [...k.querySelectorAll('.katex-html > .base, .katex-html > .katex-base')],
                  k.parentElement.closest('p, li, div, td, th, aside, figcaption, h1, h2, h3')]);
     const pieces = [...document.querySelectorAll('.formula.pieces .group, .formula.pieces .side')]
       .map(g => [g, [...g.children], g.closest('.formula')]);
@@ -290,7 +290,7 @@ def test_a_broken_formula_and_a_label_over_a_quote_are_found(sync_api, built, tm
     page = tmp_path / "html" / "broken.html"
     page.parent.mkdir()
     shutil.copytree(built / "html" / "katex", page.parent / "katex")
-    base = '<span class="base" style="display:inline-block;width:{}px">x</span>'
+    base = '<span class="katex-base" style="display:inline-block;width:{}px">x</span>'
     katex = '<span class="katex"><span class="katex-html">{}</span></span>'
     page.write_text(
         '<html><head><link rel="stylesheet" href="katex/katex.min.css"></head><body>'
