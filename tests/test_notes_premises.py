@@ -44,3 +44,18 @@ def test_a_bernoulli_variable_is_introduced_by_its_law():
             "$$\\mathbb{E}\\left[\\frac{m}{p} x\\right] = x$$\n")
     got = _verdicts(text)
     assert got[-2][1] in ("proved", "numeric") and got[-1][1] == "failed"
+
+
+def test_a_definition_or_a_value_after_she_is_no_premise():
+    """设 before a definition (σ(x) = …) or a value (η₃ = 0.2, a₁ = 2) defines or states: taken
+    for a premise it would stop every later step of the derivation from being checked."""
+    text = ("# s\n\n设 $x \\in \\mathbb{R}$，$\\sigma(x) = \\frac{1}{1 + e^{-x}}$。\n\n"
+            "$$\\frac{d}{dx}\\sigma(x) = \\sigma(x)\\left(1 + \\sigma(x)\\right)$$\n")
+    got = check_text(text, "n.md").formulas
+    assert "premise" not in got[1].reason and got[-1].verdict == "failed"
+    for value in ("\\eta_3 = 0.2", "a_1 = 2"):
+        note = f"# v\n\n$\\eta_t = 0.5^t$, $a_n = 2n$.\n\n设 ${value}$。\n"
+        assert "premise" not in check_text(note, "n.md").formulas[-1].reason, value
+    # a premise about a sum is still one
+    sums = check_text(CE.format(lead="设", grad="p_i - y_i"), "n.md").formulas
+    assert "premise" in next(f for f in sums if f.latex.startswith(r"\sum")).reason

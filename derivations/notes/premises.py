@@ -41,6 +41,11 @@ def is_premise(formula, reading) -> bool:
     # supposed or concluded (stated.py), not a premise about what follows
     if isinstance(reading.parts[0], (sp.Symbol, sp.Indexed)):
         return False
+    # an equation is a premise only about a sum, a product or a combination (Σ_i y_i = 1,
+    # a + b = 1); 设 σ(x) = …, 设 f = … define, they assume nothing
+    if reading.relations[0] == EQUAL and not isinstance(
+            reading.parts[0], (sp.Sum, sp.Product, sp.Add, sp.Mul)):
+        return False
     at = formula.sentence.find(formula.latex)
     before = formula.sentence[:at] if at >= 0 else ""
     words = list(WORDS.finditer(before))
