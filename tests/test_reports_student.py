@@ -1574,3 +1574,10 @@ def test_the_query_box_tells_rows_from_columns_by_the_softmax():
         assert all(f"{c:.3f}" in text for c in weights.sum(axis=0)), lang
     assert np.allclose(weights.sum(axis=1), 1) and not np.allclose(weights.sum(axis=0), 1)
     assert r"\sum_{j} P_{ij}=1" in box["correct"]
+
+
+def test_a_spacing_command_names_no_letter():
+    """The phone view's pieces carry \\kern-0.12em: its unit is no quantity e or m, while a
+    letter beside it still is."""
+    assert student_read.letters(r"\left. x \right.\kern-0.12em") == {"x"}
+    assert student_read.letters(r"a\mkern3mu m") == {"a", "m"}

@@ -41,7 +41,8 @@ _GREEK = ("alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta kap
           "Omega ell").split()
 _NAMED = re.compile(r"\\mathcal\s*\{?([A-Z])\}?"
                     r"|(?<![A-Za-z\\])([A-Za-z])_\{?\\(?:text|mathrm)\{(\w+)\}\}?")
-_WORDS = re.compile(r"\\(?:text|operatorname|mathrm|mathbb|begin|end)\{[^{}]*\}|\\mathbb ?[A-Z]"
+_WORDS = re.compile(r"\\(?:kern|hspace|mkern|mspace)\s*\{?-?[\d.]+(?:em|mu|pt|ex)\}?"  # spacing
+                    r"|\\(?:text|operatorname|mathrm|mathbb|begin|end)\{[^{}]*\}|\\mathbb ?[A-Z]"
                     r"|(?<![A-Za-z\\])e(?![A-Za-z_])")  # Euler's e, not the unit vector e_i
 _COMMAND = re.compile(r"\\([A-Za-z]+)")
 _EXAMPLE = re.compile(r"\^\{?\(([a-z])\)\}?")
