@@ -37,12 +37,9 @@ def is_premise(formula, reading) -> bool:
         return False
     if head_of(reading.parts[0]) is not None if isinstance(reading.parts[0], sp.Basic) else True:
         return False
-    # a letter or an entry given a value (设 η_3 = 0.2, let a_1 = 2) is a value the note states,
-    # supposed or concluded (stated.py), not a premise about what follows
-    if isinstance(reading.parts[0], (sp.Symbol, sp.Indexed)):
-        return False
     # an equation is a premise only about a sum, a product or a combination (Σ_i y_i = 1,
-    # a + b = 1); 设 σ(x) = …, 设 f = … define, they assume nothing
+    # a + b = 1): 设 σ(x) = … defines, and a letter or an entry given a value (设 η_3 = 0.2,
+    # let a_1 = 2) is a value the note states, supposed or concluded (stated.py)
     if reading.relations[0] == EQUAL and not isinstance(
             reading.parts[0], (sp.Sum, sp.Product, sp.Add, sp.Mul)):
         return False
