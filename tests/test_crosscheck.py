@@ -263,12 +263,15 @@ def test_adapters():
 
 # ----------------------------------------------------------------------------- plots and CLI
 def test_plot_data_shape_and_trends():
+    from numeric.crosscheck import stats
+
     data = crosscheck.plot_data()
     json.dumps(data, allow_nan=False)
     assert set(data) == {"variance_vs_dk", "saturation", "depth_gradnorm"}
     var, sat, depth = data["variance_vs_dk"], data["saturation"], data["depth_gradnorm"]
     assert set(var) == {"d_k", "empirical_var", "empirical_var_scaled", "derived_var",
-                        "derived_var_scaled"}
+                        "derived_var_scaled", "samples"}
+    assert var["samples"] == stats.S_IID
     assert var["derived_var"] == [float(d) for d in var["d_k"]]
     assert set(sat) == {"d_k", "max_weight_unscaled", "max_weight_scaled",
                         "grad_norm_unscaled", "grad_norm_scaled", "keys", "rows"}
@@ -277,7 +280,9 @@ def test_plot_data_shape_and_trends():
     assert sat["keys"] >= 2 and sat["rows"] >= 1
     assert sat["max_weight_unscaled"][-1] > 0.9 > sat["max_weight_scaled"][-1]
     assert sat["grad_norm_unscaled"][-1] < sat["grad_norm_scaled"][-1]
-    assert set(depth) == {"layer", "with_residual", "without_residual"}
+    assert set(depth) == {"layer", "with_residual", "without_residual", "ln_eps",
+                          *(f"ln_f_{q}_{k}" for q in ("std", "gain")
+                            for k in ("with_residual", "without_residual"))}
     assert len(depth["layer"]) == len(depth["with_residual"]) == len(depth["without_residual"])
     assert depth["without_residual"][0] < 1e-3 * depth["with_residual"][0]
     for group in data.values():

@@ -655,7 +655,19 @@ def test_the_depth_caption_says_what_its_curves_show(data):
         # the gap near the output runs the other way: no ratio the caption cannot explain
         ratio = depth["without_residual"][-1] / depth["with_residual"][-1]
         assert ratio > 10 and not re.search(rf"(about|约) {ratio:.0f}", caption.plain)
-        assert caption.plain.count({"en": " times larger", "zh": "倍"}[lang]) == 1
+        why = caption.plain.index({"en": "The order is reversed", "zh": "反了过来"}[lang])
+        assert caption.plain[:why].count({"en": " times larger", "zh": "倍"}[lang]) == 1
+        # and it is explained, from the data: the final layer normalization divides by the
+        # root of its input's variance, which without residual connections has shrunk far
+        # below √ε, and so amplifies the gradient about 1/√ε times
+        assert {"en": "final layer normalization", "zh": "最后的层规范化"}[lang] in \
+            caption.plain[why:]
+        for key in ("ln_f_std_with_residual", "ln_f_std_without_residual",
+                    "ln_f_gain_with_residual", "ln_f_gain_without_residual"):
+            assert figures.number_tex(depth[key]).strip("$") in tex, key
+        assert depth["ln_f_std_without_residual"] ** 2 < 1e-3 * depth["ln_eps"]
+        assert 0.9 < depth["ln_f_gain_without_residual"] * math.sqrt(depth["ln_eps"]) <= 1
+        assert depth["ln_f_gain_with_residual"] < 1 / depth["ln_f_std_with_residual"] < 10
         assert {"en": "logarithmic", "zh": "对数坐标"}[lang] in caption.plain
         assert {"en": "GPT-style", "zh": "GPT 式模型"}[lang] in caption.plain
         assert "相差不大" not in caption.plain and "alike" not in caption.plain
@@ -665,7 +677,14 @@ def test_the_depth_caption_says_what_its_curves_show(data):
     assert figures.caption("depth_gradnorm", "", t, {"depth_gradnorm": other}) != \
         figures.caption("depth_gradnorm", "", t, {"depth_gradnorm": depth})
     assert figures.caption("depth_gradnorm", "原文。", t, {}) == "原文。"
+    # curves recorded without the final normalization's figures: no sentence on it
+    bare = {k: v for k, v in depth.items() if not k.startswith("ln_")}
+    assert "反了过来" not in figures.caption("depth_gradnorm", "", t, {"depth_gradnorm": bare})
+    assert "反了过来" in figures.caption("depth_gradnorm", "", t, {"depth_gradnorm": depth})
     assert figures.number_tex(4.5e-10) == r"$4.5\times 10^{-10}$"
+    # two significant digits, never Python's exponent form (3.1e+02)
+    assert [figures.number_tex(x) for x in (310.68, 1.88, 0.0316)] == ["$310$", "$1.9$",
+                                                                       "$0.032$"]
 
 
 def test_the_front_page_says_where_the_evidence_is(views, data, tmp_path):
@@ -1350,11 +1369,53 @@ def test_the_figure_captions_take_their_numbers_from_the_data(data):
         # curves recorded before the row length was kept: the caption as written
         assert figures.caption("saturation", "x", t, {"saturation": {"d_k": [1]}}) == "x"
         assert "分数分未缩放" not in text
+        # figure 2 says how its upstream gradient is drawn; figure 1 its sample size
+        assert {"en": "standard normal", "zh": "标准正态分布"}[lang] in text
+        curves = {"samples": 4000}
+        assert " 4000 " in figures.caption("variance_vs_dk", "", t, {"variance_vs_dk": curves})
+        assert figures.caption("variance_vs_dk", "x", t, {"variance_vs_dk": {"d_k": [1]}}) == "x"
         adam = t["figure"]["adam_moments_caption"]
         # the moments named in words as well as letters (the edition renames the letters)
         assert ("first moment $m_t" in adam or "一阶矩 $m_t" in adam), adam
         assert {"en": "second moment", "zh": "二阶矩"}[lang] in adam
 
+
+
+def upstream_draws(saturation, monkeypatch) -> list[str]:
+    """How ``saturation`` draws its upstream gradients: the generator methods whose draw has
+    the shape (rows, keys) of one g per row."""
+    real, seen = np.random.default_rng, []
+
+    class Spy:
+        def __init__(self, seed):
+            self._rng = real(seed)
+
+        def __getattr__(self, name):
+            method = getattr(self._rng, name)
+
+            def drawn(*args, **kwargs):
+                out = method(*args, **kwargs)
+                seen.append((name, np.shape(out)))
+                return out
+            return drawn
+
+    monkeypatch.setattr(np.random, "default_rng", Spy)
+    series = saturation()
+    monkeypatch.setattr(np.random, "default_rng", real)
+    return [name for name, shape in seen if shape == (series["rows"], series["keys"])]
+
+
+def test_figure_2_draws_its_upstream_gradient_as_its_caption_says(monkeypatch):
+    """The caption says standard normal entries, one g per row: the figure's data draws so."""
+    from numeric.crosscheck import stats
+
+    assert upstream_draws(stats.saturation, monkeypatch) == ["standard_normal"]
+
+    def uniform():
+        rng = np.random.default_rng(0)
+        rng.random((stats.S_SAT, stats.SAT_KEYS))
+        return {"rows": stats.S_SAT, "keys": stats.SAT_KEYS}
+    assert upstream_draws(uniform, monkeypatch) == ["random"]
 
 # ----------------------------------------------------------------------------- one notation
 FROM_0 = re.compile(r"\\(?:sum|prod)_\{?\s*[A-Za-z]\w*\s*=\s*0(?![\d.])"

@@ -170,7 +170,9 @@ def scaling_records(live: Live, curves: dict | None = None) -> list[Record]:
             "empirical_var_scaled": [_var_se(std[d] / np.sqrt(d))[0] for d in D_KS],
             "derived_var": [float(f["UNIT_VARIANCE"](d, 0, 0, 1, 1)) for d in D_KS],
             "derived_var_scaled": [float(f["SCALED_UNIT_VARIANCE"](d, 0, 0, 1, 1))
-                                   for d in D_KS]})
+                                   for d in D_KS],
+            # each point's sample size, which the caption states
+            "samples": S_IID})
     return out
 
 
@@ -181,6 +183,8 @@ def saturation() -> dict:
     top = D_KS[-1]
     q = (rng.random((S_SAT, 1, top)) - 0.5) * np.sqrt(12.0)
     k = (rng.random((S_SAT, SAT_KEYS, top)) - 0.5) * np.sqrt(12.0)
+    # one upstream gradient per row, the same at every d_k: standard normal entries, as
+    # the caption says
     g = rng.standard_normal((S_SAT, SAT_KEYS))
     cum = np.cumsum(q * k, axis=-1)  # (S, keys, top)
     # the caption states the row length and the number of rows averaged, from here
@@ -199,7 +203,12 @@ def saturation() -> dict:
 
 def depth_gradnorm(layers: int = DEPTH_LAYERS) -> dict:
     """‖∂loss/∂(block input)‖ per layer at initialisation, with and without skip connections;
-    the blocks numbered from 1 (next to the embeddings), as the reports count."""
+    the blocks numbered from 1 (next to the embeddings), as the reports count.
+
+    Also what explains the last block, where the network without skips has the larger gradient:
+    the final LayerNorm's input (its rows' mean standard deviation) and the factor its
+    backward pass multiplies the gradient's norm by, ‖∂loss/∂ln_f.in‖ / ‖∂loss/∂ln_f.out‖
+    (it divides by √(σ² + ε), so a row that has shrunk far below √ε is amplified ~1/√ε)."""
     out: dict = {"layer": list(range(1, layers + 1))}
     for key, residual in (("with_residual", True), ("without_residual", False)):
         cfg = preset("depth", n_layer=layers, residual=residual)
@@ -208,4 +217,8 @@ def depth_gradnorm(layers: int = DEPTH_LAYERS) -> dict:
         net = model.GPT(cfg)
         _, _, cache = net.loss_and_grads(idx, rng.integers(0, cfg.vocab_size, idx.shape))
         out[key] = [float(np.linalg.norm(cache[f"h.{i}.din"])) for i in range(layers)]
+        out[f"ln_f_std_{key}"] = float(cache["ln_f.in"].std(axis=-1).mean())
+        out[f"ln_f_gain_{key}"] = float(np.linalg.norm(cache["ln_f.din"])
+                                        / np.linalg.norm(cache["ln_f.dout"]))
+        out["ln_eps"] = cfg.ln_eps
     return out

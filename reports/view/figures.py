@@ -15,7 +15,8 @@ def number_tex(x: float) -> str:
     if x == 0:
         return "$0$"
     if 1e-3 <= abs(x) < 1e3:
-        return f"${x:.2g}$"
+        # two significant digits without an exponent: 310, not 3.1e+02
+        return f"${float(f'{x:.2g}'):g}$"
     exp = math.floor(math.log10(abs(x)))
     mant = x / 10**exp
     if round(mant, 1) >= 10:
@@ -32,6 +33,26 @@ def _depth(series: dict) -> dict[str, str]:
             "firstexp": str(round(math.log10(w[0] / wo[0])))}
 
 
+def _depth_output(series: dict) -> dict[str, str] | None:
+    """Why the last block's order is reversed: the final layer normalization's input and the
+    factor its backward pass multiplies the gradient by, in each network (None for curves
+    recorded without them)."""
+    keys = [f"ln_f_{q}_{k}" for q in ("std", "gain") for k in ("with_residual",
+                                                                  "without_residual")]
+    if any(k not in series for k in keys + ["ln_eps"]):
+        return None
+    return {"stdres": number_tex(series["ln_f_std_with_residual"]),
+            "stdplain": number_tex(series["ln_f_std_without_residual"]),
+            "gainres": number_tex(series["ln_f_gain_with_residual"]),
+            "gainplain": number_tex(series["ln_f_gain_without_residual"]),
+            "rooteps": number_tex(math.sqrt(series["ln_eps"])).strip("$")}
+
+
+def _variance(series: dict) -> dict[str, str] | None:
+    """The samples behind each point (None for curves recorded without their count)."""
+    return {"samples": str(series["samples"])} if "samples" in series else None
+
+
 def _saturation(series: dict) -> dict[str, str] | None:
     """The row length n_k and the rows averaged: the largest weight of a row depends on both
     (None for curves recorded without them)."""
@@ -40,15 +61,21 @@ def _saturation(series: dict) -> dict[str, str] | None:
     return {"keys": str(series["keys"]), "rows": str(series["rows"])}
 
 
-VALUES = {"depth_gradnorm": _depth, "saturation": _saturation}
+# each figure's sentences: the ui [figure] key of its words, and its values from the data
+VALUES = {"depth_gradnorm": (("depth_gradnorm_values", _depth),
+                             ("depth_gradnorm_output", _depth_output)),
+          "saturation": (("saturation_values", _saturation),),
+          "variance_vs_dk": (("variance_vs_dk_values", _variance),)}
 
 
 def caption(name: str, text: str, t: dict, plot_data: dict) -> str:
-    """``text``, the caption of figure ``name``, followed by the sentence ui [figure]
-    ``<name>_values`` filled with the values of its curves, where the data holds them."""
-    template = t["figure"].get(f"{name}_values")
+    """``text``, the caption of figure ``name``, followed by the sentences ui [figure]
+    ``<name>_values`` (and the others of :data:`VALUES`) filled with the values of its
+    curves, each where the data holds them."""
     series = plot_data.get(name)
-    values = VALUES[name](series) if template and series and name in VALUES else None
-    if values is None:
-        return text
-    return text + t["meta"]["sentence_sep"] + template.format(**values)
+    for key, values_of in VALUES.get(name, ()):
+        template = t["figure"].get(key)
+        values = values_of(series) if template and series else None
+        if values is not None:
+            text += t["meta"]["sentence_sep"] + template.format(**values)
+    return text
