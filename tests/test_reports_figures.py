@@ -251,3 +251,74 @@ def test_the_narrow_drawings_are_byte_stable(data, tmp_path):
     assert narrow == sorted(f"{model.figure_stem(n, 'en', narrow=True)}.svg" for n in NAMES)
     for name in narrow:
         assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
+
+
+# ----------------------------------------------------------------------------- coinciding curves
+def _marked(line) -> set[tuple[float, float]]:
+    """The points of ``line`` that carry a marker (none without one): markevery None, n or
+    (start, n), the forms the figures use."""
+    if line.get_marker() in (None, "None", "", " "):
+        return set()
+    xs, ys = line.get_xdata(), line.get_ydata()
+    every = line.get_markevery()
+    start, step = (0, 1) if every is None else (0, every) if isinstance(every, int) else every
+    return {(float(xs[k]), float(ys[k])) for k in range(start, len(xs), step)}
+
+
+def hidden_series(fig) -> list[str]:
+    """Two series of one panel that run on one line for more than half their points (a dashed
+    line over a dotted one reads as one line): each needs markers of its own shape, and some
+    of them where the other has none."""
+    out = []
+    for ax in fig.axes:
+        lines = [x for x in ax.get_lines() if not x.get_label().startswith("_")]
+        for k, a in enumerate(lines):
+            for b in lines[k + 1:]:
+                pa = set(zip(map(float, a.get_xdata()), map(float, a.get_ydata()), strict=True))
+                pb = set(zip(map(float, b.get_xdata()), map(float, b.get_ydata()), strict=True))
+                if len(pa & pb) <= min(len(pa), len(pb)) / 2:
+                    continue
+                ma, mb = _marked(a), _marked(b)
+                if a.get_marker() == b.get_marker() or not (ma - mb) or not (mb - ma):
+                    out.append(f"{ax.get_ylabel()}: {a.get_label()} / {b.get_label()}")
+    return out
+
+
+def test_the_corrected_moments_of_figure_4_each_show_on_their_common_line(data):
+    import matplotlib
+    import matplotlib.pyplot as plt
+
+    english, _ = plots.words("en", None)
+    with matplotlib.rc_context(plots.RC):
+        for narrow in (False, True):
+            fig = plots.draw("adam_moments", data, english, narrow=narrow)
+            try:
+                left = fig.axes[0]
+                hats = [x for x in left.get_lines() if "hat" in x.get_label()]
+                assert len(hats) == 2 and list(hats[0].get_ydata()) == list(hats[1].get_ydata())
+                assert hidden_series(fig) == [] and series_problems(fig) == []
+            finally:
+                plt.close(fig)
+
+
+def test_a_line_hidden_under_another_is_found():
+    import matplotlib.pyplot as plt
+
+    fig, (left, right) = plt.subplots(1, 2)
+    try:
+        t = list(range(20))
+        # dashed over dotted, no markers: one line to the eye
+        left.plot(t, [1.0] * 20, "--", color="C0", label="m_hat")
+        left.plot(t, [1.0] * 20, ":", color="C1", label="v_hat")
+        left.set_ylabel("moment")
+        # markers of two shapes, but at the same steps: the later one covers the other
+        right.plot(t, [1.0] * 20, "--", color="C0", marker="^", markevery=5, label="a")
+        right.plot(t, [1.0] * 20, ":", color="C1", marker="v", markevery=5, label="b")
+        # a curve that meets them at one point only is no problem
+        right.plot(t, [k / 19 for k in t], "-", color="C2", label="c")
+        right.set_ylabel("norm")
+        assert hidden_series(fig) == ["moment: m_hat / v_hat", "norm: a / b"]
+        right.lines[1].set_markevery((2, 5))
+        assert hidden_series(fig) == ["moment: m_hat / v_hat"]
+    finally:
+        plt.close(fig)

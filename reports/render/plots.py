@@ -169,10 +169,14 @@ def _adam(axes, data: dict, w: Words) -> None:
     t = list(range(1, 61))
     b1, b2 = 0.9, 0.999
     left.plot(t, [1 - b1**k for k in t], "-", color="C0", label=w("m_raw"))
-    left.plot(t, [1.0 for _ in t], "--", color="C0", label=w("m_hat"))
+    # the two corrected moments are both 1, one line over the other: each its own marker, at
+    # steps of its own (1, 11, … and 6, 16, …), so that both show where the lines coincide
+    left.plot(t, [1.0 for _ in t], "--", color="C0", marker="^", markevery=(0, 10),
+              label=w("m_hat"))
     # each curve a line style of its own too: the pairs are not told apart by colour alone
     left.plot(t, [1 - b2**k for k in t], "-.", color="C1", label=w("v_raw"))
-    left.plot(t, [1.0 for _ in t], ":", color="C1", label=w("v_hat"))
+    left.plot(t, [1.0 for _ in t], ":", color="C1", marker="v", markevery=(5, 10),
+              label=w("v_hat"))
     left.set(xlabel=w("adam_step"), ylabel=w("moment"), ylim=(0, 1.1))
     left.legend()
     lr, eps = 1e-3, 1e-8
