@@ -88,6 +88,26 @@ def stretched_relations(lines) -> list[str]:
     return out
 
 
+_HAN = re.compile(r"^[\u4e00-\u9fff]$")
+
+
+def spread_lines(lines) -> list[str]:
+    """Justified lines whose Chinese characters stand apart, three or more in a row each a word
+    of its own: 「每 个 乘 积 的 方 差 为」, pulled apart to fill the line before a long inline
+    formula (in a line set normally the characters of a phrase are one word)."""
+    edge = _right_margin(lines)
+    out = []
+    for page, _, right, words, _ in lines:
+        if right < edge - 2:
+            continue
+        run = 0
+        for k, w in enumerate(words):
+            run = run + 1 if _HAN.match(w) else 0
+            if run == 3:
+                out.append(f"page {page}: {' '.join(words[max(0, k - 2):k + 4])}")
+    return out
+
+
 @pytest.fixture(scope="module")
 def pdfs(tmp_path_factory, views) -> dict:
     if not latex.tex_available() or shutil.which("pdftotext") is None:
@@ -111,6 +131,7 @@ def test_no_number_is_split_from_its_relation_and_no_relation_is_stretched(pdfs,
     assert sum(len(w) for _, _, _, w, _ in lines) > 3000
     assert split_numbers(lines) == []
     assert stretched_relations(lines) == []
+    assert spread_lines(lines) == []
 
 
 def test_the_print_checks_find_a_split_number_and_a_stretched_relation():
@@ -125,6 +146,11 @@ def test_the_print_checks_find_a_split_number_and_a_stretched_relation():
              (13, 72.0, full, ["dk", "=", "4096。"], [3.0, 3.0])]
     assert split_numbers(lines) == ["page 8: 而不是 2×0.731 = / 1.462。", "page 24: −9.95 × / 10−5"]
     assert stretched_relations(lines) == ["page 13: dk = 4096。用本章"]
+    spread = [(26, 72.0, full, ["4.1", "每", "个", "乘", "积", "的", "方", "差", "为"],
+               [5.5] + [1.4] * 7),
+              (26, 72.0, full, ["每个乘积的方差为", "0.25", "·", "0.25"], [3.0, 2.0, 2.0]),
+              (26, 72.0, 200.0, ["小", "了", "十", "倍。"], [1.4] * 3)]
+    assert spread_lines(lines + spread) == ["page 26: 每 个 乘 积 的 方"]
 
 
 def test_a_number_stays_with_the_relation_before_it_in_the_tex():
@@ -164,6 +190,39 @@ def test_an_inline_matrix_is_found_and_set_as_a_display():
     assert shown.parts == ("权重为 ", Tex(r"P = \begin{pmatrix}0.5&0.5\end{pmatrix}\text{，}",
                                           True), "共 4 个")
     assert inline_matrices({"topics": [{"intro": shown}]}) == []
+
+
+# ----------------------------------------------------------------------------- exercises
+def opening_displays(view: dict) -> list[str]:
+    """Exercises and answers whose first part is a display: their number stands alone on a
+    line above it."""
+    items = [(e["number"], e["question"]) for t in view["topics"] for e in t["exercises"]]
+    items += [(a["number"], a["answer"]) for a in view["answers"]]
+    return [number for number, p in items
+            if p.parts and isinstance(p.parts[0], Tex) and p.parts[0].display]
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_no_exercise_or_answer_opens_with_a_display(views, lang):
+    view = views[lang]
+    assert opening_displays(view) == []
+    # the long computation of answer 4.1 stands on a line of its own, after its words
+    answer = next(a["answer"] for a in view["answers"] if a["number"] == "4.1")
+    shown = [x.tex for x in answer.parts if isinstance(x, Tex) and x.display]
+    assert len(shown) == 1 and shown[0].startswith("0.25") and "displaystyle" not in shown[0]
+
+
+def test_an_exercise_that_opens_with_a_display_is_found():
+    matrix = Tex(r"J = \begin{pmatrix}0&1\\1&0\end{pmatrix}", False)
+    p = student_tex.displayed_matrices(Prose((matrix, "。计算 ……")))
+    view = {"topics": [{"exercises": [{"number": "6.2", "question": p}]}],
+            "answers": [{"number": "6.2", "answer": Prose(("设 ", matrix, "。"))}]}
+    assert opening_displays(view) == ["6.2"]
+    # written in display style: a display as well, its \displaystyle dropped
+    long = student_tex.displayed_matrices(Prose((Tex(r"\displaystyle 1 + 1 = 2", False), "，所以")))
+    assert long.parts == (Tex(r"1 + 1 = 2\text{，}", True), "所以")
+    assert opening_displays({"topics": [], "answers": [{"number": "4.1", "answer": long}]}) \
+        == ["4.1"]
 
 
 # ----------------------------------------------------------------------------- figures cited

@@ -268,21 +268,26 @@ def rename_math(text: str, symbols: dict[str, str]) -> str:
 
 
 _MATRIX = re.compile(r"\\begin\{[pbvBV]?matrix\}")
+# a formula the words set on a line of its own: a computation too long to stand in a line of
+# text (justification pulled the words before it apart), written $\displaystyle …$
+_DISPLAY = re.compile(r"^\\displaystyle(?![A-Za-z])\s*")
 # the punctuation after a formula that a display takes in with it, at its end
 _AFTER = re.compile(r"^[，。；：、,.;:]")
 
 
 def displayed_matrices(p: Prose) -> Prose:
-    """``p`` with each inline formula that holds a matrix set as a display: inline, a matrix
-    is two lines high and pulls its line apart from the ones around it (and justification
-    stretched the words before it); the punctuation after it goes into the display."""
+    """``p`` with each inline formula that holds a matrix, or that the words write in display
+    style (:data:`_DISPLAY`), set as a display: inline, a matrix is two lines high and pulls
+    its line apart from the ones around it (and justification stretched the words before
+    it); the punctuation after it goes into the display."""
     parts = list(p.parts)
     out: list = []
     for k, x in enumerate(parts):
-        if isinstance(x, Tex) and not x.display and _MATRIX.search(x.tex):
+        if isinstance(x, Tex) and not x.display and (_MATRIX.search(x.tex)
+                                                     or _DISPLAY.match(x.tex)):
             after = parts[k + 1] if k + 1 < len(parts) and isinstance(parts[k + 1], str) else ""
             mark = _AFTER.match(after)
-            tex = x.tex + (f"\\text{{{mark.group(0)}}}" if mark else "")
+            tex = _DISPLAY.sub("", x.tex) + (f"\\text{{{mark.group(0)}}}" if mark else "")
             out.append(Tex(tex, True, x.label))
             if mark:
                 parts[k + 1] = after[mark.end():].lstrip()
