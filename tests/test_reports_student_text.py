@@ -151,14 +151,13 @@ def test_symbols_are_defined_before_they_are_used(views):
         said = {"zh": ("方差", "小常数"), "en": ("variance", "small constant")}[lang]
         assert all(w in intro for w in said) and intro.index(said[0]) < first + 120
         box = next(b for b in words["box"] if b["id"] == "at_least_one")
-        for term in (r"\succeq 0", r"x^\top(J + J^\top + J^\top J)x \ge 0",
-                     r"\lVert J\rVert_2 = \sigma_{\max}(J)"):
+        for term in (r"\succeq 0", r"x^\top(J + J^\top + J^\top J)x \ge 0"):
             assert term in box["footnote"][lang], term
-        # σ_min and ‖J‖₂ are defined once in the box: σ_min in its text, ‖J‖₂ in its footnote
+        # ‖J‖₂ is defined once in the box, in its text where it first stands, and no σ_min
         said = box["wrong"][lang] + box["footnote"][lang]
-        assert said.count(r"\sigma_{\min}(I + J) = \min") == 1, lang
-        assert said.count(r"\lVert J\rVert_2 = \max") + said.count(
-            r"\max_{\lVert x\rVert_2=1}\lVert Jx\rVert_2") == 1, lang
+        assert r"\sigma" not in said, lang
+        assert box["wrong"][lang].count(r"\lVert J\rVert_2 = \max") == 1, lang
+        assert said.count(r"\max_{\lVert x\rVert_2") == 1, lang
         ln = words["lead"]["layernorm_grad_input"]["text"][lang]
         assert {"zh": "视为常数", "en": "held constant"}[lang] in ln
     for view in views.values():
@@ -281,7 +280,7 @@ def test_the_wording_fixes(views, data):
     assert "not the Hessian" in en["second_order"]
     # the condition ‖J_l‖₂ < 1 stands with the lower bound alone
     correct = boxes["lossless"]["correct"]
-    assert correct.index(r"<1)") < correct.index(r"\sigma_{\max}")
+    assert correct.index(r"<1)") < correct.index(r"\le\prod")
     assert "层规范化不是一回事" in boxes["normalise"]["wrong"]["zh"]
     assert "not layer normalization" in boxes["normalise"]["wrong"]["en"]
     linear = words["chapter"]["linear"]["intro"]["zh"]
@@ -443,8 +442,9 @@ def test_chapter_3_gives_stability_as_the_first_reason_to_fuse(views):
 
 
 def test_the_notation_map_defines_its_signs_and_the_report_s_letters(views):
-    """⊙ and 𝟏, σ_min/σ_max/λ_min of a matrix, τ a position, ℓ^(b); and the letters the full
-    report writes otherwise, each a renaming of render/student.toml [symbols]."""
+    """⊙ and 𝟏, a matrix's spectral norm (σ always a standard deviation), τ a position, ℓ^(b);
+    and the letters the full report writes otherwise, each a renaming of render/student.toml
+    [symbols]."""
     symbols = student_data.structure()["symbols"]
     renamed = {(old, new) for m in symbols.values() for old, new in m.items()}
     for old, new in (("s", "p"), ("s", "P"), ("m", "n_{k}"), ("dV", "G_{V}"),
@@ -452,13 +452,14 @@ def test_the_notation_map_defines_its_signs_and_the_report_s_letters(views):
         assert (old, new) in renamed, (old, new)
     for lang, view in views.items():
         tex = " ".join(f.tex for f in student_read.formulas({"m": view["notation_map"]}))
-        for term in (r"a\odot b", r"\mathbf{1}", r"\sigma_{\min}(\cdot)", r"\sigma_{\max}(\cdot)",
-                     r"\lambda_{\min}(\cdot)", r"\tau", r"\ell^{(b)}", "dV", "dS", "n_k"):
+        for term in (r"a\odot b", r"\mathbf{1}", r"\lVert A\rVert_2", r"\sigma_q", r"\tau",
+                     r"\ell^{(b)}", "dV", "dS", "n_k"):
             assert term in tex, (lang, term)
+        assert r"\min" not in tex and r"\max" not in tex, lang
         words = " ".join(x.plain for x in view["notation_map"])
         assert {"zh": "全 1 列向量", "en": "all-ones column vector"}[lang] in words
         assert {"zh": "按元素乘积", "en": "elementwise product"}[lang] in words
-        assert {"zh": "奇异值", "en": "singular values"}[lang] in words
+        assert {"zh": "最大奇异值", "en": "largest singular value"}[lang] in words
 
 
 def test_symbols_stand_with_their_meaning_where_they_are_used(views):
@@ -491,3 +492,19 @@ def test_the_wording_of_boxes_2_1_2_2_and_4_9(views):
         gpu = boxes["gpu"]["counter"][lang]
         assert "8.4" in gpu and {"zh": "两个点积之和", "en": "sum of two dot products"}[lang] in gpu
         assert "各是一个点积" not in gpu and "each a dot product" not in gpu
+
+
+MECHANICAL = re.compile(r"下式左边|left side below")
+
+
+def test_a_lead_writes_what_the_formula_below_starts_from(views):
+    """A lead says what the derivation below computes (∂L/∂x_j = ∂/∂x_j Σ g_i x̂_i, the first
+    minus the second), never 「即下式左边」 / "the left side below"."""
+    for lang, view in views.items():
+        assert [t for t in student_read.visible_text(view) if MECHANICAL.search(t)] == [], lang
+        lead = next(c for t in view["topics"] for c in t["parts"]
+                    if c.get("id") == "layernorm_grad_input")["lead"]["text"]
+        assert any(p.tex.startswith(r"\partial L/\partial x_j = \frac{\partial}{\partial x_j}")
+                   for p in lead.parts if hasattr(p, "tex")), lang
+    old = prose(r"所以 $\partial L/\partial x_j$ 是 $\sum_i g_i\hat x_i$ 的导数，即下式左边。")
+    assert [t for t in student_read.visible_text({"lead": old}) if MECHANICAL.search(t)]
