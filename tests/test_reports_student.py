@@ -1023,7 +1023,7 @@ def test_an_unbiased_moment_states_the_mean_it_is_equal_to(views):
     for lang, view in views.items():
         claim = next(c for c in _claims(view) if result in c["statement"][0]["tex"].tex)
         premises = [h.tex for h in claim["hypotheses"]]
-        assert r"\mathbb{E}[g_i]=\mu" in premises, (lang, premises)
+        assert r"\mathbb{E}[g_\tau]=\mu" in premises, (lang, premises)
     for claim, premise in ((adam.adam_first_moment_unbiased, "same mean"),
                            (adam.adam_second_moment_unbiased, "stationarity")):
         assert premise in [a.name for a in claim.assumptions if a.kind == "hypothesis"]
@@ -1392,7 +1392,10 @@ def test_one_letter_names_one_quantity(views):
         # every letter of the edition's chapters is read, lowercase ones too
         used = {x for t in view["topics"] for f in student_read.formulas(t)
                 for x in student_read.letters(f.tex, names)}
-        assert {"i", "j", "l", "r", "c", "x", "t", "\\sigma"} <= used
+        assert {"i", "j", "l", "r", "c", "x", "t", "\\tau", "\\sigma"} <= used
+    # one meaning per index: i a row, c the target class (chapter 3), τ an earlier step (7)
+    assert {"cross_entropy", "adam"}.isdisjoint(legend["i"]["chapters"])
+    assert legend["c"]["chapters"] == ["cross_entropy"] and legend["\\tau"]["chapters"] == ["adam"]
     # the tokens: words, commands and Euler's e are no letters; 𝒱, W_out, d_k, σ_min are one
     assert student_read.letters(r"z=W_{\text{out}}^{\top}x\in\mathbb R^{|\mathcal V|},\ "
                                 r"e^{z_i}/\sum_l e^{z_l},\ e/(1+e),\ \operatorname{softmax}(z)\ "
@@ -1442,8 +1445,19 @@ def test_one_letter_names_one_quantity(views):
     ("residual", r"\lambda(J + J^\top)", "\\lambda"),
     # a letter the legend does not name at all
     ("linear", r"w^\top x", "w"),
-    # t is a time step: a position is τ (row t of Y = XE, positions t_1, t_2 were t)
+    # t is a time step (row t of Y = XE, positions t_1, t_2 were t), and τ an earlier step of
+    # Adam's sums, no position (chapter 1's τ₁, τ₂ are the positions 5 and 9)
     ("embedding", r"Y_{t}", "t"),
+    ("embedding", r"\text{rows } \tau_1, \tau_2 \text{ of } G_Y", "\\tau"),
+    # i is a row: never the target class (chapter 3's c) nor an earlier step (chapter 7's τ)
+    ("cross_entropy", r"- \log{\left({p}_{i} \right)} = \log{\left(\sum_{l=1}^{C} e^{{z}_{l}} "
+                      r"\right)} - {z}_{i}", "i"),
+    ("cross_entropy", r"{y}_{j} := \delta_{j i}", "i"),
+    ("adam", r"v_t = (1 - \beta_1)\sum_{i=1}^{t}\beta_1^{t-i}g_i", "i"),
+    ("adam", r"\mathbb{E}[g_i] = \mu", "i"),
+    # c is the target class: the column of an entry inside a row is r (E_ir, V_jr)
+    ("embedding", r"(E^{\top} e_{i})_{c} = {E}_{ic}", "c"),
+    ("attention", r"\sum_{j=1}^{n_{k}} {P}_{ij} {V}_{jc}", "c"),
     # an example of a batch is ℓ^{(b)} in chapter 3, where i is the target class
     ("cross_entropy", r"L = \frac{1}{B}\sum_{i=1}^{B} \ell^{(i)}", "^(i)"),
 ])
@@ -1472,7 +1486,7 @@ def test_an_example_s_index_is_no_other_quantity_of_its_chapter():
         Tex(r"L = \frac{1}{B}\sum_{i=1}^{B} \ell^{(i)}")]}]}
     assert ("cross_entropy", "^(i)") in {x[:2] for x in student_read.misused_letters(old, legend)}
     new = {"topics": [{"key": "cross_entropy", "number": 3, "parts": [
-        Tex(r"-\log p_i = \log\sum_l e^{z_l} - z_i"),
+        Tex(r"-\log p_c = \log\sum_l e^{z_l} - z_c"),
         Tex(r"L = \frac{1}{B}\bigl(\ell^{(1)} + \dots + \ell^{(B)}\bigr)"),
         Tex(r"(p^{(b)} - y^{(b)})/B")]}]}
     assert student_read.misused_letters(new, legend) == []
@@ -1512,21 +1526,23 @@ def test_the_notation_map_states_the_jacobian_s_layout(views):
 
 
 def test_a_dot_product_and_an_entry_are_written_one_way(views):
-    """q_iᵀk_j, never q_i·k_j; an entry V_{jc}, never V_{j,c} beside P_{ij}."""
+    """q_iᵀk_j, never q_i·k_j; an entry V_{jr}, never V_{j,r} beside P_{ij}."""
     for view in views.values():
         tex = _formulas(view)
         assert [f for f in tex if re.search(r"q_\{?i\}?\s*\\cdot\s*k", f)] == []
         assert [f for f in tex if re.search(r"\{[A-Z]\}_\{[a-z],[a-z]\}", f)] == []
         attention = next(t for t in view["topics"] if t["key"] == "attention")
         shown = [f.tex for f in student_read.formulas(attention)]
-        assert any("{V}_{jc}" in f for f in shown) and any("{K}_{jr}" in f for f in shown)
+        # the column of an entry inside a row is r, as a component (c is the target class)
+        assert any("{V}_{jr}" in f for f in shown) and any("{K}_{jr}" in f for f in shown)
+        assert not any("{V}_{jc}" in f for f in shown)
 
 
 def test_the_residual_norms_are_named_and_the_layer_is_z_equals_w_transpose_x(views):
     for view in views.values():
         residual = next(t for t in view["topics"] if t["key"] == "residual")
         tex = [f.tex for f in student_read.formulas(residual)]
-        # ‖J‖ is the spectral norm ‖J‖₂ wherever it stands; σ is σ_min or σ_max, never alone
+        # ‖J‖ is the spectral norm ‖J‖₂ wherever it stands; σ is never a function of a matrix
         assert [f for f in tex if re.search(r"\\rVert(?!_2)", f)] == []
         assert [f for f in tex if re.search(r"\\sigma\s*(?:\\Bigl|\\bigl|\\left|\()", f)] == []
         # a single column x goes through W₁ᵀx + b₁, as chapter 5's Y = XW reads for one row

@@ -14,8 +14,9 @@ import pytest
 import sympy as sp
 
 from derivations.engine import verify, with_step
-from derivations.engine.core.printing import latex, order_unused
+from derivations.engine.core.printing import latex, order_unused, same_sum
 from derivations.library import attention as at
+from derivations.library import attention_scaling as sc
 from derivations.library import claims
 from numeric import ops
 from reports.render import i18n
@@ -47,7 +48,7 @@ def _claims(view) -> dict[str, dict]:
 
 
 def _formulas(claim: dict) -> str:
-    """Every formula of a shown derivation, braces and blanks dropped: P_ijV_jc."""
+    """Every formula of a shown derivation, braces and blanks dropped: P_ijV_jr."""
     texts = [x["tex"].tex for x in claim["statement"]]
     texts += [d["tex"].tex for d in claim["definitions"]]
     texts += [x["tex"].tex for st in claim["steps"] for x in st["lines"]]
@@ -57,7 +58,7 @@ def _formulas(claim: dict) -> str:
 # ----------------------------------------------------------------------------- factor order
 # (claim, as a lecturer writes it, as SymPy orders it): braces and blanks dropped
 WRITTEN = [
-    ("attention_shapes", r"P_ijV_jc", r"V_jcP_ij"),
+    ("attention_shapes", r"P_ijV_jr", r"V_jrP_ij"),
     ("attention_shapes", r"Q_irK_jr", r"K_jrQ_ir"),
     ("softmax_jacobian", r"\delta_ije^z_iZ-", r"Ze^z_i\delta_ij"),
     ("softmax_jacobian", r"=p_i\left(\delta_ij-p_j\right)", r"\right)p_i"),
@@ -65,6 +66,17 @@ WRITTEN = [
     ("attention_softmax_backward", r"=p_j\left(g_j-\bar", r"\right)p_j"),
     ("layernorm_grad_input", r"g_i\frac\partial\hatx_i\partialx_j", r"\partialx_jg_i"),
     ("dot_product_variance", r"[q]_r[k]_r", r"[k]_r[q]_r"),
+    # a sum's terms: q before k, step 2's order in step 3, the reason's ε(ε + 2√ŝ_t − 1)
+    ("dot_product_variance",
+     r"\left(\mu_q^2+\sigma_q^2\right)\left(\mu_k^2+\sigma_k^2\right)-\mu_q^2\mu_k^2",
+     r"\left(\mu_k^2+\sigma_k^2\right)\left(\mu_q^2"),
+    ("dot_product_variance",
+     r"d_k\left(\mu_q^2\sigma_k^2+\sigma_q^2\mu_k^2+\sigma_q^2\sigma_k^2\right)",
+     r"\mu_k^2\sigma_q^2+"),
+    ("layernorm_grad_input",
+     r"\delta_ijg_i-\frac1d\sum_i=1^dg_i-\frac1d\sum_i=1^dg_i\hatx_i\hatx_j",
+     r"\hatx_i\hatx_j-\frac1d\sum_i=1^dg_i\right)"),
+    ("adam_epsilon_placement", r"\epsilon\left(\epsilon+2\sqrt\hats_t-1\right)", r"\epsilon-1+2"),
 ]
 
 
@@ -92,6 +104,26 @@ def test_a_stated_order_reorders_and_changes_nothing_else():
     assert not _same_symbols(r"{P}_{ij} {V}_{jc}", r"{P}_{ij}")
 
 
+def test_a_stated_order_of_terms_is_the_same_sum_or_refused():
+    """Printing may put a sum's terms in another order, never other terms: a list of terms
+    that loses, doubles or changes one is refused; and a step written in the lecturer's order
+    with another term (−μ_q²σ_k² for −μ_q²μ_k²) is not proved."""
+    mq, sq, mk, sk = (sp.Symbol(n, real=True) for n in ("mu_q", "sigma_q", "mu_k", "sigma_k"))
+    total = mq**2 * sk**2 + sq**2 * mk**2 + sq**2 * sk**2
+    assert same_sum(total, [mq**2 * sk**2, sq**2 * mk**2, sq**2 * sk**2])
+    for wrong in ([mq**2 * sk**2, sq**2 * mk**2], [mq**2 * sk**2, sq**2 * mk**2, sq**2 * mk**2],
+                  [mq**2 * sk**2, sq**2 * mk**2, sq * sk**2]):
+        with pytest.raises(AssertionError, match="another sum"):
+            same_sum(total, wrong)
+    d = sc.dot_product_variance
+    assert latex(d.steps[3].expr, d.definitions_used, d.order).startswith(
+        r"\sum_{m=1}^{d_{k}} \left(\left(\mu_{q}^{2} + \sigma_{q}^{2}\right)")
+    m = sc.m
+    other = sp.Sum((sc.mu_q**2 + sc.sigma_q**2) * (sc.mu_k**2 + sc.sigma_k**2)
+                   - sc.mu_q**2 * sc.sigma_k**2, (m, 1, sc.d_k))
+    assert verify(with_step(d, 4, other)).status != "proved"
+
+
 def test_a_misspelt_order_name_is_found():
     d = at.attention_shapes
     bad = type(d)(d.id, d.title, d.statement, d.assumptions, d.steps, d.domain, d.definitions,
@@ -115,8 +147,8 @@ def test_the_lookup_computes_its_index_and_restated_steps_read_by_definition(vie
     for lang, view in views.items():
         claims = _claims(view)
         lookup = _formulas(claims["embedding_lookup"])
-        assert r"(E^\tope_i)_c=\sum_l=1^|\mathcalV|E_lc(e_i)_l" in lookup, lookup
-        assert r"\sum_l=1^|\mathcalV|\delta_ilE_lc" in lookup and len(
+        assert r"(E^\tope_i)_r=\sum_l=1^|\mathcalV|E_lr(e_i)_l" in lookup, lookup
+        assert r"\sum_l=1^|\mathcalV|\delta_ilE_lr" in lookup and len(
             claims["embedding_lookup"]["steps"]) == 3
         said = {"zh": ("由定义即得", "直接可得"), "en": ("By definition", "Directly")}[lang]
         # 4.1 reads the definitions of P and S; 5.4 is the trace rule, not a definition
@@ -377,7 +409,7 @@ def test_a_reason_given_by_definition_is_one_sentence(views):
             if c["by_definition"]:
                 assert not _FRAGMENT.search(c["by_definition"]["rule"].plain), (lang, c["id"])
         shapes = next(c for c in _claims(view).values() if c["id"] == "attention_shapes")
-        assert r"\sum_{j=1}^{n_k} P_{ij}V_{jc}" in shapes["by_definition"]["rule"].plain
+        assert r"\sum_{j=1}^{n_k} P_{ij}V_{jr}" in shapes["by_definition"]["rule"].plain
     for old in ("其第 $(i,c)$ 个元素是对 $n_{k}$ 个键 $j$ 求和 $P_{ij}V_{jc}$；"
                 "$P_{ij}$ 与 $S_{ij}$ 的定义",
                 "is a sum over the $m$ keys $j$ of $s_{ij}V_{jc}$; the definitions of $s_{ij}$ and "
@@ -508,3 +540,18 @@ def test_a_lead_writes_what_the_formula_below_starts_from(views):
                    for p in lead.parts if hasattr(p, "tex")), lang
     old = prose(r"所以 $\partial L/\partial x_j$ 是 $\sum_i g_i\hat x_i$ 的导数，即下式左边。")
     assert [t for t in student_read.visible_text({"lead": old}) if MECHANICAL.search(t)]
+
+
+def test_the_cross_entropy_is_written_in_one_order(views):
+    """ℓ = log Σ_l e^{z_l} − z_c in the title of 3.1, its formula, the reason of 3.2's first
+    step and the summary: never −z + log Σ beside log Σ − z."""
+    first = re.compile(r"-\s*z_\{?[a-z]\}?\s*\+\s*\\log")
+    for lang, view in views.items():
+        topic = next(t for t in view["topics"] if t["key"] == "cross_entropy")
+        said = [f.tex for f in student_read.formulas(topic)]
+        assert [f for f in said if first.search(f)] == [], lang
+        claim = _claims(view)["cross_entropy_log_softmax"]
+        title = " ".join(p.tex for p in claim["title"].parts if hasattr(p, "tex"))
+        assert re.search(r"\\log\\sum_l e\^\{z_l\}\s*-\s*z_", title), title
+    assert first.search(r"-\log p_k=-z_k+\log\sum_l e^{z_l}")
+    assert not first.search(r"\log\sum_l e^{z_l}-z_k")
