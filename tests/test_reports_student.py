@@ -1042,7 +1042,7 @@ def test_an_unbiased_moment_states_the_mean_it_is_equal_to(views):
     for lang, view in views.items():
         claim = next(c for c in _claims(view) if result in c["statement"][0]["tex"].tex)
         premises = [h.tex for h in claim["hypotheses"]]
-        assert r"\mathbb{E}[g_i]=\mu" in premises, (lang, premises)
+        assert r"\mathbb{E}[g_\tau]=\mu" in premises, (lang, premises)
     for claim, premise in ((adam.adam_first_moment_unbiased, "same mean"),
                            (adam.adam_second_moment_unbiased, "stationarity")):
         assert premise in [a.name for a in claim.assumptions if a.kind == "hypothesis"]
@@ -1453,14 +1453,18 @@ def test_one_letter_names_one_quantity(views):
         # every letter of the edition's chapters is read, lowercase ones too
         used = {x for t in view["topics"] for f in student_read.formulas(t)
                 for x in student_read.letters(f.tex, names)}
-        assert {"i", "j", "l", "r", "c", "x", "t", "\\sigma", "\\sigma_min"} <= used
+        assert {"i", "j", "l", "r", "c", "x", "t", "\\tau", "\\sigma"} <= used
+    # one meaning per index: i a row, c the target class (chapter 3), τ an earlier step (7)
+    assert {"cross_entropy", "adam"}.isdisjoint(legend["i"]["chapters"])
+    assert legend["c"]["chapters"] == ["cross_entropy"] and legend["\\tau"]["chapters"] == ["adam"]
     # the tokens: words, commands and Euler's e are no letters; 𝒱, W_out, d_k, σ_min are one
     assert student_read.letters(r"z=W_{\text{out}}^{\top}x\in\mathbb R^{|\mathcal V|},\ "
                                 r"e^{z_i}/\sum_l e^{z_l},\ e/(1+e),\ \operatorname{softmax}(z)\ "
                                 r"\text{for all}\ \mu_k") == {"z", "W_out", "x", "\\mathcal{V}",
                                                                "i", "l", "\\mu", "k"}
     assert student_read.letters(r"E^\top e_i") == {"E", "e", "i"}
-    assert student_read.letters(r"\sigma_{\min}(I + J)\ge 1-\sigma^2/\sqrt{d_{k}}", names) == {
+    assert student_read.letters(r"\sigma_{\min}(I + J)\ge 1-\sigma^2/\sqrt{d_{k}}",
+                                names + student_read.EXTREMA) == {
         "\\sigma_min", "I", "J", "\\sigma", "d_k"}
     # a page that writes the vocabulary size V (the value matrix) is found, in its chapter
     vocab = next(b for t in views["en"]["topics"] for b in t["parts"]
@@ -1493,14 +1497,28 @@ def test_one_letter_names_one_quantity(views):
     ("adam", r"f(x) = \kappa x^2/2", "f"),
     ("adam", r"\frac{\eta \hat{v}_{t} \left(a - b\right)}{a b}", "b"),
     ("adam", r"g(g+\lambda\theta+\varepsilon)-(g+\lambda\theta)(g+\varepsilon)", "\\varepsilon"),
-    # λ the weight decay and σ a standard deviation: the eigenvalue and the singular value are
-    # symbols of their own, λ_min(·) and σ_min(·), in the chapter the legend gives them
+    # λ the weight decay and σ a standard deviation, in every chapter: no σ_min, σ_max, λ_min
+    # (chapter 6's boxes and exercise 6.2 wrote them; a matrix's size is its norm ‖J‖₂)
     ("adam", r"\sigma_{\min}(I + J) = 0.9", "\\sigma_min"),
+    ("residual", r"\sigma_{\min}(I + J) \ge 1 - \lVert J\rVert_2", "\\sigma_min"),
+    ("residual", r"\lVert J\rVert_2 = \sigma_{\max}(J)", "\\sigma_max"),
+    ("residual", r"\lambda_{\min}(J + J^\top + J^\top J) = -0.19", "\\lambda_min"),
     ("residual", r"\lambda(J + J^\top)", "\\lambda"),
     # a letter the legend does not name at all
     ("linear", r"w^\top x", "w"),
-    # t is a time step: a position is τ (row t of Y = XE, positions t_1, t_2 were t)
+    # t is a time step (row t of Y = XE, positions t_1, t_2 were t), and τ an earlier step of
+    # Adam's sums, no position (chapter 1's τ₁, τ₂ are the positions 5 and 9)
     ("embedding", r"Y_{t}", "t"),
+    ("embedding", r"\text{rows } \tau_1, \tau_2 \text{ of } G_Y", "\\tau"),
+    # i is a row: never the target class (chapter 3's c) nor an earlier step (chapter 7's τ)
+    ("cross_entropy", r"- \log{\left({p}_{i} \right)} = \log{\left(\sum_{l=1}^{C} e^{{z}_{l}} "
+                      r"\right)} - {z}_{i}", "i"),
+    ("cross_entropy", r"{y}_{j} := \delta_{j i}", "i"),
+    ("adam", r"v_t = (1 - \beta_1)\sum_{i=1}^{t}\beta_1^{t-i}g_i", "i"),
+    ("adam", r"\mathbb{E}[g_i] = \mu", "i"),
+    # c is the target class: the column of an entry inside a row is r (E_ir, V_jr)
+    ("embedding", r"(E^{\top} e_{i})_{c} = {E}_{ic}", "c"),
+    ("attention", r"\sum_{j=1}^{n_{k}} {P}_{ij} {V}_{jc}", "c"),
     # an example of a batch is ℓ^{(b)} in chapter 3, where i is the target class
     ("cross_entropy", r"L = \frac{1}{B}\sum_{i=1}^{B} \ell^{(i)}", "^(i)"),
 ])
@@ -1529,31 +1547,34 @@ def test_an_example_s_index_is_no_other_quantity_of_its_chapter():
         Tex(r"L = \frac{1}{B}\sum_{i=1}^{B} \ell^{(i)}")]}]}
     assert ("cross_entropy", "^(i)") in {x[:2] for x in student_read.misused_letters(old, legend)}
     new = {"topics": [{"key": "cross_entropy", "number": 3, "parts": [
-        Tex(r"-\log p_i = \log\sum_l e^{z_l} - z_i"),
+        Tex(r"-\log p_c = \log\sum_l e^{z_l} - z_c"),
         Tex(r"L = \frac{1}{B}\bigl(\ell^{(1)} + \dots + \ell^{(B)}\bigr)"),
         Tex(r"(p^{(b)} - y^{(b)})/B")]}]}
     assert student_read.misused_letters(new, legend) == []
 
 
-SINGULAR = re.compile(r"\\(?:sigma|lambda)_(?:\{\\(?:min|max)\}|\\(?:min|max)(?![A-Za-z]))"
-                      r"(?!\s*(?:\(|\\Bigl\(|\\left\())")
+SINGULAR = re.compile(r"\\(?:sigma|lambda)_(?:\{\\(?:min|max)\}|\\(?:min|max)(?![A-Za-z]))")
 
 
-def test_a_singular_value_is_a_function_of_its_matrix(views):
-    """σ_min(·), σ_max(·), λ_min(·) always carry their matrix, and the box that first writes
-    each says what it is (σ alone is a standard deviation, λ the weight decay)."""
+def test_a_matrix_s_size_is_its_norm_defined_once(views):
+    """σ is a standard deviation and λ the weight decay: chapter 6 writes no singular value or
+    eigenvalue (σ_min, σ_max, λ_min) but ‖(I + J)x‖₂ and the spectral norm ‖J‖₂, which box 6.1
+    defines once, where it first stands (its foot note no more)."""
     for lang, view in views.items():
         assert [f for f in _formulas(view) if SINGULAR.search(f)] == [], lang
         box = next(b for b in _parts(view, "box") if b["id"] == "at_least_one")
-        first = [f for f in _formulas(view) if re.search(r"\\(sigma|lambda)_\{\\m", f)]
-        assert first and first[0] == r"\sigma_{\min}(I + J) = \min_{\lVert x\rVert_2 = 1}" \
-                                     r"\lVert (I + J)x\rVert_2", first[:1]
-        tex = " ".join(f.tex for f in student_read.formulas({"b": box}))
-        assert r"\lVert J\rVert_2 = \sigma_{\max}(J)" in tex
-        words = box["counter"].plain
-        assert {"en": "smallest eigenvalue", "zh": "最小特征值"}[lang] in words
-    assert SINGULAR.search(r"\sigma_{\min} = 0.9") and SINGULAR.search(r"\lambda_\min < 0")
-    assert not SINGULAR.search(r"\sigma_{\max}\Bigl(\prod_l A_l\Bigr) + \sigma_{\min}(A)")
+        defined = r"\lVert J\rVert_2 = \max_{\lVert x\rVert_2 = 1}\lVert Jx\rVert_2"
+        wrong = [f.tex for f in student_read.formulas({"b": box["wrong"]})]
+        assert defined in wrong, wrong
+        assert [f for f in _formulas(view) if r"\max_{" in f and r"\lVert J" in f] == [defined]
+        foot = " ".join(f.tex for f in student_read.formulas({"b": box["footnote"]}))
+        assert r"\lVert J\rVert_2" not in foot and r"\succeq" in foot
+    # the old box: σ_min(I + J) in its words and σ_max(J) in its foot note
+    for old in (r"\sigma_{\min}(I + J) = \min_{\lVert x\rVert_2 = 1}\lVert (I + J)x\rVert_2",
+                r"\lVert J\rVert_2 = \sigma_{\max}(J)", r"\lambda_{\min}(J + J^\top) = -0.19",
+                r"\sigma_{\min}\Bigl(\prod_{l}(I+J_l)\Bigr)"):
+        assert SINGULAR.search(old), old
+    assert not SINGULAR.search(r"\sigma_{\varepsilon} + \sigma_q^2 + \lambda\theta")
 
 
 def test_the_notation_map_states_the_jacobian_s_layout(views):
@@ -1566,21 +1587,23 @@ def test_the_notation_map_states_the_jacobian_s_layout(views):
 
 
 def test_a_dot_product_and_an_entry_are_written_one_way(views):
-    """q_iᵀk_j, never q_i·k_j; an entry V_{jc}, never V_{j,c} beside P_{ij}."""
+    """q_iᵀk_j, never q_i·k_j; an entry V_{jr}, never V_{j,r} beside P_{ij}."""
     for view in views.values():
         tex = _formulas(view)
         assert [f for f in tex if re.search(r"q_\{?i\}?\s*\\cdot\s*k", f)] == []
         assert [f for f in tex if re.search(r"\{[A-Z]\}_\{[a-z],[a-z]\}", f)] == []
         attention = next(t for t in view["topics"] if t["key"] == "attention")
         shown = [f.tex for f in student_read.formulas(attention)]
-        assert any("{V}_{jc}" in f for f in shown) and any("{K}_{jr}" in f for f in shown)
+        # the column of an entry inside a row is r, as a component (c is the target class)
+        assert any("{V}_{jr}" in f for f in shown) and any("{K}_{jr}" in f for f in shown)
+        assert not any("{V}_{jc}" in f for f in shown)
 
 
 def test_the_residual_norms_are_named_and_the_layer_is_z_equals_w_transpose_x(views):
     for view in views.values():
         residual = next(t for t in view["topics"] if t["key"] == "residual")
         tex = [f.tex for f in student_read.formulas(residual)]
-        # ‖J‖ is the spectral norm ‖J‖₂ wherever it stands; σ is σ_min or σ_max, never alone
+        # ‖J‖ is the spectral norm ‖J‖₂ wherever it stands; σ is never a function of a matrix
         assert [f for f in tex if re.search(r"\\rVert(?!_2)", f)] == []
         assert [f for f in tex if re.search(r"\\sigma\s*(?:\\Bigl|\\bigl|\\left|\()", f)] == []
         # a single column x goes through W₁ᵀx + b₁, as chapter 5's Y = XW reads for one row

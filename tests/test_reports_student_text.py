@@ -14,8 +14,9 @@ import pytest
 import sympy as sp
 
 from derivations.engine import verify, with_step
-from derivations.engine.core.printing import latex, order_unused
+from derivations.engine.core.printing import latex, order_unused, same_sum
 from derivations.library import attention as at
+from derivations.library import attention_scaling as sc
 from derivations.library import claims
 from numeric import ops
 from reports.render import i18n
@@ -47,7 +48,7 @@ def _claims(view) -> dict[str, dict]:
 
 
 def _formulas(claim: dict) -> str:
-    """Every formula of a shown derivation, braces and blanks dropped: P_ijV_jc."""
+    """Every formula of a shown derivation, braces and blanks dropped: P_ijV_jr."""
     texts = [x["tex"].tex for x in claim["statement"]]
     texts += [d["tex"].tex for d in claim["definitions"]]
     texts += [x["tex"].tex for st in claim["steps"] for x in st["lines"]]
@@ -57,7 +58,7 @@ def _formulas(claim: dict) -> str:
 # ----------------------------------------------------------------------------- factor order
 # (claim, as a lecturer writes it, as SymPy orders it): braces and blanks dropped
 WRITTEN = [
-    ("attention_shapes", r"P_ijV_jc", r"V_jcP_ij"),
+    ("attention_shapes", r"P_ijV_jr", r"V_jrP_ij"),
     ("attention_shapes", r"Q_irK_jr", r"K_jrQ_ir"),
     ("softmax_jacobian", r"\delta_ije^z_iZ-", r"Ze^z_i\delta_ij"),
     ("softmax_jacobian", r"=p_i\left(\delta_ij-p_j\right)", r"\right)p_i"),
@@ -65,6 +66,17 @@ WRITTEN = [
     ("attention_softmax_backward", r"=p_j\left(g_j-\bar", r"\right)p_j"),
     ("layernorm_grad_input", r"g_i\frac\partial\hatx_i\partialx_j", r"\partialx_jg_i"),
     ("dot_product_variance", r"[q]_r[k]_r", r"[k]_r[q]_r"),
+    # a sum's terms: q before k, step 2's order in step 3, the reason's ε(ε + 2√ŝ_t − 1)
+    ("dot_product_variance",
+     r"\left(\mu_q^2+\sigma_q^2\right)\left(\mu_k^2+\sigma_k^2\right)-\mu_q^2\mu_k^2",
+     r"\left(\mu_k^2+\sigma_k^2\right)\left(\mu_q^2"),
+    ("dot_product_variance",
+     r"d_k\left(\mu_q^2\sigma_k^2+\sigma_q^2\mu_k^2+\sigma_q^2\sigma_k^2\right)",
+     r"\mu_k^2\sigma_q^2+"),
+    ("layernorm_grad_input",
+     r"\delta_ijg_i-\frac1d\sum_i=1^dg_i-\frac1d\sum_i=1^dg_i\hatx_i\hatx_j",
+     r"\hatx_i\hatx_j-\frac1d\sum_i=1^dg_i\right)"),
+    ("adam_epsilon_placement", r"\epsilon\left(\epsilon+2\sqrt\hats_t-1\right)", r"\epsilon-1+2"),
 ]
 
 
@@ -92,6 +104,26 @@ def test_a_stated_order_reorders_and_changes_nothing_else():
     assert not _same_symbols(r"{P}_{ij} {V}_{jc}", r"{P}_{ij}")
 
 
+def test_a_stated_order_of_terms_is_the_same_sum_or_refused():
+    """Printing may put a sum's terms in another order, never other terms: a list of terms
+    that loses, doubles or changes one is refused; and a step written in the lecturer's order
+    with another term (−μ_q²σ_k² for −μ_q²μ_k²) is not proved."""
+    mq, sq, mk, sk = (sp.Symbol(n, real=True) for n in ("mu_q", "sigma_q", "mu_k", "sigma_k"))
+    total = mq**2 * sk**2 + sq**2 * mk**2 + sq**2 * sk**2
+    assert same_sum(total, [mq**2 * sk**2, sq**2 * mk**2, sq**2 * sk**2])
+    for wrong in ([mq**2 * sk**2, sq**2 * mk**2], [mq**2 * sk**2, sq**2 * mk**2, sq**2 * mk**2],
+                  [mq**2 * sk**2, sq**2 * mk**2, sq * sk**2]):
+        with pytest.raises(AssertionError, match="another sum"):
+            same_sum(total, wrong)
+    d = sc.dot_product_variance
+    assert latex(d.steps[3].expr, d.definitions_used, d.order).startswith(
+        r"\sum_{m=1}^{d_{k}} \left(\left(\mu_{q}^{2} + \sigma_{q}^{2}\right)")
+    m = sc.m
+    other = sp.Sum((sc.mu_q**2 + sc.sigma_q**2) * (sc.mu_k**2 + sc.sigma_k**2)
+                   - sc.mu_q**2 * sc.sigma_k**2, (m, 1, sc.d_k))
+    assert verify(with_step(d, 4, other)).status != "proved"
+
+
 def test_a_misspelt_order_name_is_found():
     d = at.attention_shapes
     bad = type(d)(d.id, d.title, d.statement, d.assumptions, d.steps, d.domain, d.definitions,
@@ -115,8 +147,8 @@ def test_the_lookup_computes_its_index_and_restated_steps_read_by_definition(vie
     for lang, view in views.items():
         claims = _claims(view)
         lookup = _formulas(claims["embedding_lookup"])
-        assert r"(E^\tope_i)_c=\sum_l=1^|\mathcalV|E_lc(e_i)_l" in lookup, lookup
-        assert r"\sum_l=1^|\mathcalV|\delta_ilE_lc" in lookup and len(
+        assert r"(E^\tope_i)_r=\sum_l=1^|\mathcalV|E_lr(e_i)_l" in lookup, lookup
+        assert r"\sum_l=1^|\mathcalV|\delta_ilE_lr" in lookup and len(
             claims["embedding_lookup"]["steps"]) == 3
         said = {"zh": ("由定义即得", "直接可得"), "en": ("By definition", "Directly")}[lang]
         # 4.1 reads the definitions of P and S; 5.4 is the trace rule, not a definition
@@ -151,14 +183,13 @@ def test_symbols_are_defined_before_they_are_used(views):
         said = {"zh": ("方差", "小常数"), "en": ("variance", "small constant")}[lang]
         assert all(w in intro for w in said) and intro.index(said[0]) < first + 120
         box = next(b for b in words["box"] if b["id"] == "at_least_one")
-        for term in (r"\succeq 0", r"x^\top(J + J^\top + J^\top J)x \ge 0",
-                     r"\lVert J\rVert_2 = \sigma_{\max}(J)"):
+        for term in (r"\succeq 0", r"x^\top(J + J^\top + J^\top J)x \ge 0"):
             assert term in box["footnote"][lang], term
-        # σ_min and ‖J‖₂ are defined once in the box: σ_min in its text, ‖J‖₂ in its footnote
+        # ‖J‖₂ is defined once in the box, in its text where it first stands, and no σ_min
         said = box["wrong"][lang] + box["footnote"][lang]
-        assert said.count(r"\sigma_{\min}(I + J) = \min") == 1, lang
-        assert said.count(r"\lVert J\rVert_2 = \max") + said.count(
-            r"\max_{\lVert x\rVert_2=1}\lVert Jx\rVert_2") == 1, lang
+        assert r"\sigma" not in said, lang
+        assert box["wrong"][lang].count(r"\lVert J\rVert_2 = \max") == 1, lang
+        assert said.count(r"\max_{\lVert x\rVert_2") == 1, lang
         ln = words["lead"]["layernorm_grad_input"]["text"][lang]
         assert {"zh": "视为常数", "en": "held constant"}[lang] in ln
     for view in views.values():
@@ -281,7 +312,7 @@ def test_the_wording_fixes(views, data):
     assert "not the Hessian" in en["second_order"]
     # the condition ‖J_l‖₂ < 1 stands with the lower bound alone
     correct = boxes["lossless"]["correct"]
-    assert correct.index(r"<1)") < correct.index(r"\sigma_{\max}")
+    assert correct.index(r"<1)") < correct.index(r"\le\prod")
     assert "层规范化不是一回事" in boxes["normalise"]["wrong"]["zh"]
     assert "not layer normalization" in boxes["normalise"]["wrong"]["en"]
     linear = words["chapter"]["linear"]["intro"]["zh"]
@@ -378,7 +409,7 @@ def test_a_reason_given_by_definition_is_one_sentence(views):
             if c["by_definition"]:
                 assert not _FRAGMENT.search(c["by_definition"]["rule"].plain), (lang, c["id"])
         shapes = next(c for c in _claims(view).values() if c["id"] == "attention_shapes")
-        assert r"\sum_{j=1}^{n_k} P_{ij}V_{jc}" in shapes["by_definition"]["rule"].plain
+        assert r"\sum_{j=1}^{n_k} P_{ij}V_{jr}" in shapes["by_definition"]["rule"].plain
     for old in ("其第 $(i,c)$ 个元素是对 $n_{k}$ 个键 $j$ 求和 $P_{ij}V_{jc}$；"
                 "$P_{ij}$ 与 $S_{ij}$ 的定义",
                 "is a sum over the $m$ keys $j$ of $s_{ij}V_{jc}$; the definitions of $s_{ij}$ and "
@@ -443,8 +474,9 @@ def test_chapter_3_gives_stability_as_the_first_reason_to_fuse(views):
 
 
 def test_the_notation_map_defines_its_signs_and_the_report_s_letters(views):
-    """⊙ and 𝟏, σ_min/σ_max/λ_min of a matrix, τ a position, ℓ^(b); and the letters the full
-    report writes otherwise, each a renaming of render/student.toml [symbols]."""
+    """⊙ and 𝟏, a matrix's spectral norm (σ always a standard deviation), τ a position, ℓ^(b);
+    and the letters the full report writes otherwise, each a renaming of render/student.toml
+    [symbols]."""
     symbols = student_data.structure()["symbols"]
     renamed = {(old, new) for m in symbols.values() for old, new in m.items()}
     for old, new in (("s", "p"), ("s", "P"), ("m", "n_{k}"), ("dV", "G_{V}"),
@@ -452,13 +484,14 @@ def test_the_notation_map_defines_its_signs_and_the_report_s_letters(views):
         assert (old, new) in renamed, (old, new)
     for lang, view in views.items():
         tex = " ".join(f.tex for f in student_read.formulas({"m": view["notation_map"]}))
-        for term in (r"a\odot b", r"\mathbf{1}", r"\sigma_{\min}(\cdot)", r"\sigma_{\max}(\cdot)",
-                     r"\lambda_{\min}(\cdot)", r"\tau", r"\ell^{(b)}", "dV", "dS", "n_k"):
+        for term in (r"a\odot b", r"\mathbf{1}", r"\lVert A\rVert_2", r"\sigma_q", r"\tau",
+                     r"\ell^{(b)}", "dV", "dS", "n_k"):
             assert term in tex, (lang, term)
+        assert r"\min" not in tex and r"\max" not in tex, lang
         words = " ".join(x.plain for x in view["notation_map"])
         assert {"zh": "全 1 列向量", "en": "all-ones column vector"}[lang] in words
         assert {"zh": "按元素乘积", "en": "elementwise product"}[lang] in words
-        assert {"zh": "奇异值", "en": "singular values"}[lang] in words
+        assert {"zh": "最大奇异值", "en": "largest singular value"}[lang] in words
 
 
 def test_symbols_stand_with_their_meaning_where_they_are_used(views):
@@ -491,3 +524,34 @@ def test_the_wording_of_boxes_2_1_2_2_and_4_9(views):
         gpu = boxes["gpu"]["counter"][lang]
         assert "8.4" in gpu and {"zh": "两个点积之和", "en": "sum of two dot products"}[lang] in gpu
         assert "各是一个点积" not in gpu and "each a dot product" not in gpu
+
+
+MECHANICAL = re.compile(r"下式左边|left side below")
+
+
+def test_a_lead_writes_what_the_formula_below_starts_from(views):
+    """A lead says what the derivation below computes (∂L/∂x_j = ∂/∂x_j Σ g_i x̂_i, the first
+    minus the second), never 「即下式左边」 / "the left side below"."""
+    for lang, view in views.items():
+        assert [t for t in student_read.visible_text(view) if MECHANICAL.search(t)] == [], lang
+        lead = next(c for t in view["topics"] for c in t["parts"]
+                    if c.get("id") == "layernorm_grad_input")["lead"]["text"]
+        assert any(p.tex.startswith(r"\partial L/\partial x_j = \frac{\partial}{\partial x_j}")
+                   for p in lead.parts if hasattr(p, "tex")), lang
+    old = prose(r"所以 $\partial L/\partial x_j$ 是 $\sum_i g_i\hat x_i$ 的导数，即下式左边。")
+    assert [t for t in student_read.visible_text({"lead": old}) if MECHANICAL.search(t)]
+
+
+def test_the_cross_entropy_is_written_in_one_order(views):
+    """ℓ = log Σ_l e^{z_l} − z_c in the title of 3.1, its formula, the reason of 3.2's first
+    step and the summary: never −z + log Σ beside log Σ − z."""
+    first = re.compile(r"-\s*z_\{?[a-z]\}?\s*\+\s*\\log")
+    for lang, view in views.items():
+        topic = next(t for t in view["topics"] if t["key"] == "cross_entropy")
+        said = [f.tex for f in student_read.formulas(topic)]
+        assert [f for f in said if first.search(f)] == [], lang
+        claim = _claims(view)["cross_entropy_log_softmax"]
+        title = " ".join(p.tex for p in claim["title"].parts if hasattr(p, "tex"))
+        assert re.search(r"\\log\\sum_l e\^\{z_l\}\s*-\s*z_", title), title
+    assert first.search(r"-\log p_k=-z_k+\log\sum_l e^{z_l}")
+    assert not first.search(r"\log\sum_l e^{z_l}-z_k")

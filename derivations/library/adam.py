@@ -226,6 +226,8 @@ adam_epsilon_placement = Derivation(
     ),
     domain=Domain(),
     definitions=(nt.A_OUT_DEF, nt.B_IN_DEF),
+    # ε(ε + 2√v̂_t − 1), as step 4's reason computes it
+    order=("alpha", "mhat_t", "epsilon", "vhat_t"),
 )
 
 ALPHA_S, MH_S, VH_S = nt.alpha_t, nt.mhat_t, nt.vhat_t  # the defined α_t, m̂_t, v̂_t

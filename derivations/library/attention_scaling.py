@@ -136,8 +136,8 @@ dot_product_variance = Derivation(
     ),
     GENERAL,
     DEFS,
-    # q before k, as in qᵀk
-    order=("q",),
+    # q before k, as in qᵀk: [q]_r [k]_r, (μ_q² + σ_q²)(μ_k² + σ_k²), μ_q²σ_k² + σ_q²μ_k² + σ_q²σ_k²
+    order=("d_k", "q", "mu_q", "sigma_q", "mu_k", "sigma_k"),
 )
 
 unit_dot_product_variance = Derivation(

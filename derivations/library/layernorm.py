@@ -196,8 +196,9 @@ layernorm_grad_input = Derivation(
     ),
     ROW,
     (nt.XHAT, nt.GBAR, nt.GXBAR),
-    # Σ_i g_i ∂x̂_i/∂x_j: the upstream gradient weighs the Jacobian
-    order=("KroneckerDelta", "g"),
+    # Σ_i g_i ∂x̂_i/∂x_j: the upstream gradient weighs the Jacobian; the sums of step 3 in the
+    # order of step 2's δ_ij − 1/d − x̂_i x̂_j/d
+    order=("KroneckerDelta", "g", "xhat"),
 )
 
 _AFFINE_LOSS = sp.Sum(sp.Sum(o[r, i] * (gamma[i] * xh[r, i] + beta[i]), (i, 1, d)), (r, 1, N))

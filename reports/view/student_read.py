@@ -48,6 +48,12 @@ _COMMAND = re.compile(r"\\([A-Za-z]+)")
 _EXAMPLE = re.compile(r"\^\{?\(([a-z])\)\}?")
 
 
+# σ or λ with min or max below it is a symbol of its own (an extreme singular value or
+# eigenvalue), never the standard deviation σ or the weight decay λ: read as one, it is found
+# unless the legend names it
+EXTREMA = ("\\sigma_min", "\\sigma_max", "\\lambda_min", "\\lambda_max")
+
+
 def _symbol(name: str) -> re.Pattern:
     """The pattern of a legend symbol with a subscript, ``d_k``, ``W_xh``, ``\\sigma_min``,
     ``W_out``: its letter, braced or not, then its subscript, braced, as a word
@@ -86,7 +92,7 @@ def misused_letters(view: dict, legend: dict | None = None) -> list[tuple[str, s
     (render/student.toml [legend]) does not name, or that stands outside the chapters the
     legend gives it: one letter, one quantity across the edition."""
     legend = structure()["legend"] if legend is None else legend
-    names = tuple(k for k in legend if "_" in k)
+    names = tuple(k for k in legend if "_" in k) + EXTREMA
     key = {t.get("number"): t["key"] for t in view["topics"]}
     # an answer at the back belongs to the chapter of its number (「4.1」: chapter 4)
     pages = [(t["key"], t) for t in view["topics"]]

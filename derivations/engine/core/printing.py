@@ -26,6 +26,9 @@ definition shows it unfolded.  The printer is SymPy's LaTeX printer with these c
   for a bracket), else by the first base inside it (never a sum's); a number leads, unnamed
   factors keep SymPy's order after the named ones; only the printing changes, never the
   expression;
+* a sum's terms in that order too (μ_q²σ_k² + σ_q²μ_k² + σ_q²σ_k², ε + 2√ŝ_t − 1): a term is
+  ranked by the names anywhere inside it, each term's ranks sorted and compared as words, a
+  number last; a sum with a term that no stated name ranks keeps its order (θ − η v̂/ρ);
 * everything else as SymPy prints it.
 """
 
@@ -41,7 +44,7 @@ from sympy.simplify.radsimp import fraction
 from derivations.engine.core.definitions import Definition
 from derivations.tex import depth
 
-__all__ = ["latex", "legend", "order_unused"]
+__all__ = ["latex", "legend", "order_unused", "same_sum"]
 
 
 class _Printer(LatexPrinter):
@@ -74,6 +77,8 @@ class _Printer(LatexPrinter):
         terms = super()._as_ordered_terms(expr, order=order)
         if not isinstance(expr, sp.Add):
             return terms
+        if self._order:
+            terms = self._terms_in_order(expr, terms)
         # n + 1 and t − 1, as an index is written: a number after plain symbols
         numbers = [t for t in terms if t.is_Number]
         if len(numbers) == 1 and all(isinstance(t, sp.Symbol | sp.Indexed)
@@ -138,6 +143,23 @@ class _Printer(LatexPrinter):
                 tex = rf"\left({tex}\right)"
             out += (self._settings["mul_symbol_latex"] if out else "") + tex
         return sign + out
+
+    def _terms_in_order(self, expr, terms: list) -> list:
+        """The terms of the sum ``expr`` in the stated order: each term by the sorted ranks
+        of the names inside it, numbers last; as SymPy orders them when a term has no name of
+        the order."""
+        numbers = [t for t in terms if t.is_Number]
+        rest = [t for t in terms if not t.is_Number]
+        keys = [sorted({self._order.index(n) for n in _all_names(t) if n in self._order})
+                for t in rest]
+        if not rest or not all(keys):
+            return terms
+        ordered = [t for _, _, t in sorted(zip(keys, range(len(rest)), rest, strict=True),
+                                           key=lambda x: x[:2])] + numbers
+        if ordered == terms:
+            return terms
+        self.used |= {n for t in rest for n in _all_names(t) if n in self._order}
+        return same_sum(expr, ordered)
 
     def _rank(self, factor) -> int:
         if factor.is_Number:
@@ -231,6 +253,31 @@ def _names(factor) -> list[str]:
               for a in sp.preorder_traversal(base)
               if isinstance(a, sp.Indexed | MatrixElement | sp.Symbol)]
     return own + inside
+
+
+def _all_names(term) -> set[str]:
+    """Every name a stated order may call something inside ``term`` by: the bases of its
+    entries and symbols, and the kinds of its functions (KroneckerDelta, exp)."""
+    out = set()
+    for a in sp.preorder_traversal(term):
+        if isinstance(a, sp.Indexed):
+            out.add(str(a.base.label))
+        elif isinstance(a, MatrixElement):
+            out.add(str(a.parent))
+        elif isinstance(a, sp.Symbol):
+            out.add(a.name)
+        elif isinstance(a, sp.Function):
+            out.add(type(a).__name__)
+    return out
+
+
+def same_sum(expr, terms: list) -> list:
+    """``terms``, the terms of ``expr`` printed in another order; an error if they are not
+    its terms (a term lost, doubled or changed): a printed order never changes what is
+    proved."""
+    if sorted(map(sp.srepr, terms)) != sorted(map(sp.srepr, expr.args)):
+        raise AssertionError(f"printing reordered {expr} into another sum: {terms}")
+    return terms
 
 
 def _has_sum_factor(e) -> bool:
