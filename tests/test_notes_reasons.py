@@ -85,7 +85,7 @@ def test_a_reason_is_its_english_text_and_keeps_its_key_through_json():
     nested = reasons.say("link.link_unchecked", n=2, why=why)
     back = reasons.from_data(nested.data())
     assert back == nested and isinstance(back, reasons.Reason)
-    assert reasons.plain(back, "zh") == ("第 2 个环节无须核验：s 被定义了两次（第 3, 7 行）："
+    assert reasons.plain(back, "zh") == ("第 2 个环节无法核验：s 被定义了两次（第 3, 7 行）："
                                          "这一行用的是哪一个含义没有说明，所以不作核验")
     link = Link(1, "=", "a", "b", "not checkable", nested)
     f = FormulaResult(0, 0, 3, 1, "a=b", False, "a = b", "not checkable", nested, (link,))
