@@ -82,3 +82,17 @@ def test_a_part_no_pattern_reads_keeps_its_english():
     assert notes_symbols.part_zh("something new (formula 2)") is None
     row = {"name": "x", "kind": "vector", "shape": "", "rests_on": "something new"}
     assert notes_symbols.row_zh(row) == {**row, "kind": "向量"}
+
+
+def test_the_chinese_page_says_a_statement_cannot_be_checked_and_a_definition_needs_none(
+        tmp_path):
+    # "无须核验" says there is no need to check; a link the reader cannot check is "无法核验"
+    (tmp_path / "n.md").write_text("设 $s = x^2 + 1$。又 $a + b = 1$。\n", encoding="utf-8")
+    result = check_notes([tmp_path / "n.md"], cache=None)
+    assert [f.verdict for f in result.notes[0].formulas] == ["definition", "not checkable"]
+    zh = next(p for p in page.write(result, tmp_path / "html")
+              if p.name.endswith(".zh.html")).read_text(encoding="utf-8")
+    assert "无须核验" not in zh.replace("定义或表达式（无须核验）", "")
+    assert re.search(r'<summary><span class="mark v-not-checkable">·</span>[^<]*无法核验</summary>',
+                     zh)
+    assert "1 · 无法核验" in zh and "1 · 定义" in zh

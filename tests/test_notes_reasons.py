@@ -17,11 +17,13 @@ import pytest
 from derivations.notes import check_notes, reasons
 from derivations.notes.model import FormulaResult, Link, NoteResult, NotesResult
 from reports.render import notes as notes_page
+from reports.render.i18n import zh_style
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "tests" / "notes_corpus" / "notes"
 # three English words in a row: what a reason left in English shows (a symbol's name, a
 # formula or a code identifier is one word, and stands in code font or math anyway)
+GLOSSARY = zh_style.Glossary()
 ENGLISH_RUN = re.compile(r"[A-Za-z][A-Za-z'’-]*(?:[\s,;:()]+[A-Za-z][A-Za-z'’-]*){2,}")
 
 
@@ -85,7 +87,7 @@ def test_a_reason_is_its_english_text_and_keeps_its_key_through_json():
     nested = reasons.say("link.link_unchecked", n=2, why=why)
     back = reasons.from_data(nested.data())
     assert back == nested and isinstance(back, reasons.Reason)
-    assert reasons.plain(back, "zh") == ("第 2 个环节无须核验：s 被定义了两次（第 3, 7 行）："
+    assert reasons.plain(back, "zh") == ("第 2 个环节无法核验：s 被定义了两次（第 3, 7 行）："
                                          "这一行用的是哪一个含义没有说明，所以不作核验")
     link = Link(1, "=", "a", "b", "not checkable", nested)
     f = FormulaResult(0, 0, 3, 1, "a=b", False, "a = b", "not checkable", nested, (link,))
@@ -186,3 +188,102 @@ def test_an_english_reason_on_the_chinese_page_is_found(tmp_path):
                                    tmp_path / str(english))
         html = next(p for p in written if p.name.endswith(".zh.html")).read_text("utf-8")
         assert bool(english_left(html)) is english, html
+
+
+class _Said(HTMLParser):
+    """What a page says in its own words, a line per block: its header, summary, symbol table
+    and checks — not the note's text (the note's own words, quoted), nor formulas (KaTeX) or
+    code, each left as one masked character."""
+
+    BLOCKS = {"p", "li", "h1", "h2", "h3", "td", "th", "summary", "div"}
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lines: list[str] = []
+        self.buf: list[str] = []
+        self.stack: list[tuple[str, bool]] = []
+        self.body = self.checks = 0
+
+    def _hidden(self) -> bool:
+        return any(h for _, h in self.stack) or (self.body > 0 and self.checks == 0)
+
+    def handle_starttag(self, tag, attrs):
+        cls = dict(attrs).get("class") or ""
+        self.body += tag == "article"
+        self.checks += tag == "details"
+        hide = tag in ("code", "style", "title", "script") or "katex" in cls
+        if hide and not self._hidden():
+            self.buf.append(zh_style.MASK)
+        self.stack.append((tag, hide))
+        if tag in self.BLOCKS:
+            self.flush()
+
+    def handle_endtag(self, tag):
+        self.body -= tag == "article"
+        self.checks -= tag == "details"
+        while self.stack and self.stack.pop()[0] != tag:
+            pass
+        if tag in self.BLOCKS:
+            self.flush()
+
+    def handle_data(self, data):
+        if not self._hidden():
+            self.buf.append(data)
+
+    def flush(self):
+        line = re.sub(r"\s+", " ", "".join(self.buf)).strip()
+        if line:
+            self.lines.append(line)
+        self.buf = []
+
+
+def english_words(html: str) -> list[str]:
+    """The English words and code identifiers a Chinese page says outside formulas, code and
+    quotes (the reports' Chinese style checker, reports/render/i18n/zh_style.py)."""
+    said = _Said()
+    said.feed(html)
+    said.flush()
+    return [f"{f.match!r} in {line[:100]!r}" for line in said.lines
+            for f in zh_style.check_english(line, GLOSSARY, zh_style.check_avoid(line, GLOSSARY))]
+
+
+def test_no_chinese_page_says_an_english_word(pages):
+    zh = {name: html for name, html in pages.items() if name.endswith(".zh.html")}
+    assert len(zh) == len(list(CORPUS.glob("*.md")))
+    found = [f"{name}: {w}" for name, html in zh.items() for w in english_words(html)]
+    assert found == [], found[:10]
+
+
+def test_the_engines_own_sentences_are_said_in_chinese(pages):
+    zh = "".join(html for name, html in pages.items() if name.endswith(".zh.html"))
+    en = "".join(html for name, html in pages.items() if not name.endswith(".zh.html"))
+    # as the engine writes them on the English page, in Chinese on the Chinese one
+    for english, chinese in (("symbolic route: inconclusive", "符号途径：未能判定"),
+                             ("a definition keeps its symbol", "定义必须保持所定义符号的形状")):
+        assert english in en and english not in zh and chinese in zh
+
+
+def test_an_english_word_on_the_chinese_page_is_found(tmp_path):
+    text = "$a = b$\n"
+    for reason, english in (("symbolic route: inconclusive", True),
+                            (reasons.say("check.declaration"), False)):
+        formula = FormulaResult(0, 0, 7, 1, "a = b", False, "a = b", "not checkable", reason)
+        written = notes_page.write(NotesResult([NoteResult("n.md", text, [formula])]),
+                                   tmp_path / str(english))
+        html = next(p for p in written if p.name.endswith(".zh.html")).read_text("utf-8")
+        assert bool(english_words(html)) is english
+    assert english_words("<table><tr><td>n×d_k</td></tr></table>")
+    assert not english_words("<table><tr><td><code>n×d_k</code></td></tr></table>")
+    assert not english_words('<article class="note-body"><p>the note says so</p></article>')
+
+
+def test_the_engines_sentences_keep_their_english_and_an_unknown_one_is_kept_whole():
+    from derivations.notes import engine_words
+
+    text = ("the two sides could be evaluated at only 0 of 40 points tried (TypeError: x); "
+            "the claim is undefined on most of its domain; declare where it holds (ranges, a "
+            "positive symbol, a hypothesis)")
+    said = engine_words.said(text)
+    assert str(said) == text and "在试过的 40 个点中" in reasons.plain(said, "zh")
+    assert engine_words.said("symbolic route: by a method not in the table") is None
+    assert engine_words.said(text + "; something new") is None

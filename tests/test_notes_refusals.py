@@ -144,3 +144,34 @@ def test_a_vector_declared_in_the_text_is_said_so(tmp_path, block, verdict, key)
         assert last.links[0].reason.key == key
         # the refusal says z is declared, never that the note does not say what z is
         assert "declared in the text" in last.reason and "neither" not in last.reason
+
+
+FLAGSHIP = ("设 $Q \\in \\mathbb{R}^{n \\times d_k}$，$K \\in \\mathbb{R}^{m \\times d_k}$，"
+            "$V \\in \\mathbb{R}^{m \\times d_v}$。\n\n")
+
+
+@pytest.mark.parametrize("latex", [
+    "\\operatorname{softmax}\\left(\\frac{QK^\\top}{\\sqrt{d_k}}\\right)V = "
+    "\\operatorname{softmax}\\left(\\frac{QK^\\top V}{\\sqrt{d_k}}\\right)",   # the flagship
+    "\\operatorname{softmax}\\left(\\frac{QK^\\top}{\\sqrt{d_k}}\\right)V = "
+    "\\operatorname{softmax}\\left(\\frac{QK^\\top}{\\sqrt{d_k}}\\right)V",    # the same sides
+])
+def test_softmax_of_a_matrix_is_refused_with_its_own_reason_never_proved(tmp_path, latex):
+    # row by row its values are not written out: shapes alone cannot tell the flagship's two
+    # sides apart (both n × d_v), so neither is judged, and neither is said ✔
+    (tmp_path / "n.md").write_text(FLAGSHIP + f"$${latex}$$\n", encoding="utf-8")
+    got = check_notes([tmp_path / "n.md"], cache=None).notes[0].formulas[-1]
+    assert got.verdict == "not checkable"
+    assert "softmax of a matrix, row by row: only its shape is checked" in got.reason
+    assert "whole vector" not in got.reason
+
+
+def test_softmax_of_a_matrix_of_the_wrong_shape_fails_and_of_a_vector_keeps_its_reason(tmp_path):
+    (tmp_path / "n.md").write_text(
+        FLAGSHIP + "$\\operatorname{softmax}\\left(\\frac{QK^\\top V}{\\sqrt{d_k}}\\right) \\in "
+        "\\mathbb{R}^{n \\times m}$\n\n$\\operatorname{softmax}\\left(\\frac{QK^\\top V}"
+        "{\\sqrt{d_k}}\\right) \\in \\mathbb{R}^{n \\times d_v}$\n\n设 $z \\in \\mathbb{R}^n$。"
+        "$\\operatorname{softmax}(2z) = \\operatorname{softmax}(z)$\n", encoding="utf-8")
+    got = check_notes([tmp_path / "n.md"], cache=None).notes[0].formulas
+    assert [f.verdict for f in got[3:5]] == ["failed", "proved"]
+    assert got[-1].verdict == "failed"  # a vector's softmax is checked entry by entry

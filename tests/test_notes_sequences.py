@@ -170,3 +170,49 @@ def test_an_examples_step_against_a_closed_form_names_it_when_it_fails():
     assert wrong.failed_links[0].definitions == {"a_k": "line 1: a_k = a_0 r^{k}"}
     right = _by_latex(head + "$a_0 + a_1 + a_2 + a_3 = 1.875$。\n")
     assert right["a_0 + a_1 + a_2 + a_3 = 1.875"].verdict == "proved"
+
+
+ADAM = "一阶矩按 $m_t = \\beta_1 m_{t-1} + (1 - \\beta_1) g_t$ 更新，初值 $m_0 = 0$。\n\n"
+
+
+def test_a_value_at_a_free_index_is_every_entrys_and_the_slip_after_it_is_found():
+    got = _by_latex(ADAM + "取 $\\beta_1 = 0.9$，梯度恒为 $g_t = 1$，于是 $m_1 = 0.1$，"
+                    "$m_2 = 0.19$，$m_3 = 0.271$。\n\n偏差校正：$\\hat{m}_t = \\frac{m_t}{1 - "
+                    "\\beta_1^t}$，所以 $\\hat{m}_2 = \\frac{0.19}{1 - 0.9^2} = 1$。\n\n又因为 "
+                    "$1 - 0.9^{3} = 0.271$，可得 $\\hat{m}_3 = 0.9$。\n")
+    shown = data_of(got["g_t = 1"].reason)  # the reading, shown back
+    assert shown["key"] == "check.gives_every_value"
+    assert shown["params"]["first"] == "g_{1}" and shown["params"]["line"] == "1"
+    assert "g_{1} = g_{2} = … = 1" in got["g_t = 1"].reason
+    for entry in ("m_1 = 0.1", "m_2 = 0.19", "m_3 = 0.271",
+                  "\\hat{m}_2 = \\frac{0.19}{1 - 0.9^2} = 1"):
+        assert got[entry].verdict == "proved", (entry, got[entry].reason)
+    wrong = got["\\hat{m}_3 = 0.9"]
+    assert wrong.verdict == "failed"
+    link = wrong.failed_links[0]
+    assert link.counterexample["current"] == "0.9" and link.counterexample["previous"] == "1.0"
+    assert "\\hat{m}_3 = 1, not 0.9" in link.reason
+
+
+@pytest.mark.parametrize("said", [
+    "当 $t = 1$ 时，梯度 $g_t = 1$",       # t given a value before, in a formula
+    "梯度 $g_t = 1$（这里 $t = 1$）",       # after it, in its paragraph
+    "t = 1 时梯度 $g_t = 1$",              # in words
+    "at t=1 the gradient is $g_t = 1$",
+])
+def test_a_value_at_a_bound_index_is_not_generalised(said):
+    got = _by_latex(ADAM + f"取 $\\beta_1 = 0.9$，{said}，所以 $m_2 = 0.5$，$m_3 = 0.9$。\n")
+    assert data_of(got["g_t = 1"].reason)["key"] == "check.gives_value"
+    assert got["m_2 = 0.5"].verdict != "failed" and got["m_3 = 0.9"].verdict != "failed"
+
+
+def test_a_value_at_a_letter_no_other_formula_indexes_by_is_not_generalised():
+    got = _by_latex("初值 $m_0 = 0$，$\\beta_1 = 0.9$，梯度恒为 $g_t = 1$。\n")
+    assert data_of(got["g_t = 1"].reason)["key"] == "check.gives_value"
+
+
+def test_an_entry_given_at_its_index_wins_over_every_entrys_value():
+    got = _by_latex(ADAM + "取 $\\beta_1 = 0.9$，梯度恒为 $g_t = 1$，但设 $g_2 = 0.5$，"
+                    "于是 $m_2 = 0.14$，$m_3 = 0.226$，所以 $m_3 = 0.25$。\n")
+    assert got["m_2 = 0.14"].verdict == "proved" and got["m_3 = 0.226"].verdict == "proved"
+    assert got["m_3 = 0.25"].verdict == "failed"

@@ -187,10 +187,13 @@ def _links(result, formula: Formula, reading: Reading, links, context: Context,
             and head[0] not in _objects(links[0][3]) and (candidate or first_rel == DEFINE
                                                           or is_number(links[0][3])):
         if _bare(first_lhs) and _closed(links[0][3]):  # a value for a worked example
-            context.give(first_lhs, links[0][3], formula.section)
+            every = sequences.at_free_index(first_lhs, formula, context)
+            context.give(first_lhs, links[0][3], formula.section, every=every is not None)
             if len(links) == 1:
-                return result(NOT_CHECKABLE, say("check.gives_value", lhs=links[0][4]))
+                return result(NOT_CHECKABLE, _given_every(first_lhs, every, links[0])
+                              if every else say("check.gives_value", lhs=links[0][4]))
             return _rest(result, formula, reading, links[1:], context, symbols, store,
+                         _given_every(first_lhs, every, links[0], "_then") if every else
                          say("check.gives_value_then", lhs=links[0][4]))
         try:
             made_by_me = context.define(first_lhs, links[0][3], formula, formula.block,
@@ -319,6 +322,14 @@ def _combine(result, parts: list[FormulaResult]) -> FormulaResult:
         verdict = NOT_CHECKABLE
     approx_ = any(p.approx for p in parts) and verdict == "proved"
     return result(verdict, reason, links, approx_)
+
+
+def _given_every(entry, every, link, then: str = "") -> str:
+    """The reading of a value stated at a free index, shown back: every entry takes it."""
+    letter, line = every
+    base = entry.base
+    return say("check.gives_every_value" + then, lhs=link[4], value=link[5], t=letter, line=line,
+               name=to_latex(base), first=to_latex(base[1]), second=to_latex(base[2]))
 
 
 def links_name(made: Made) -> str:

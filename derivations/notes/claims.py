@@ -15,7 +15,7 @@ import sympy as sp
 from sympy.printing.repr import ReprPrinter
 
 from derivations.engine import Derivation, DerivationError, Domain, Step, verify
-from derivations.notes import approx, laws, moments, opaque
+from derivations.notes import approx, engine_words, laws, moments, opaque
 from derivations.notes import cache as cache_mod
 from derivations.notes.context import Made, is_number
 from derivations.notes.model import (
@@ -315,8 +315,11 @@ def _check_link(index: int, relation: str, lhs, rhs, lhs_tex: str, rhs_tex: str,
 
 
 def _engine(reason: str) -> str:
-    """The engine's own reason for a step, kept in its words (empty: none)."""
-    return say("link.engine", text=reason) if reason else ""
+    """The engine's own reason for a step: keyed where the engine's sentences are known, else
+    kept in its words (empty: none)."""
+    if not reason:
+        return ""
+    return engine_words.said(reason) or say("link.engine", text=reason)
 
 
 def _rounded_inputs(a, b, lhs_tex: str, rhs_tex: str, symbols: NoteSymbols,

@@ -141,6 +141,12 @@ class Context:
         self.entries: list[tuple[sp.Basic, sp.Basic, tuple[int, ...]]] = []
         # premises the note states (设 … Σ y_i = 1): (relation, LaTeX, line, section)
         self.premises: list[tuple[sp.Basic, str, int, tuple[int, ...]]] = []
+        # the entries of a sequence the note writes at each index letter, with the formulas
+        # that write them: (name, letter) -> formula indices (g_t in m_t = … + (1 − β) g_t)
+        self.indexed_at: dict[tuple[str, str], set[int]] = {}
+        # values stated at a free index (梯度恒为 g_t = 1): the value given to g_t holds for
+        # every entry of g, g_1 and g_5 alike; (name, letter) of such values
+        self.every: set[tuple[str, str]] = set()
 
     def unroll(self, expr, whole: bool = False):
         """``expr`` with each entry v_k (k a whole number ≥ 1) of a recursion written as one
@@ -195,8 +201,18 @@ class Context:
                 out[obj] = pool[-1][0]
         return out
 
-    def give(self, obj: sp.Basic, value: sp.Basic, section: tuple[int, ...]) -> None:
+    def give(self, obj: sp.Basic, value: sp.Basic, section: tuple[int, ...],
+             every: bool = False) -> None:
+        """``obj`` takes ``value`` for the example; ``every``: obj is an entry at a free index
+        (g_t), and the value is every entry's."""
         self.values.append((obj, value, section, self.at))
+        if isinstance(obj, sp.Indexed) and len(obj.indices) == 1 \
+                and isinstance(obj.indices[0], sp.Symbol):
+            key = (_name(obj.base), obj.indices[0].name)
+            if every:
+                self.every.add(key)
+            else:  # the same entry given at one index only: no longer every entry's
+                self.every.discard(key)
 
     def valued(self, section: tuple[int, ...], here: bool = False) -> set[str]:
         """The names given a value so far (in one example or several); ``here``: in

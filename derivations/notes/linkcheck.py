@@ -170,8 +170,11 @@ def _rest(result, formula: Formula, reading: Reading, links, context: Context,
                                            claim="", reason=say(
                     "link.negligible", names=", ".join(sorted(map(_name, tiny))), shown=shown))
         if supposed and link.status == "failed":
-            link = stated.judge(link, as_written, (lhs, rhs) if worked else None, given,
-                                context, formula, lhs_tex, rhs_tex)
+            # the value the definitions give: m̂_3 with m̂_t = m_t/(1 − β^t) unfolded
+            with_values = _with_values(defs, given) if worked else defs
+            link = stated.judge(link, as_written, tuple(
+                put(_unfold(x, with_values), given, context) for x in (lhs, rhs))
+                if worked else None, given, context, formula, lhs_tex, rhs_tex, defs)
         checked.append(link)
     statuses = [k.status for k in checked if k.status in CHECKED]
     if not statuses:

@@ -12,6 +12,7 @@ import re
 
 import sympy as sp
 
+from derivations.notes import engine_words
 from derivations.notes.reasons import say
 
 _CLAIM = re.compile(r"^claim '[^']*'(?:, step \d+ \([^)]*\))?: ")
@@ -55,6 +56,9 @@ def engine_refusal(error: str, key: str = "link.no_claim", symbols=None):
     m = _INDEX.search(text)
     if m:
         return say("refusal.index_range", index=_tex(m.group("index")))
+    words = engine_words.said(plain(text))
+    if words is not None:  # sentences the engine is known to write: each language its own
+        return say(key + "_said", error=words)
     return say(key, error=plain(text))
 
 

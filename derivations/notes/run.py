@@ -86,6 +86,7 @@ def check_text(text: str, path: str = "<note>", reader: Reader | None = None,
     """One note's text, checked formula by formula in order."""
     import sympy as sp  # here: a note found whole in the cache needs neither SymPy nor the engine
 
+    from derivations.notes import sequences
     from derivations.notes.context import Context
     from derivations.notes.reading import OverridesError
 
@@ -108,6 +109,7 @@ def check_text(text: str, path: str = "<note>", reader: Reader | None = None,
                    and isinstance(n.parts[0], sp.Symbol) for n in names):
                 symbols.known |= {n.parts[0] for n in names}
     context = Context()
+    context.indexed_at = sequences.letters_of(zip(parsed.formulas, readings, strict=True))
     declared = {row.name for row in symbols.rows if "declared" in row.rests_on}
     results = []
     for f, r in zip(parsed.formulas, readings, strict=True):

@@ -13,6 +13,8 @@ nothing: which of the two the note means is not said.
 
 from __future__ import annotations
 
+import re
+
 import sympy as sp
 
 from derivations.notes.model import NOT_CHECKABLE, Link
@@ -90,3 +92,49 @@ def verdict(links: list[Link], lhs_tex: str, entry, starts, tex) -> tuple[str, s
                                   why=say("status.timed out")), False
     return status, say("sequence.closed", lhs=lhs_tex, at=at, start=names,
                        status=say(f"status.{status}")), True
+
+
+def letters_of(readings) -> dict[tuple[str, str], dict[int, int]]:
+    """(name, letter) -> {formula index: line} of the formulas that write an entry of a sequence
+    at a letter alone (``g_t`` in ``m_t = β m_{t−1} + (1 − β) g_t``); ``readings``: (formula,
+    reading) pairs."""
+    out: dict[tuple[str, str], dict[int, int]] = {}
+
+    def walk(formula, reading) -> None:
+        for piece in reading.pieces:
+            walk(formula, piece)
+        for part in reading.parts:
+            if not isinstance(part, sp.Basic):
+                continue
+            for a in part.atoms(sp.Indexed):
+                if len(a.indices) == 1 and isinstance(a.indices[0], sp.Symbol) \
+                        and a.indices[0].is_integer:
+                    key = (_name(a.base), a.indices[0].name)
+                    out.setdefault(key, {})[formula.index] = formula.line
+
+    for formula, reading in readings:
+        if reading.understood:
+            walk(formula, reading)
+    return out
+
+
+def at_free_index(entry, formula, context) -> tuple[str, int] | None:
+    """(the letter, the line that writes the sequence at it) when a value stated for ``entry``
+    is every entry's: ``entry`` is ``g_t``, t an index letter with no value where it is said
+    (none given before in its section, none written ``t = 1`` in its paragraph, in a formula
+    or in words), and another formula of the note writes ``g`` at t.  None otherwise: the value
+    is the entry's at that t only (``t = 1`` 时 ``g_t = 1``), and nothing is generalised."""
+    if not isinstance(entry, sp.Indexed) or len(entry.indices) != 1:
+        return None
+    t = entry.indices[0]
+    if not (isinstance(t, sp.Symbol) and t.is_integer):
+        return None
+    if any(_name(o) == t.name for o in context.value_of(formula.section)):
+        return None
+    bound = re.compile(r"(?<![A-Za-z_\\^])" + re.escape(t.name)
+                       + r"\s*(?:=|为|取|是|等于|equals|is)\s*-?\{?\d")
+    if bound.search(formula.paragraph):
+        return None
+    elsewhere = {k: line for k, line in context.indexed_at.get(
+        (_name(entry.base), t.name), {}).items() if k != formula.index}
+    return (t.name, elsewhere[min(elsewhere)]) if elsewhere else None

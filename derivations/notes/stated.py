@@ -17,7 +17,7 @@ from derivations.notes.context import Context
 from derivations.notes.latex.printer import to_latex
 from derivations.notes.model import NOT_CHECKABLE, Link
 from derivations.notes.reasons import say
-from derivations.notes.terms import _name
+from derivations.notes.terms import _name, _unfold
 
 
 def _shown(value) -> str:
@@ -61,9 +61,10 @@ def written_at(context: Context, entry) -> str | None:
 
 
 def judge(link: Link, written, worked, given: dict, context: Context, formula,
-          lhs_tex: str, rhs_tex: str) -> Link:
+          lhs_tex: str, rhs_tex: str, defs=()) -> Link:
     """The failed ``link`` of a stated value ``written`` = (lhs, rhs) as the note writes them
-    (``worked``: the sides with the example's values in), judged by what the words say."""
+    (``worked``: the sides with the example's values and definitions in), judged by what the
+    words say; ``defs``: the definitions the link uses, for the values they were given."""
     lhs, rhs = written
     if worked is not None and isinstance(lhs, sp.Indexed):
         computed = written_at(context, lhs)
@@ -96,12 +97,20 @@ def judge(link: Link, written, worked, given: dict, context: Context, formula,
     if value is None:  # concluded, with no number to show: the engine's own reason stands
         return link
     # the values the definitions were computed from: those its entries and symbols take
-    written = context.unroll(lhs)
+    written = context.unroll(_unfold(lhs, list(defs)))
     for _ in range(8):
         written, before = context.unroll(written), written
         if written == before:
             break
-    used = sorted((o for o in given if written.has(o)), key=str)
+
+    def uses(o) -> bool:  # g_t given for every t is used by g_1, g_2, …
+        if written.has(o):
+            return True
+        return isinstance(o, sp.Indexed) and len(o.indices) == 1 \
+            and (_name(o.base), str(o.indices[0])) in context.every \
+            and any(a.base == o.base for a in written.atoms(sp.Indexed))
+
+    used = sorted((o for o in given if uses(o)), key=str)
     values = ", ".join(f"{to_latex(o)} = {_shown(given[o])}" for o in used)
     equation = " = ".join((lhs_tex, *((computed,) if computed else ()), value))
     reason = say("link.concluded_with", values=values, equation=equation, rhs=rhs_tex) \

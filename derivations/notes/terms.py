@@ -116,15 +116,23 @@ def put(expr, given: dict, context: Context | None = None):
 def _put(expr, given: dict, context: Context | None):
     # an entry by its name and place: z_3 of z ∈ ℝ^K is z_3 of z once K = 3 is in
     entries = {(k.base.name, k.indices): v for k, v in given.items() if isinstance(k, sp.Indexed)}
+    # a value stated at a free index (g_t = 1 for every t) is every entry's: g_1, g_2, …
+    every = {name: v for (name, at), v in entries.items() if context is not None
+             and len(at) == 1 and isinstance(at[0], sp.Symbol) and (name, at[0].name) in
+             context.every}
+
+    def entry(e):
+        return entries.get((e.base.name, e.indices), every.get(e.base.name)) \
+            if len(e.indices) == 1 else entries.get((e.base.name, e.indices))
+
     for _ in range(6):
         before = expr
         # a value for a size (K = 3) is no value for the shape of a vector of that size: s_3
         # stays the entry of the s the note defines
         expr = expr.xreplace({**{b: b for b in expr.atoms(sp.IndexedBase)}, **given})
         if entries:
-            expr = expr.replace(lambda e: isinstance(e, sp.Indexed)
-                                and (e.base.name, e.indices) in entries,
-                                lambda e: entries[(e.base.name, e.indices)])
+            expr = expr.replace(lambda e: isinstance(e, sp.Indexed) and entry(e) is not None,
+                                entry)
         if context is not None:
             expr = context.unroll(expr)
         expr = expr.replace(

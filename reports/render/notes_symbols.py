@@ -9,7 +9,12 @@ import tomllib
 from functools import cache
 from pathlib import Path
 
+from markupsafe import Markup
+
 TABLE = Path(__file__).resolve().parent / "i18n" / "notes_symbols.toml"
+# parts that are the note's own notation (a symbol, a shape, a range), set in code font on the
+# Chinese page as a reason's formula is: \x00…\x00, as reasons.code_spans reads it
+NOTATION = ("x", "name", "shape", "range", "base", "f")
 
 
 @cache
@@ -39,6 +44,8 @@ def part_zh(part: str) -> str | None:
                 value = inner
             elif name in ("kind", "a", "b"):
                 value = kinds.get(value, value)
+            elif name in NOTATION or name == "n" and value and not value.isdigit():
+                value = f"\x00{value}\x00"
             groups[name] = value
         return zh.format(**groups)
     return None
@@ -50,7 +57,16 @@ def rests_on_zh(text: str) -> str | None:
     return None if None in parts else "；".join(parts)
 
 
+def _marked(text: str) -> Markup:
+    """Text with its \x00…\x00 parts in ``<code>``, the rest escaped."""
+    return Markup("").join(Markup('<code class="tex">{}</code>').format(p) if k % 2
+                           else Markup("{}").format(p) for k, p in enumerate(text.split("\x00")))
+
+
 def row_zh(row: dict) -> dict:
-    """A symbol-table row for the Chinese page: a part no pattern reads keeps its English."""
+    """A symbol-table row for the Chinese page: its notation (a shape, a symbol named in what
+    it rests on) in code font; a part no pattern reads keeps its English."""
+    said = rests_on_zh(row["rests_on"])
     return {**row, "kind": kind_zh(row["kind"]),
-            "rests_on": rests_on_zh(row["rests_on"]) or row["rests_on"]}
+            "shape": _marked(f"\x00{row['shape']}\x00") if row["shape"] else row["shape"],
+            "rests_on": _marked(said) if said else row["rests_on"]}

@@ -114,6 +114,12 @@ class _Lower:
         if name == "softmax" and isinstance(x.args[0], sp.Tuple):
             return self.softmax_of_tuple(x)
         if name in ("softmax", "LayerNorm", "RMSNorm"):
+            if x.args and isinstance(x.args[0], sp.Basic) and (
+                    x.args[0].atoms(sp.MatrixSymbol) or any(
+                        not o.is_commutative for o in x.args[0].atoms(sp.Symbol))):
+                # row by row, as attention takes it: its shape is judged, its values are not
+                # written out (READING.md §3, "Softmax of a matrix")
+                raise NotLowered(x, say("lower.of_matrix", name=name))
             raise NotLowered(x, say("lower.whole_write", name=name))
         if name in ("Mul",) and any(type(a).__name__ == "transpose" for a in x.args):
             return self.dot(x)
