@@ -101,3 +101,28 @@ def test_the_same_note_gives_the_same_json_under_any_string_hashing(tmp_path):
     links = [ln for f in outs[0]["notes"][0]["formulas"] for ln in f.get("links", [])]
     assert any(ln["status"] == "failed" for ln in links)
     assert outs[0] == outs[1]
+
+
+ROUNDED = ("一阶矩按 $m_t = \\beta_1 m_{t-1} + (1 - \\beta_1) g_t$ 更新，初值 $m_0 = 0$。\n\n"
+           "取 $\\beta_1 = 0.9$，梯度恒为 $g_t = 1$，于是 $m_1 = 0.1$，$m_3 = {m3}$。\n")
+
+
+@pytest.mark.parametrize("m3, said", [("0.3", " (1 ≈ to the digits shown)"), ("0.271", "")])
+def test_summary_says_how_many_proved_hold_only_to_the_digits_shown(tmp_path, capsys, m3,
+                                                                     said):
+    # m_3 = 0.271 exactly; "0.3" holds only after rounding, which the count must not hide
+    path = tmp_path / "adam.md"
+    path.write_text(ROUNDED.replace("{m3}", m3), encoding="utf-8")
+    assert cli.main([str(path), "--no-cache"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert f"2 ✔ proved{said}," in first
+
+
+def test_the_page_says_how_many_proved_hold_only_to_the_digits_shown(tmp_path, capsys):
+    path = tmp_path / "adam.md"
+    path.write_text(ROUNDED.replace("{m3}", "0.3"), encoding="utf-8")
+    assert cli.main([str(path), "--no-cache", "--out", str(tmp_path / "out")]) == 0
+    zh = (tmp_path / "out" / "adam.zh.html").read_text(encoding="utf-8")
+    en = (tmp_path / "out" / "adam.html").read_text(encoding="utf-8")
+    assert "2 ✔ 已证明（其中 1 个 ≈，只在所示位数内成立）" in zh
+    assert "2 ✔ proved (1 of them ≈, to the digits shown)" in en

@@ -19,6 +19,7 @@ from derivations.cli import Parser
 from derivations.notes import cache as cache_mod
 from derivations.notes.model import MARKS, VERDICTS, NotesResult
 from derivations.notes.run import NotesError, check_notes
+from derivations.notes.verdicts import APPROX_MARK
 
 
 def _parser() -> Parser:
@@ -57,7 +58,10 @@ def summary(result: NotesResult) -> list[str]:
     counts = result.counts()
     n = len(result.formulas)
     notes = len(result.notes)
-    parts = ", ".join(f"{counts[v]} {MARKS[v]} {v}" for v in VERDICTS if counts[v])
+    rounded = sum(1 for f in result.formulas if f.verdict == "proved" and f.approx)
+    # a proved ≈ is exact only to the digits the note shows; the count must not hide that
+    said = {"proved": f" ({rounded} {APPROX_MARK} to the digits shown)"} if rounded else {}
+    parts = ", ".join(f"{counts[v]} {MARKS[v]} {v}{said.get(v, '')}" for v in VERDICTS if counts[v])
     lines = [f"{n} formula{'s' if n != 1 else ''} in {notes} note{'s' if notes != 1 else ''}: "
              f"{parts or 'none'}"]
     for note, f in result.failed:

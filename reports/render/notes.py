@@ -193,7 +193,9 @@ def _made(name: str, where: str, t) -> Markup:
 def view(note: NoteResult, lang: str, rendered) -> dict:
     t = i18n.ui(lang, "notes")
     counts = note.counts()
-    parts = t["meta"]["list_sep"].join(f"{counts[v]} {MARKS[v]} {t['verdict'][v]}"
+    rounded = sum(1 for f in note.formulas if f.verdict == "proved" and f.approx)
+    said = {"proved": t["summary"]["rounded"].format(n=rounded)} if rounded else {}
+    parts = t["meta"]["list_sep"].join(f"{counts[v]} {MARKS[v]} {t['verdict'][v]}{said.get(v, '')}"
                                         for v in VERDICTS if counts[v])
     n = len(note.formulas)
     failed = [{"line": f.line, "anchor": f"f{f.index}", "latex": f.latex, "reason": f.reason}
