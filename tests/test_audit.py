@@ -286,6 +286,7 @@ REVIEWED = {
     "n002-linear-to-vocab": ("correct", "imprecise"),
     "n002-residual-explosion": ("imprecise", "correct"),
     "n002-norm-gradients": ("correct", "correct"),
+    "n002-rope": ("imprecise", "imprecise"),
 }
 
 

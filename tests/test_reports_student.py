@@ -867,7 +867,11 @@ def test_smaller_review_items(views):
 def test_the_reviews_wording_fixes(views):
     zh = "\n".join(student_read.visible_text(views["zh"]))
     assert "除以 $d_k$ 后就与" not in zh and "亦即 d2l 11.10 节的写法" in zh
-    assert "列在输入层之下" not in zh and "好像它也加在输入上" in zh
+    # the RoPE saying is right in its words (加入 is "bring in"); what misleads is its place
+    rope = next(b for b in _parts(views["zh"], "box") if b["id"] == "rope")
+    said = rope["wrong"].plain
+    assert said.startswith("这句话本身没有错") and "“添加”" not in said
+    assert "d2l 10.6" in said and "输入层" in said
     eps = next(b for b in _parts(views["zh"], "box") if b["id"] == "eps_inside")
     assert "接近" not in eps["wrong"].plain  # |g| ≲ √ε, as the summary says
     box = next(b for b in _parts(views["zh"], "box") if b["id"] == "lossless")
@@ -1080,11 +1084,12 @@ def test_the_saturation_counterexample_counts_its_keys_once(views):
 
 def test_the_rope_box_says_d2ls_encoding_is_at_the_input(views):
     """Box 2.7 must not read as if d2l 10.6 were wrong: its sinusoidal encoding is added at the
-    input layer, and what the note gets wrong is listing RoPE there too."""
+    input layer, and what misleads is listing RoPE there too (its words are right)."""
     for lang, view in views.items():
         wrong = next(b for b in _parts(view, "box") if b["id"] == "rope")["wrong"].plain
-        for word in {"en": ("d2l 10.6", "sinusoidal", "input layer", "indeed"),
-                     "zh": ("d2l 10.6", "正弦位置编码", "输入层", "确实", "错在")}[lang]:
+        for word in {"en": ("d2l 10.6", "sinusoidal", "input layer",
+                            "is added to the token embeddings"),
+                     "zh": ("d2l 10.6", "正弦位置编码", "输入层", "在输入层与词元嵌入相加")}[lang]:
             assert word in wrong, (lang, word)
 
 
@@ -1334,7 +1339,7 @@ def test_the_second_reviews_wording(views):
     answers = {a["number"]: a["answer"] for a in zh["answers"]}
     assert "g_{t_1}" not in " ".join(p.tex for p in answers["1.1"].parts if isinstance(p, Tex))
     assert "累加" in answers["1.1"].plain and "散射" not in answers["1.1"].plain
-    assert "只看点积的话，嵌入只能确定到相差一个正交变换" in answers["1.2"].plain
+    assert "只看点积，无法区分相差一个正交变换的两组嵌入" in answers["1.2"].plain
     zh_text, en_text = ("\n".join(student_read.visible_text(v)) for v in (zh, en))
     assert "黑塞矩阵（Hessian）" in zh_text
     assert "拉伸参数" in zh_text and "偏移参数" in zh_text and "10.7.3" in zh_text

@@ -319,7 +319,7 @@ def test_the_wording_fixes(views, data):
     assert linear.startswith("本册统一约定") and "全书" not in linear
     answers = {e["id"]: e["answer"]["zh"] for ch in words["chapter"].values()
                for e in ch["exercise"]}
-    assert "只看点积的话" in answers["rotation"] and "意义下确定" not in answers["rotation"]
+    assert "只看点积，无法区分" in answers["rotation"] and "意义下确定" not in answers["rotation"]
     assert "远大于" not in answers["rotation_gain"]
     # the front page counts the derivations compared with the model, from the data: a claim with
     # a record that runs the model or the optimiser (not only a Monte Carlo sample)

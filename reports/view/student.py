@@ -88,6 +88,12 @@ def _claim(claim: dict, lang: str, t: dict, full: str, number: str, section: str
                   if a["kind"] == "hypothesis"]
     title = w.get("title", {}).get(cid)
     lead = w.get("lead", {}).get(cid)
+    # a definition's words as this edition says them, in its letters already (L̃ is the loss's
+    # linear stand-in, not the loss the full report's words call it)
+    said = w.get("definition", {}).get(cid, {})
+    if set(said) - {d["name"] for d in c["definitions"]}:
+        raise StudentError(f"definition {cid}: expected the names of its definitions "
+                           f"{sorted(d['name'] for d in c['definitions'])}, got {sorted(said)}")
     return {"id": cid, "number": number, "status": claim["status"],
             # what a lecturer writes before the result: its matrix form, its symbols' meaning
             # (written in the edition's letters already: no renaming)
@@ -105,7 +111,9 @@ def _claim(claim: dict, lang: str, t: dict, full: str, number: str, section: str
             "hypothesis_pieces": [[_premise(x, h.label) for x in _list_items(h.tex)]
                                   for h in hypotheses],
             "statement": [shown(tx(Tex(x, True, c["statement"].label))) for x in lines],
-            "definitions": [{**d, "tex": tx(d["tex"]), "text": px(d["text"]),
+            "definitions": [{**d, "tex": tx(d["tex"]),
+                             "text": prose(said[d["name"]][lang], f"student definition {cid}")
+                             if d["name"] in said else px(d["text"]),
                              "symbol": tx(d["symbol"]) if d.get("symbol") else None,
                              # on the page in display style, its fractions full size, as
                              # in the PDF (math(True))

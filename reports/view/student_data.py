@@ -98,6 +98,12 @@ def validate_words(raw: dict) -> dict:
                                f"formula or a text, got {sorted(lead)}")
         if "text" in lead:
             _bilingual(lead["text"], f"lead {cid} text")
+    for cid, said in raw.get("definition", {}).items():
+        if cid not in shown:
+            raise StudentError(f"definition {cid!r}: expected a claim the edition shows, got "
+                               f"none of that id")
+        for name, entry in said.items():
+            _bilingual(entry, f"definition {cid} {name}")
     for cid, entry in raw.get("title", {}).items():
         _bilingual(entry, f"title {cid}")
     for cid, steps in raw.get("rule", {}).items():
