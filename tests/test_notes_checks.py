@@ -74,6 +74,20 @@ def test_numbers_are_judged_exactly_by_the_digits_shown(latex, verdict):
         assert f.mark == "≈"
 
 
+@pytest.mark.parametrize("latex, verdict", [
+    # "=" reads as a rounding only with a decimal point and two significant digits or more
+    ("1 - 0.9 = 0", "failed"), ("0.9 \\times 0.9 = 1", "failed"), ("\\frac{24}{7} = 3", "failed"),
+    ("0.9^{10} = 0.3", "failed"), ("\\frac18 = 0.1", "failed"),
+    ("0.9^{10} = 0.35", "proved"), ("e^{-1} = 0.37", "proved"), ("\\frac18 = 0.125", "proved"),
+    ("0.9^{10} \\approx 0.3", "proved")])
+def test_equal_is_a_rounding_only_with_digits_enough_to_read_it_so(latex, verdict):
+    (f,) = check_text(f"${latex}$").formulas  # the real reader: these forms are its own
+    assert f.verdict == verdict
+    if verdict == "failed":
+        assert "= is exact here" in f.reason
+        assert f.failed_links[0].counterexample["shown"] == latex.split("= ")[-1]
+
+
 def test_what_is_not_checked_says_why():
     got = {f.latex: f for f in one("$T < 1$, $\\sqrt{T}$, $\\foo$, $f(x+c) = f(x)$, "
                                     "$x \\in \\mathbb{R}$, $x + y = w$.")}

@@ -107,10 +107,10 @@ ROUNDED = ("一阶矩按 $m_t = \\beta_1 m_{t-1} + (1 - \\beta_1) g_t$ 更新，
            "取 $\\beta_1 = 0.9$，梯度恒为 $g_t = 1$，于是 $m_1 = 0.1$，$m_3 = {m3}$。\n")
 
 
-@pytest.mark.parametrize("m3, said", [("0.3", " (1 ≈ to the digits shown)"), ("0.271", "")])
+@pytest.mark.parametrize("m3, said", [("0.27", " (1 ≈ to the digits shown)"), ("0.271", "")])
 def test_summary_says_how_many_proved_hold_only_to_the_digits_shown(tmp_path, capsys, m3,
                                                                      said):
-    # m_3 = 0.271 exactly; "0.3" holds only after rounding, which the count must not hide
+    # m_3 = 0.271 exactly; "0.27" holds only after rounding, which the count must not hide
     path = tmp_path / "adam.md"
     path.write_text(ROUNDED.replace("{m3}", m3), encoding="utf-8")
     assert cli.main([str(path), "--no-cache"]) == 0
@@ -120,7 +120,7 @@ def test_summary_says_how_many_proved_hold_only_to_the_digits_shown(tmp_path, ca
 
 def test_the_page_says_how_many_proved_hold_only_to_the_digits_shown(tmp_path, capsys):
     path = tmp_path / "adam.md"
-    path.write_text(ROUNDED.replace("{m3}", "0.3"), encoding="utf-8")
+    path.write_text(ROUNDED.replace("{m3}", "0.27"), encoding="utf-8")
     assert cli.main([str(path), "--no-cache", "--out", str(tmp_path / "out")]) == 0
     zh = (tmp_path / "out" / "adam.zh.html").read_text(encoding="utf-8")
     en = (tmp_path / "out" / "adam.html").read_text(encoding="utf-8")

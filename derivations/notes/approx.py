@@ -97,6 +97,21 @@ def rounds_to(value: mpmath.mpf, shown: Shown) -> tuple[bool, str]:
     return ok, more
 
 
+# With "=" a note may round, but only as a reader recognises it: a decimal point and at least
+# this many significant digits (e^{-1} = 0.37).  "1 - 0.9 = 0", "0.9^{10} = 0.3" or "1/8 = 0.1"
+# are no roundings anyone reads from "=": they are wrong, and said so.
+EQUAL_DIGITS = 2
+
+
+def rounding_said_by_equal(shown: Shown) -> bool:
+    """Whether ``= shown`` may be read as a rounding: a decimal with ``EQUAL_DIGITS``
+    significant digits or more (an integer after = is exact)."""
+    mantissa = _SCI.split(shown.text)[0].strip().lstrip("-−")
+    if "." not in mantissa:
+        return False
+    return len(mantissa.replace(".", "").lstrip("0")) >= EQUAL_DIGITS
+
+
 # a decimal a note may have rounded (2.0794, 0.6931): a point and digits, not the mantissa of
 # a power of ten, and not inside a name or a command
 _ROUNDABLE = re.compile(r"(?<![\w.\\])\d+\.\d+(?![\d.])(?!\s*\\times\s*10)")

@@ -305,7 +305,11 @@ def _check_link(index: int, relation: str, lhs, rhs, lhs_tex: str, rhs_tex: str,
             except approx.NotANumber:
                 judged = None
             if judged and judged[0]:
-                return link("proved", say("link.digits_exact", exact=judged[1]))
+                if all(approx.rounding_said_by_equal(x) for x in approx.shown_numbers(rhs_tex)):
+                    return link("proved", say("link.digits_exact", exact=judged[1]))
+                failed = link("failed", say("link.digits_too_few", exact=judged[1]),
+                              {"exact": judged[1], "shown": rhs_tex})
+                return dataclasses.replace(failed, claim=claim_source(claim))
         got = _rounded_inputs(*nums, lhs_tex, rhs_tex, symbols) if nums is not None else None
         if got is not None and got[0]:
             return link("proved", say("link.digits_inputs", how=got[1]))
