@@ -17,28 +17,17 @@ from reports.render import html, i18n, latex
 from reports.render.katex import Prose, Tex
 from reports.render.latex import tex_text
 from reports.view import student, student_data, student_read, student_tex
+from tests.student_fixture import FIGURES, META, edition_data, edition_views, parts
 
-FIXTURE = Path(__file__).parent / "fixtures" / "student_claims.json"
 ORDER = ["embedding", "softmax", "cross_entropy", "attention", "linear", "residual", "adam"]
-FIGURES = [{"name": n} for n in ("variance_vs_dk", "saturation", "depth_gradnorm",
-                                 "training_loss", "adam_moments")]
-META = {"date": "2026-12-01", "version": "0"}
 
 
-@pytest.fixture(scope="module")
-def data(audit) -> dict:
-    fixture = json.loads(FIXTURE.read_text(encoding="utf-8"))
-    return {**fixture, "plot_data": {}, "training": {"steps": [], "loss": []},
-            "errata": {"records": audit["records"], "summary": {}}}
-
-
-@pytest.fixture(scope="module")
-def views(data) -> dict:
-    return {lang: student.build_view(data, FIGURES, lang, META) for lang in i18n.LANGS}
+data = pytest.fixture(scope="module", name="data")(edition_data)
+views = pytest.fixture(scope="module", name="views")(edition_views)
 
 
 def _parts(view, kind):
-    return [it for t in view["topics"] for it in t["parts"] if it["type"] == kind]
+    return parts(view, kind)
 
 
 def _claims(view):

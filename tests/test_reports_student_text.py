@@ -5,7 +5,6 @@ Chinese punctuation of a printed page (no bracket inside a bracket, no blank bef
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
@@ -22,25 +21,14 @@ from numeric import ops
 from reports.render import i18n
 from reports.render.katex import Prose, prose
 from reports.view import student, student_data, student_read
+from tests.student_fixture import edition_data, edition_views
 
-FIXTURE = Path(__file__).parent / "fixtures" / "student_claims.json"
-FIGURES = [{"name": n} for n in ("variance_vs_dk", "saturation", "depth_gradnorm",
-                                 "training_loss", "adam_moments")]
-META = {"date": "2026-12-01", "version": "0"}
 FD_STEP = 1e-6  # central differences in float64: error ~ h² f''' + eps/h, about 1e-10 here
 FD_RTOL = 1e-7
 
 
-@pytest.fixture(scope="module")
-def data(audit) -> dict:
-    fixture = json.loads(FIXTURE.read_text(encoding="utf-8"))
-    return {**fixture, "plot_data": {}, "training": {"steps": [], "loss": []},
-            "errata": {"records": audit["records"], "summary": {}}}
-
-
-@pytest.fixture(scope="module")
-def views(data) -> dict:
-    return {lang: student.build_view(data, FIGURES, lang, META) for lang in i18n.LANGS}
+data = pytest.fixture(scope="module", name="data")(edition_data)
+views = pytest.fixture(scope="module", name="views")(edition_views)
 
 
 def _claims(view) -> dict[str, dict]:

@@ -5,7 +5,6 @@ boxes and answers. Each checker also runs on the earlier wording, which it must 
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
@@ -15,30 +14,19 @@ from reports.render import i18n
 from reports.render.katex import Tex
 from reports.render.katex import prose as inline_prose
 from reports.view import student, student_data, student_read
+from tests.student_fixture import FIGURES, META, edition_data, edition_views, parts
 
-FIXTURE = Path(__file__).parent / "fixtures" / "student_claims.json"
-FIGURES = [{"name": n} for n in ("variance_vs_dk", "saturation", "depth_gradnorm",
-                                 "training_loss", "adam_moments")]
-META = {"date": "2026-12-01", "version": "0"}
 NOTES = Path(__file__).resolve().parents[1].parent / "shared" / "notes"  # as test_audit
 STAND_IN = ("embedding_grad_one_hot", "linear_grad_weight", "linear_grad_input",
             "linear_grad_bias")
 
 
-@pytest.fixture(scope="module")
-def data(audit) -> dict:
-    fixture = json.loads(FIXTURE.read_text(encoding="utf-8"))
-    return {**fixture, "plot_data": {}, "training": {"steps": [], "loss": []},
-            "errata": {"records": audit["records"], "summary": {}}}
-
-
-@pytest.fixture(scope="module")
-def views(data) -> dict:
-    return {lang: student.build_view(data, FIGURES, lang, META) for lang in i18n.LANGS}
+data = pytest.fixture(scope="module", name="data")(edition_data)
+views = pytest.fixture(scope="module", name="views")(edition_views)
 
 
 def _parts(view, kind):
-    return [it for t in view["topics"] for it in t["parts"] if it["type"] == kind]
+    return parts(view, kind)
 
 
 def _box(view, bid):
