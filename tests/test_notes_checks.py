@@ -446,3 +446,21 @@ def test_a_symbol_beside_the_functions_variable_must_still_be_introduced():
     stated = "\\mathrm{ReLU}(x) = \\max(c, x)"
     verdict, reason = real(f"$${stated}$$\n")[stated]
     assert verdict == "not checkable" and "uses c" in reason
+
+
+LSE = ("$$\\frac{\\partial}{\\partial z_j} \\log \\sum_{k=1}^{n} e^{z_k} = "
+       "\\frac{e^{z_j}}{%s}$$\n")
+
+
+@pytest.mark.parametrize("denominator, verdict", [
+    ("\\sum_{k=1}^{n} e^{z_k}", "proved"), ("(\\sum_{k=1}^{n} e^{z_k})^2", "failed")])
+def test_a_free_index_of_a_summed_vector_ranges_over_the_sum(denominator, verdict):
+    # z_j names one of the entries the sum runs over: at j = 2, n = 1 the formula means nothing
+    # (it was failed there), so j is drawn in 1..n and the reason says so
+    formula = check_text(LSE % denominator).formulas[0]
+    assert formula.verdict == verdict
+    assert all("1 ≤ j ≤ n" in link.reason for link in formula.links) and formula.links
+    for link in formula.links:
+        point = (link.counterexample or {}).get("point")
+        if point:
+            assert 1 <= int(point["j"]) <= int(point["n"])
