@@ -216,3 +216,11 @@ def test_an_entry_given_at_its_index_wins_over_every_entrys_value():
                     "于是 $m_2 = 0.14$，$m_3 = 0.226$，所以 $m_3 = 0.25$。\n")
     assert got["m_2 = 0.14"].verdict == "proved" and got["m_3 = 0.226"].verdict == "proved"
     assert got["m_3 = 0.25"].verdict == "failed"
+
+
+@pytest.mark.parametrize("shown, verdict", [("0.19", "proved"), ("0.18", "failed")])
+def test_an_entry_of_a_recursion_in_symbols_is_computed_from_it(shown, verdict):
+    # m_2 = 0.9 (0.9 · 0 + 0.1 g) + 0.1 g = 0.19 g: no definition of m_2 but a value to check
+    note = f"$m_0 = 0$，$m_t = 0.9 m_{{t-1}} + 0.1 g$。所以 $m_2 = {shown} g$。\n"
+    got = {f.latex: f for f in check_text(note).formulas}
+    assert got[f"m_2 = {shown} g"].verdict == verdict

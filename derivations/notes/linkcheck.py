@@ -76,7 +76,11 @@ def _rest(result, formula: Formula, reading: Reading, links, context: Context,
     hypotheses = (sp.Ne(case[1], case[2]),) if case and case[0] == "≠" else ()
     standalone = len(reading.relations) == 1
     if standalone and all(rel not in (APPROX, *ORDER) for _, rel, *_ in links):
-        unknown = _unknown(reading, symbols, visible, context.valued(formula.section))
+        # the letters of a recursion's terms (g in m_t = 0.9 m_{t−1} + 0.1 g) are the note's:
+        # an entry computed from it (m_2 = 0.19 g) is in them
+        stepped = {_name(o) for entry, body, _ in context.recursions.values()
+                   for o in _objects(body)}
+        unknown = _unknown(reading, symbols, visible, context.valued(formula.section) | stepped)
         every = for_all(reading, unknown)
         if unknown and not every:
             return result(NOT_CHECKABLE, say("link.unknown", names=", ".join(unknown)))
@@ -105,7 +109,12 @@ def _rest(result, formula: Formula, reading: Reading, links, context: Context,
         if supposed:
             given = {k: v for k, v in given.items() if k != lhs}
         visible_now = context.visible(formula.section, formula.block)
-        worked = bool(given) and (_closed(lhs) or _closed(rhs))
+        # an entry of a recursion at a whole number (m_2 = 0.19 g after m_t = 0.9 m_{t−1} +
+        # 0.1 g) is computed from it as a numeric one is, its right side in symbols or not
+        stepped = any(_name(a.base) in context.recursions and context.unroll(a) != a
+                      for x in (lhs, rhs) if isinstance(x, sp.Basic)
+                      for a in x.atoms(sp.Indexed))
+        worked = bool(given) and (_closed(lhs) or _closed(rhs) or stepped)
         written = {_name(o) for o in _objects(lhs) | _objects(rhs)}
         as_written = lhs, rhs
         if worked:  # a worked example's step: its values in
