@@ -254,6 +254,13 @@ def _verify(tex, lhs, rhs, defs: list[Made], given: dict | None, context: Contex
     if given is not None:  # and in the definitions it unfolds (ω_i = 10000^{-2i/d}, d = 512)
         defs = _with_values(defs, given)
         a, b = (put(_unfold(x, defs), given, context) for x in (lhs, rhs))
+        # v̂_1 through v̂_t = v_t/(1 − β₂^{t−1}): the definition divides by zero at this entry,
+        # so the value the line states for it is no value of it
+        for side, side_tex, written in ((a, lhs_tex, lhs), (b, rhs_tex, rhs)):
+            if _undefined(side) and not _undefined(written):
+                return Link(index, rel, lhs_tex, rhs_tex, "failed",
+                            say("link.undefined_here", tex=side_tex), None,
+                            {m.definition.name: m.where for m in defs})
         if _closed(a) and _closed(b):  # recomputed: numbers against numbers
             return check_link(index, rel, a, b, lhs_tex, rhs_tex, [], symbols, store,
                               {m.definition.name: m.where for m in defs}, hypotheses)
@@ -263,6 +270,12 @@ def _verify(tex, lhs, rhs, defs: list[Made], given: dict | None, context: Contex
         return Link(index, rel, lhs_tex, rhs_tex, NOT_CHECKABLE, apart)
     return check_link(index, rel, lhs, rhs, lhs_tex, rhs_tex, defs, symbols, store,
                       hypotheses=hypotheses)
+
+
+def _undefined(expr) -> bool:
+    """Whether an expression is, or holds, a division by zero or another undefined value."""
+    return isinstance(expr, sp.Basic) and (expr in (sp.zoo, sp.nan, sp.oo, -sp.oo)
+                                           or expr.has(sp.zoo, sp.nan))
 
 
 # a value this small given to a symbol (ε = 10⁻⁸) is one a note may leave out of a step
