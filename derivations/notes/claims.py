@@ -81,6 +81,12 @@ def domain(symbols: NoteSymbols, defs: list[Made], exprs=()) -> Domain:
     dims += tuple(_ordered({b for lo_hi in indices.values() for x in lo_hi
                             for b in sp.sympify(x, strict=True).free_symbols}
                            - set(dims) - set(indices)))
+    # η_T with T where the schedule's t ends (READING §1, v3.9): T is a size, drawn as one
+    dims += tuple(_ordered({i for e in (*exprs, *(m.definition.body for m in defs))
+                            if isinstance(e, sp.Basic) for entry in e.atoms(sp.Indexed)
+                            for i in entry.indices if isinstance(i, sp.Symbol)
+                            and i.is_integer is None and keep(i) and i.name[:1].isupper()}
+                           - set(dims) - set(indices)))
     # a term inside E or Var that cannot be written out: a random scalar whose mean and
     # variance are symbols drawn like any other
     hidden = sorted(set().union(*(opaque.atoms_of(e) for e in exprs)), key=str)

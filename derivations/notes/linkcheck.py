@@ -80,6 +80,11 @@ def _rest(result, formula: Formula, reading: Reading, links, context: Context,
         # an entry computed from it (m_2 = 0.19 g) is in them
         stepped = {_name(o) for entry, body, _ in context.recursions.values()
                    for o in _objects(body)}
+        # and those of a definition the formula uses (T and η_max in η_T = η_max after
+        # η_t = η_min + ½(η_max − η_min)(1 + cos(πt/T))): the definition introduced them
+        parts = tuple(p for p in reading.parts if isinstance(p, sp.Basic))
+        stepped |= {_name(o) for m in used_definitions(parts, visible)
+                    for o in _objects(m.definition.body)}
         unknown = _unknown(reading, symbols, visible, context.valued(formula.section) | stepped)
         every = for_all(reading, unknown)
         if unknown and not every:
@@ -264,8 +269,13 @@ def _verify(tex, lhs, rhs, defs: list[Made], given: dict | None, context: Contex
         if _closed(a) and _closed(b):  # recomputed: numbers against numbers
             return check_link(index, rel, a, b, lhs_tex, rhs_tex, [], symbols, store,
                               {m.definition.name: m.where for m in defs}, hypotheses)
-    apart = _apart(_unfold(lhs, defs), _unfold(rhs, defs), laws.parameters(symbols)) \
-        if rel == EQUAL else ""
+    # a side's symbols are also those of the definitions it unfolds, as written: η_T of
+    # η_t = η_min + ½(η_max − η_min)(1 + cos(πt/T)) is η_min once cos(π) is evaluated, yet
+    # η_T = η_max is about the schedule's own symbols, not a relation the line leaves unsaid
+    bodies = [{_name(o) for m in used_definitions((x,), defs)
+               for o in _objects(m.definition.body)} for x in (lhs, rhs)]
+    apart = _apart(_unfold(lhs, defs), _unfold(rhs, defs), laws.parameters(symbols),
+                   bodies) if rel == EQUAL else ""
     if apart:
         return Link(index, rel, lhs_tex, rhs_tex, NOT_CHECKABLE, apart)
     return check_link(index, rel, lhs, rhs, lhs_tex, rhs_tex, defs, symbols, store,
@@ -297,11 +307,12 @@ def _negligible(context: Context, link: Link, lhs, rhs, defs: list[Made], given:
     return {o: v for o, v in tiny.items() if o in used}
 
 
-def _apart(lhs, rhs, related=None) -> str:
+def _apart(lhs, rhs, related=None, bodies=(frozenset(), frozenset())) -> str:
     """Why a link whose sides are each in symbols the other lacks is not checked: it rests on a
     relation between them that the formula does not state (−Σ y_i log p_i = −log p_c holds
     for a one-hot y with y_c = 1).  A side that only drops or adds terms is checked."""
-    names = [{_name(o) for o in _objects(x)} for x in (lhs, rhs)]
+    names = [{_name(o) for o in _objects(x)} | set(more) for x, more in zip((lhs, rhs), bodies,
+                                                                         strict=True)]
     for side in names:  # a variable with a law brings its parameters (m ~ Bernoulli(1 − p))
         side |= {p for n in list(side) for p in (related or {}).get(n, ())}
     only = [sorted(names[0] - names[1]), sorted(names[1] - names[0])]
