@@ -446,3 +446,34 @@ def test_a_symbol_beside_the_functions_variable_must_still_be_introduced():
     stated = "\\mathrm{ReLU}(x) = \\max(c, x)"
     verdict, reason = real(f"$${stated}$$\n")[stated]
     assert verdict == "not checkable" and "uses c" in reason
+
+
+LSE = ("$$\\frac{\\partial}{\\partial z_j} \\log \\sum_{k=1}^{n} e^{z_k} = "
+       "\\frac{e^{z_j}}{%s}$$\n")
+
+
+@pytest.mark.parametrize("denominator, verdict", [
+    ("\\sum_{k=1}^{n} e^{z_k}", "proved"), ("(\\sum_{k=1}^{n} e^{z_k})^2", "failed")])
+def test_a_free_index_of_a_summed_vector_ranges_over_the_sum(denominator, verdict):
+    # z_j names one of the entries the sum runs over: at j = 2, n = 1 the formula means nothing
+    # (it was failed there), so j is drawn in 1..n and the reason says so
+    formula = check_text(LSE % denominator).formulas[0]
+    assert formula.verdict == verdict
+    assert all("1 ≤ j ≤ n" in link.reason for link in formula.links) and formula.links
+    for link in formula.links:
+        point = (link.counterexample or {}).get("point")
+        if point:
+            assert 1 <= int(point["j"]) <= int(point["n"])
+
+
+@pytest.mark.parametrize("power, shown, verdict", [
+    ("t", "0.001", "proved"), ("t", "0.002", "failed"), ("t-1", "0.001", "failed")])
+def test_a_value_computed_through_a_definition_is_checked_against_it(power, shown, verdict):
+    # v̂_t = v_t/(1 − β₂^{t−1}) divides by zero at t = 1: the value stated for v̂_1 is none of it
+    note = (f"设 $\\beta_2 = 0.999$，$v_1 = 0.00025$。\n\n"
+            f"$$\\hat{{v}}_t = \\frac{{v_t}}{{1 - \\beta_2^{{{power}}}}}$$\n\n"
+            f"$\\hat{{v}}_1 = 0.00025 / {shown}$\n")
+    formula = check_text(note).formulas[-1]
+    assert formula.verdict == verdict
+    if power == "t-1":
+        assert "not defined" in formula.links[0].reason

@@ -216,3 +216,34 @@ def test_an_entry_given_at_its_index_wins_over_every_entrys_value():
                     "于是 $m_2 = 0.14$，$m_3 = 0.226$，所以 $m_3 = 0.25$。\n")
     assert got["m_2 = 0.14"].verdict == "proved" and got["m_3 = 0.226"].verdict == "proved"
     assert got["m_3 = 0.25"].verdict == "failed"
+
+
+@pytest.mark.parametrize("shown, verdict", [("0.19", "proved"), ("0.18", "failed")])
+def test_an_entry_of_a_recursion_in_symbols_is_computed_from_it(shown, verdict):
+    # m_2 = 0.9 (0.9 · 0 + 0.1 g) + 0.1 g = 0.19 g: no definition of m_2 but a value to check
+    note = f"$m_0 = 0$，$m_t = 0.9 m_{{t-1}} + 0.1 g$。所以 $m_2 = {shown} g$。\n"
+    got = {f.latex: f for f in check_text(note).formulas}
+    assert got[f"m_2 = {shown} g"].verdict == verdict
+
+
+COSINE_ALONE = ("$\\eta_t = \\eta_{\\min} + \\frac{1}{2}(\\eta_{\\max} - \\eta_{\\min})"
+          "\\left(1 + \\cos\\frac{\\pi t}{T}\\right)$\n\n")
+
+
+@pytest.mark.parametrize("end, verdict", [("\\eta_{\\min}", "proved"),
+                                          ("\\eta_{\\max}", "failed")])
+def test_the_end_of_a_schedule_is_checked_with_the_letters_of_its_definition(end, verdict):
+    # T and η_max stand in the definition just above: the line is no refusal but a claim
+    got = {f.latex: f for f in check_text(COSINE_ALONE + f"所以 $\\eta_T = {end}$。\n").formulas}
+    assert got[f"\\eta_T = {end}"].verdict == verdict
+
+
+@pytest.mark.parametrize("shown, verdict", [("0.0729", "proved"), ("0.0739", "failed")])
+def test_a_sequence_given_in_its_own_section_hides_the_one_of_the_section_before(shown,
+                                                                                 verdict):
+    note = ("# t\n\n## 余弦\n\n" + COSINE_ALONE + "## 指数衰减\n\n"
+            "$\\gamma = 0.9$，$\\eta_0 = 0.1$，$\\eta_t = \\eta_0 \\gamma^t$。"
+            f"所以 $\\eta_3 = {shown}$。\n")
+    got = {f.latex: f for f in check_text(note).formulas}
+    assert got["\\eta_0 = 0.1"].verdict == "not checkable"  # a start value, not the cosine's
+    assert got[f"\\eta_3 = {shown}"].verdict == verdict

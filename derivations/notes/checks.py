@@ -155,6 +155,7 @@ def _links(result, formula: Formula, reading: Reading, links, context: Context,
             and all(i.is_Integer for i in first_lhs.indices) and not _closed(links[0][3]) \
             and first_lhs.base not in _objects(links[0][3]) \
             and first_lhs not in context.entries_of(formula.section) \
+            and _name(first_lhs.base) not in context.recursions \
             and context.defined(first_lhs.base, formula.section, formula.block) is None:
         # u_1 = x² + 2: this entry, defined by substitution wherever it occurs
         context.entries.append((first_lhs, links[0][3], formula.section))

@@ -68,17 +68,24 @@ def domain(symbols: NoteSymbols, defs: list[Made], exprs=()) -> Domain:
              for entry in e.atoms(sp.Indexed) for k in (entry.base.shape or ())}
     size = next(iter(sizes)) if len(sizes) == 1 else sp.Symbol("n_entries", integer=True,
                                                                positive=True)
+    summed = summed_over(exprs, defs)
     for e in (*exprs, *(m.definition.body for m in defs)):
         for entry in (_ordered(e.atoms(sp.Indexed)) if isinstance(e, sp.Basic) else ()):
             for index in entry.indices:
                 if isinstance(index, sp.Symbol) and index.is_integer and keep(index) \
                         and index not in indices:
-                    indices[index] = (sp.Integer(1), size)
+                    indices[index] = (sp.Integer(1), summed.get(entry.base, size))
     bounds = {_name(o) for lo_hi in indices.values() for b in lo_hi
               for o in sp.sympify(b, strict=True).free_symbols}
     dims = tuple(d for d in symbols.dims if keep(d) or _name(d) in bounds)
     dims += tuple(_ordered({b for lo_hi in indices.values() for x in lo_hi
                             for b in sp.sympify(x, strict=True).free_symbols}
+                           - set(dims) - set(indices)))
+    # η_T with T where the schedule's t ends (READING §1, v3.9): T is a size, drawn as one
+    dims += tuple(_ordered({i for e in (*exprs, *(m.definition.body for m in defs))
+                            if isinstance(e, sp.Basic) for entry in e.atoms(sp.Indexed)
+                            for i in entry.indices if isinstance(i, sp.Symbol)
+                            and i.is_integer is None and keep(i) and i.name[:1].isupper()}
                            - set(dims) - set(indices)))
     # a term inside E or Var that cannot be written out: a random scalar whose mean and
     # variance are symbols drawn like any other
@@ -93,6 +100,37 @@ def domain(symbols: NoteSymbols, defs: list[Made], exprs=()) -> Domain:
                           **{v: (sp.Rational(1, 10), 10) for _, v in laws.values()}},
                   constants=tuple(c for c in symbols.constants if keep(c)) +
                   _body_arrays(exprs, defs, symbols))
+
+
+def summed_over(exprs, defs: list[Made]) -> dict:
+    """The vectors of no declared size whose entries a sum Σ_{k=1}^{n} runs over (z in
+    log Σ_k e^{z_k}), each with the sum's upper bound n: a free index of such a vector (z_j)
+    names one of the summed entries, so it ranges over 1..n — at j = 2, n = 1 the formula
+    means nothing, and a counterexample there would be no counterexample."""
+    found: dict = {}
+    for e in (*exprs, *(m.definition.body for m in defs)):
+        for total in (e.atoms(sp.Sum) if isinstance(e, sp.Basic) else ()):
+            for k, low, high in total.limits:
+                if low != 1 or not isinstance(high, sp.Symbol):
+                    continue
+                for entry in total.function.atoms(sp.Indexed):
+                    if entry.indices == (k,) and not entry.base.shape:
+                        found.setdefault(entry.base, set()).add(high)
+    # sums of one vector up to two bounds say nothing of which one its entries run to
+    return {b: next(iter(h)) for b, h in found.items() if len(h) == 1}
+
+
+def summed_indices(exprs, defs: list[Made], dom: Domain) -> list[tuple[str, str]]:
+    """The free indices :func:`summed_over` bounded, as (index, bound) names, for the reason."""
+    summed = summed_over(exprs, defs)
+    out = set()
+    for e in (*exprs, *(m.definition.body for m in defs)):
+        for entry in (e.atoms(sp.Indexed) if isinstance(e, sp.Basic) else ()):
+            for index in entry.indices:
+                if entry.base in summed and index in dom.indices \
+                        and dom.indices[index] == (sp.Integer(1), summed[entry.base]):
+                    out.add((_name(index), _name(summed[entry.base])))
+    return sorted(out)
 
 
 def _body_arrays(exprs, defs: list[Made], symbols: NoteSymbols) -> tuple:
@@ -233,6 +271,15 @@ def _check_link(index: int, relation: str, lhs, rhs, lhs_tex: str, rhs_tex: str,
     hypotheses = (*hypotheses, *moments.conditions([_unfold(x, defs) for x in (lhs, rhs)],
                                                    symbols))
     dom = domain(symbols, defs, (lhs, rhs))
+    within = summed_indices((lhs, rhs), defs, dom)
+    if within:  # the range a counterexample is drawn from is said, never silent
+        _said = link
+
+        def link(status, reason="", counterexample=None):
+            told = say("link.index_in_sum", ranges=", ".join(f"1 ≤ {j} ≤ {n}"
+                                                              for j, n in within))
+            return _said(status, join(reason, told) if reason else told,
+                         counterexample)
     taken = laws.not_random([_unfold(x, defs) for x in (lhs, rhs)], symbols,
                             (*dom.dims, *dom.indices, *dom.random,
                              *(m.definition.symbol for m in defs)))

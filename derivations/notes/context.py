@@ -131,6 +131,9 @@ class Context:
         # name -> (η_t, body, line, start indices, η_t's LaTeX, "line N: LaTeX", the body's
         # LaTeX); every other entry is the body at its index
         self.closed_forms: dict[str, tuple] = {}
+        # name -> the sections where a recursion or a closed form gives that sequence: there a
+        # definition of the name from another section (not one around it) no longer holds
+        self.sequence_at: dict[str, list[tuple[int, ...]]] = {}
         # what the words before the formula being checked say of it (wording.stance)
         self.said: str | None = None
         self.said_at: int | None = None
@@ -230,7 +233,8 @@ class Context:
                 continue
             if section[:len(m.section)] == m.section:
                 inside[m.definition.key] = m
-            else:
+            elif not any(section[:len(s)] == s
+                         for s in self.sequence_at.get(m.definition.key, ())):
                 earlier[m.definition.key] = m
         return list({**earlier, **inside}.values())
 

@@ -76,7 +76,16 @@ def _rest(result, formula: Formula, reading: Reading, links, context: Context,
     hypotheses = (sp.Ne(case[1], case[2]),) if case and case[0] == "≠" else ()
     standalone = len(reading.relations) == 1
     if standalone and all(rel not in (APPROX, *ORDER) for _, rel, *_ in links):
-        unknown = _unknown(reading, symbols, visible, context.valued(formula.section))
+        # the letters of a recursion's terms (g in m_t = 0.9 m_{t−1} + 0.1 g) are the note's:
+        # an entry computed from it (m_2 = 0.19 g) is in them
+        stepped = {_name(o) for entry, body, _ in context.recursions.values()
+                   for o in _objects(body)}
+        # and those of a definition the formula uses (T and η_max in η_T = η_max after
+        # η_t = η_min + ½(η_max − η_min)(1 + cos(πt/T))): the definition introduced them
+        parts = tuple(p for p in reading.parts if isinstance(p, sp.Basic))
+        stepped |= {_name(o) for m in used_definitions(parts, visible)
+                    for o in _objects(m.definition.body)}
+        unknown = _unknown(reading, symbols, visible, context.valued(formula.section) | stepped)
         every = for_all(reading, unknown)
         if unknown and not every:
             return result(NOT_CHECKABLE, say("link.unknown", names=", ".join(unknown)))
@@ -105,7 +114,12 @@ def _rest(result, formula: Formula, reading: Reading, links, context: Context,
         if supposed:
             given = {k: v for k, v in given.items() if k != lhs}
         visible_now = context.visible(formula.section, formula.block)
-        worked = bool(given) and (_closed(lhs) or _closed(rhs))
+        # an entry of a recursion at a whole number (m_2 = 0.19 g after m_t = 0.9 m_{t−1} +
+        # 0.1 g) is computed from it as a numeric one is, its right side in symbols or not
+        stepped = any(_name(a.base) in context.recursions and context.unroll(a) != a
+                      for x in (lhs, rhs) if isinstance(x, sp.Basic)
+                      for a in x.atoms(sp.Indexed))
+        worked = bool(given) and (_closed(lhs) or _closed(rhs) or stepped)
         written = {_name(o) for o in _objects(lhs) | _objects(rhs)}
         as_written = lhs, rhs
         if worked:  # a worked example's step: its values in
@@ -245,15 +259,33 @@ def _verify(tex, lhs, rhs, defs: list[Made], given: dict | None, context: Contex
     if given is not None:  # and in the definitions it unfolds (ω_i = 10000^{-2i/d}, d = 512)
         defs = _with_values(defs, given)
         a, b = (put(_unfold(x, defs), given, context) for x in (lhs, rhs))
+        # v̂_1 through v̂_t = v_t/(1 − β₂^{t−1}): the definition divides by zero at this entry,
+        # so the value the line states for it is no value of it
+        for side, side_tex, written in ((a, lhs_tex, lhs), (b, rhs_tex, rhs)):
+            if _undefined(side) and not _undefined(written):
+                return Link(index, rel, lhs_tex, rhs_tex, "failed",
+                            say("link.undefined_here", tex=side_tex), None,
+                            {m.definition.name: m.where for m in defs})
         if _closed(a) and _closed(b):  # recomputed: numbers against numbers
             return check_link(index, rel, a, b, lhs_tex, rhs_tex, [], symbols, store,
                               {m.definition.name: m.where for m in defs}, hypotheses)
-    apart = _apart(_unfold(lhs, defs), _unfold(rhs, defs), laws.parameters(symbols)) \
-        if rel == EQUAL else ""
+    # a side's symbols are also those of the definitions it unfolds, as written: η_T of
+    # η_t = η_min + ½(η_max − η_min)(1 + cos(πt/T)) is η_min once cos(π) is evaluated, yet
+    # η_T = η_max is about the schedule's own symbols, not a relation the line leaves unsaid
+    bodies = [{_name(o) for m in used_definitions((x,), defs)
+               for o in _objects(m.definition.body)} for x in (lhs, rhs)]
+    apart = _apart(_unfold(lhs, defs), _unfold(rhs, defs), laws.parameters(symbols),
+                   bodies) if rel == EQUAL else ""
     if apart:
         return Link(index, rel, lhs_tex, rhs_tex, NOT_CHECKABLE, apart)
     return check_link(index, rel, lhs, rhs, lhs_tex, rhs_tex, defs, symbols, store,
                       hypotheses=hypotheses)
+
+
+def _undefined(expr) -> bool:
+    """Whether an expression is, or holds, a division by zero or another undefined value."""
+    return isinstance(expr, sp.Basic) and (expr in (sp.zoo, sp.nan, sp.oo, -sp.oo)
+                                           or expr.has(sp.zoo, sp.nan))
 
 
 # a value this small given to a symbol (ε = 10⁻⁸) is one a note may leave out of a step
@@ -275,11 +307,12 @@ def _negligible(context: Context, link: Link, lhs, rhs, defs: list[Made], given:
     return {o: v for o, v in tiny.items() if o in used}
 
 
-def _apart(lhs, rhs, related=None) -> str:
+def _apart(lhs, rhs, related=None, bodies=(frozenset(), frozenset())) -> str:
     """Why a link whose sides are each in symbols the other lacks is not checked: it rests on a
     relation between them that the formula does not state (−Σ y_i log p_i = −log p_c holds
     for a one-hot y with y_c = 1).  A side that only drops or adds terms is checked."""
-    names = [{_name(o) for o in _objects(x)} for x in (lhs, rhs)]
+    names = [{_name(o) for o in _objects(x)} | set(more) for x, more in zip((lhs, rhs), bodies,
+                                                                         strict=True)]
     for side in names:  # a variable with a law brings its parameters (m ~ Bernoulli(1 − p))
         side |= {p for n in list(side) for p in (related or {}).get(n, ())}
     only = [sorted(names[0] - names[1]), sorted(names[1] - names[0])]

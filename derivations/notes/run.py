@@ -110,6 +110,7 @@ def check_text(text: str, path: str = "<note>", reader: Reader | None = None,
                 symbols.known |= {n.parts[0] for n in names}
     context = Context()
     context.indexed_at = sequences.letters_of(zip(parsed.formulas, readings, strict=True))
+    context.sequence_at = sequences.sections_of(zip(parsed.formulas, readings, strict=True))
     declared = {row.name for row in symbols.rows if "declared" in row.rests_on}
     results = []
     for f, r in zip(parsed.formulas, readings, strict=True):

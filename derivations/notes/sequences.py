@@ -18,7 +18,7 @@ import re
 import sympy as sp
 
 from derivations.notes.model import NOT_CHECKABLE, Link
-from derivations.notes.reading import EQUAL
+from derivations.notes.reading import DEFINE, EQUAL
 from derivations.notes.reasons import say
 from derivations.notes.terms import _name, used_definitions
 
@@ -111,6 +111,30 @@ def letters_of(readings) -> dict[tuple[str, str], dict[int, int]]:
                         and a.indices[0].is_integer:
                     key = (_name(a.base), a.indices[0].name)
                     out.setdefault(key, {})[formula.index] = formula.line
+
+    for formula, reading in readings:
+        if reading.understood:
+            walk(formula, reading)
+    return out
+
+
+def sections_of(readings) -> dict[str, list[tuple[int, ...]]]:
+    """name -> the sections whose formulas give that sequence by a recursion or a closed form
+    (η_t = η_0 γ^t): in such a section a definition of the name from a section beside it does
+    not hold, from the section's first line on (``η_0 = 0.1`` before the closed form is its
+    start value, not the cosine schedule of the section before); ``readings``: (formula,
+    reading) pairs."""
+    out: dict[str, list[tuple[int, ...]]] = {}
+
+    def walk(formula, reading) -> None:
+        for piece in reading.pieces:
+            walk(formula, piece)
+        if not reading.relations or reading.relations[0] not in (EQUAL, DEFINE) \
+                or len(reading.parts) < 2 or reading.unlowered:
+            return
+        found = shape(reading.parts[0], reading.parts[1])
+        if found is not None:
+            out.setdefault(_name(found[1].base), []).append(formula.section)
 
     for formula, reading in readings:
         if reading.understood:

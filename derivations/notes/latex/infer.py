@@ -28,7 +28,7 @@ from derivations.notes.latex.trees import (
     _multiple,
     _one_term,
     _paren_next,
-    _scripted,
+    bound_letters,
     first_offset,
     head,
     inner,
@@ -208,8 +208,12 @@ class _Walk:
             return
         letter = str(letters[0])
         free = _free_letters(rhs)
-        if letter in _scripted(rhs) or letter not in free or name in free:
+        if letter not in free or name in free:
             return  # β_t = β^t: β would be a sequence and a number at once
+        # t both a value and a subscript on the right (v̂_t = v_t/(1 − β₂^{t−1})): v_t is v's
+        # entry at t as much; a letter a sum binds is not the variable of the left side
+        if letter in bound_letters(rhs):
+            return
         self.index(letters[0], f"the subscript of {name}, a value on the right side")
         if self.t.is_index(letter):
             self.entries(name, one, f"its subscript {letter} is a value on the right side")

@@ -190,6 +190,15 @@ def _free_letters(node) -> set[str]:
     return set().union(*(_free_letters(c) for c in kids)) if kids else set()
 
 
+def bound_letters(node) -> set[str]:
+    """The letters inside the node's big operators (a sum's bound variable and its limits)."""
+    if isinstance(node, Token):
+        return set()
+    if node.data == "bigop":
+        return {str(t) for t in letters_in(node)}
+    return set().union(*(bound_letters(c) for c in node.children)) if node.children else set()
+
+
 def _scripted(node) -> set[str]:
     """The letters inside the node's subscripts and big operators (bound or labels there)."""
     if isinstance(node, Token):
