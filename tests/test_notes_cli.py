@@ -126,3 +126,14 @@ def test_the_page_says_how_many_proved_hold_only_to_the_digits_shown(tmp_path, c
     en = (tmp_path / "out" / "adam.html").read_text(encoding="utf-8")
     assert "2 ✔ 已证明（其中 1 个 ≈，只在所示位数内成立）" in zh
     assert "2 ✔ proved (1 of them ≈, to the digits shown)" in en
+
+
+def test_what_the_note_gives_is_told_apart_from_what_cannot_be_checked(tmp_path, capsys):
+    # the recursion, m_0 = 0, β₁ = 0.9 and g_t = 1 are given; T < 1 is a statement left unchecked
+    path = tmp_path / "adam.md"
+    path.write_text(ROUNDED.replace("{m3}", "0.271") + "\n另有 $T < 1$。\n", encoding="utf-8")
+    assert cli.main([str(path), "--no-cache", "--out", str(tmp_path / "out")]) == 0
+    assert "5 · not checkable (4 given by the note)" in capsys.readouterr().out
+    zh = (tmp_path / "out" / "adam.zh.html").read_text(encoding="utf-8")
+    assert "5 · 无法核验（其中 4 个是讲义给定的取值或递推式）" in zh
+    assert zh.count("· 讲义给定</summary>") == 4 and zh.count("· 无法核验</summary>") == 1

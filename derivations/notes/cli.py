@@ -61,6 +61,9 @@ def summary(result: NotesResult) -> list[str]:
     rounded = sum(1 for f in result.formulas if f.verdict == "proved" and f.approx)
     # a proved ≈ is exact only to the digits the note shows; the count must not hide that
     said = {"proved": f" ({rounded} {APPROX_MARK} to the digits shown)"} if rounded else {}
+    given = sum(1 for f in result.formulas if f.given)
+    if given:  # a value or recursion the note gives is not a statement left unchecked
+        said["not checkable"] = f" ({given} given by the note)"
     parts = ", ".join(f"{counts[v]} {MARKS[v]} {v}{said.get(v, '')}" for v in VERDICTS if counts[v])
     lines = [f"{n} formula{'s' if n != 1 else ''} in {notes} note{'s' if notes != 1 else ''}: "
              f"{parts or 'none'}"]

@@ -85,6 +85,14 @@ class FormulaResult:
         return APPROX_MARK if self.approx and self.verdict == "proved" else MARKS[self.verdict]
 
     @property
+    def given(self) -> bool:
+        """Not checked because the note gives it (a value for an example, a recursion): nothing
+        is wrong with it, unlike a statement the reader cannot check."""
+        key = (data_of(self.reason) or {}).get("key", "")
+        return self.verdict == NOT_CHECKABLE and (key.startswith("check.gives_")
+                                                  or key == "check.recursion")
+
+    @property
     def failed_links(self) -> list[Link]:
         return [k for k in self.links if k.status == "failed"]
 

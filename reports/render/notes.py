@@ -99,7 +99,7 @@ def _renderer(note: NoteResult, rendered, t):
         f = by_index[tok.meta["formula"]]
         mark = Markup('<a class="mark v-{}{}" href="#f{}" title="{}">{}</a>').format(
             f.verdict.replace(" ", "-"), " display" if f.display else "", f.index,
-            t["verdict"][f.verdict], f.mark)
+            _label(f, t), f.mark)
         typeset_ = _math(rendered, f.latex, f.display, t)
         tag = "div" if tok.block else "span"
         # a display formula's mark comes first and floats to the right of it
@@ -112,14 +112,19 @@ def _renderer(note: NoteResult, rendered, t):
     return md
 
 
+def _label(f, t) -> str:
+    """The word beside a mark: a proved ≈ and what the note gives say so, not their verdict."""
+    if f.mark == "≈" and f.verdict == "proved":
+        return t["verdict"]["approx"]
+    return t["verdict"]["given"] if f.given else t["verdict"][f.verdict]
+
+
 def _checks(formulas, rendered, t) -> Markup:
     rows = []
     for f in formulas:
         head = Markup('<summary><span class="mark v-{}">{}</span> {} · {}</summary>').format(
             f.verdict.replace(" ", "-"), f.mark,
-            t["check"]["line"].format(n=f.line),
-            t["verdict"]["approx"] if f.mark == "≈" and f.verdict == "proved"
-            else t["verdict"][f.verdict])
+            t["check"]["line"].format(n=f.line), _label(f, t))
         parts = [head]
         if f.reading:
             parts.append(Markup('<p><strong>{}</strong>{}</p>{}').format(
@@ -194,7 +199,10 @@ def view(note: NoteResult, lang: str, rendered) -> dict:
     t = i18n.ui(lang, "notes")
     counts = note.counts()
     rounded = sum(1 for f in note.formulas if f.verdict == "proved" and f.approx)
+    given = sum(1 for f in note.formulas if f.given)
     said = {"proved": t["summary"]["rounded"].format(n=rounded)} if rounded else {}
+    if given:
+        said["not checkable"] = t["summary"]["given"].format(n=given)
     parts = t["meta"]["list_sep"].join(f"{counts[v]} {MARKS[v]} {t['verdict'][v]}{said.get(v, '')}"
                                         for v in VERDICTS if counts[v])
     n = len(note.formulas)
