@@ -320,8 +320,6 @@ WORDINGS = [
      "该行的标准差，由 $\\varepsilon>0$ 保证不为 0"),
     ("box 4.1 says what O is, the attention output PV", _w("box", "query", "footnote"),
      lambda t: "O = PV" in t, "$O_i$ and $V_j$ are row $i$ of $O$ and row $j$ of $V$."),
-    ("4.1 names the output O where it first stands", _w("lead", "attention_shapes", "formula"),
-     lambda t: t.startswith("O:="), r"\operatorname{Attention}(Q,K,V)=V"),
     ("1.1 says what δ is where it first stands", _w("rule", "embedding_lookup", "2"),
      lambda t: "Kronecker" in t or "克罗内克" in t,
      "独热向量 $e_i$ 的分量为 $(e_i)_l = \\delta_{il}$"),
