@@ -322,3 +322,54 @@ def test_a_line_hidden_under_another_is_found():
         assert hidden_series(fig) == ["moment: m_hat / v_hat"]
     finally:
         plt.close(fig)
+
+
+def panel_problems(fig, caption: str) -> list[str]:
+    """Where a figure of several panels and its caption do not name the panels alike: each
+    panel titled (a), (b), … and the caption naming each, without left or right, which a
+    phone's stacked panels would contradict."""
+    labels = [ax.get_title(loc="left") for ax in fig.axes]
+    out = [f"panel {i + 1} is titled {x!r}" for i, x in enumerate(labels)
+           if x != plots.panel_label(i)]
+    # a Chinese caption writes the same name in full-width brackets, （a）
+    full = caption.replace("（", "(").replace("）", ")")
+    out += [f"the caption does not name {plots.panel_label(i)}" for i in range(len(labels))
+            if plots.panel_label(i) not in full]
+    out += [f"the caption says {w!r}" for w in ("Left", "Right", "left:", "右：", "左：")
+            if w in caption]
+    return out
+
+
+def test_a_figure_of_two_panels_names_them_a_and_b_in_drawing_and_caption(data):
+    import matplotlib
+    import matplotlib.pyplot as plt
+
+    from reports.render import i18n
+
+    two = [name for name, n in plots.PANELS.items() if n == 2]
+    assert sorted(two) == ["adam_moments", "saturation"]
+    for lang in ("en", "zh"):
+        captions = i18n.ui(lang)["figure"]
+        for name in two:
+            for narrow in (False, True):
+                with matplotlib.rc_context(plots.RC):
+                    fig = plots.draw(name, data, plots.words("en", None)[0], narrow=narrow)
+                try:
+                    assert panel_problems(fig, captions[f"{name}_caption"]) == [], (lang, name)
+                finally:
+                    plt.close(fig)
+
+
+def test_panels_without_names_or_a_caption_of_left_and_right_are_found():
+    import matplotlib.pyplot as plt
+
+    fig, _ = plt.subplots(2, 1)
+    try:
+        assert panel_problems(fig, "Left: the moments. Right: the first step.") == [
+            "panel 1 is titled ''", "panel 2 is titled ''",
+            "the caption does not name (a)", "the caption does not name (b)",
+            "the caption says 'Left'", "the caption says 'Right'"]
+        assert panel_problems(fig, "左：矩。右：第一步。")[-2:] == [
+            "the caption says '右：'", "the caption says '左：'"]
+    finally:
+        plt.close(fig)

@@ -205,6 +205,49 @@ def test_the_notation_map_gives_the_full_report_s_letters(views):
                                                   r"\bar a", "k", r"\tilde L"])
 
 
+_HERE = re.compile(r"\$([^$]+)\$\s*(?:\(here |（本册为 )([^)）]*)")
+
+
+def _flat(tex: str) -> str:
+    return re.sub(r"[{}\s]", "", tex)
+
+
+def wrong_report_letters(lines: list[str]) -> list[tuple[str, str]]:
+    """The pairs "the report's X (here Y)" of the notation map whose Y is none of the letters
+    student.toml [symbols] puts for X in this edition's derivations."""
+    renames: dict[str, set[str]] = {}
+    for m in student_data.structure()["symbols"].values():
+        for old, new in m.items():
+            renames.setdefault(_flat(old), set()).add(_flat(new))
+    bad = []
+    for line in lines:
+        for old, here in _HERE.findall(line):
+            ours = {_flat(x) for x in re.findall(r"\$([^$]+)\$", here)}
+            if _flat(old) in renames and not ours & renames[_flat(old)]:
+                bad.append((old, here))
+    return bad
+
+
+def test_the_notation_map_gives_this_edition_s_letters_for_the_report_s(views):
+    lines = [x[lang] for x in student_data.words()["notation_map"] for lang in ("en", "zh")]
+    assert wrong_report_letters(lines) == []
+    # every pair is read: the target class and the number of classes in both languages
+    pairs = [p for line in lines for p in _HERE.findall(line)]
+    assert sum(old == "k" for old, _ in pairs) == 2 and sum(old == "n" for old, _ in pairs) == 2
+    old = ["the number of classes $n$ (here $C$) and the target class $k$ (here $i$)",
+           "类别数记作 $n$（本册为 $C$），目标类别记作 $k$（本册为 $i$）"]
+    assert wrong_report_letters(old) == [("k", "$i$"), ("k", "$i$")]
+
+
+def test_the_notation_map_states_the_index_convention_with_its_exceptions(views):
+    for lang, view in views.items():
+        words = " ".join(x.plain for x in view["notation_map"])
+        assert {"en": "An index has one meaning", "zh": "每个下标只有一个含义"}[lang] not in words
+        tex = " ".join(f.tex for f in student_read.formulas({"m": view["notation_map"]}))
+        # the departures named: E's column j in 1.2, p_j of chapter 3, the sample's (b)
+        assert "E_{ij}" in tex and "p_j" in tex and "(b)" in tex, lang
+
+
 def test_the_notation_map_says_what_n_counts_and_where_beta_eps_mu_change(views):
     for lang, view in views.items():
         words = [x.plain for x in view["notation_map"]]
@@ -275,6 +318,23 @@ WORDINGS = [
      lambda lang: i18n.definition("its standard deviation, kept away from 0 by ε > 0", lang).text,
      lambda t: "加了 $\\varepsilon$ 的标准差" in t or "standard deviation with" in t,
      "该行的标准差，由 $\\varepsilon>0$ 保证不为 0"),
+    ("box 4.1 says what O is, the attention output PV", _w("box", "query", "footnote"),
+     lambda t: "O = PV" in t, "$O_i$ and $V_j$ are row $i$ of $O$ and row $j$ of $V$."),
+    ("1.1 says what δ is where it first stands", _w("rule", "embedding_lookup", "2"),
+     lambda t: "Kronecker" in t or "克罗内克" in t,
+     "独热向量 $e_i$ 的分量为 $(e_i)_l = \\delta_{il}$"),
+    ("chapter 7 says θ are the parameters, d2l's x",
+     lambda lang: student_data.words()["chapter"]["adam"]["notation"][lang],
+     lambda t: "$\\theta$" in t and ("参数" in t or "parameters" in t) and " x" in t,
+     "本章记号与 d2l 11.10 节相同：$v_t$、$s_t$、$\\hat v_t$、$\\hat s_t$，学习率 $\\eta$。"),
+    ("box 6.1 carries the gradient back through (I + J)ᵀ", _w("box", "at_least_one", "wrong"),
+     lambda t: "(I + J)^\\top g" in t and "JJ^\\top" in t,
+     "$J$ 很小只能保证 $\\lVert (I + J)x\\rVert_2 \\ge (1 - \\lVert J\\rVert_2)"),
+    ("box 4.7 needs no layout the reader has not seen", _w("box", "rope", "wrong"),
+     lambda t: "列在" not in t and "listed under" not in t,
+     "但把它与嵌入一起列在“输入层”之下"),
+    ("4.2 step 5: expand, μ_q²μ_k² cancels", _w("rule", "dot_product_variance", "5"),
+     lambda t: "相消" in t or "cancels" in t, "$d_k$ 个相等项求和"),
 ]
 
 

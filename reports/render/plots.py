@@ -130,8 +130,8 @@ def _variance(ax, data: dict, w: Words) -> None:
 
 
 def _saturation(axes, data: dict, w: Words) -> None:
-    """The two quantities on two axes of their own: the largest weight of a row (left) and
-    the norm of the softmax's backward pass (right), each unscaled and scaled."""
+    """The two quantities on two axes of their own: the largest weight of a row (a) and
+    the norm of the softmax's backward pass (b), each unscaled and scaled."""
     s = _series(data["plot_data"], "saturation", ("d_k", "max_weight_unscaled",
                 "max_weight_scaled", "grad_norm_unscaled", "grad_norm_scaled"))
     left, right = axes
@@ -164,7 +164,7 @@ def _loss(ax, data: dict, w: Words) -> None:
 
 def _adam(axes, data: dict, w: Words) -> None:
     """What the bias correction and the place of ε do, from the closed forms of chapter 7:
-    the moments of a constant gradient g = 1 (left) and the first step against |g| (right)."""
+    the moments of a constant gradient g = 1 (a) and the first step against |g| (b)."""
     left, right = axes
     t = list(range(1, 61))
     b1, b2 = 0.9, 0.999
@@ -218,6 +218,11 @@ def words(lang: str, cjk: tuple[Path, str] | None) -> tuple[Words, dict]:
     return (lambda key: table[key][lang]), {"font.family": [family, "DejaVu Sans"]}
 
 
+def panel_label(i: int) -> str:
+    """The name of panel ``i`` (from 0) of a figure, in its drawing and in its caption."""
+    return f"({chr(ord('a') + i)})"
+
+
 def draw(name: str, data: dict, w: Words, narrow: bool = False):
     """Figure ``name`` of ``data`` with the words ``w``, laid out at its print size, or
     ``narrow`` for a phone, its panels stacked (inside the caller's rc settings; the caller
@@ -228,6 +233,10 @@ def draw(name: str, data: dict, w: Words, narrow: bool = False):
                            figsize=(NARROW_SIZES if narrow else SIZES)[panels])
     try:
         drawer(ax, data, w)
+        # panels named (a), (b): side by side in print, stacked on a phone, so a caption that
+        # said left and right would be wrong on one of them
+        for i, axis in enumerate(ax if panels > 1 else ()):
+            axis.set_title(panel_label(i), loc="left", fontweight="bold")
         fig.tight_layout()
     except BaseException:
         plt.close(fig)
