@@ -18,6 +18,7 @@ from derivations.notes import check_notes, reasons
 from derivations.notes.model import FormulaResult, Link, NoteResult, NotesResult
 from reports.render import notes as notes_page
 from reports.render.i18n import zh_style
+from tests.page_lines import PageLines
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "tests" / "notes_corpus" / "notes"
@@ -190,7 +191,7 @@ def test_an_english_reason_on_the_chinese_page_is_found(tmp_path):
         assert bool(english_left(html)) is english, html
 
 
-class _Said(HTMLParser):
+class _Said(PageLines):
     """What a page says in its own words, a line per block: its header, summary, symbol table
     and checks — not the note's text (the note's own words, quoted), nor formulas (KaTeX) or
     code, each left as one masked character."""
@@ -199,12 +200,10 @@ class _Said(HTMLParser):
 
     def __init__(self) -> None:
         super().__init__()
-        self.lines: list[str] = []
-        self.buf: list[str] = []
         self.stack: list[tuple[str, bool]] = []
         self.body = self.checks = 0
 
-    def _hidden(self) -> bool:
+    def hidden(self) -> bool:
         return any(h for _, h in self.stack) or (self.body > 0 and self.checks == 0)
 
     def handle_starttag(self, tag, attrs):
@@ -212,7 +211,7 @@ class _Said(HTMLParser):
         self.body += tag == "article"
         self.checks += tag == "details"
         hide = tag in ("code", "style", "title", "script") or "katex" in cls
-        if hide and not self._hidden():
+        if hide and not self.hidden():
             self.buf.append(zh_style.MASK)
         self.stack.append((tag, hide))
         if tag in self.BLOCKS:
@@ -226,15 +225,6 @@ class _Said(HTMLParser):
         if tag in self.BLOCKS:
             self.flush()
 
-    def handle_data(self, data):
-        if not self._hidden():
-            self.buf.append(data)
-
-    def flush(self):
-        line = re.sub(r"\s+", " ", "".join(self.buf)).strip()
-        if line:
-            self.lines.append(line)
-        self.buf = []
 
 
 def english_words(html: str) -> list[str]:

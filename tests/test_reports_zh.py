@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import re
-from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -17,6 +16,7 @@ from reports.render import html, i18n
 from reports.render.i18n import zh_style
 from reports.view import edition, student
 from reports.view import errata as errata_view
+from tests.page_lines import PageLines
 
 GLOSSARY = zh_style.Glossary()
 SOURCES = {"d2l-zh TERMINOLOGY.md", "textbook usage"}
@@ -144,7 +144,7 @@ def test_the_preferred_form_passes(text):
 
 # ---------------------------------------------------------------- the Chinese student edition
 
-class _Text(HTMLParser):
+class _Text(PageLines):
     """The visible text of a page, a line per block; formulas as one masked character, the
     notes' quotes (``.note-quote``) and references to cited sources (``.reference``) left
     out."""
@@ -153,7 +153,10 @@ class _Text(HTMLParser):
 
     def __init__(self) -> None:
         super().__init__()
-        self.lines, self.buf, self.skip = [], [], 0
+        self.skip = 0
+
+    def hidden(self) -> bool:
+        return bool(self.skip)
 
     def handle_starttag(self, tag, attrs):
         cls = dict(attrs).get("class") or ""
@@ -172,15 +175,6 @@ class _Text(HTMLParser):
         elif tag in self.BLOCKS:
             self.flush()
 
-    def handle_data(self, data):
-        if not self.skip:
-            self.buf.append(data)
-
-    def flush(self):
-        line = re.sub(r"\s+", " ", "".join(self.buf)).strip()
-        if line:
-            self.lines.append(line)
-        self.buf = []
 
 
 class _Stub(dict):
